@@ -1,0 +1,367 @@
+//! The litmus program: the one data structure every part of scopecheck speaks.
+//!
+//! Parser and printer, axiomatic engine, operational runtime, GPU code generator and fuzzer all
+//! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
+//! equality, so `parse(print(p)) == p` compares meaning, not layout.
+
+use crate::scope::{Order, Placement, Scope};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A 1-based line and column in a litmus source file.
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Spans are metadata: any two compare equal.
+impl PartialEq for Span {
+    fn eq(&self, _: &Span) -> bool {
+        true
+    }
+}
+impl Eq for Span {}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+pub type ThreadId = usize;
+/// Index into [`Program::locations`].
+pub type LocId = usize;
+pub type Value = i64;
+
+/// A register name such as `r0`, local to its thread.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Reg(pub String);
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Operand {
+    Reg(Reg),
+    Imm(Value),
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Reg(r) => write!(f, "{r}"),
+            Operand::Imm(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// The path through which an access reaches memory (PTX v7.5 proxies).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Proxy {
+    /// `ld`/`st`/`atom`/`red`.
+    Generic,
+    /// `suld`/`sust`.
+    Surface,
+    /// `tld` (read only).
+    Texture,
+    /// `cold` (read only).
+    Constant,
+    /// Bulk copies (TMA) and other asynchronous agents.
+    Async,
+}
+
+impl Proxy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Proxy::Generic => "generic",
+            Proxy::Surface => "surface",
+            Proxy::Texture => "texture",
+            Proxy::Constant => "constant",
+            Proxy::Async => "async",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Proxy> {
+        Some(match name {
+            "generic" => Proxy::Generic,
+            "surface" => Proxy::Surface,
+            "texture" => Proxy::Texture,
+            "constant" => Proxy::Constant,
+            "async" => Proxy::Async,
+            _ => return None,
+        })
+    }
+}
+
+/// A named memory location. An alias (`s @ surface aliases x`) is a second virtual name for the
+/// physical location of `of`, reached through `proxy`; it has no initial value of its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    pub name: String,
+    pub kind: LocationKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LocationKind {
+    /// A physical location with its initial value.
+    Plain { init: Value },
+    /// Another virtual address of location `of` (which is always `Plain`).
+    Alias { proxy: Proxy, of: LocId },
+}
+
+/// Read-modify-write operations of `atom` and `red`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RmwOp {
+    Add,
+    Sub,
+    Exch,
+    /// Compare-and-swap: `atom.cas r, x, expected, new`.
+    Cas,
+}
+
+impl RmwOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            RmwOp::Add => "add",
+            RmwOp::Sub => "sub",
+            RmwOp::Exch => "exch",
+            RmwOp::Cas => "cas",
+        }
+    }
+
+    /// The value written, given the old value and the operand(s); `None` when a CAS fails.
+    pub fn apply(self, old: Value, operand: Value, cas_new: Value) -> Option<Value> {
+        match self {
+            RmwOp::Add => Some(old.wrapping_add(operand)),
+            RmwOp::Sub => Some(old.wrapping_sub(operand)),
+            RmwOp::Exch => Some(operand),
+            RmwOp::Cas => (old == operand).then_some(cas_new),
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Fence {
+    /// `fence.sc.<scope>`: acq_rel plus a place in the total order of SC fences.
+    Sc(Scope),
+    /// `fence.acq_rel.<scope>`.
+    AcqRel(Scope),
+    /// `fence.proxy.<kind>`: orders accesses of the generic proxy with those of `kind`.
+    Proxy(ProxyFence),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ProxyFence {
+    /// `fence.proxy.alias`: orders generic accesses through different virtual aliases.
+    Alias,
+    Surface,
+    Texture,
+    Constant,
+    /// `fence.proxy.async`: makes generic writes visible to the async proxy and back.
+    Async,
+}
+
+impl ProxyFence {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProxyFence::Alias => "alias",
+            ProxyFence::Surface => "surface",
+            ProxyFence::Texture => "texture",
+            ProxyFence::Constant => "constant",
+            ProxyFence::Async => "async",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ProxyFence> {
+        Some(match name {
+            "alias" => ProxyFence::Alias,
+            "surface" => ProxyFence::Surface,
+            "texture" => ProxyFence::Texture,
+            "constant" => ProxyFence::Constant,
+            "async" => ProxyFence::Async,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BarrierOp {
+    /// `bar.cta.sync`: arrive and wait.
+    Sync,
+    /// `bar.cta.arrive`: arrive without waiting.
+    Arrive,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Cmp {
+    Eq,
+    Ne,
+}
+
+/// One memory access's addressing: the location named and the proxy used to reach it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Access {
+    pub proxy: Proxy,
+    pub order: Order,
+    /// `None` only for weak accesses, which carry no scope.
+    pub scope: Option<Scope>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Instr {
+    /// `ld`, `suld`, `tld`, `cold`: `dst := [loc]`.
+    Load { access: Access, dst: Reg, loc: LocId },
+    /// `st`, `sust`: `[loc] := value`.
+    Store { access: Access, loc: LocId, value: Operand },
+    /// `atom.<order>.<scope>.<op> dst, loc, operand[, new]`: returns the old value.
+    Atom {
+        access: Access,
+        op: RmwOp,
+        dst: Reg,
+        loc: LocId,
+        operand: Operand,
+        /// The value a CAS writes when it succeeds.
+        new: Option<Operand>,
+    },
+    /// `red.<order>.<scope>.<op> loc, operand`: an RMW with no result.
+    Red { access: Access, op: RmwOp, loc: LocId, operand: Operand },
+    Fence(Fence),
+    /// `bar.cta.sync`/`bar.cta.arrive`. `id` names the barrier (threads meet only at equal ids);
+    /// `quorum`, when given, is the number of threads that complete one barrier instance.
+    Barrier { op: BarrierOp, id: Vec<Operand>, quorum: Option<Operand> },
+    /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
+    Mov { dst: Reg, src: Operand },
+    /// `add dst, a, b` on registers.
+    Add { dst: Reg, a: Operand, b: Operand },
+    Label(String),
+    /// `beq a, b, L` / `bne a, b, L`, or `goto L` when `cond` is `None`.
+    Branch { cond: Option<(Cmp, Operand, Operand)>, target: String },
+}
+
+impl Instr {
+    /// The location an instruction accesses, if any.
+    pub fn location(&self) -> Option<LocId> {
+        match self {
+            Instr::Load { loc, .. }
+            | Instr::Store { loc, .. }
+            | Instr::Atom { loc, .. }
+            | Instr::Red { loc, .. } => Some(*loc),
+            _ => None,
+        }
+    }
+}
+
+/// An instruction and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stmt {
+    pub instr: Instr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thread {
+    pub placement: Placement,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// The left- or right-hand side of a comparison in the final condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Term {
+    /// `P1:r0`: a thread's final register value.
+    Reg(ThreadId, Reg),
+    /// `x`: a location's final value (in coherence order).
+    Loc(LocId),
+    Const(Value),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Prop {
+    True,
+    Cmp(Cmp, Term, Term),
+    Not(Box<Prop>),
+    And(Box<Prop>, Box<Prop>),
+    Or(Box<Prop>, Box<Prop>),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Quantifier {
+    /// Some allowed execution satisfies the proposition.
+    Exists,
+    /// No allowed execution satisfies it.
+    NotExists,
+    /// Every allowed execution satisfies it.
+    Forall,
+}
+
+impl Quantifier {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Quantifier::Exists => "exists",
+            Quantifier::NotExists => "~exists",
+            Quantifier::Forall => "forall",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    pub quantifier: Quantifier,
+    pub prop: Prop,
+    pub span: Span,
+}
+
+/// Register initialisation `P1:r0=5;` (registers not listed start at 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegInit {
+    pub thread: ThreadId,
+    pub reg: Reg,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    /// The test name from the `PTX NAME` header.
+    pub name: String,
+    /// Quoted comment lines after the header, without quotes.
+    pub comments: Vec<String>,
+    pub locations: Vec<Location>,
+    pub reg_init: Vec<RegInit>,
+    pub threads: Vec<Thread>,
+    pub condition: Condition,
+}
+
+impl Program {
+    pub fn location_named(&self, name: &str) -> Option<LocId> {
+        self.locations.iter().position(|l| l.name == name)
+    }
+
+    /// The physical location behind a (possibly aliased) location.
+    pub fn physical(&self, loc: LocId) -> LocId {
+        match self.locations[loc].kind {
+            LocationKind::Plain { .. } => loc,
+            LocationKind::Alias { of, .. } => of,
+        }
+    }
+
+    /// The initial value of a location (an alias reads its target's).
+    pub fn initial_value(&self, loc: LocId) -> Value {
+        match self.locations[self.physical(loc)].kind {
+            LocationKind::Plain { init } => init,
+            LocationKind::Alias { .. } => unreachable!("aliases point at plain locations"),
+        }
+    }
+
+    /// The initial value of a register of a thread.
+    pub fn initial_reg(&self, thread: ThreadId, reg: &Reg) -> Value {
+        self.reg_init
+            .iter()
+            .find(|i| i.thread == thread && &i.reg == reg)
+            .map_or(0, |i| i.value)
+    }
+}

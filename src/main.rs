@@ -1,0 +1,25 @@
+//! `scopecheck`: the command-line front end.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cli;
+
+#[derive(Parser)]
+#[command(name = "scopecheck", version, about = "Model-checking fuzzer for scoped GPU memory models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every final state a memory model allows for PTX litmus programs.
+    Litmus(cli::litmus::Args),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Litmus(args) => cli::litmus::run(args),
+    }
+}
