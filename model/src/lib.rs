@@ -3,3 +3,6 @@
 
 pub mod litmus;
 pub mod scope;
+pub mod engine;
+pub mod kernel;
+pub mod runtime;

@@ -1,0 +1,1 @@
+//! Litmus programs as kernel models (see `explore`).
