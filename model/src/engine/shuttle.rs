@@ -80,6 +80,11 @@ impl Scheduler for DecisionScheduler {
     fn new_execution(&mut self) -> Option<Schedule> {
         let mut log = self.log.lock().unwrap();
         if log.stop || log.executions >= log.max_executions {
+            // Let a wrapped shuttle scheduler see its end (shuttle's random scheduler prints a
+            // "failing seed" banner when dropped before it ran out).
+            if let Mode::Inner(inner) = &mut log.mode {
+                while inner.new_execution().is_some() {}
+            }
             return None;
         }
         log.pending.clear();

@@ -120,6 +120,43 @@ impl Checker {
         Checker::new(engine::Pct { iterations, depth, seed })
     }
 
+    /// Every engine that fits the kernel: loom (if it has at most 4 threads), shuttle random and
+    /// PCT, and our DFS.
+    pub fn every_engine(kernel: &Kernel) -> Vec<Checker> {
+        let mut all = Vec::new();
+        if kernel.grid.threads() <= loom::MAX_THREADS - 1 {
+            all.push(Checker::loom());
+        }
+        all.push(Checker::random(300, 1));
+        all.push(Checker::pct(300, 3, 2));
+        all.push(Checker::dfs());
+        all
+    }
+
+    /// Check `body` under [`Checker::every_engine`]; one report per engine.
+    pub fn check_all(kernel: &Kernel, body: impl Fn(&ThreadCtx) + Send + Sync + 'static) -> Vec<Report> {
+        let body = Arc::new(body);
+        Checker::every_engine(kernel)
+            .iter()
+            .map(|c| {
+                let b = Arc::clone(&body);
+                c.check(kernel, move |t| b(t))
+            })
+            .collect()
+    }
+
+    /// [`Checker::check_all`] for tile kernels.
+    pub fn check_all_tiles(kernel: &Kernel, body: impl Fn(&TileCtx) + Send + Sync + 'static) -> Vec<Report> {
+        let body = Arc::new(body);
+        Checker::every_engine(kernel)
+            .iter()
+            .map(|c| {
+                let b = Arc::clone(&body);
+                c.check_tiles(kernel, move |t| b(t))
+            })
+            .collect()
+    }
+
     pub fn engine(&self) -> &dyn Engine {
         &*self.engine
     }
