@@ -12,7 +12,9 @@
 use super::dfs::BranchLog;
 use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
 use crate::runtime::report::{Decision, Token};
-use shuttle::scheduler::{PctScheduler, RandomScheduler, Schedule, Scheduler, Task, TaskId};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use shuttle::scheduler::{RandomScheduler, Schedule, Scheduler, Task, TaskId};
 use std::sync::{Arc, Mutex};
 
 /// Where decisions come from.
@@ -21,6 +23,8 @@ pub(crate) enum Mode {
     Dfs(BranchLog),
     /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
     Inner(Box<dyn Scheduler + Send>),
+    /// Probabilistic concurrency testing over our decisions (see [`PctState`]).
+    Pct(PctState),
     /// Follow a recorded token.
     Replay { decisions: Vec<Decision>, pos: usize, started: bool },
 }
@@ -45,6 +49,7 @@ impl Log {
         match &mut self.mode {
             Mode::Dfs(log) => log.branch(n),
             Mode::Inner(inner) => (inner.next_u64() % n as u64) as usize,
+            Mode::Pct(pct) => pct.rng.gen_range(0..n),
             Mode::Replay { decisions, pos, .. } => match decisions.get(*pos) {
                 Some(&Decision::Pick(k)) if (k as usize) < n => {
                     *pos += 1;
@@ -91,6 +96,7 @@ impl Scheduler for DecisionScheduler {
         let go = match &mut log.mode {
             Mode::Dfs(branches) => branches.next_execution(),
             Mode::Inner(inner) => inner.new_execution().is_some(),
+            Mode::Pct(pct) => pct.new_execution(),
             Mode::Replay { started, pos, .. } => {
                 *pos = 0;
                 !std::mem::replace(started, true)
@@ -119,6 +125,11 @@ impl Scheduler for DecisionScheduler {
         let chosen = match &mut log.mode {
             Mode::Dfs(branches) => live[branches.branch(live.len())].id(),
             Mode::Inner(inner) => inner.next_task(&live, current, false).unwrap_or(live[0].id()),
+            Mode::Pct(_) => {
+                let threads: Vec<usize> = live.iter().map(|t| log.pending(usize::from(t.id())).unwrap_or(0)).collect();
+                let Mode::Pct(pct) = &mut log.mode else { unreachable!() };
+                live[pct.decide(&threads)].id()
+            }
             Mode::Replay { decisions, pos, .. } => {
                 let want = match decisions.get(*pos) {
                     Some(&Decision::Run(t)) => Some(t as usize),
@@ -158,6 +169,76 @@ impl Scheduler for DecisionScheduler {
             Mode::Inner(inner) => inner.next_u64(),
             _ => 0,
         }
+    }
+}
+
+/// PCT (Burckhardt et al., ASPLOS 2010) at the granularity of our decisions: every execution
+/// gives the GPU threads fresh random priorities and picks `depth - 1` change points among the
+/// decisions; the highest-priority pending thread runs, and at a change point it drops to the
+/// lowest priority. (Shuttle's own PCT counts its own steps, and on small kernels its change
+/// points land on every step, which makes some two-step orders unreachable.)
+pub(crate) struct PctState {
+    rng: StdRng,
+    depth: usize,
+    iterations: usize,
+    done: usize,
+    priorities: Vec<u64>,
+    change_points: Vec<usize>,
+    step: usize,
+    max_steps: usize,
+    lowest: u64,
+}
+
+impl PctState {
+    pub fn new(seed: u64, depth: usize, iterations: usize) -> PctState {
+        PctState {
+            rng: StdRng::seed_from_u64(seed),
+            depth: depth.max(1),
+            iterations,
+            done: 0,
+            priorities: Vec::new(),
+            change_points: Vec::new(),
+            step: 0,
+            max_steps: 1,
+            lowest: u64::MAX / 2,
+        }
+    }
+
+    fn new_execution(&mut self) -> bool {
+        if self.done >= self.iterations {
+            return false;
+        }
+        self.done += 1;
+        self.priorities.clear();
+        self.step = 0;
+        self.lowest = u64::MAX / 2;
+        let k = self.max_steps;
+        self.change_points = (0..self.depth - 1).map(|_| self.rng.gen_range(1..=k)).collect();
+        true
+    }
+
+    fn priority(&mut self, thread: usize) -> u64 {
+        while self.priorities.len() <= thread {
+            let p = self.rng.gen_range(u64::MAX / 2..u64::MAX);
+            self.priorities.push(p);
+        }
+        self.priorities[thread]
+    }
+
+    /// Index (into `threads`) of the thread to run.
+    fn decide(&mut self, threads: &[usize]) -> usize {
+        self.step += 1;
+        self.max_steps = self.max_steps.max(self.step);
+        let best = |me: &mut PctState| {
+            (0..threads.len()).max_by_key(|&i| me.priority(threads[i])).expect("a decision has candidates")
+        };
+        let mut chosen = best(self);
+        if self.change_points.contains(&self.step) {
+            self.lowest -= 1;
+            self.priorities[threads[chosen]] = self.lowest;
+            chosen = best(self);
+        }
+        chosen
     }
 }
 
@@ -253,7 +334,7 @@ impl Engine for Random {
     }
 }
 
-/// Shuttle's PCT scheduler (probabilistic concurrency testing) with bug depth `depth`.
+/// PCT (probabilistic concurrency testing) with bug depth `depth`, on shuttle's coroutines.
 #[derive(Clone, Debug)]
 pub struct Pct {
     pub iterations: usize,
@@ -267,8 +348,8 @@ impl Engine for Pct {
     }
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
-        let inner = PctScheduler::new_from_seed(self.seed, self.depth.max(1), self.iterations);
-        explore_with(Mode::Inner(Box::new(inner)), u64::MAX, shape, run).0
+        let pct = PctState::new(self.seed, self.depth, self.iterations);
+        explore_with(Mode::Pct(pct), u64::MAX, shape, run).0
     }
 }
 

@@ -88,6 +88,18 @@ impl fmt::Display for Report {
     }
 }
 
+/// The verdict every report agrees on, or a description of the disagreement.
+pub fn common_verdict(reports: &[Report]) -> Result<Verdict, String> {
+    let first = reports.first().ok_or("no reports")?.verdict();
+    for r in reports {
+        if r.verdict() != first {
+            let all: Vec<String> = reports.iter().map(|r| format!("{}: {:?}", r.engine, r.verdict())).collect();
+            return Err(format!("engines disagree: {}", all.join("; ")));
+        }
+    }
+    Ok(first)
+}
+
 #[derive(Default)]
 struct Acc {
     executions: u64,

@@ -23,7 +23,7 @@
 mod checker;
 mod tile;
 
-pub use self::checker::{Checker, Report, Verdict};
+pub use self::checker::{common_verdict, Checker, Report, Verdict};
 pub use self::tile::TileCtx;
 pub use crate::runtime::bank::BankConflict;
 pub use crate::runtime::report::FailureKind;

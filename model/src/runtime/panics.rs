@@ -17,12 +17,15 @@ pub struct HaltSignal;
 pub fn install_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // Let shuttle install its hook first, so ours is outermost and can keep it quiet.
+        // Shuttle installs a hook of its own (once) that prints its schedules; we replace it
+        // with ours, which defers to the hook from before shuttle's.
+        let original = std::panic::take_hook();
         let mut config = shuttle::Config::new();
         config.failure_persistence = shuttle::FailurePersistence::None;
         config.silence_warnings = true;
         shuttle::Runner::new(shuttle::scheduler::RoundRobinScheduler::new(1), config).run(|| {});
-        let previous = std::panic::take_hook();
+        drop(std::panic::take_hook());
+        let previous = original;
         std::panic::set_hook(Box::new(move |info| {
             if IN_MODEL.with(|m| m.get()) > 0 {
                 let location = info.location().map(|l| format!(" at {l}")).unwrap_or_default();
