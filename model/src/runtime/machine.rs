@@ -260,13 +260,17 @@ impl Machine {
         self.wake_spinners(t, loc);
     }
 
+    /// Wake the threads spinning on `loc` if the store just appended changes the value they
+    /// would read next (an equal value would only repeat their failed iteration).
     fn wake_spinners(&mut self, writer: usize, loc: usize) {
+        let value = self.locs[loc].stores.last().expect("a store was just appended").value;
         for u in 0..self.threads.len() {
             if u == writer {
                 continue;
             }
             if let Status::Spinning(watch) = &self.threads[u].status {
-                if watch.contains(&loc) {
+                let seen = self.locs[loc].stores[self.threads[u].view.floor[loc] as usize].value;
+                if watch.contains(&loc) && seen != value {
                     let watch = watch.clone();
                     self.threads[u].status = Status::Running;
                     self.raise_floors(u, &watch);
@@ -485,15 +489,16 @@ impl Machine {
         Ok(false)
     }
 
-    /// Raise `t`'s floor past what it last read, for every watched location that has a newer
-    /// store. Returns whether any had.
+    /// For every watched location, move `t`'s floor to the oldest newer store with a different
+    /// value than the one at its floor. Returns whether any location had one.
     fn raise_floors(&mut self, t: usize, watch: &[usize]) -> bool {
         let mut any = false;
         for &loc in watch {
-            let latest = self.locs[loc].latest() as u32;
+            let stores = &self.locs[loc].stores;
             let floor = &mut self.threads[t].view.floor[loc];
-            if latest > *floor {
-                *floor += 1;
+            let seen = stores[*floor as usize].value;
+            if let Some(newer) = (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen) {
+                *floor = newer as u32;
                 any = true;
             }
         }
@@ -501,10 +506,11 @@ impl Machine {
     }
 
     /// The end of a failed spin-loop iteration. A fair execution eventually shows the thread a
-    /// newer store, so the next iteration reads only stores newer than this one read; if there
-    /// are none yet, the thread blocks until another thread stores to a location it read
-    /// (returns `true`). Repeating an iteration that read the same stores changes nothing, so
-    /// no behaviour is lost.
+    /// newer value, so the next iteration reads only stores newer than the ones this iteration
+    /// saw, skipping stores of the same value; if there are none yet, the thread blocks until
+    /// another thread stores a different value to a location it read (returns `true`).
+    /// Repeating an iteration that reads the same values changes nothing but the thread's
+    /// knowledge, and knowing less only allows more behaviours and races, so no bug is lost.
     pub fn spin_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
         let watch = std::mem::take(&mut self.threads[t].watch);
         if watch.is_empty() || self.raise_floors(t, &watch) {
