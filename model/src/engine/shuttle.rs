@@ -55,6 +55,8 @@ impl Log {
                     *pos += 1;
                     k as usize
                 }
+                // Past the token's end only halted threads unwind; nothing is decided any more.
+                None => 0,
                 other => {
                     self.error.get_or_insert_with(|| {
                         format!("replay token does not fit this kernel: expected a choice among {n} stores, found {other:?}")
@@ -135,6 +137,12 @@ impl Scheduler for DecisionScheduler {
                     Some(&Decision::Run(t)) => Some(t as usize),
                     _ => None,
                 };
+                if *pos >= decisions.len() {
+                    // Past the token's end only halted threads unwind: any order will do.
+                    let first = live[0].id();
+                    log.set_pending(usize::from(first), None);
+                    return Some(first);
+                }
                 let found = want.and_then(|w| live.iter().find(|t| log.pending(usize::from(t.id())) == Some(w)));
                 match found {
                     Some(t) => {
