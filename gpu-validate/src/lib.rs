@@ -7,7 +7,11 @@
 //! top.
 
 pub mod codegen;
+pub mod diff;
+pub mod mutate;
+pub mod oracle;
 pub mod outcome;
+pub mod record;
 pub mod runner;
 
 pub use codegen::{generate, Harness, Observable, Unsupported};
