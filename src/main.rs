@@ -6,7 +6,11 @@ use std::process::ExitCode;
 mod cli;
 
 #[derive(Parser)]
-#[command(name = "scopecheck", version, about = "Model-checking fuzzer for scoped GPU memory models")]
+#[command(
+    name = "scopecheck",
+    version,
+    about = "Model-checking fuzzer for scoped GPU memory models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
