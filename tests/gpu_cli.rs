@@ -34,7 +34,10 @@ fn gpu_on_a_file_runs_or_says_there_is_no_gpu() {
     } else {
         assert!(ok, "{stdout}{stderr}");
         assert!(stdout.contains("== MP-relaxed-gpu"), "{stdout}");
-        assert!(stdout.contains("P1:r0=1 P1:r1=1"), "the SC outcome shows: {stdout}");
+        assert!(
+            stdout.contains("P1:r0=1 P1:r1=1"),
+            "the SC outcome shows: {stdout}"
+        );
     }
 }
 
@@ -43,7 +46,11 @@ fn gpu_reports_parse_errors_with_a_position() {
     let dir = std::env::temp_dir().join(format!("scopecheck-gpu-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.litmus");
-    std::fs::write(&bad, "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.bogus x, 1 ;\nexists (x == 1)\n").unwrap();
+    std::fs::write(
+        &bad,
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.bogus x, 1 ;\nexists (x == 1)\n",
+    )
+    .unwrap();
     let (ok, _stdout, stderr) = scopecheck(&["gpu", bad.to_str().unwrap()]);
     assert!(!ok);
     assert!(stderr.contains("bad.litmus:4:"), "{stderr}");
@@ -53,8 +60,12 @@ fn gpu_reports_parse_errors_with_a_position() {
 #[test]
 fn emit_writes_the_harness_without_a_gpu() {
     let dir = std::env::temp_dir().join(format!("scopecheck-gpu-emit-{}", std::process::id()));
-    let (ok, stdout, stderr) =
-        scopecheck(&["gpu", "corpus/gpu-shapes/MP-rel-acq-gpu.litmus", "--emit", dir.to_str().unwrap()]);
+    let (ok, stdout, stderr) = scopecheck(&[
+        "gpu",
+        "corpus/gpu-shapes/MP-rel-acq-gpu.litmus",
+        "--emit",
+        dir.to_str().unwrap(),
+    ]);
     assert!(ok, "{stdout}{stderr}");
     let cu = std::fs::read_to_string(dir.join("MP-rel-acq-gpu.cu")).unwrap();
     assert!(cu.contains("st.release.gpu.global.u32"));

@@ -123,7 +123,14 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         observables: &observables,
     };
     g.emit()?;
-    Ok(Harness { source: g.out, roles, slots, observables, saved, locations })
+    Ok(Harness {
+        source: g.out,
+        roles,
+        slots,
+        observables,
+        saved,
+        locations,
+    })
 }
 
 fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
@@ -148,7 +155,10 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
         }
     }
     for i in &p.reg_init {
-        check_i32(i.value, &format!("initial value of P{}:{}", i.thread, i.reg))?;
+        check_i32(
+            i.value,
+            &format!("initial value of P{}:{}", i.thread, i.reg),
+        )?;
     }
     let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
     if gpus.len() > 1 {
@@ -175,15 +185,23 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                             access.order
                         ));
                     }
-                    if matches!(s.instr, Instr::Red { .. }) && matches!(op, RmwOp::Exch | RmwOp::Cas) {
+                    if matches!(s.instr, Instr::Red { .. })
+                        && matches!(op, RmwOp::Exch | RmwOp::Cas)
+                    {
                         return unsupported(format!("{at}: PTX has no `red.{}`", op.name()));
                     }
                 }
-                Instr::Fence(Fence::Proxy(k)) if !matches!(k, ProxyFence::Alias | ProxyFence::Async) => {
+                Instr::Fence(Fence::Proxy(k))
+                    if !matches!(k, ProxyFence::Alias | ProxyFence::Async) =>
+                {
                     return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
                 }
                 Instr::Barrier { quorum, .. } => {
-                    let q = if quorum.is_some() { " with a quorum" } else { "" };
+                    let q = if quorum.is_some() {
+                        " with a quorum"
+                    } else {
+                        ""
+                    };
                     return unsupported(format!(
                         "{at}: CTA barrier{q} (many instances share a block, so a barrier would join unrelated instances)"
                     ));
@@ -224,7 +242,10 @@ fn operands(i: &Instr) -> Vec<&Operand> {
         Instr::Red { operand, .. } => vec![operand],
         Instr::Mov { src, .. } => vec![src],
         Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Branch { cond: Some((_, a, b)), .. } => vec![a, b],
+        Instr::Branch {
+            cond: Some((_, a, b)),
+            ..
+        } => vec![a, b],
         Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.iter()).collect(),
         _ => vec![],
     }
@@ -278,7 +299,9 @@ pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
     for o in &out {
         if let Observable::Reg(t, r) = o {
             if *t >= p.threads.len() {
-                return unsupported(format!("the condition names P{t}:{r} but there is no thread P{t}"));
+                return unsupported(format!(
+                    "the condition names P{t}:{r} but there is no thread P{t}"
+                ));
             }
         }
     }
@@ -312,9 +335,10 @@ fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Re
 
 fn defined_reg(i: &Instr) -> Option<&Reg> {
     match i {
-        Instr::Load { dst, .. } | Instr::Atom { dst, .. } | Instr::Mov { dst, .. } | Instr::Add { dst, .. } => {
-            Some(dst)
-        }
+        Instr::Load { dst, .. }
+        | Instr::Atom { dst, .. }
+        | Instr::Mov { dst, .. }
+        | Instr::Add { dst, .. } => Some(dst),
         _ => None,
     }
 }
@@ -347,7 +371,9 @@ fn ident(name: &str) -> String {
 /// The PTX qualifiers for an access: `weak`, `relaxed.gpu`, `acquire.cta`, ...
 fn sem(a: &Access) -> String {
     match a.scope {
-        Some(scope) if a.order.is_strong() => format!("{}.{}", a.order.ptx_name(), scope.ptx_name()),
+        Some(scope) if a.order.is_strong() => {
+            format!("{}.{}", a.order.ptx_name(), scope.ptx_name())
+        }
         _ => "weak".to_string(),
     }
 }
@@ -369,13 +395,26 @@ macro_rules! emit {
 impl Gen<'_> {
     fn emit(&mut self) -> Result<(), Unsupported> {
         let p = self.program;
-        emit!(self, "// scopecheck GPU harness for litmus test `{}`", p.name.replace('\n', " "));
-        emit!(self, "// roles (CTAs): {:?}; slots per instance: {}", self.roles, self.slots);
+        emit!(
+            self,
+            "// scopecheck GPU harness for litmus test `{}`",
+            p.name.replace('\n', " ")
+        );
+        emit!(
+            self,
+            "// roles (CTAs): {:?}; slots per instance: {}",
+            self.roles,
+            self.slots
+        );
         emit!(self, "typedef unsigned int u32;");
         emit!(self, "typedef unsigned long long u64;");
         emit!(self, "#define ROLES {}u", self.roles.len());
         emit!(self, "#define SLOTS {}u", self.slots);
-        emit!(self, "#define THREADS {}u", self.roles.iter().map(Vec::len).sum::<usize>());
+        emit!(
+            self,
+            "#define THREADS {}u",
+            self.roles.iter().map(Vec::len).sum::<usize>()
+        );
         emit!(self, "#define LOCS {}u", self.locations.len());
         emit!(self, "#define WORDS {}u", self.saved.len() + 1);
         emit!(self, "#define TIMEOUT_WORD {}u", self.saved.len());
@@ -405,22 +444,46 @@ impl Gen<'_> {
     fn emit_test_kernel(&mut self) -> Result<(), Unsupported> {
         emit!(self, "");
         emit!(self, "extern \"C\" __global__ void {TEST_KERNEL}(u32* mem, int* regs, u32* bar, u32* scratch,");
-        emit!(self, "    u32 seed, u32 k, u32 ipb_log2, u32 stride, u32 layout, u32 bar_bound,");
-        emit!(self, "    u32 pre_stress, u32 stress_iters, u32 scratch_mask) {{");
-        emit!(self, "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;");
+        emit!(
+            self,
+            "    u32 seed, u32 k, u32 ipb_log2, u32 stride, u32 layout, u32 bar_bound,"
+        );
+        emit!(
+            self,
+            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask) {{"
+        );
+        emit!(
+            self,
+            "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
+        );
         emit!(self, "  const u32 test_blocks = (n >> ipb_log2) * ROLES;");
         emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask); return; }}");
-        emit!(self, "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;");
+        emit!(
+            self,
+            "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;"
+        );
         emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
-        emit!(self, "  const u32 slot = layout ? threadIdx.x % SLOTS : threadIdx.x >> ipb_log2;");
-        emit!(self, "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);");
+        emit!(
+            self,
+            "  const u32 slot = layout ? threadIdx.x % SLOTS : threadIdx.x >> ipb_log2;"
+        );
+        emit!(
+            self,
+            "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);"
+        );
         emit!(self, "  if (slot >= SLOTS || j >= ipb) return;");
-        emit!(self, "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);");
+        emit!(
+            self,
+            "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);"
+        );
         self.emit_location_pointers();
         emit!(self, "  int* out = regs + (u64)inst * WORDS;");
         emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask);");
         emit!(self, "  const u32 me = role * SLOTS + slot;");
-        emit!(self, "  if (bar_bound) spin_barrier(bar + inst, bar_bound);");
+        emit!(
+            self,
+            "  if (bar_bound) spin_barrier(bar + inst, bar_bound);"
+        );
         emit!(self, "  switch (me) {{");
         let roles = self.roles.to_vec();
         for (r, threads) in roles.iter().enumerate() {
@@ -450,7 +513,12 @@ impl Gen<'_> {
             }
         }
         for r in &regs {
-            emit!(self, "    int r_{} = {};", ident(&r.0), p.initial_reg(tid, r));
+            emit!(
+                self,
+                "    int r_{} = {};",
+                ident(&r.0),
+                p.initial_reg(tid, r)
+            );
         }
         let labels: BTreeSet<&String> = t
             .body
@@ -460,7 +528,10 @@ impl Gen<'_> {
                 _ => None,
             })
             .collect();
-        let has_branch = t.body.iter().any(|s| matches!(s.instr, Instr::Branch { .. }));
+        let has_branch = t
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Branch { .. }));
         if has_branch {
             emit!(self, "    u32 steps = 0;");
         }
@@ -586,11 +657,20 @@ impl Gen<'_> {
     fn emit_check_kernel(&mut self) {
         let p = self.program;
         emit!(self, "");
-        emit!(self, "// One thread per instance: classify the final state, then reset for the next launch.");
+        emit!(
+            self,
+            "// One thread per instance: classify the final state, then reset for the next launch."
+        );
         emit!(self, "extern \"C\" __global__ void {CHECK_KERNEL}(u32* mem, int* regs, u32* bar, u64* keys, u64* counts,");
-        emit!(self, "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify) {{");
+        emit!(
+            self,
+            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify) {{"
+        );
         emit!(self, "  const u32 n = 1u << k, mask = n - 1u;");
-        emit!(self, "  const u32 inst = blockIdx.x * blockDim.x + threadIdx.x;");
+        emit!(
+            self,
+            "  const u32 inst = blockIdx.x * blockDim.x + threadIdx.x;"
+        );
         emit!(self, "  if (inst >= n) return;");
         self.emit_location_pointers();
         emit!(self, "  int* out = regs + (u64)inst * WORDS;");
@@ -600,7 +680,11 @@ impl Gen<'_> {
         for (b, o) in self.observables.iter().enumerate() {
             let src = match o {
                 Observable::Reg(t, r) => {
-                    let idx = self.saved.iter().position(|(th, rr)| th == t && rr == r).expect("saved");
+                    let idx = self
+                        .saved
+                        .iter()
+                        .position(|(th, rr)| th == t && rr == r)
+                        .expect("saved");
                     format!("out[{idx}]")
                 }
                 Observable::Loc(l) => format!("(int)*L{l}"),
@@ -610,11 +694,19 @@ impl Gen<'_> {
             emit!(self, "      key |= (u64)(v & 0xff) << {}; }}", 8 * b);
         }
         emit!(self, "    if (wide) key = {TAG_WIDE}ull << 56;");
-        emit!(self, "    if (out[TIMEOUT_WORD]) key = {TAG_TIMEOUT}ull << 56;");
+        emit!(
+            self,
+            "    if (out[TIMEOUT_WORD]) key = {TAG_TIMEOUT}ull << 56;"
+        );
         emit!(self, "    count_outcome(keys, counts, lost, key);");
         emit!(self, "  }}");
         for (k, &l) in self.locations.iter().enumerate() {
-            emit!(self, "  *L{k} = {}u; // {}", p.initial_value(l) as i32 as u32, p.locations[l].name);
+            emit!(
+                self,
+                "  *L{k} = {}u; // {}",
+                p.initial_value(l) as i32 as u32,
+                p.locations[l].name
+            );
         }
         emit!(self, "  out[TIMEOUT_WORD] = 0;");
         emit!(self, "  bar[inst] = 0;");

@@ -55,7 +55,11 @@ pub struct TestDiff {
 impl TestDiff {
     /// Instances whose state satisfies the condition.
     pub fn condition_count(&self) -> u64 {
-        self.observed.iter().filter(|r| r.condition).map(|r| r.count).sum()
+        self.observed
+            .iter()
+            .filter(|r| r.condition)
+            .map(|r| r.count)
+            .sum()
     }
 }
 
@@ -104,7 +108,8 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
             Outcome::Unknown(k) => d.unknown_keys.push(k),
         }
     }
-    d.observed.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.state.cmp(&b.state)));
+    d.observed
+        .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.state.cmp(&b.state)));
     d.not_seen = allowed
         .states
         .iter()

@@ -22,13 +22,21 @@ pub fn mutants(p: &Program) -> Vec<Mutant> {
                 let mut m = p.clone();
                 let at = format!("P{tid}#{i}");
                 match instr {
-                    Some(instr) => m.threads[tid].body[i] = Stmt { instr, span: s.span },
+                    Some(instr) => {
+                        m.threads[tid].body[i] = Stmt {
+                            instr,
+                            span: s.span,
+                        }
+                    }
                     None => {
                         m.threads[tid].body.remove(i);
                     }
                 }
                 m.name = format!("{}~{at}:{what}", p.name);
-                out.push(Mutant { what: format!("{at} {what}"), program: m });
+                out.push(Mutant {
+                    what: format!("{at} {what}"),
+                    program: m,
+                });
             }
         }
     }
@@ -56,31 +64,51 @@ fn weakenings(i: &Instr) -> Vec<(String, Option<Instr>)> {
         | Instr::Red { access, .. } => {
             let is_rmw = matches!(i, Instr::Atom { .. } | Instr::Red { .. });
             for order in weaker_orders(access.order, is_rmw) {
-                let scope = if order == Order::Weak { None } else { access.scope };
+                let scope = if order == Order::Weak {
+                    None
+                } else {
+                    access.scope
+                };
                 out.push((
                     format!("{}->{}", access.order, order),
-                    Some(with_access(Access { order, scope, ..*access })),
+                    Some(with_access(Access {
+                        order,
+                        scope,
+                        ..*access
+                    })),
                 ));
             }
             if let Some(scope) = access.scope {
                 for narrower in narrower_scopes(scope) {
                     out.push((
                         format!("{scope}->{narrower}"),
-                        Some(with_access(Access { scope: Some(narrower), ..*access })),
+                        Some(with_access(Access {
+                            scope: Some(narrower),
+                            ..*access
+                        })),
                     ));
                 }
             }
         }
         Instr::Fence(Fence::Sc(s)) => {
-            out.push((format!("fence.sc.{s}->fence.acq_rel.{s}"), Some(Instr::Fence(Fence::AcqRel(*s)))));
+            out.push((
+                format!("fence.sc.{s}->fence.acq_rel.{s}"),
+                Some(Instr::Fence(Fence::AcqRel(*s))),
+            ));
             for n in narrower_scopes(*s) {
-                out.push((format!("fence.sc.{s}->fence.sc.{n}"), Some(Instr::Fence(Fence::Sc(n)))));
+                out.push((
+                    format!("fence.sc.{s}->fence.sc.{n}"),
+                    Some(Instr::Fence(Fence::Sc(n))),
+                ));
             }
         }
         Instr::Fence(Fence::AcqRel(s)) => {
             out.push((format!("fence.acq_rel.{s} removed"), None));
             for n in narrower_scopes(*s) {
-                out.push((format!("fence.acq_rel.{s}->fence.acq_rel.{n}"), Some(Instr::Fence(Fence::AcqRel(n)))));
+                out.push((
+                    format!("fence.acq_rel.{s}->fence.acq_rel.{n}"),
+                    Some(Instr::Fence(Fence::AcqRel(n))),
+                ));
             }
         }
         _ => {}

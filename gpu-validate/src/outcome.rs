@@ -22,7 +22,9 @@ pub enum Outcome {
 pub fn decode(key: u64, observables: usize) -> Outcome {
     match key >> 56 {
         TAG_STATE => Outcome::State(
-            (0..observables).map(|b| Value::from(((key >> (8 * b)) & 0xff) as u8 as i8)).collect(),
+            (0..observables)
+                .map(|b| Value::from(((key >> (8 * b)) & 0xff) as u8 as i8))
+                .collect(),
         ),
         TAG_TIMEOUT => Outcome::Timeout,
         TAG_WIDE => Outcome::Wide,
@@ -35,16 +37,31 @@ pub fn encode(values: &[Value]) -> u64 {
     values
         .iter()
         .enumerate()
-        .fold(TAG_STATE << 56, |k, (b, v)| k | (((*v as u64) & 0xff) << (8 * b)))
+        .fold(TAG_STATE << 56, |k, (b, v)| {
+            k | (((*v as u64) & 0xff) << (8 * b))
+        })
 }
 
 /// Name → value, for printing and for JSON.
-pub fn named(program: &Program, observables: &[Observable], values: &[Value]) -> BTreeMap<String, Value> {
-    observables.iter().zip(values).map(|(o, v)| (o.name(program), *v)).collect()
+pub fn named(
+    program: &Program,
+    observables: &[Observable],
+    values: &[Value],
+) -> BTreeMap<String, Value> {
+    observables
+        .iter()
+        .zip(values)
+        .map(|(o, v)| (o.name(program), *v))
+        .collect()
 }
 
 /// Does the condition's proposition hold in this projected state?
-pub fn satisfies(program: &Program, observables: &[Observable], values: &[Value], prop: &Prop) -> bool {
+pub fn satisfies(
+    program: &Program,
+    observables: &[Observable],
+    values: &[Value],
+    prop: &Prop,
+) -> bool {
     let term = |t: &Term| -> Value {
         match t {
             Term::Const(c) => *c,
@@ -60,12 +77,17 @@ pub fn satisfies(program: &Program, observables: &[Observable], values: &[Value]
         Prop::And(a, b) => {
             satisfies(program, observables, values, a) && satisfies(program, observables, values, b)
         }
-        Prop::Or(a, b) => satisfies(program, observables, values, a) || satisfies(program, observables, values, b),
+        Prop::Or(a, b) => {
+            satisfies(program, observables, values, a) || satisfies(program, observables, values, b)
+        }
     }
 }
 
 fn lookup(observables: &[Observable], values: &[Value], o: &Observable) -> Value {
-    let i = observables.iter().position(|x| x == o).expect("every condition term is an observable");
+    let i = observables
+        .iter()
+        .position(|x| x == o)
+        .expect("every condition term is an observable");
     values[i]
 }
 

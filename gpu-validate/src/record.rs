@@ -30,10 +30,17 @@ pub struct TestRecord {
 
 /// The current time as an ISO 8601 UTC string.
 pub fn now_utc() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(days as i64);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
@@ -51,7 +58,15 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 /// A file-name-safe version of `s`.
 pub fn slug(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.+".contains(c) { c } else { '_' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Write `contents` to `dir/<stem>.json` (or `<stem>-1.json`, ...) without ever replacing a file:
@@ -66,7 +81,11 @@ pub fn write_new(dir: &Path, stem: &str, contents: &str) -> io::Result<PathBuf> 
         f.sync_all()?;
     }
     let result = (0..1000).find_map(|i| {
-        let name = if i == 0 { format!("{stem}.json") } else { format!("{stem}-{i}.json") };
+        let name = if i == 0 {
+            format!("{stem}.json")
+        } else {
+            format!("{stem}-{i}.json")
+        };
         let path = dir.join(name);
         match std::fs::hard_link(&tmp, &path) {
             Ok(()) => Some(Ok(path)),
@@ -75,7 +94,12 @@ pub fn write_new(dir: &Path, stem: &str, contents: &str) -> io::Result<PathBuf> 
         }
     });
     let _ = std::fs::remove_file(&tmp);
-    result.unwrap_or_else(|| Err(io::Error::other(format!("no free name for {stem} in {}", dir.display()))))
+    result.unwrap_or_else(|| {
+        Err(io::Error::other(format!(
+            "no free name for {stem} in {}",
+            dir.display()
+        )))
+    })
 }
 
 /// Record a violation: the whole test record (histogram, device, driver, parameters, litmus text).
@@ -104,13 +128,17 @@ mod tests {
 
     #[test]
     fn write_new_never_overwrites() {
-        let dir = std::env::temp_dir().join(format!("scopecheck-gpu-record-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("scopecheck-gpu-record-{}", std::process::id()));
         let a = write_new(&dir, "t", "one").unwrap();
         let b = write_new(&dir, "t", "two").unwrap();
         assert_ne!(a, b);
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "one");
         assert_eq!(std::fs::read_to_string(&b).unwrap(), "two");
-        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(Result::ok)
+            .collect();
         assert_eq!(leftovers.len(), 2, "temp files are removed");
         std::fs::remove_dir_all(&dir).unwrap();
     }

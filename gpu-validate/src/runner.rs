@@ -2,7 +2,9 @@
 //! random parameters, keeping only the device's outcome counters.
 
 use crate::codegen::{self, Harness, CHECK_KERNEL, TABLE_SLOTS, TEST_KERNEL};
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,6 +41,8 @@ fn failed(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
 pub struct DeviceInfo {
     pub name: String,
     pub compute_capability: String,
+    /// The kernel driver's version (e.g. `580.159.04`), from `/proc/driver/nvidia/version`.
+    pub driver: String,
     /// The CUDA version the driver supports, e.g. `13.0`.
     pub driver_cuda_version: String,
     pub multiprocessors: u32,
@@ -112,12 +116,18 @@ pub struct Gpu {
 pub fn open() -> Result<Gpu, GpuError> {
     // SAFETY: only tries to dlopen the driver library.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return Err(GpuError::NoGpu("the CUDA driver library (libcuda) is not installed".into()));
+        return Err(GpuError::NoGpu(
+            "the CUDA driver library (libcuda) is not installed".into(),
+        ));
     }
     match CudaContext::device_count() {
         Ok(n) if n > 0 => {}
         Ok(_) => return Err(GpuError::NoGpu("the CUDA driver reports no devices".into())),
-        Err(e) => return Err(GpuError::NoGpu(format!("the CUDA driver cannot count devices ({e})"))),
+        Err(e) => {
+            return Err(GpuError::NoGpu(format!(
+                "the CUDA driver cannot count devices ({e})"
+            )))
+        }
     }
     // SAFETY: only tries to dlopen the NVRTC library.
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
@@ -130,22 +140,35 @@ pub fn open() -> Result<Gpu, GpuError> {
     // SAFETY: every buffer is used on `stream` alone.
     unsafe { ctx.disable_event_tracking() };
     let stream = ctx.default_stream();
-    let (major, minor) = ctx.compute_capability().map_err(failed("compute capability"))?;
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(failed("compute capability"))?;
     let mut version: std::ffi::c_int = 0;
     // SAFETY: writes one int.
     unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }
         .result()
         .map_err(failed("driver version"))?;
     let sms = ctx
-        .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )
         .map_err(failed("multiprocessor count"))?;
     let info = DeviceInfo {
         name: ctx.name().map_err(failed("device name"))?,
         compute_capability: format!("{major}.{minor}"),
+        driver: kernel_driver_version().unwrap_or_else(|| "unknown".into()),
         driver_cuda_version: format!("{}.{}", version / 1000, (version % 1000) / 10),
         multiprocessors: sms as u32,
     };
     Ok(Gpu { ctx, stream, info })
+}
+
+/// `580.159.04` out of "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ...".
+fn kernel_driver_version() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
+    let line = text.lines().next()?;
+    let rest = line.split("Kernel Module").nth(1)?;
+    rest.split_whitespace().next().map(str::to_string)
 }
 
 /// A harness compiled and loaded on one GPU.
@@ -179,16 +202,33 @@ pub struct RunResult {
 impl Gpu {
     /// Compile with NVRTC for this device's architecture and load both kernels.
     pub fn compile(&self, harness: &Harness) -> Result<Compiled, GpuError> {
-        let arch = format!("--gpu-architecture=compute_{}", self.info.compute_capability.replace('.', ""));
-        let opts = cudarc::nvrtc::CompileOptions { options: vec![arch], ..Default::default() };
-        let ptx = cudarc::nvrtc::compile_ptx_with_opts(&harness.source, opts).map_err(|e| {
-            GpuError::Failed(format!("NVRTC rejected the harness: {e}"))
-        })?;
+        let arch = format!(
+            "--gpu-architecture=compute_{}",
+            self.info.compute_capability.replace('.', "")
+        );
+        let opts = cudarc::nvrtc::CompileOptions {
+            options: vec![arch],
+            ..Default::default()
+        };
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(&harness.source, opts)
+            .map_err(|e| GpuError::Failed(format!("NVRTC rejected the harness: {e}")))?;
         let text = ptx.to_src();
-        let module = self.ctx.load_module(ptx).map_err(failed("loading the module"))?;
-        let test = module.load_function(TEST_KERNEL).map_err(failed("loading the test kernel"))?;
-        let check = module.load_function(CHECK_KERNEL).map_err(failed("loading the check kernel"))?;
-        Ok(Compiled { harness: harness.clone(), test, check, ptx: text })
+        let module = self
+            .ctx
+            .load_module(ptx)
+            .map_err(failed("loading the module"))?;
+        let test = module
+            .load_function(TEST_KERNEL)
+            .map_err(failed("loading the test kernel"))?;
+        let check = module
+            .load_function(CHECK_KERNEL)
+            .map_err(failed("loading the check kernel"))?;
+        Ok(Compiled {
+            harness: harness.clone(),
+            test,
+            check,
+            ptx: text,
+        })
     }
 
     /// Launch `params.launches` times; on a device error or a watchdog timeout, return what the
@@ -206,17 +246,23 @@ impl Gpu {
         let stride = params.stride.max(1) as usize;
         let locs = h.locations.len().max(1);
         let s = &self.stream;
-        let mut mem: CudaSlice<u32> =
-            s.alloc_zeros(locs * n * stride).map_err(failed("allocating the locations"))?;
-        let mut regs: CudaSlice<i32> =
-            s.alloc_zeros(n * h.words_per_instance()).map_err(failed("allocating registers"))?;
+        let mut mem: CudaSlice<u32> = s
+            .alloc_zeros(locs * n * stride)
+            .map_err(failed("allocating the locations"))?;
+        let mut regs: CudaSlice<i32> = s
+            .alloc_zeros(n * h.words_per_instance())
+            .map_err(failed("allocating registers"))?;
         let mut bar: CudaSlice<u32> = s.alloc_zeros(n).map_err(failed("allocating barriers"))?;
         let scratch_lines_log2 = params.scratch_lines_log2.min(20);
-        let mut scratch: CudaSlice<u32> =
-            s.alloc_zeros(32usize << scratch_lines_log2).map_err(failed("allocating scratch"))?;
-        let mut keys: CudaSlice<u64> = s.alloc_zeros(TABLE_SLOTS).map_err(failed("allocating the table"))?;
-        let mut counts: CudaSlice<u64> =
-            s.alloc_zeros(TABLE_SLOTS).map_err(failed("allocating the table"))?;
+        let mut scratch: CudaSlice<u32> = s
+            .alloc_zeros(32usize << scratch_lines_log2)
+            .map_err(failed("allocating scratch"))?;
+        let mut keys: CudaSlice<u64> = s
+            .alloc_zeros(TABLE_SLOTS)
+            .map_err(failed("allocating the table"))?;
+        let mut counts: CudaSlice<u64> = s
+            .alloc_zeros(TABLE_SLOTS)
+            .map_err(failed("allocating the table"))?;
         let mut lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
 
         let test_blocks = ((n >> per_block_log2) * h.roles.len()) as u32;
@@ -236,19 +282,41 @@ impl Gpu {
         let scratch_mask = (1u32 << scratch_lines_log2) - 1;
         let mut rng = rand::rngs::StdRng::seed_from_u64(params.seed);
 
-        let check = |seed: u32, classify: u32, mem: &mut CudaSlice<u32>, regs: &mut CudaSlice<i32>,
-                     bar: &mut CudaSlice<u32>, keys: &mut CudaSlice<u64>, counts: &mut CudaSlice<u64>,
+        let check = |seed: u32,
+                     classify: u32,
+                     mem: &mut CudaSlice<u32>,
+                     regs: &mut CudaSlice<i32>,
+                     bar: &mut CudaSlice<u32>,
+                     keys: &mut CudaSlice<u64>,
+                     counts: &mut CudaSlice<u64>,
                      lost: &mut CudaSlice<u64>|
          -> Result<(), GpuError> {
             let mut b = s.launch_builder(&c.check);
-            b.arg(mem).arg(regs).arg(bar).arg(keys).arg(counts).arg(lost);
+            b.arg(mem)
+                .arg(regs)
+                .arg(bar)
+                .arg(keys)
+                .arg(counts)
+                .arg(lost);
             b.arg(&seed).arg(&k32).arg(&stride32).arg(&classify);
             // SAFETY: argument list matches the generated kernel's signature.
-            unsafe { b.launch(check_cfg) }.map(|_| ()).map_err(failed("launching the check kernel"))
+            unsafe { b.launch(check_cfg) }
+                .map(|_| ())
+                .map_err(failed("launching the check kernel"))
         };
         // Write every location's initial value (the reset half of the check kernel).
-        check(0, 0, &mut mem, &mut regs, &mut bar, &mut keys, &mut counts, &mut lost)?;
-        s.synchronize().map_err(failed("initialising the locations"))?;
+        check(
+            0,
+            0,
+            &mut mem,
+            &mut regs,
+            &mut bar,
+            &mut keys,
+            &mut counts,
+            &mut lost,
+        )?;
+        s.synchronize()
+            .map_err(failed("initialising the locations"))?;
 
         let start = Instant::now();
         let mut done = 0u64;
@@ -261,13 +329,31 @@ impl Gpu {
                 for _ in 0..this_batch {
                     let seed: u32 = rng.gen();
                     let mut b = s.launch_builder(&c.test);
-                    b.arg(&mut mem).arg(&mut regs).arg(&mut bar).arg(&mut scratch);
-                    b.arg(&seed).arg(&k32).arg(&per_block_log2).arg(&stride32).arg(&layout);
-                    b.arg(&params.barrier_spins).arg(&params.pre_stress).arg(&params.stress_iters);
+                    b.arg(&mut mem)
+                        .arg(&mut regs)
+                        .arg(&mut bar)
+                        .arg(&mut scratch);
+                    b.arg(&seed)
+                        .arg(&k32)
+                        .arg(&per_block_log2)
+                        .arg(&stride32)
+                        .arg(&layout);
+                    b.arg(&params.barrier_spins)
+                        .arg(&params.pre_stress)
+                        .arg(&params.stress_iters);
                     b.arg(&scratch_mask);
                     // SAFETY: argument list matches the generated kernel's signature.
                     unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
-                    check(seed, 1, &mut mem, &mut regs, &mut bar, &mut keys, &mut counts, &mut lost)?;
+                    check(
+                        seed,
+                        1,
+                        &mut mem,
+                        &mut regs,
+                        &mut bar,
+                        &mut keys,
+                        &mut counts,
+                        &mut lost,
+                    )?;
                 }
                 self.wait(params.watchdog_s)
             };
@@ -286,12 +372,20 @@ impl Gpu {
         }
         let seconds = start.elapsed().as_secs_f64();
         let instances = snapshot.keys.values().sum::<u64>() + snapshot.lost;
-        Ok(RunResult { counts: snapshot, instances, seconds, error })
+        Ok(RunResult {
+            counts: snapshot,
+            instances,
+            seconds,
+            error,
+        })
     }
 
     /// Wait for the stream with a host-side deadline instead of blocking forever.
     fn wait(&self, watchdog_s: f64) -> Result<(), GpuError> {
-        let event = self.stream.record_event(None).map_err(failed("recording an event"))?;
+        let event = self
+            .stream
+            .record_event(None)
+            .map_err(failed("recording an event"))?;
         let deadline = Instant::now() + Duration::from_secs_f64(watchdog_s.max(0.1));
         loop {
             match event.try_is_complete() {
@@ -315,10 +409,19 @@ impl Gpu {
         lost: &CudaSlice<u64>,
     ) -> Result<Counts, GpuError> {
         let s = &self.stream;
-        let k = s.clone_dtoh(keys).map_err(failed("reading the outcome table"))?;
-        let c = s.clone_dtoh(counts).map_err(failed("reading the outcome table"))?;
-        let l = s.clone_dtoh(lost).map_err(failed("reading the outcome table"))?;
-        let mut out = Counts { lost: l[0], ..Counts::default() };
+        let k = s
+            .clone_dtoh(keys)
+            .map_err(failed("reading the outcome table"))?;
+        let c = s
+            .clone_dtoh(counts)
+            .map_err(failed("reading the outcome table"))?;
+        let l = s
+            .clone_dtoh(lost)
+            .map_err(failed("reading the outcome table"))?;
+        let mut out = Counts {
+            lost: l[0],
+            ..Counts::default()
+        };
         for (key, count) in k.into_iter().zip(c) {
             if key != 0 {
                 *out.keys.entry(key).or_default() += count;
@@ -329,6 +432,8 @@ impl Gpu {
 }
 
 /// Compile-free helper for tests and `--emit`: the harness for a program.
-pub fn harness(program: &scopecheck_model::litmus::Program) -> Result<Harness, codegen::Unsupported> {
+pub fn harness(
+    program: &scopecheck_model::litmus::Program,
+) -> Result<Harness, codegen::Unsupported> {
     codegen::generate(program)
 }

@@ -5,39 +5,67 @@ use scopecheck_gpu::codegen::{generate, Observable};
 use scopecheck_model::litmus::parse;
 
 fn shape(name: &str) -> scopecheck_model::litmus::Program {
-    let path = format!("{}/../corpus/gpu-shapes/{name}.litmus", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../corpus/gpu-shapes/{name}.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     parse(&src, &path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn has(source: &str, line: &str) {
-    assert!(source.contains(line), "generated source lacks `{line}`:\n{source}");
+    assert!(
+        source.contains(line),
+        "generated source lacks `{line}`:\n{source}"
+    );
 }
 
 #[test]
 fn message_passing_relaxed_gpu_keeps_the_exact_instruction_forms() {
     let h = generate(&shape("MP-relaxed-gpu")).expect("MP runs on the GPU");
-    assert_eq!(h.roles, vec![vec![0], vec![1]], "P0 and P1 sit in different CTAs");
+    assert_eq!(
+        h.roles,
+        vec![vec![0], vec![1]],
+        "P0 and P1 sit in different CTAs"
+    );
     assert_eq!(h.slots, 1);
     let s = &h.source;
     // P0 stores x (L0) then y (L1); P1 loads y then x, each an `asm volatile` of the litmus form.
-    has(s, r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L0), "r"((1)) : "memory");"#);
-    has(s, r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L1), "r"((1)) : "memory");"#);
-    has(s, r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r0) : "l"(L1) : "memory");"#);
-    has(s, r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r1) : "l"(L0) : "memory");"#);
+    has(
+        s,
+        r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L0), "r"((1)) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L1), "r"((1)) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r0) : "l"(L1) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r1) : "l"(L0) : "memory");"#,
+    );
     // Every loaded register is stored, so ptxas cannot delete the loads.
     has(s, "out[0] = r_r0;");
     has(s, "out[1] = r_r1;");
     // One counter per final state of (P1:r0, P1:r1): two key bytes.
     assert_eq!(
         h.observables,
-        vec![Observable::Reg(1, "r0".parse_reg()), Observable::Reg(1, "r1".parse_reg())]
+        vec![
+            Observable::Reg(1, "r0".parse_reg()),
+            Observable::Reg(1, "r1".parse_reg())
+        ]
     );
     has(s, "key |= (u64)(v & 0xff) << 0; }");
     has(s, "key |= (u64)(v & 0xff) << 8; }");
     has(s, "count_outcome(keys, counts, lost, key);");
     // Locations sit at permuted, strided slots and are reset to their initial values.
-    has(s, "u32* L1 = mem + ((u64)1u * n + perm(inst, mix(seed ^ 0x201u), mask, k)) * stride;");
+    has(
+        s,
+        "u32* L1 = mem + ((u64)1u * n + perm(inst, mix(seed ^ 0x201u), mask, k)) * stride;",
+    );
     has(s, "*L0 = 0u; // x");
     has(s, "*L1 = 0u; // y");
 }
@@ -73,13 +101,23 @@ fn rmw_branches_and_unsupported_features() {
     has(&s, "(int)(0u - (u32)(1))");
     has(&s, "red.relaxed.gpu.global.add.u32 [%0], %1;");
     has(&s, "atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;");
-    has(&s, "if (r_r1 == (0)) { if (++steps > STEP_LIMIT) goto P1_done; goto P1_LC; }");
+    has(
+        &s,
+        "if (r_r1 == (0)) { if (++steps > STEP_LIMIT) goto P1_done; goto P1_LC; }",
+    );
 
     let bar = "PTX B\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.cta.sync 0 | bar.cta.sync 0 ;\nexists (x == 0)\n";
-    let err = generate(&parse(bar, "b.litmus").unwrap()).unwrap_err().to_string();
-    assert!(err.starts_with("unsupported on GPU: ") && err.contains("barrier"), "{err}");
+    let err = generate(&parse(bar, "b.litmus").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("unsupported on GPU: ") && err.contains("barrier"),
+        "{err}"
+    );
     let gpus = "PTX G\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;\nexists (P1:r0 == 1)\n";
-    let err = generate(&parse(gpus, "g.litmus").unwrap()).unwrap_err().to_string();
+    let err = generate(&parse(gpus, "g.litmus").unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("several GPUs"), "{err}");
 }
 

@@ -144,7 +144,11 @@ fn load(files: &[PathBuf]) -> (Vec<Test>, usize) {
             }
         };
         match litmus::parse(&source, &f.display().to_string()) {
-            Ok(program) => tests.push(Test { file: f.clone(), source, program }),
+            Ok(program) => tests.push(Test {
+                file: f.clone(),
+                source,
+                program,
+            }),
             Err(e) => {
                 eprintln!("{e}");
                 bad += 1;
@@ -169,8 +173,15 @@ pub fn run(args: Args) -> ExitCode {
     let gpu = match scopecheck_gpu::open() {
         Ok(g) => g,
         Err(GpuError::NoGpu(why)) => {
-            println!("scopecheck gpu: no GPU ({why}); skipped {} test(s)", tests.len());
-            return if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(2) };
+            println!(
+                "scopecheck gpu: no GPU ({why}); skipped {} test(s)",
+                tests.len()
+            );
+            return if bad == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
         }
         Err(e) => {
             eprintln!("scopecheck gpu: {e}");
@@ -178,10 +189,19 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     println!(
-        "device: {} (sm {}, {} SMs), driver CUDA {}",
-        gpu.info.name, gpu.info.compute_capability, gpu.info.multiprocessors, gpu.info.driver_cuda_version
+        "device: {} (sm {}, {} SMs), driver {} (CUDA {})",
+        gpu.info.name,
+        gpu.info.compute_capability,
+        gpu.info.multiprocessors,
+        gpu.info.driver,
+        gpu.info.driver_cuda_version
     );
-    let mut session = Session { args: &args, gpu: &gpu, date: record::now_utc(), out: Output::default() };
+    let mut session = Session {
+        args: &args,
+        gpu: &gpu,
+        date: record::now_utc(),
+        out: Output::default(),
+    };
     let ok = if args.bench {
         session.bench(&tests)
     } else if args.mutants {
@@ -285,7 +305,10 @@ struct Session<'a> {
 impl Session<'_> {
     fn skip(&mut self, file: &Path, reason: String, unsupported: bool) {
         println!("{}: {reason}", file.display());
-        let s = Skipped { file: file.display().to_string(), reason };
+        let s = Skipped {
+            file: file.display().to_string(),
+            reason,
+        };
         if unsupported {
             self.out.unsupported.push(s);
         } else {
@@ -339,7 +362,11 @@ impl Session<'_> {
             instances_per_s: result.instances as f64 / result.seconds.max(1e-9),
             diff: d,
             error: result.error,
-            litmus: if program == &t.program { t.source.clone() } else { litmus::print(program) },
+            litmus: if program == &t.program {
+                t.source.clone()
+            } else {
+                litmus::print(program)
+            },
         })
     }
 
@@ -376,9 +403,18 @@ impl Session<'_> {
                 params.instances_log2 = k;
                 params.stride = stride;
                 // At least 1e8 instances, after one warm-up launch.
-                params.launches = (100_000_000u64).div_ceil(1 << k).max(self.args.iterations.min(1 << 10));
+                params.launches = (100_000_000u64)
+                    .div_ceil(1 << k)
+                    .max(self.args.iterations.min(1 << 10));
                 params.batch = params.launches;
-                let _ = self.run_one(t, &t.program, &Params { launches: 1, ..params.clone() });
+                let _ = self.run_one(
+                    t,
+                    &t.program,
+                    &Params {
+                        launches: 1,
+                        ..params.clone()
+                    },
+                );
                 let Some(rec) = self.run_one(t, &t.program, &params) else {
                     ok = false;
                     break;
@@ -421,7 +457,8 @@ impl Session<'_> {
                     continue;
                 }
             };
-            let allowed = match oracle::allowed(&t.program, &harness.observables, &self.args.model) {
+            let allowed = match oracle::allowed(&t.program, &harness.observables, &self.args.model)
+            {
                 Ok(a) => a,
                 Err(e) => {
                     self.skip(&t.file, e, false);
@@ -429,20 +466,37 @@ impl Session<'_> {
                     continue;
                 }
             };
-            let target = |p: &Program, values: &[i64]| diff::is_target(p, &harness.observables, values);
+            let target =
+                |p: &Program, values: &[i64]| diff::is_target(p, &harness.observables, values);
             let Some(states) = &allowed.states else {
-                self.skip(&t.file, "--mutants needs a model (not `none`)".into(), false);
+                self.skip(
+                    &t.file,
+                    "--mutants needs a model (not `none`)".into(),
+                    false,
+                );
                 ok = false;
                 continue;
             };
             if states.iter().any(|s| target(&t.program, s)) {
                 continue; // the model allows this shape's weak outcome: no mutants to make
             }
-            println!("== {} (weak outcome forbidden by {})", t.program.name, self.args.model);
+            println!(
+                "== {} (weak outcome forbidden by {})",
+                t.program.name, self.args.model
+            );
             for m in mutate::mutants(&t.program) {
-                let Ok(mh) = codegen::generate(&m.program) else { continue };
-                let Ok(ma) = oracle::allowed(&m.program, &mh.observables, &self.args.model) else { continue };
-                if !ma.states.iter().flatten().any(|s| diff::is_target(&m.program, &mh.observables, s)) {
+                let Ok(mh) = codegen::generate(&m.program) else {
+                    continue;
+                };
+                let Ok(ma) = oracle::allowed(&m.program, &mh.observables, &self.args.model) else {
+                    continue;
+                };
+                if !ma
+                    .states
+                    .iter()
+                    .flatten()
+                    .any(|s| diff::is_target(&m.program, &mh.observables, s))
+                {
                     continue; // still forbidden: not a live mutant
                 }
                 live += 1;
@@ -455,7 +509,11 @@ impl Session<'_> {
                     .observed
                     .iter()
                     .filter(|r| {
-                        let values: Vec<i64> = mh.observables.iter().map(|o| r.state[&o.name(&m.program)]).collect();
+                        let values: Vec<i64> = mh
+                            .observables
+                            .iter()
+                            .map(|o| r.state[&o.name(&m.program)])
+                            .collect();
                         diff::is_target(&m.program, &mh.observables, &values)
                     })
                     .map(|r| r.count)
@@ -484,8 +542,14 @@ impl Session<'_> {
                 });
             }
         }
-        println!("mutation score: {killed}/{live} live mutants killed, budget {budget} instances each");
-        self.out.mutation_score = Some(MutationScore { live, killed, budget_instances_per_mutant: budget });
+        println!(
+            "mutation score: {killed}/{live} live mutants killed, budget {budget} instances each"
+        );
+        self.out.mutation_score = Some(MutationScore {
+            live,
+            killed,
+            budget_instances_per_mutant: budget,
+        });
         ok
     }
 }
@@ -502,7 +566,10 @@ fn print_record(rec: &TestRecord) {
         rec.instances_per_s
     );
     let fmt_state = |s: &std::collections::BTreeMap<String, i64>| {
-        s.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        s.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     for r in &d.observed {
         println!(
@@ -519,10 +586,17 @@ fn print_record(rec: &TestRecord) {
         );
     }
     for r in &d.not_seen {
-        println!("  {} {:<40} allowed, not seen", if r.condition { "*" } else { " " }, fmt_state(&r.state));
+        println!(
+            "  {} {:<40} allowed, not seen",
+            if r.condition { "*" } else { " " },
+            fmt_state(&r.state)
+        );
     }
     if d.timeouts + d.wide + d.lost > 0 {
-        println!("  unclassified: {} timed out, {} too wide, {} lost", d.timeouts, d.wide, d.lost);
+        println!(
+            "  unclassified: {} timed out, {} too wide, {} lost",
+            d.timeouts, d.wide, d.lost
+        );
     }
     if !d.unknown_keys.is_empty() {
         println!("  classifier produced unknown keys: {:x?}", d.unknown_keys);
