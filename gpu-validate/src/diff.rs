@@ -27,7 +27,8 @@ pub struct Allowed {
 pub struct Row {
     pub state: BTreeMap<String, Value>,
     pub count: u64,
-    /// `None` when no model judged the run.
+    /// `None` when no model judged the run, or the model's enumeration was bounded and does
+    /// not contain the state.
     pub allowed: Option<bool>,
     /// Does the condition's proposition hold in this state?
     pub condition: bool,
@@ -78,7 +79,13 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
     let row = |values: &[Value], count: u64| Row {
         state: outcome::named(program, obs, values),
         count,
-        allowed: allowed.states.as_ref().map(|s| s.contains(values)),
+        // A bounded enumeration may miss states that need more loop iterations than it unrolled:
+        // a state outside it is unjudged, never a violation.
+        allowed: match &allowed.states {
+            Some(s) if s.contains(values) => Some(true),
+            Some(_) if !allowed.bounded => Some(false),
+            _ => None,
+        },
         condition: outcome::satisfies(program, obs, values, &program.condition.prop),
     };
     let mut d = TestDiff {
@@ -118,4 +125,64 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
         .map(|s| row(s, 0))
         .collect();
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::generate;
+    use crate::outcome::encode;
+    use crate::runner::Counts;
+    use scopecheck_model::litmus::parse;
+
+    const MP: &str = "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.acquire.gpu r0, y ;\n st.release.gpu y, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+    fn run(states: &[(&[Value], u64)]) -> RunResult {
+        let keys = states.iter().map(|(v, c)| (encode(v), *c)).collect();
+        RunResult {
+            counts: Counts { keys, lost: 0 },
+            instances: 0,
+            seconds: 1.0,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_forbidden_observation_is_a_violation_and_unseen_allowed_states_are_listed() {
+        let p = parse(MP, "mp.litmus").unwrap();
+        let h = generate(&p).unwrap();
+        let sc: BTreeSet<Vec<Value>> = [vec![0, 0], vec![0, 1], vec![1, 1]].into_iter().collect();
+        let allowed = Allowed {
+            model: "test".into(),
+            states: Some(sc),
+            bounded: false,
+        };
+        let d = diff(&p, &h, &allowed, &run(&[(&[0, 0], 10), (&[1, 0], 3)]));
+        assert_eq!(d.violations, 3);
+        let weak = d.observed.iter().find(|r| r.state["P1:r0"] == 1).unwrap();
+        assert_eq!(
+            (weak.allowed, weak.condition, weak.count),
+            (Some(false), true, 3)
+        );
+        assert_eq!(
+            d.not_seen.len(),
+            2,
+            "(0,1) and (1,1) were allowed but not seen"
+        );
+        assert_eq!(d.condition_count(), 3);
+    }
+
+    #[test]
+    fn a_bounded_enumeration_never_produces_violations() {
+        let p = parse(MP, "mp.litmus").unwrap();
+        let h = generate(&p).unwrap();
+        let allowed = Allowed {
+            model: "test".into(),
+            states: Some(BTreeSet::new()),
+            bounded: true,
+        };
+        let d = diff(&p, &h, &allowed, &run(&[(&[1, 0], 3)]));
+        assert_eq!(d.violations, 0);
+        assert_eq!(d.observed[0].allowed, None);
+    }
 }
