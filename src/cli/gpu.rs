@@ -3,7 +3,7 @@
 
 use scopecheck_gpu::diff::{self, Allowed, TestDiff};
 use scopecheck_gpu::record::{self, TestRecord};
-use scopecheck_gpu::runner::{Compiled, Gpu, GpuError, Layout, Params};
+use scopecheck_gpu::runner::{Compiled, DeviceInfo, Gpu, GpuError, Layout, Params};
 use scopecheck_gpu::{codegen, mutate, oracle};
 use scopecheck_model::litmus::{self, Program};
 use serde::Serialize;
@@ -212,11 +212,25 @@ pub fn run(args: Args) -> ExitCode {
         gpu.info.driver,
         gpu.info.driver_cuda_version
     );
+    let date = record::now_utc();
+    let out = Output {
+        command: std::env::args().collect(),
+        device: gpu.info.clone(),
+        date: date.clone(),
+        model: args.model.clone(),
+        params: args.params(),
+        tests: vec![],
+        unsupported: vec![],
+        errors: vec![],
+        bench: vec![],
+        mutants: vec![],
+        mutation_score: None,
+    };
     let mut session = Session {
         args: &args,
         gpu: &gpu,
-        date: record::now_utc(),
-        out: Output::default(),
+        date,
+        out,
     };
     let ok = if args.bench {
         session.bench(&tests)
@@ -267,9 +281,15 @@ fn emit(tests: &[Test], dir: &Path, bad: usize) -> ExitCode {
     }
 }
 
-/// Everything `--json` writes.
-#[derive(Default, Serialize)]
+/// Everything `--json` writes. Each test record repeats device, date and parameters; the header
+/// says them once for the whole run (bench and mutant rows rely on it).
+#[derive(Serialize)]
 struct Output {
+    command: Vec<String>,
+    device: DeviceInfo,
+    date: String,
+    model: String,
+    params: Params,
     tests: Vec<TestRecord>,
     unsupported: Vec<Skipped>,
     errors: Vec<Skipped>,
@@ -562,6 +582,7 @@ impl Session<'_> {
                     weak,
                     killed: is_killed,
                 });
+                self.out.tests.push(rec);
             }
         }
         println!(
