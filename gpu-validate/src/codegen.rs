@@ -143,10 +143,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
         return unsupported("the program has no threads");
     }
     for l in &p.locations {
-        if let LocationKind::Alias { proxy, .. } = l.kind {
+        if let LocationKind::Alias { proxy, of } = l.kind {
             return unsupported(format!(
-                "location `{}` is a {} alias; only the generic proxy runs on the GPU harness",
+                "location `{}` aliases `{}` through the {} proxy; the harness maps each location once \
+                 (no second virtual address, no non-generic proxy)",
                 l.name,
+                p.locations[of].name,
                 proxy.name()
             ));
         }
