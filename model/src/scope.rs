@@ -146,7 +146,11 @@ pub struct Placement {
 
 impl Placement {
     pub fn new(cta: u32, gpu: u32) -> Placement {
-        Placement { gpu, cluster: None, cta }
+        Placement {
+            gpu,
+            cluster: None,
+            cta,
+        }
     }
 
     pub fn cluster_id(&self) -> u32 {
@@ -180,7 +184,11 @@ mod tests {
         assert!(!Scope::Gpu.includes(&a, &other_gpu));
         assert!(Scope::Sys.includes(&a, &other_gpu));
         assert_eq!(Scope::narrowest_common(&a, &other_cta), Scope::Gpu);
-        let clustered = |cta| Placement { gpu: 0, cluster: Some(7), cta };
+        let clustered = |cta| Placement {
+            gpu: 0,
+            cluster: Some(7),
+            cta,
+        };
         assert!(Scope::Cluster.includes(&clustered(0), &clustered(1)));
     }
 }

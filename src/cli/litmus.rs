@@ -11,6 +11,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    eprintln!("scopecheck litmus: not built yet ({} paths)", args.paths.len());
+    eprintln!(
+        "scopecheck litmus: not built yet ({} paths)",
+        args.paths.len()
+    );
     ExitCode::from(2)
 }

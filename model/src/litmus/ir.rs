@@ -110,7 +110,9 @@ pub struct Location {
 pub enum LocationKind {
     /// A physical location with its initial value.
     Plain { init: Value },
-    /// Another virtual address of location `of` (which is always `Plain`).
+    /// Another virtual address of location `of`, reached through `proxy`. `of` is the location
+    /// named in the declaration and may itself be an alias (`s2 @ surface aliases y` with
+    /// `y @ generic aliases x`); [`Program::physical`] follows the chain to the plain location.
     Alias { proxy: Proxy, of: LocId },
 }
 
@@ -215,9 +217,17 @@ pub struct Access {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Instr {
     /// `ld`, `suld`, `tld`, `cold`: `dst := [loc]`.
-    Load { access: Access, dst: Reg, loc: LocId },
+    Load {
+        access: Access,
+        dst: Reg,
+        loc: LocId,
+    },
     /// `st`, `sust`: `[loc] := value`.
-    Store { access: Access, loc: LocId, value: Operand },
+    Store {
+        access: Access,
+        loc: LocId,
+        value: Operand,
+    },
     /// `atom.<order>.<scope>.<op> dst, loc, operand[, new]`: returns the old value.
     Atom {
         access: Access,
@@ -229,18 +239,37 @@ pub enum Instr {
         new: Option<Operand>,
     },
     /// `red.<order>.<scope>.<op> loc, operand`: an RMW with no result.
-    Red { access: Access, op: RmwOp, loc: LocId, operand: Operand },
+    Red {
+        access: Access,
+        op: RmwOp,
+        loc: LocId,
+        operand: Operand,
+    },
     Fence(Fence),
     /// `bar.cta.sync`/`bar.cta.arrive`. `id` names the barrier (threads meet only at equal ids);
     /// `quorum`, when given, is the number of threads that complete one barrier instance.
-    Barrier { op: BarrierOp, id: Vec<Operand>, quorum: Option<Operand> },
+    Barrier {
+        op: BarrierOp,
+        id: Vec<Operand>,
+        quorum: Option<Operand>,
+    },
     /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
-    Mov { dst: Reg, src: Operand },
+    Mov {
+        dst: Reg,
+        src: Operand,
+    },
     /// `add dst, a, b` on registers.
-    Add { dst: Reg, a: Operand, b: Operand },
+    Add {
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+    },
     Label(String),
     /// `beq a, b, L` / `bne a, b, L`, or `goto L` when `cond` is `None`.
-    Branch { cond: Option<(Cmp, Operand, Operand)>, target: String },
+    Branch {
+        cond: Option<(Cmp, Operand, Operand)>,
+        target: String,
+    },
 }
 
 impl Instr {
@@ -342,11 +371,15 @@ impl Program {
     }
 
     /// The physical location behind a (possibly aliased) location.
-    pub fn physical(&self, loc: LocId) -> LocId {
-        match self.locations[loc].kind {
-            LocationKind::Plain { .. } => loc,
-            LocationKind::Alias { of, .. } => of,
+    pub fn physical(&self, mut loc: LocId) -> LocId {
+        // Bounded walk: a malformed chain cannot loop forever.
+        for _ in 0..=self.locations.len() {
+            match self.locations[loc].kind {
+                LocationKind::Plain { .. } => return loc,
+                LocationKind::Alias { of, .. } => loc = of,
+            }
         }
+        loc
     }
 
     /// The initial value of a location (an alias reads its target's).

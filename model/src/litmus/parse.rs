@@ -1,0 +1,1280 @@
+//! Parser for Dartagnan's PTX litmus dialect.
+//!
+//! ```text
+//! PTX MP-gpu
+//! "optional quoted comments"
+//! { x=0; y=0; P1:r0=0; s @ surface aliases x; }
+//!  P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+//!  st.weak x, 1        | ld.acquire.gpu r0, y ;
+//!  st.release.gpu y, 1 | ld.weak r1, x        ;
+//! exists (P1:r0 == 1 /\ P1:r1 == 0)
+//! ```
+//! The file is read in four sections (header, init block, thread table, condition); each error
+//! names the exact line and column it was found at.
+
+use super::error::LitmusError;
+use super::ir::*;
+use crate::scope::{Order, Placement, Scope};
+use std::collections::{BTreeSet, HashMap};
+
+/// Parses one litmus file. `file` is used only in error messages.
+pub fn parse(src: &str, file: &str) -> Result<Program> {
+    Parser { src, file, pos: 0 }.program()
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    file: &'a str,
+    pos: usize,
+}
+
+type Result<T> = std::result::Result<T, LitmusError>;
+
+/// A piece of text with the byte offset it starts at in the file.
+#[derive(Clone, Copy)]
+struct Piece<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Piece<'a> {
+    fn trim(self) -> Piece<'a> {
+        let lead = self.text.len() - self.text.trim_start().len();
+        Piece {
+            text: self.text.trim(),
+            at: self.at + lead,
+        }
+    }
+
+    fn split(self, sep: char) -> Vec<Piece<'a>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, c) in self.text.char_indices() {
+            if c == sep {
+                out.push(Piece {
+                    text: &self.text[start..i],
+                    at: self.at + start,
+                });
+                start = i + c.len_utf8();
+            }
+        }
+        out.push(Piece {
+            text: &self.text[start..],
+            at: self.at + start,
+        });
+        out
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn span(&self, offset: usize) -> Span {
+        let before = &self.src[..offset.min(self.src.len())];
+        let line = before.matches('\n').count() as u32 + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = self.src[line_start..offset.min(self.src.len())]
+            .chars()
+            .count() as u32
+            + 1;
+        Span { line, col }
+    }
+
+    fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T> {
+        Err(LitmusError::at(
+            self.file,
+            self.src,
+            self.span(offset),
+            message,
+        ))
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    fn skip_ws(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn program(mut self) -> Result<Program> {
+        let name = self.header()?;
+        let comments = self.comments()?;
+        let init = self.init_block()?;
+        let (threads_text, cond_at) = self.thread_section()?;
+        let mut locations = Vec::new();
+        let mut reg_init = Vec::new();
+        let reg_init_at = self.declarations(&init, &mut locations, &mut reg_init)?;
+        let threads = self.threads(threads_text, &mut locations)?;
+        for (init, at) in reg_init.iter().zip(reg_init_at) {
+            if init.thread >= threads.len() {
+                return self.err(
+                    at,
+                    format!(
+                        "P{}:{} initialises a register of a thread that does not exist",
+                        init.thread, init.reg
+                    ),
+                );
+            }
+        }
+        let mut program = Program {
+            name,
+            comments,
+            locations,
+            reg_init,
+            threads,
+            condition: Condition {
+                quantifier: Quantifier::Exists,
+                prop: Prop::True,
+                span: Span::default(),
+            },
+        };
+        self.check_registers(&program)?;
+        program.condition = self.condition(cond_at, &program)?;
+        Ok(program)
+    }
+
+    /// `PTX NAME` on the first non-blank line.
+    fn header(&mut self) -> Result<String> {
+        self.skip_ws();
+        let line_end = self
+            .rest()
+            .find('\n')
+            .map_or(self.src.len(), |i| self.pos + i);
+        let line = Piece {
+            text: &self.src[self.pos..line_end],
+            at: self.pos,
+        }
+        .trim();
+        let mut words = line.text.split_whitespace();
+        match words.next() {
+            Some("PTX") | Some("ptx") => {}
+            Some(_) => return self.err(line.at, "expected `PTX <name>` header"),
+            None => return self.err(self.pos, "empty file: expected `PTX <name>` header"),
+        }
+        let name: Vec<&str> = words.collect();
+        if name.is_empty() {
+            return self.err(line.at + line.text.len(), "missing test name after `PTX`");
+        }
+        self.pos = line_end;
+        Ok(name.join(" "))
+    }
+
+    /// Quoted comment strings (which may span lines) before the init block.
+    fn comments(&mut self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        loop {
+            self.skip_ws();
+            if !self.rest().starts_with('"') {
+                return Ok(out);
+            }
+            let open = self.pos;
+            match self.rest()[1..].find('"') {
+                Some(len) => {
+                    out.push(self.src[open + 1..open + 1 + len].to_string());
+                    self.pos = open + len + 2;
+                }
+                None => return self.err(open, "unterminated comment string"),
+            }
+        }
+    }
+
+    /// The text between `{` and `}`.
+    fn init_block(&mut self) -> Result<Piece<'a>> {
+        self.skip_ws();
+        if !self.rest().starts_with('{') {
+            return self.err(self.pos, "expected `{` opening the initial state");
+        }
+        let open = self.pos;
+        let Some(len) = self.rest().find('}') else {
+            return self.err(open, "unterminated initial state: missing `}`");
+        };
+        let body = Piece {
+            text: &self.src[open + 1..open + len],
+            at: open + 1,
+        };
+        self.pos = open + len + 1;
+        self.skip_ws();
+        if self.rest().starts_with(';') {
+            self.pos += 1;
+        }
+        Ok(body)
+    }
+
+    /// The thread table runs from after the init block to the condition keyword.
+    fn thread_section(&mut self) -> Result<(Piece<'a>, usize)> {
+        let start = self.pos;
+        let mut offset = start;
+        for line in self.rest().split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            let word: String = trimmed
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '~' || *c == '_')
+                .collect();
+            if matches!(word.as_str(), "exists" | "~exists" | "forall" | "~")
+                && !trimmed.contains('|')
+            {
+                let at = offset + (line.len() - trimmed.len());
+                return Ok((
+                    Piece {
+                        text: &self.src[start..at],
+                        at: start,
+                    },
+                    at,
+                ));
+            }
+            offset += line.len();
+        }
+        self.err(
+            self.src.len(),
+            "missing final condition (`exists`, `~exists` or `forall`)",
+        )
+    }
+
+    /// Fills `locations` and `regs`; returns where each register initialisation was written.
+    fn declarations(
+        &self,
+        init: &Piece<'a>,
+        locations: &mut Vec<Location>,
+        regs: &mut Vec<RegInit>,
+    ) -> Result<Vec<usize>> {
+        let mut reg_at = Vec::new();
+        // `y @ generic aliases x` keeps its textual place; its target may be declared later.
+        let mut targets = Vec::new();
+        for decl in init.split(';') {
+            let decl = decl.trim();
+            if decl.text.is_empty() {
+                continue;
+            }
+            if let Some(at_sign) = decl.text.find('@') {
+                let lhs = Piece {
+                    text: &decl.text[..at_sign],
+                    at: decl.at,
+                }
+                .trim();
+                let rhs = Piece {
+                    text: &decl.text[at_sign + 1..],
+                    at: decl.at + at_sign + 1,
+                }
+                .trim();
+                let words: Vec<Piece> = split_words(rhs);
+                if words.len() != 3 || words[1].text != "aliases" {
+                    return self.err(rhs.at, "expected `<name> @ <proxy> aliases <location>`");
+                }
+                let Some(proxy) = Proxy::from_name(words[0].text).filter(|p| *p != Proxy::Async)
+                else {
+                    return self.err(
+                        words[0].at,
+                        format!(
+                            "unknown proxy `{}` (generic, surface, texture, constant)",
+                            words[0].text
+                        ),
+                    );
+                };
+                let name = self.identifier(lhs, "alias name")?;
+                if locations.iter().any(|l| l.name == name) {
+                    return self.err(lhs.at, format!("location `{name}` is declared twice"));
+                }
+                targets.push((locations.len(), words[2]));
+                locations.push(Location {
+                    name,
+                    kind: LocationKind::Alias {
+                        proxy,
+                        of: usize::MAX,
+                    },
+                    span: self.span(lhs.at),
+                });
+                continue;
+            }
+            let Some(eq) = decl.text.find('=') else {
+                return self.err(
+                    decl.at,
+                    format!("expected `name = value`, found `{}`", decl.text),
+                );
+            };
+            let lhs = Piece {
+                text: &decl.text[..eq],
+                at: decl.at,
+            }
+            .trim();
+            let rhs = Piece {
+                text: &decl.text[eq + 1..],
+                at: decl.at + eq + 1,
+            }
+            .trim();
+            let value = self.integer(rhs)?;
+            if let Some((thread, reg)) = self.thread_reg(lhs)? {
+                if regs
+                    .iter()
+                    .any(|r: &RegInit| r.thread == thread && r.reg == reg)
+                {
+                    return self.err(lhs.at, format!("P{thread}:{reg} is initialised twice"));
+                }
+                regs.push(RegInit { thread, reg, value });
+                reg_at.push(lhs.at);
+            } else {
+                let name = self.identifier(lhs, "location name")?;
+                if locations.iter().any(|l| l.name == name) {
+                    return self.err(lhs.at, format!("location `{name}` is declared twice"));
+                }
+                locations.push(Location {
+                    name,
+                    kind: LocationKind::Plain { init: value },
+                    span: self.span(lhs.at),
+                });
+            }
+        }
+        for (alias, target) in targets {
+            let Some(mut of) = locations.iter().position(|l| l.name == target.text) else {
+                return self.err(
+                    target.at,
+                    format!("alias of undeclared location `{}`", target.text),
+                );
+            };
+            // An alias of an alias names the same physical location; `of` keeps the direct
+            // target, whose generic address a surface/texture/constant alias shares.
+            let direct = of;
+            for _ in 0..locations.len() {
+                match locations[of].kind {
+                    LocationKind::Alias { of: next, .. } if next != usize::MAX && next != alias => {
+                        of = next
+                    }
+                    _ => break,
+                }
+            }
+            if of == alias || !matches!(locations[of].kind, LocationKind::Plain { .. }) {
+                return self.err(
+                    target.at,
+                    format!("alias `{}` does not lead to a plain location", target.text),
+                );
+            }
+            if let LocationKind::Alias { of: slot, .. } = &mut locations[alias].kind {
+                *slot = direct;
+            }
+        }
+        Ok(reg_at)
+    }
+
+    /// `P1:r0` → (1, r0); anything else → None.
+    fn thread_reg(&self, p: Piece<'a>) -> Result<Option<(ThreadId, Reg)>> {
+        let Some(colon) = p.text.find(':') else {
+            return Ok(None);
+        };
+        let thread_part = Piece {
+            text: &p.text[..colon],
+            at: p.at,
+        }
+        .trim();
+        let reg_part = Piece {
+            text: &p.text[colon + 1..],
+            at: p.at + colon + 1,
+        }
+        .trim();
+        let thread = self.thread_id(thread_part)?;
+        let reg = Reg(self.identifier(reg_part, "register")?);
+        if !p.text[colon + 1..]
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_alphabetic())
+        {
+            return self.err(reg_part.at, "expected a register after `:`");
+        }
+        Ok(Some((thread, reg)))
+    }
+
+    fn thread_id(&self, p: Piece<'a>) -> Result<ThreadId> {
+        // Dartagnan writes `P1:r0`; herd7 also `1:r0`.
+        let digits = p.text.strip_prefix('P').unwrap_or(p.text);
+        match digits.parse::<usize>() {
+            Ok(n) if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) => Ok(n),
+            _ => self.err(
+                p.at,
+                format!("expected a thread name like `P0`, found `{}`", p.text),
+            ),
+        }
+    }
+
+    fn identifier(&self, p: Piece<'a>, what: &str) -> Result<String> {
+        let ok = p
+            .text
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ok {
+            Ok(p.text.to_string())
+        } else if p.text.is_empty() {
+            self.err(p.at, format!("missing {what}"))
+        } else {
+            self.err(p.at, format!("expected a {what}, found `{}`", p.text))
+        }
+    }
+
+    fn integer(&self, p: Piece<'a>) -> Result<Value> {
+        match p.text.parse::<Value>() {
+            Ok(v) => Ok(v),
+            Err(_) if p.text.is_empty() => self.err(p.at, "missing value"),
+            Err(_) => self.err(p.at, format!("expected an integer, found `{}`", p.text)),
+        }
+    }
+
+    /// Rows of `|`-separated cells ending in `;`; the first row places the threads.
+    fn threads(&self, table: Piece<'a>, locations: &mut Vec<Location>) -> Result<Vec<Thread>> {
+        let mut rows: Vec<Piece> = table.split(';');
+        let tail = rows.pop().expect("split yields at least one piece").trim();
+        if !tail.text.is_empty() {
+            return self.err(
+                tail.at + tail.text.len(),
+                "expected `;` at the end of the row",
+            );
+        }
+        let rows: Vec<Piece> = rows
+            .into_iter()
+            .filter(|r| !r.text.trim().is_empty())
+            .collect();
+        let Some(header) = rows.first() else {
+            return self.err(
+                table.at,
+                "missing thread header such as `P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;`",
+            );
+        };
+        let mut threads: Vec<Thread> = Vec::new();
+        let mut seen: HashMap<ThreadId, usize> = HashMap::new();
+        for (column, cell) in header.split('|').into_iter().enumerate() {
+            let cell = cell.trim();
+            let (id, placement) = self.placement(cell)?;
+            if let Some(prev) = seen.insert(id, column) {
+                return self.err(
+                    cell.at,
+                    format!(
+                        "thread P{id} is placed twice (columns {} and {})",
+                        prev + 1,
+                        column + 1
+                    ),
+                );
+            }
+            if id != column {
+                return self.err(
+                    cell.at,
+                    format!(
+                        "thread in column {} must be P{column}, found P{id}",
+                        column + 1
+                    ),
+                );
+            }
+            threads.push(Thread {
+                placement,
+                body: Vec::new(),
+                span: self.span(cell.at),
+            });
+        }
+        for row in &rows[1..] {
+            let cells = row.split('|');
+            if cells.len() > threads.len() {
+                let extra = cells[threads.len()];
+                return self.err(
+                    extra.at,
+                    format!(
+                        "row has {} columns but there are {} threads",
+                        cells.len(),
+                        threads.len()
+                    ),
+                );
+            }
+            for (t, cell) in cells.into_iter().enumerate() {
+                let cell = cell.trim();
+                if cell.text.is_empty() {
+                    continue;
+                }
+                let instr = self.instruction(cell, locations)?;
+                threads[t].body.push(Stmt {
+                    instr,
+                    span: self.span(cell.at),
+                });
+            }
+        }
+        for thread in &threads {
+            self.check_labels(thread)?;
+        }
+        Ok(threads)
+    }
+
+    /// `P0@cta 0,gpu 0` (optionally with `cluster N`).
+    fn placement(&self, cell: Piece<'a>) -> Result<(ThreadId, Placement)> {
+        let Some(at_sign) = cell.text.find('@') else {
+            return self.err(
+                cell.at,
+                format!(
+                    "expected a thread placement like `P0@cta 0,gpu 0`, found `{}`",
+                    cell.text
+                ),
+            );
+        };
+        let id = self.thread_id(
+            Piece {
+                text: &cell.text[..at_sign],
+                at: cell.at,
+            }
+            .trim(),
+        )?;
+        let mut placement = Placement::default();
+        let mut cta = None;
+        let fields = Piece {
+            text: &cell.text[at_sign + 1..],
+            at: cell.at + at_sign + 1,
+        };
+        for field in fields.split(',') {
+            let field = field.trim();
+            let words = split_words(field);
+            if words.len() != 2 {
+                return self.err(
+                    field.at,
+                    format!(
+                        "expected `cta N`, `cluster N` or `gpu N`, found `{}`",
+                        field.text
+                    ),
+                );
+            }
+            let n = self.integer(words[1])?;
+            let Ok(n) = u32::try_from(n) else {
+                return self.err(words[1].at, "placement ids must be non-negative");
+            };
+            match words[0].text {
+                "cta" => cta = Some(n),
+                "gpu" => placement.gpu = n,
+                "cluster" => placement.cluster = Some(n),
+                other => {
+                    return self.err(
+                        words[0].at,
+                        format!("unknown placement level `{other}` (cta, cluster, gpu)"),
+                    )
+                }
+            }
+        }
+        match cta {
+            Some(c) => placement.cta = c,
+            None => return self.err(fields.at, "placement must name a cta"),
+        }
+        Ok((id, placement))
+    }
+
+    fn instruction(&self, cell: Piece<'a>, locations: &mut Vec<Location>) -> Result<Instr> {
+        if let Some(label) = cell.text.strip_suffix(':') {
+            let label = Piece {
+                text: label,
+                at: cell.at,
+            }
+            .trim();
+            return Ok(Instr::Label(self.identifier(label, "label")?));
+        }
+        let split = cell
+            .text
+            .find(char::is_whitespace)
+            .unwrap_or(cell.text.len());
+        let mnemonic = Piece {
+            text: &cell.text[..split],
+            at: cell.at,
+        };
+        let args_piece = Piece {
+            text: &cell.text[split..],
+            at: cell.at + split,
+        }
+        .trim();
+        let args: Vec<Piece> = if args_piece.text.is_empty() {
+            Vec::new()
+        } else {
+            args_piece.split(',').into_iter().map(Piece::trim).collect()
+        };
+        let parts: Vec<&str> = mnemonic.text.split('.').collect();
+        let args_end = cell.at + cell.text.len();
+        let ins = Ins {
+            p: self,
+            mnemonic,
+            args: &args,
+            end: args_end,
+            locations,
+        };
+        match parts[0] {
+            "ld" | "suld" | "tld" | "cold" => ins.load(&parts),
+            "st" | "sust" => ins.store(&parts),
+            "atom" | "red" => ins.rmw(&parts),
+            "fence" => ins.fence(&parts),
+            "bar" | "barrier" => ins.barrier(&parts),
+            "mov" if parts.len() == 1 => {
+                ins.arity(2)?;
+                Ok(Instr::Mov {
+                    dst: ins.reg(0)?,
+                    src: ins.operand(1)?,
+                })
+            }
+            "add" if parts.len() == 1 => {
+                ins.arity(3)?;
+                Ok(Instr::Add {
+                    dst: ins.reg(0)?,
+                    a: ins.operand(1)?,
+                    b: ins.operand(2)?,
+                })
+            }
+            "beq" | "bne" if parts.len() == 1 => {
+                ins.arity(3)?;
+                let cmp = if parts[0] == "beq" { Cmp::Eq } else { Cmp::Ne };
+                let target = self.identifier(args[2], "label")?;
+                Ok(Instr::Branch {
+                    cond: Some((cmp, ins.operand(0)?, ins.operand(1)?)),
+                    target,
+                })
+            }
+            "goto" | "bra" if parts.len() == 1 => {
+                ins.arity(1)?;
+                Ok(Instr::Branch {
+                    cond: None,
+                    target: self.identifier(args[0], "label")?,
+                })
+            }
+            _ => self.err(
+                mnemonic.at,
+                format!("unknown instruction `{}`", mnemonic.text),
+            ),
+        }
+    }
+
+    fn check_labels(&self, thread: &Thread) -> Result<()> {
+        let mut labels = BTreeSet::new();
+        for stmt in &thread.body {
+            if let Instr::Label(l) = &stmt.instr {
+                if !labels.insert(l.clone()) {
+                    return Err(LitmusError::at(
+                        self.file,
+                        self.src,
+                        stmt.span,
+                        format!("label `{l}` defined twice in this thread"),
+                    ));
+                }
+            }
+        }
+        for stmt in &thread.body {
+            if let Instr::Branch { target, .. } = &stmt.instr {
+                if !labels.contains(target) {
+                    return Err(LitmusError::at(
+                        self.file,
+                        self.src,
+                        stmt.span,
+                        format!("branch to undefined label `{target}`"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A register read must have a value: an initialisation or an earlier write in its thread.
+    fn check_registers(&self, p: &Program) -> Result<()> {
+        for (t, thread) in p.threads.iter().enumerate() {
+            let mut defined: BTreeSet<&Reg> = p
+                .reg_init
+                .iter()
+                .filter(|i| i.thread == t)
+                .map(|i| &i.reg)
+                .collect();
+            // Loops may read a register written later in the text: collect all writes first.
+            defined.extend(thread.body.iter().filter_map(|s| written_reg(&s.instr)));
+            for stmt in &thread.body {
+                for reg in read_regs(&stmt.instr) {
+                    if !defined.contains(reg) {
+                        return Err(LitmusError::at(
+                            self.file,
+                            self.src,
+                            stmt.span,
+                            format!(
+                                "register `{reg}` of P{t} is read but never initialised or written"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn condition(&self, at: usize, p: &Program) -> Result<Condition> {
+        let text = Piece {
+            text: &self.src[at..],
+            at,
+        }
+        .trim();
+        let (quantifier, kw_len) = if text.text.starts_with("~exists") {
+            (Quantifier::NotExists, 7)
+        } else if let Some(rest) = text.text.strip_prefix('~') {
+            let trimmed = rest.trim_start();
+            if !trimmed.starts_with("exists") {
+                return self.err(text.at, "expected `exists`, `~exists` or `forall`");
+            }
+            (Quantifier::NotExists, 1 + rest.len() - trimmed.len() + 6)
+        } else if text.text.starts_with("exists") {
+            (Quantifier::Exists, 6)
+        } else if text.text.starts_with("forall") {
+            (Quantifier::Forall, 6)
+        } else {
+            return self.err(text.at, "expected `exists`, `~exists` or `forall`");
+        };
+        let body = Piece {
+            text: &text.text[kw_len..],
+            at: text.at + kw_len,
+        };
+        let tokens = self.cond_tokens(body)?;
+        let mut cp = CondParser {
+            p: self,
+            prog: p,
+            tokens: &tokens,
+            i: 0,
+            end: self.src.len(),
+        };
+        let prop = cp.or()?;
+        if let Some(tok) = tokens.get(cp.i) {
+            return self.err(
+                tok.at,
+                format!("unexpected `{}` after the condition", tok.text),
+            );
+        }
+        Ok(Condition {
+            quantifier,
+            prop,
+            span: self.span(text.at),
+        })
+    }
+
+    fn cond_tokens(&self, body: Piece<'a>) -> Result<Vec<Piece<'a>>> {
+        let mut out = Vec::new();
+        let s = body.text;
+        let mut i = 0;
+        while i < s.len() {
+            let c = s[i..].chars().next().expect("in bounds");
+            let at = body.at + i;
+            let two = s.get(i..i + 2).unwrap_or("");
+            let len = if c.is_whitespace() {
+                i += c.len_utf8();
+                continue;
+            } else if matches!(two, "/\\" | "\\/" | "==" | "!=") {
+                2
+            } else if matches!(c, '(' | ')' | '~' | '=' | ';') {
+                1
+            } else if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                let word_end = |from: usize| {
+                    s[from..]
+                        .char_indices()
+                        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == ':'))
+                        .map_or(s.len(), |(j, _)| from + j)
+                };
+                let mut end = word_end(i + 1);
+                // `P3: r0` is one term.
+                if s[..end].ends_with(':') {
+                    let next = end + (s[end..].len() - s[end..].trim_start().len());
+                    end = word_end(next);
+                }
+                end - i
+            } else {
+                return self.err(at, format!("unexpected character `{c}` in the condition"));
+            };
+            if &s[i..i + len] != ";" {
+                out.push(Piece {
+                    text: &s[i..i + len],
+                    at,
+                });
+            }
+            i += len;
+        }
+        Ok(out)
+    }
+}
+
+fn split_words(p: Piece<'_>) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in p
+        .text
+        .char_indices()
+        .chain(std::iter::once((p.text.len(), ' ')))
+    {
+        match (start, c.is_whitespace()) {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                out.push(Piece {
+                    text: &p.text[s..i],
+                    at: p.at + s,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+pub(crate) fn written_reg(instr: &Instr) -> Option<&Reg> {
+    match instr {
+        Instr::Load { dst, .. }
+        | Instr::Atom { dst, .. }
+        | Instr::Mov { dst, .. }
+        | Instr::Add { dst, .. } => Some(dst),
+        _ => None,
+    }
+}
+
+pub(crate) fn read_regs(instr: &Instr) -> Vec<&Reg> {
+    let ops: Vec<&Operand> = match instr {
+        Instr::Store { value, .. } => vec![value],
+        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.as_ref()).collect(),
+        Instr::Red { operand, .. } => vec![operand],
+        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
+        Instr::Mov { src, .. } => vec![src],
+        Instr::Add { a, b, .. } => vec![a, b],
+        Instr::Branch {
+            cond: Some((_, a, b)),
+            ..
+        } => vec![a, b],
+        _ => vec![],
+    };
+    ops.into_iter()
+        .filter_map(|o| match o {
+            Operand::Reg(r) => Some(r),
+            Operand::Imm(_) => None,
+        })
+        .collect()
+}
+
+/// One instruction's mnemonic and arguments, with the helpers to read them.
+struct Ins<'p, 'a> {
+    p: &'p Parser<'a>,
+    mnemonic: Piece<'a>,
+    args: &'p [Piece<'a>],
+    end: usize,
+    locations: &'p mut Vec<Location>,
+}
+
+impl<'a> Ins<'_, 'a> {
+    fn arity(&self, n: usize) -> Result<()> {
+        if self.args.len() == n {
+            return Ok(());
+        }
+        let at = if self.args.len() > n {
+            self.args[n].at
+        } else {
+            self.end
+        };
+        self.p.err(
+            at,
+            format!(
+                "`{}` takes {n} operand{}, found {}",
+                self.mnemonic.text,
+                if n == 1 { "" } else { "s" },
+                self.args.len()
+            ),
+        )
+    }
+
+    fn reg(&self, i: usize) -> Result<Reg> {
+        Ok(Reg(self.p.identifier(self.args[i], "register")?))
+    }
+
+    fn operand(&self, i: usize) -> Result<Operand> {
+        let a = self.args[i];
+        if a.text.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            Ok(Operand::Imm(self.p.integer(a)?))
+        } else {
+            let name = self.p.identifier(a, "register or integer")?;
+            if self.locations.iter().any(|l| l.name == name) {
+                return self.p.err(
+                    a.at,
+                    format!(
+                        "`{name}` is a location; a value operand must be a register or an integer"
+                    ),
+                );
+            }
+            Ok(Operand::Reg(Reg(name)))
+        }
+    }
+
+    /// A location operand. As in herd7 and Dartagnan, a location the initial state does not
+    /// declare is a fresh location holding 0.
+    fn location(&mut self, i: usize) -> Result<LocId> {
+        let a = self.args[i];
+        let name = self.p.identifier(a, "location")?;
+        if let Some(loc) = self.locations.iter().position(|l| l.name == name) {
+            return Ok(loc);
+        }
+        self.locations.push(Location {
+            name,
+            kind: LocationKind::Plain { init: 0 },
+            span: self.p.span(a.at),
+        });
+        Ok(self.locations.len() - 1)
+    }
+
+    /// The dotted qualifiers after the opcode: `.order[.scope]`.
+    fn access(
+        &self,
+        proxy: Proxy,
+        quals: &[&str],
+        with_op: bool,
+    ) -> Result<(Access, Option<&'a str>)> {
+        let at = |k: usize| {
+            self.mnemonic.at
+                + quals[..k].iter().map(|q| q.len() + 1).sum::<usize>()
+                + self.opcode_len()
+        };
+        let mut order = None;
+        let mut scope = None;
+        let mut op = None;
+        for (k, q) in quals.iter().enumerate() {
+            if let (None, Some(o)) = (order, Order::from_name(q)) {
+                if o == Order::Sc {
+                    return self.p.err(at(k), "`.sc` is only a fence order");
+                }
+                order = Some(o);
+            } else if let (None, Some(s)) = (
+                scope,
+                Scope::from_name(q)
+                    .filter(|_| !matches!(*q, "block" | "device" | "system" | "tile_block")),
+            ) {
+                scope = Some(s);
+            } else if with_op && op.is_none() && matches!(*q, "add" | "sub" | "exch" | "cas") {
+                op = Some(
+                    self.mnemonic
+                        .text
+                        .split('.')
+                        .nth(k + 1)
+                        .expect("qualifier exists"),
+                );
+            } else if matches!(
+                *q,
+                "global" | "shared" | "u32" | "s32" | "b32" | "u64" | "s64" | "b64"
+            ) {
+                // State spaces and types do not change the memory-model meaning.
+            } else {
+                return self.p.err(
+                    at(k),
+                    format!("unknown qualifier `.{q}` on `{}`", self.mnemonic.text),
+                );
+            }
+        }
+        let (order, scope) = match (order, scope) {
+            (None, None) if with_op => (Order::Relaxed, Some(Scope::Gpu)),
+            (None, None) => (Order::Weak, None),
+            (Some(Order::Weak), Some(_)) => {
+                return self
+                    .p
+                    .err(self.mnemonic.at, "a `.weak` access takes no scope")
+            }
+            (Some(Order::Weak), None) if with_op => {
+                return self
+                    .p
+                    .err(self.mnemonic.at, "atomic operations cannot be `.weak`")
+            }
+            (Some(Order::Weak), None) => (Order::Weak, None),
+            (Some(o), None) => {
+                return self.p.err(
+                    self.end_of_mnemonic(),
+                    format!(
+                        "`.{}` needs a scope (`.cta`, `.cluster`, `.gpu` or `.sys`)",
+                        o.ptx_name()
+                    ),
+                )
+            }
+            (None, Some(s)) => (Order::Relaxed, Some(s)),
+            (Some(o), Some(s)) => (o, Some(s)),
+        };
+        Ok((
+            Access {
+                proxy,
+                order,
+                scope,
+            },
+            op,
+        ))
+    }
+
+    fn opcode_len(&self) -> usize {
+        self.mnemonic
+            .text
+            .find('.')
+            .map_or(self.mnemonic.text.len(), |i| i + 1)
+    }
+
+    fn end_of_mnemonic(&self) -> usize {
+        self.mnemonic.at + self.mnemonic.text.len()
+    }
+
+    fn load(mut self, parts: &[&str]) -> Result<Instr> {
+        let proxy = match parts[0] {
+            "ld" => Proxy::Generic,
+            "suld" => Proxy::Surface,
+            "tld" => Proxy::Texture,
+            _ => Proxy::Constant,
+        };
+        self.arity(2)?;
+        // Dartagnan writes register moves as `ld r0, 1` (and `ld r0, r1`).
+        let src = self.args[1];
+        let src_is_imm = src
+            .text
+            .starts_with(|c: char| c.is_ascii_digit() || c == '-');
+        let src_is_loc = self.locations.iter().any(|l| l.name == src.text);
+        if parts[0] == "ld" && (src_is_imm || (parts.len() == 1 && !src_is_loc)) {
+            return Ok(Instr::Mov {
+                dst: self.reg(0)?,
+                src: self.operand(1)?,
+            });
+        }
+        let (access, _) = self.access(proxy, &parts[1..], false)?;
+        if access.order.is_release() {
+            return self.p.err(self.mnemonic.at, "a load cannot be `.release`");
+        }
+        Ok(Instr::Load {
+            access,
+            dst: self.reg(0)?,
+            loc: self.location(1)?,
+        })
+    }
+
+    fn store(mut self, parts: &[&str]) -> Result<Instr> {
+        let proxy = if parts[0] == "st" {
+            Proxy::Generic
+        } else {
+            Proxy::Surface
+        };
+        self.arity(2)?;
+        let (access, _) = self.access(proxy, &parts[1..], false)?;
+        if access.order.is_acquire() {
+            return self.p.err(self.mnemonic.at, "a store cannot be `.acquire`");
+        }
+        Ok(Instr::Store {
+            access,
+            loc: self.location(0)?,
+            value: self.operand(1)?,
+        })
+    }
+
+    fn rmw(mut self, parts: &[&str]) -> Result<Instr> {
+        let (access, op) = self.access(Proxy::Generic, &parts[1..], true)?;
+        let Some(op) = op else {
+            return self.p.err(
+                self.end_of_mnemonic(),
+                format!(
+                    "`{}` needs an operation (`.add`, `.sub`, `.exch`, `.cas`)",
+                    self.mnemonic.text
+                ),
+            );
+        };
+        let op = match op {
+            "add" => RmwOp::Add,
+            "sub" => RmwOp::Sub,
+            "exch" => RmwOp::Exch,
+            _ => RmwOp::Cas,
+        };
+        if parts[0] == "red" {
+            if op == RmwOp::Cas || op == RmwOp::Exch {
+                return self.p.err(
+                    self.mnemonic.at,
+                    format!("`red` has no `.{}`; use `atom`", op.name()),
+                );
+            }
+            self.arity(2)?;
+            return Ok(Instr::Red {
+                access,
+                op,
+                loc: self.location(0)?,
+                operand: self.operand(1)?,
+            });
+        }
+        self.arity(if op == RmwOp::Cas { 4 } else { 3 })?;
+        let new = if op == RmwOp::Cas {
+            Some(self.operand(3)?)
+        } else {
+            None
+        };
+        Ok(Instr::Atom {
+            access,
+            op,
+            dst: self.reg(0)?,
+            loc: self.location(1)?,
+            operand: self.operand(2)?,
+            new,
+        })
+    }
+
+    fn fence(self, parts: &[&str]) -> Result<Instr> {
+        self.arity(0)?;
+        let fence = match parts.get(1..) {
+            Some(["proxy", kind]) => match ProxyFence::from_name(kind) {
+                Some(k) => Fence::Proxy(k),
+                None => {
+                    return self.p.err(
+                        self.mnemonic.at,
+                        format!("unknown proxy fence `.proxy.{kind}`"),
+                    )
+                }
+            },
+            Some(["sc"]) => Fence::Sc(Scope::Sys),
+            Some(["acq_rel"]) => Fence::AcqRel(Scope::Sys),
+            Some([order, scope]) if matches!(*order, "sc" | "acq_rel") => {
+                match Scope::from_name(scope) {
+                    Some(s) if *order == "sc" => Fence::Sc(s),
+                    Some(s) => Fence::AcqRel(s),
+                    None => {
+                        return self
+                            .p
+                            .err(self.mnemonic.at, format!("unknown fence scope `.{scope}`"))
+                    }
+                }
+            }
+            _ => {
+                return self.p.err(
+                    self.mnemonic.at,
+                    format!("unknown fence `{}`", self.mnemonic.text),
+                )
+            }
+        };
+        Ok(Instr::Fence(fence))
+    }
+
+    fn barrier(self, parts: &[&str]) -> Result<Instr> {
+        let op = match parts.get(1..) {
+            Some(["cta", "sync"]) | Some(["sync"]) => BarrierOp::Sync,
+            Some(["cta", "arrive"]) | Some(["arrive"]) => BarrierOp::Arrive,
+            _ => {
+                return self.p.err(
+                    self.mnemonic.at,
+                    format!("unknown barrier `{}`", self.mnemonic.text),
+                )
+            }
+        };
+        if self.args.is_empty() || self.args.len() > 3 {
+            return self.p.err(
+                self.end,
+                "a barrier takes 1 to 3 operands: id[, id2][, quorum]",
+            );
+        }
+        let ops: Vec<Operand> = (0..self.args.len())
+            .map(|i| self.operand(i))
+            .collect::<Result<_>>()?;
+        let (id, quorum) = if ops.len() == 3 {
+            (ops[..2].to_vec(), Some(ops[2].clone()))
+        } else {
+            (ops, None)
+        };
+        Ok(Instr::Barrier { op, id, quorum })
+    }
+}
+
+/// Recursive descent over `~` (tightest), `/\`, `\/` (loosest).
+struct CondParser<'p, 'a> {
+    p: &'p Parser<'a>,
+    prog: &'p Program,
+    tokens: &'p [Piece<'a>],
+    i: usize,
+    end: usize,
+}
+
+impl<'a> CondParser<'_, 'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.tokens.get(self.i).map(|t| t.text)
+    }
+
+    fn here(&self) -> usize {
+        self.tokens.get(self.i).map_or(self.end, |t| t.at)
+    }
+
+    fn or(&mut self) -> Result<Prop> {
+        let mut left = self.and()?;
+        while self.peek() == Some("\\/") {
+            self.i += 1;
+            left = Prop::Or(Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Prop> {
+        let mut left = self.not()?;
+        while self.peek() == Some("/\\") {
+            self.i += 1;
+            left = Prop::And(Box::new(left), Box::new(self.not()?));
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Result<Prop> {
+        match self.peek() {
+            Some("~") => {
+                self.i += 1;
+                Ok(Prop::Not(Box::new(self.not()?)))
+            }
+            Some("(") => {
+                self.i += 1;
+                let inner = self.or()?;
+                if self.peek() != Some(")") {
+                    return self.p.err(self.here(), "expected `)`");
+                }
+                self.i += 1;
+                Ok(inner)
+            }
+            Some("true") => {
+                self.i += 1;
+                Ok(Prop::True)
+            }
+            None => self.p.err(self.here(), "condition ends too early"),
+            Some(_) => {
+                let left = self.term()?;
+                let cmp = match self.peek() {
+                    Some("==") | Some("=") => Cmp::Eq,
+                    Some("!=") => Cmp::Ne,
+                    _ => return self.p.err(self.here(), "expected `==` or `!=`"),
+                };
+                self.i += 1;
+                let right = self.term()?;
+                Ok(Prop::Cmp(cmp, left, right))
+            }
+        }
+    }
+
+    fn term(&mut self) -> Result<Term> {
+        let Some(tok) = self.tokens.get(self.i).copied() else {
+            return self.p.err(self.end, "condition ends too early");
+        };
+        self.i += 1;
+        if tok
+            .text
+            .starts_with(|c: char| c.is_ascii_digit() || c == '-')
+            && !tok.text.contains(':')
+        {
+            return Ok(Term::Const(self.p.integer(tok)?));
+        }
+        if let Some((thread, reg)) = self.p.thread_reg(tok)? {
+            let Some(t) = self.prog.threads.get(thread) else {
+                return self.p.err(
+                    tok.at,
+                    format!(
+                        "the condition names thread P{thread}, but the program has {} threads",
+                        self.prog.threads.len()
+                    ),
+                );
+            };
+            let known = self
+                .prog
+                .reg_init
+                .iter()
+                .any(|i| i.thread == thread && i.reg == reg)
+                || t.body.iter().any(|s| written_reg(&s.instr) == Some(&reg));
+            if !known {
+                return self.p.err(tok.at, format!("the condition names register `{reg}` which P{thread} never writes or initialises"));
+            }
+            return Ok(Term::Reg(thread, reg));
+        }
+        let name = self.p.identifier(tok, "register, location or integer")?;
+        match self.prog.location_named(&name) {
+            Some(loc) => Ok(Term::Loc(loc)),
+            None => self.p.err(
+                tok.at,
+                format!("the condition names undefined location `{name}`"),
+            ),
+        }
+    }
+}

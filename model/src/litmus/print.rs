@@ -1,0 +1,194 @@
+//! Printer for the PTX litmus dialect: `parse(print(p)) == p` for every program.
+
+use super::ir::*;
+use std::fmt::Write;
+
+/// Prints a program in Dartagnan's PTX litmus dialect, columns aligned.
+pub fn print(p: &Program) -> String {
+    let mut out = String::new();
+    writeln!(out, "PTX {}", p.name).unwrap();
+    for c in &p.comments {
+        writeln!(out, "\"{c}\"").unwrap();
+    }
+    out.push_str("{\n");
+    for loc in &p.locations {
+        match loc.kind {
+            LocationKind::Plain { init } => writeln!(out, "{}={init};", loc.name).unwrap(),
+            LocationKind::Alias { proxy, of } => writeln!(
+                out,
+                "{} @ {} aliases {};",
+                loc.name,
+                proxy.name(),
+                p.locations[of].name
+            )
+            .unwrap(),
+        }
+    }
+    for init in &p.reg_init {
+        writeln!(out, "P{}:{}={};", init.thread, init.reg, init.value).unwrap();
+    }
+    out.push_str("}\n");
+
+    let mut columns: Vec<Vec<String>> = p
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, th)| {
+            std::iter::once(format!("P{t}@{}", th.placement))
+                .chain(th.body.iter().map(|s| instr(p, &s.instr)))
+                .collect()
+        })
+        .collect();
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+    for col in &mut columns {
+        col.resize(rows, String::new());
+    }
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| c.iter().map(String::len).max().unwrap_or(0))
+        .collect();
+    for row in 0..rows {
+        let cells: Vec<String> = columns
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!(" {:<w$} ", c[row], w = *w))
+            .collect();
+        writeln!(out, "{};", cells.join("|")).unwrap();
+    }
+    writeln!(
+        out,
+        "{} ({})",
+        p.condition.quantifier.keyword(),
+        prop(p, &p.condition.prop, Level::Or)
+    )
+    .unwrap();
+    out
+}
+
+/// One instruction in litmus syntax.
+pub fn instr(p: &Program, i: &Instr) -> String {
+    let loc = |l: &LocId| p.locations[*l].name.as_str();
+    match i {
+        Instr::Load {
+            access,
+            dst,
+            loc: l,
+        } => {
+            let op = match access.proxy {
+                Proxy::Surface => "suld",
+                Proxy::Texture => "tld",
+                Proxy::Constant => "cold",
+                Proxy::Generic | Proxy::Async => "ld",
+            };
+            format!("{op}{} {dst}, {}", qualifiers(access), loc(l))
+        }
+        Instr::Store {
+            access,
+            loc: l,
+            value,
+        } => {
+            let op = if access.proxy == Proxy::Surface {
+                "sust"
+            } else {
+                "st"
+            };
+            format!("{op}{} {}, {value}", qualifiers(access), loc(l))
+        }
+        Instr::Atom {
+            access,
+            op,
+            dst,
+            loc: l,
+            operand,
+            new,
+        } => {
+            let tail = new.as_ref().map(|n| format!(", {n}")).unwrap_or_default();
+            format!(
+                "atom{}.{} {dst}, {}, {operand}{tail}",
+                qualifiers(access),
+                op.name(),
+                loc(l)
+            )
+        }
+        Instr::Red {
+            access,
+            op,
+            loc: l,
+            operand,
+        } => {
+            format!(
+                "red{}.{} {}, {operand}",
+                qualifiers(access),
+                op.name(),
+                loc(l)
+            )
+        }
+        Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
+        Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
+        Instr::Fence(Fence::Proxy(k)) => format!("fence.proxy.{}", k.name()),
+        Instr::Barrier { op, id, quorum } => {
+            let op = match op {
+                BarrierOp::Sync => "sync",
+                BarrierOp::Arrive => "arrive",
+            };
+            let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
+            format!("bar.cta.{op} {}", args.join(", "))
+        }
+        Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
+        Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
+        Instr::Label(l) => format!("{l}:"),
+        Instr::Branch { cond: None, target } => format!("goto {target}"),
+        Instr::Branch {
+            cond: Some((cmp, a, b)),
+            target,
+        } => {
+            let op = if *cmp == Cmp::Eq { "beq" } else { "bne" };
+            format!("{op} {a}, {b}, {target}")
+        }
+    }
+}
+
+fn qualifiers(a: &Access) -> String {
+    match a.scope {
+        Some(s) => format!(".{}.{s}", a.order),
+        None => format!(".{}", a.order),
+    }
+}
+
+/// Binding strength of a proposition's context, loosest first.
+#[derive(Copy, Clone, PartialEq, PartialOrd)]
+pub enum Level {
+    Or,
+    And,
+    Atom,
+}
+
+/// Prints a proposition, parenthesising only where the parser's precedence would regroup it.
+pub fn prop(p: &Program, q: &Prop, at: Level) -> String {
+    let wrap = |s: String, level: Level| if level < at { format!("({s})") } else { s };
+    match q {
+        Prop::True => "true".into(),
+        Prop::Cmp(cmp, a, b) => {
+            let op = if *cmp == Cmp::Eq { "==" } else { "!=" };
+            format!("{} {op} {}", term(p, a), term(p, b))
+        }
+        Prop::Not(inner) => format!("~{}", prop(p, inner, Level::Atom)),
+        Prop::And(a, b) => wrap(
+            format!("{} /\\ {}", prop(p, a, Level::And), prop(p, b, Level::Atom)),
+            Level::And,
+        ),
+        Prop::Or(a, b) => wrap(
+            format!("{} \\/ {}", prop(p, a, Level::Or), prop(p, b, Level::And)),
+            Level::Or,
+        ),
+    }
+}
+
+/// Prints a term of the final condition.
+pub fn term(p: &Program, t: &Term) -> String {
+    match t {
+        Term::Reg(thread, reg) => format!("P{thread}:{reg}"),
+        Term::Loc(l) => p.locations[*l].name.clone(),
+        Term::Const(v) => v.to_string(),
+    }
+}

@@ -1,0 +1,160 @@
+//! The parser accepts every shared Dartagnan test, the printer round-trips, and bad input gets a
+//! one-line `file:line:col` error with a caret, never a panic.
+
+#[path = "common_shared.rs"]
+mod common_shared;
+
+use scopecheck_model::litmus::{self, Instr, Program};
+
+#[test]
+fn parses_and_round_trips_every_oracle_test() {
+    let Some(shared) = common_shared::shared_dir() else {
+        println!("SKIP: ../shared/oracle/ptx not found; oracle parse test not run");
+        return;
+    };
+    let files = litmus::collect_files(&[shared.join("oracle/ptx/tests")]).unwrap();
+    assert_eq!(files.len(), 169, "expected the 169 shared tests");
+    for f in &files {
+        let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
+        let printed = litmus::print(&p);
+        let again = litmus::parse(&printed, "printed")
+            .unwrap_or_else(|e| panic!("reparse of {}:\n{e}\n{printed}", f.display()));
+        assert_eq!(p, again, "round trip of {}:\n{printed}", f.display());
+    }
+    println!("parsed and round-tripped {} tests", files.len());
+}
+
+const MP: &str = r#"PTX MP
+"message passing"
+{
+x=0; y=0;
+s @ surface aliases x;
+P1:r0=0;
+}
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+                     | suld.weak r2, s      ;
+exists (P1:r0 == 1 /\ P1:r1 == 0 \/ ~(x != 1))
+"#;
+
+#[test]
+fn reads_the_dialect() {
+    let p = litmus::parse(MP, "mp.litmus").unwrap();
+    assert_eq!(p.name, "MP");
+    assert_eq!(p.comments, vec!["message passing".to_string()]);
+    assert_eq!(p.threads.len(), 2);
+    assert_eq!(p.threads[1].placement.cta, 1);
+    assert_eq!(p.threads[1].body.len(), 3);
+    assert!(matches!(p.threads[0].body[1].instr, Instr::Store { .. }));
+    assert_eq!(p.threads[1].body[2].span.line, 11);
+    assert_eq!(
+        p.physical(p.location_named("s").unwrap()),
+        p.location_named("x").unwrap()
+    );
+    let again: Program = litmus::parse(&litmus::print(&p), "printed").unwrap();
+    assert_eq!(p, again);
+}
+
+/// The error for `src`, checked to be `file:line:col: …` followed by the line and a caret.
+fn error_of(src: &str) -> litmus::LitmusError {
+    let e = litmus::parse(src, "bad.litmus").expect_err("input must be rejected");
+    let text = e.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        3,
+        "one message line, the source line, the caret:\n{text}"
+    );
+    assert!(
+        lines[0].starts_with(&format!("bad.litmus:{}:{}: ", e.span.line, e.span.col)),
+        "{text}"
+    );
+    assert_eq!(lines[2].trim_start(), "^");
+    assert_eq!(
+        lines[2].len() as u32,
+        e.span.col,
+        "caret under the column:\n{text}"
+    );
+    e
+}
+
+#[test]
+fn truncated_file() {
+    let src = &MP[..MP.find("exists").unwrap()];
+    let e = error_of(src);
+    assert!(e.message.contains("missing final condition"), "{e}");
+    let e = error_of("PTX T\n{ x=0;\n");
+    assert!(e.message.contains("unterminated"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (2, 1));
+    let e = error_of("PTX T\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == ");
+    assert!(e.message.contains("ends too early"), "{e}");
+}
+
+#[test]
+fn unknown_instruction() {
+    let e = error_of(&MP.replace("ld.weak r1, x", "ldx.weak r1, x"));
+    assert!(e.message.contains("unknown instruction `ldx.weak`"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (10, 24));
+    let e = error_of(&MP.replace("st.release.gpu y, 1", "st.release.xpu y, 1"));
+    assert!(e.message.contains("unknown qualifier `.xpu`"), "{e}");
+}
+
+#[test]
+fn undefined_register() {
+    let e = error_of(&MP.replace("st.weak x, 1 ", "st.weak x, r7"));
+    assert!(e.message.contains("register `r7` of P0"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (9, 2));
+    let e = error_of(&MP.replace("P1:r0 == 1", "P1:r9 == 1"));
+    assert!(e.message.contains("`r9`"), "{e}");
+}
+
+#[test]
+fn undefined_location() {
+    // As in herd7, an instruction may name a location the initial state leaves out (it holds 0),
+    // but the condition and aliases may only name locations that exist.
+    let p = litmus::parse(&MP.replace("ld.weak r1, x", "ld.weak r1, z"), "ok.litmus").unwrap();
+    assert_eq!(p.initial_value(p.location_named("z").unwrap()), 0);
+    let e = error_of(&MP.replace("x != 1", "w != 1"));
+    assert!(e.message.contains("undefined location `w`"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (12, 39));
+    let e = error_of(&MP.replace("surface aliases x", "surface aliases q"));
+    assert!(
+        e.message.contains("alias of undeclared location `q`"),
+        "{e}"
+    );
+    assert_eq!((e.span.line, e.span.col), (5, 21));
+}
+
+#[test]
+fn thread_placed_twice() {
+    let e = error_of(&MP.replace("P1@cta 1,gpu 0", "P0@cta 1,gpu 0"));
+    assert!(e.message.contains("thread P0 is placed twice"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (8, 24));
+}
+
+#[test]
+fn condition_names_a_missing_thread() {
+    let e = error_of(&MP.replace("P1:r0 == 1", "P2:r0 == 1"));
+    assert!(e.message.contains("thread P2"), "{e}");
+    assert_eq!(e.span.line, 12);
+}
+
+#[test]
+fn other_malformed_input_is_an_error_not_a_panic() {
+    for bad in [
+        "",
+        "PTX",
+        "PTX T\n\"open comment",
+        "PTX T\n{ x=0 }\n P0@cta 0,gpu 0 ;\n goto L1 ;\nexists (x == 0)",
+        "PTX T\n{ x=0 }\n P0@cta 0,gpu 0 ;\n ld.acquire r0, x ;\nexists (x == 0)",
+        "PTX T\n{ x=0 }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak x, 2 ;\nexists (x == 0)",
+        "PTX T\n{ x=0 }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 0",
+        "PTX T\n{ x=0 }\n P0@cta 0,gpu 0 \n st.weak x, 1 ;\nexists (x == 0)",
+        "PTX T\n{ x=zero }\n P0@cta 0,gpu 0 ;\nexists (x == 0)",
+        "PTX T\n{ y @ magic aliases x; }\n P0@cta 0,gpu 0 ;\nexists (y == 0)",
+        "PTX T\n{ x=0; P3:r0=1; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 0)",
+    ] {
+        error_of(bad);
+    }
+}
