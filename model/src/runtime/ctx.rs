@@ -1,7 +1,7 @@
 //! The handle a GPU thread uses to reach the machine: every visible operation is a scheduling
 //! point followed by one atomic step of the machine.
 
-use super::machine::{Halt, Machine, Status, ThreadInfo};
+use super::machine::{BarrierKey, Halt, Machine, Status, ThreadInfo};
 use super::memory::Bits;
 use super::panics::HaltSignal;
 use super::report::{FailureKind, RmwKind, Site};
@@ -95,6 +95,14 @@ impl Ctx {
     pub fn barrier(&self, site: Site) {
         self.sched.point(self.thread, Point::Other);
         if self.step(|m| m.barrier(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`.
+    pub fn bar(&self, id: i64, quorum: Option<usize>, wait: bool, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)) {
             self.wait();
         }
     }

@@ -2,7 +2,7 @@
 //! behind, and render failures with their trace and replay token.
 
 use super::ctx::Ctx;
-use super::machine::{Machine, Setup};
+use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
 use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token};
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
@@ -163,7 +163,10 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
         EventKind::Fence { order, scope } => {
             format!("fence({}, {})", order.ptx_name(), scope_label(*scope))
         }
-        EventKind::Barrier => "syncthreads".to_string(),
+        EventKind::Barrier { key: BarrierKey::Site(_), .. } => "syncthreads".to_string(),
+        EventKind::Barrier { key: BarrierKey::Id(id), wait } => {
+            format!("bar.{} {id}", if *wait { "sync" } else { "arrive" })
+        }
         EventKind::SpinWait => "spin_loop: waits for a newer store".to_string(),
     };
     format!("{who}: {what} at {}", e.site)

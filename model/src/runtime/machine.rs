@@ -77,6 +77,25 @@ struct ThreadState {
     occurrences: HashMap<Site, u32>,
 }
 
+/// What makes threads meet at a barrier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BarrierKey {
+    /// `syncthreads` at this call site.
+    Site(Site),
+    /// PTX `bar` with this barrier id.
+    Id(i64),
+}
+
+/// One thread's arrival at a barrier instance that has not completed yet.
+#[derive(Clone, Debug)]
+struct Arrival {
+    thread: usize,
+    site: Site,
+    key: BarrierKey,
+    view: Arc<View>,
+    wait: bool,
+}
+
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
 pub type BankKey = (Site, u32, u32, u32);
 
@@ -85,7 +104,7 @@ pub struct Machine {
     threads: Vec<ThreadState>,
     pub locs: Vec<LocState>,
     sc_fences: Vec<ScFence>,
-    barrier_waiting: Vec<Vec<(usize, Site)>>,
+    barrier_waiting: Vec<Vec<Arrival>>,
     pub events: Vec<Event>,
     pub decisions: Vec<Decision>,
     pub failure: Option<Failure>,
@@ -441,31 +460,50 @@ impl Machine {
 
     /// `syncthreads`: returns `true` when `t` must block until the rest of its block arrives.
     pub fn barrier(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        self.barrier_op(t, site, BarrierKey::Site(site), None, true)
+    }
+
+    /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
+    /// reach the same one) or PTX `bar.sync`/`bar.arrive id[, quorum]` (keyed by id; `quorum`
+    /// threads complete an instance, all of the block by default). Arriving releases the
+    /// thread's view; `wait`ing threads leave with the join of every arrival's view. Returns
+    /// `true` when `t` must block.
+    pub fn barrier_op(&mut self, t: usize, site: Site, key: BarrierKey, quorum: Option<usize>, wait: bool) -> Result<bool, Halt> {
         self.begin(t)?;
         self.threads[t].view.tick(t);
-        self.event(t, site, EventKind::Barrier);
+        self.event(t, site, EventKind::Barrier { key, wait });
         let block = self.setup.threads[t].block as usize;
         let members = self.setup.blocks[block].clone();
-        if let Some(&gone) = members.iter().find(|&&u| self.threads[u].status == Status::Done) {
-            let names = &self.setup.threads;
-            let headline = format!(
-                "{} reached syncthreads at {site}, but {} already exited without reaching it",
-                names[t].name, names[gone].name
-            );
-            self.fail(FailureKind::BarrierDivergence, headline, vec![]);
-            return Err(Halt);
+        let kernel_barrier = matches!(key, BarrierKey::Site(_));
+        if kernel_barrier {
+            if let Some(&gone) = members.iter().find(|&&u| self.threads[u].status == Status::Done) {
+                let names = &self.setup.threads;
+                let headline = format!(
+                    "{} reached syncthreads at {site}, but {} already exited without reaching it",
+                    names[t].name, names[gone].name
+                );
+                self.fail(FailureKind::BarrierDivergence, headline, vec![]);
+                return Err(Halt);
+            }
         }
-        self.barrier_waiting[block].push((t, site));
-        if self.barrier_waiting[block].len() < members.len() {
-            self.threads[t].status = Status::AtBarrier;
-            self.check_deadlock()?;
-            return Ok(true);
+        let view = Arc::new(self.threads[t].view.clone());
+        self.barrier_waiting[block].push(Arrival { thread: t, site, key, view, wait });
+        let same = |a: &Arrival| kernel_barrier || a.key == key;
+        let arrived = self.barrier_waiting[block].iter().filter(|a| same(a)).count();
+        if arrived < quorum.unwrap_or(members.len()) {
+            if wait {
+                self.threads[t].status = Status::AtBarrier;
+                self.check_deadlock()?;
+            }
+            return Ok(wait);
         }
-        let arrived = std::mem::take(&mut self.barrier_waiting[block]);
-        if arrived.iter().any(|&(_, s)| s != site) {
-            let details = arrived
+        let (group, rest): (Vec<Arrival>, Vec<Arrival>) =
+            std::mem::take(&mut self.barrier_waiting[block]).into_iter().partition(|a| same(a));
+        self.barrier_waiting[block] = rest;
+        if kernel_barrier && group.iter().any(|a| a.site != site) {
+            let details = group
                 .iter()
-                .map(|&(u, s)| format!("{} reached syncthreads at {s}", self.setup.threads[u].name))
+                .map(|a| format!("{} reached syncthreads at {}", self.setup.threads[a.thread].name, a.site))
                 .collect();
             let headline = format!(
                 "threads of block {block} reached different syncthreads calls (undefined behaviour: \
@@ -474,16 +512,19 @@ impl Machine {
             self.fail(FailureKind::BarrierDivergence, headline, details);
             return Err(Halt);
         }
-        // bar.sync: every participant's knowledge becomes everyone's.
-        let mut joined = self.threads[members[0]].view.clone();
-        for &u in &members[1..] {
-            joined.join(&self.threads[u].view, ALL_LEVELS);
+        // Every arrival's knowledge becomes every waiter's.
+        let mut joined = (*group[0].view).clone();
+        for a in &group[1..] {
+            joined.join(&a.view, ALL_LEVELS);
         }
-        for &u in &members {
-            self.threads[u].view = joined.clone();
-            if u != t {
-                self.threads[u].status = Status::Running;
-                self.wake.push(u);
+        for a in group.iter().filter(|a| a.wait) {
+            let own = a.thread;
+            let epoch = self.threads[own].view.clocks[0].get(own);
+            self.threads[own].view.join(&joined, ALL_LEVELS);
+            debug_assert_eq!(self.threads[own].view.clocks[0].get(own), epoch);
+            if own != t {
+                self.threads[own].status = Status::Running;
+                self.wake.push(own);
             }
         }
         Ok(false)
@@ -554,7 +595,8 @@ impl Machine {
             return;
         }
         let block = self.setup.threads[t].block as usize;
-        if let Some(&(waiter, site)) = self.barrier_waiting[block].first() {
+        let kernel_waiter = self.barrier_waiting[block].iter().find(|a| matches!(a.key, BarrierKey::Site(_)));
+        if let Some(&Arrival { thread: waiter, site, .. }) = kernel_waiter {
             let names = &self.setup.threads;
             let headline = format!(
                 "{} exited without reaching the syncthreads at {site} that {} waits at",

@@ -31,7 +31,7 @@ pub enum EventKind {
     Store { loc: usize, order: Order, scope: Option<Scope>, value: Bits },
     Rmw { loc: usize, kind: RmwKind, order: Order, scope: Scope, old: Bits, new: Option<Bits> },
     Fence { order: Order, scope: Scope },
-    Barrier,
+    Barrier { key: super::machine::BarrierKey, wait: bool },
     SpinWait,
 }
 
