@@ -90,12 +90,17 @@ fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
                 continue;
             }
         };
+        let t0 = std::time::Instant::now();
         let Ok(axiomatic) = analyze(&p, Model::PtxV75, &Options::default()) else {
             skipped.push(format!("{test}: axiomatic engine declines"));
             continue;
         };
         let axiomatic: BTreeSet<_> = axiomatic.states.into_iter().map(|s| s.state).collect();
+        let t1 = std::time::Instant::now();
         let ours = explore_with(&p, &Dfs { max_executions: 3_000 }, &RunOptions::default());
+        if std::env::var_os("TIMING").is_some() {
+            println!("TIME {test} axiomatic {:?} runtime {:?} ({} executions)", t1 - t0, t1.elapsed(), ours.executions);
+        }
         if let Some(e) = ours.error {
             skipped.push(format!("{test}: {e}"));
             continue;

@@ -87,6 +87,11 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     out
 }
 
+/// One number for a barrier's id operands (barriers meet when all of them agree).
+fn barrier_id(ops: impl Iterator<Item = i64>) -> i64 {
+    ops.fold(0i64, |acc, v| acc.wrapping_mul(1_000_003).wrapping_add(v))
+}
+
 /// A litmus program prepared for running: per thread, its statements with labels resolved.
 struct LitmusModel {
     threads: Vec<Vec<Step>>,
@@ -236,9 +241,13 @@ impl LitmusModel {
                 // Proxies are not modelled: every access already uses the generic path.
                 Instr::Fence(Fence::Proxy(_)) => {}
                 Instr::Barrier { op, id, quorum } => {
-                    let id = id.iter().fold(0i64, |acc, o| acc.wrapping_mul(1_000_003).wrapping_add(val(&regs, o)));
+                    let id = barrier_id(id.iter().map(|o| val(&regs, o)));
                     let quorum = quorum.as_ref().map(|q| val(&regs, q).max(1) as usize);
-                    ctx.bar(id, quorum, *op == BarrierOp::Sync, step.site);
+                    // A barrier that ends its thread need not wait: nothing after it could
+                    // observe what waiting brings, and the axiomatic model lets it never complete.
+                    let last = body[pc..].iter().all(|s| matches!(s.instr, Instr::Label(_)));
+                    let wait = *op == BarrierOp::Sync && !last;
+                    ctx.bar(id, quorum, wait, self.future_barriers(t, pc), step.site);
                 }
                 Instr::Mov { dst, src } => {
                     let v = val(&regs, src);
@@ -276,6 +285,29 @@ impl LitmusModel {
                 ctx.record(format!("P{t}:{r}"), v);
             }
         }
+    }
+
+    /// The barrier ids thread `t` may reach from statement `pc` on: `None` when unknown (an id
+    /// from a register, or a loop that may go back).
+    fn future_barriers(&self, t: usize, pc: usize) -> Option<Vec<i64>> {
+        let body = &self.threads[t];
+        if body.iter().any(|s| matches!(s.instr, Instr::Branch { .. })) {
+            return None;
+        }
+        let mut ids = Vec::new();
+        for s in &body[pc..] {
+            if let Instr::Barrier { id, .. } = &s.instr {
+                let consts: Option<Vec<i64>> = id
+                    .iter()
+                    .map(|o| match o {
+                        Operand::Imm(v) => Some(*v),
+                        Operand::Reg(_) => None,
+                    })
+                    .collect();
+                ids.push(barrier_id(consts?.into_iter()));
+            }
+        }
+        Some(ids)
     }
 
     fn set(&self, _ctx: &Ctx, regs: &mut HashMap<Reg, Value>, dst: &Reg, v: Value) {

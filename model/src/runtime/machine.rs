@@ -75,6 +75,8 @@ struct ThreadState {
     watch: Vec<usize>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
+    /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
+    future_barriers: Option<Vec<i64>>,
 }
 
 /// What makes threads meet at a barrier.
@@ -94,6 +96,7 @@ struct Arrival {
     key: BarrierKey,
     view: Arc<View>,
     wait: bool,
+    quorum: Option<usize>,
 }
 
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
@@ -135,6 +138,7 @@ impl Machine {
             steps: 0,
             watch: Vec::new(),
             occurrences: HashMap::new(),
+            future_barriers: None,
         };
         Machine {
             threads: vec![thread; n],
@@ -463,6 +467,11 @@ impl Machine {
         self.barrier_op(t, site, BarrierKey::Site(site), None, true)
     }
 
+    /// Before a `bar`: the barrier ids this thread may still reach after it (`None`: unknown).
+    pub fn set_future_barriers(&mut self, t: usize, ids: Option<Vec<i64>>) {
+        self.threads[t].future_barriers = ids;
+    }
+
     /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
     /// reach the same one) or PTX `bar.sync`/`bar.arrive id[, quorum]` (keyed by id; `quorum`
     /// threads complete an instance, all of the block by default). Arriving releases the
@@ -487,47 +496,82 @@ impl Machine {
             }
         }
         let view = Arc::new(self.threads[t].view.clone());
-        self.barrier_waiting[block].push(Arrival { thread: t, site, key, view, wait });
-        let same = |a: &Arrival| kernel_barrier || a.key == key;
-        let arrived = self.barrier_waiting[block].iter().filter(|a| same(a)).count();
-        if arrived < quorum.unwrap_or(members.len()) {
-            if wait {
-                self.threads[t].status = Status::AtBarrier;
-                self.check_deadlock()?;
+        self.barrier_waiting[block].push(Arrival { thread: t, site, key, view, wait, quorum });
+        if wait {
+            self.threads[t].status = Status::AtBarrier;
+        }
+        if kernel_barrier {
+            if self.barrier_waiting[block].len() == members.len() {
+                let arrived = std::mem::take(&mut self.barrier_waiting[block]);
+                if arrived.iter().any(|a| a.site != site) {
+                    let details = arrived
+                        .iter()
+                        .map(|a| format!("{} reached syncthreads at {}", self.setup.threads[a.thread].name, a.site))
+                        .collect();
+                    let headline = format!(
+                        "threads of block {block} reached different syncthreads calls (undefined behaviour: \
+                         every thread of a block must reach the same barrier)"
+                    );
+                    self.fail(FailureKind::BarrierDivergence, headline, details);
+                    return Err(Halt);
+                }
+                self.complete_barrier(arrived);
             }
-            return Ok(wait);
+        } else {
+            self.settle_barriers(block);
         }
-        let (group, rest): (Vec<Arrival>, Vec<Arrival>) =
-            std::mem::take(&mut self.barrier_waiting[block]).into_iter().partition(|a| same(a));
-        self.barrier_waiting[block] = rest;
-        if kernel_barrier && group.iter().any(|a| a.site != site) {
-            let details = group
-                .iter()
-                .map(|a| format!("{} reached syncthreads at {}", self.setup.threads[a.thread].name, a.site))
-                .collect();
-            let headline = format!(
-                "threads of block {block} reached different syncthreads calls (undefined behaviour: \
-                 every thread of a block must reach the same barrier)"
-            );
-            self.fail(FailureKind::BarrierDivergence, headline, details);
-            return Err(Halt);
+        if self.threads[t].status == Status::AtBarrier {
+            self.check_deadlock()?;
         }
-        // Every arrival's knowledge becomes every waiter's.
+        Ok(self.threads[t].status == Status::AtBarrier)
+    }
+
+    /// Complete every `bar` instance of `block` that can complete: `quorum` arrivals when a
+    /// quorum is given; without one, an instance holds every barrier of its id (as in the
+    /// axiomatic model), so it completes once every other thread of the block has exited or
+    /// waits at another barrier with this id nowhere ahead of it.
+    fn settle_barriers(&mut self, block: usize) {
+        loop {
+            let members = &self.setup.blocks[block];
+            let arrivals = &self.barrier_waiting[block];
+            let ready = arrivals.iter().filter(|a| matches!(a.key, BarrierKey::Id(_))).find_map(|first| {
+                let group: Vec<usize> =
+                    (0..arrivals.len()).filter(|&i| arrivals[i].key == first.key).collect();
+                let complete = match first.quorum {
+                    Some(q) => group.len() >= q,
+                    None => members.iter().all(|&u| {
+                        let th = &self.threads[u];
+                        let BarrierKey::Id(id) = first.key else { unreachable!("only bar instances settle") };
+                        group.iter().any(|&i| arrivals[i].thread == u)
+                            || th.status == Status::Done
+                            || (th.status == Status::AtBarrier
+                                && th.future_barriers.as_ref().is_some_and(|f| !f.contains(&id)))
+                    }),
+                };
+                complete.then(|| group[..first.quorum.unwrap_or(group.len()).min(group.len())].to_vec())
+            });
+            let Some(indices) = ready else { return };
+            let mut taken = Vec::new();
+            for &i in indices.iter().rev() {
+                taken.push(self.barrier_waiting[block].remove(i));
+            }
+            taken.reverse();
+            self.complete_barrier(taken);
+        }
+    }
+
+    /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
+    fn complete_barrier(&mut self, group: Vec<Arrival>) {
         let mut joined = (*group[0].view).clone();
         for a in &group[1..] {
             joined.join(&a.view, ALL_LEVELS);
         }
         for a in group.iter().filter(|a| a.wait) {
             let own = a.thread;
-            let epoch = self.threads[own].view.clocks[0].get(own);
             self.threads[own].view.join(&joined, ALL_LEVELS);
-            debug_assert_eq!(self.threads[own].view.clocks[0].get(own), epoch);
-            if own != t {
-                self.threads[own].status = Status::Running;
-                self.wake.push(own);
-            }
+            self.threads[own].status = Status::Running;
+            self.wake.push(own);
         }
-        Ok(false)
     }
 
     /// For every watched location, move `t`'s floor to the oldest newer store with a different
@@ -605,6 +649,7 @@ impl Machine {
             self.fail(FailureKind::BarrierDivergence, headline, vec![]);
             return;
         }
+        self.settle_barriers(block);
         let _ = self.check_deadlock();
     }
 
