@@ -67,7 +67,11 @@ impl Ctx {
     pub fn load(&self, loc: usize, order: Order, scope: Option<Scope>, site: Site) -> Bits {
         let mirror = self.sched.point(self.thread, Point::Read(loc));
         let sched = &self.sched;
-        self.step(|m| m.load(self.thread, loc, order, scope, site, mirror, &|n| sched.choose(n)))
+        self.step(|m| {
+            m.load(self.thread, loc, order, scope, site, mirror, &|n| {
+                sched.choose(n)
+            })
+        })
     }
 
     pub fn store(&self, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) {
@@ -103,7 +107,14 @@ impl Ctx {
 
     /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`; `future` lists
     /// the barrier ids the thread may still reach afterwards (`None`: unknown).
-    pub fn bar(&self, id: i64, quorum: Option<usize>, wait: bool, future: Option<Vec<i64>>, site: Site) {
+    pub fn bar(
+        &self,
+        id: i64,
+        quorum: Option<usize>,
+        wait: bool,
+        future: Option<Vec<i64>>,
+        site: Site,
+    ) {
         self.sched.point(self.thread, Point::Other);
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
