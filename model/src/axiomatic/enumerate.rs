@@ -28,6 +28,9 @@ pub fn explore(
     combo: &[&Trace],
     out: &mut Collector,
 ) -> Result<(), String> {
+    if !values_available(p, combo) {
+        return Ok(());
+    }
     let ev = Events::build(p, combo)?;
     // Reads-from candidates: same physical location, same value; never the read's own write.
     let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -61,6 +64,28 @@ pub fn explore(
     let empty = Rel::empty(ev.n);
     search.location(&locations, &empty, &empty, out);
     Ok(())
+}
+
+/// Cheap test before building events: every value a read returns is written by some store of
+/// this combination (or is the initial value).
+fn values_available(p: &Program, combo: &[&Trace]) -> bool {
+    let mut written: HashSet<(LocId, Value)> = (0..p.locations.len())
+        .filter(|&l| p.physical(l) == l)
+        .map(|l| (l, p.initial_value(l)))
+        .collect();
+    for tr in combo {
+        for e in &tr.events {
+            if let Kind::Write { loc, value, .. } = e.kind {
+                written.insert((p.physical(loc), value));
+            }
+        }
+    }
+    combo.iter().all(|tr| {
+        tr.events.iter().all(|e| match e.kind {
+            Kind::Read { loc, value, .. } => written.contains(&(p.physical(loc), value)),
+            _ => true,
+        })
+    })
 }
 
 struct Search<'a> {

@@ -43,3 +43,13 @@ pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
         Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
     }
 }
+
+/// Observation order (PTX ISA "Observation Order"): a write is observed by a morally strong read
+/// of it, or through a chain of atomic RMWs, each observing the previous one's write:
+/// `(ms & rf) ; (rmw ; (ms & rf))*`. Like Dat3M we also count `rmw` itself, so that an RMW's
+/// read carries causality to its write.
+pub fn observation(ms: &Rel, rf: &Rel, rmw: &Rel) -> Rel {
+    let observed = ms & rf;
+    let chained = observed.seq(&rmw.seq(&observed).star());
+    &chained | rmw
+}

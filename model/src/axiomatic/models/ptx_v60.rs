@@ -35,7 +35,7 @@ impl PtxV60 {
     }
 
     fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        &(&self.ms & &x.rf) | &ev.rmw
+        super::observation(&self.ms, &x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {

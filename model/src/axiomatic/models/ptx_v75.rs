@@ -47,7 +47,7 @@ impl PtxV75 {
     }
 
     fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        &(&self.ms & &x.rf) | &ev.rmw
+        super::observation(&self.ms, &x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
