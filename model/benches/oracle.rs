@@ -29,7 +29,7 @@ fn main() {
         .and_then(|m| Model::from_name(&m))
         .unwrap_or_default();
     let tests = shared.join("oracle/ptx/tests");
-    let files = collect_files(&[tests.clone()]).expect("oracle directory is readable");
+    let files = collect_files(std::slice::from_ref(&tests)).expect("oracle directory is readable");
     let programs: Vec<_> = files
         .iter()
         .map(|f| {

@@ -361,7 +361,7 @@ fn partitions(
     // Or completes an instance with q-1 later barriers of other threads.
     let rest: Vec<usize> = (first + 1..members.len()).filter(|&i| !used[i]).collect();
     let mut pick = Vec::new();
-    choose(ev, members, &rest, q - 1, 0, &mut pick, &mut |picked| {
+    choose(&rest, q - 1, 0, &mut pick, &mut |picked| {
         let mut threads: Set = 0;
         let mut instance = vec![members[first]];
         instance.extend(picked.iter().map(|&i| members[i]));
@@ -386,8 +386,6 @@ fn partitions(
 }
 
 fn choose(
-    ev: &Events,
-    members: &[usize],
     from: &[usize],
     k: usize,
     start: usize,
@@ -400,7 +398,7 @@ fn choose(
     }
     for i in start..from.len() {
         pick.push(from[i]);
-        choose(ev, members, from, k, i + 1, pick, f);
+        choose(from, k, i + 1, pick, f);
         pick.pop();
     }
 }

@@ -156,12 +156,12 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
             span: p.condition.span,
             message,
         })?;
-        for t in 0..choice.len() {
-            choice[t] += 1;
-            if choice[t] < traces.per_thread[t].len() {
+        for (t, c) in choice.iter_mut().enumerate() {
+            *c += 1;
+            if *c < traces.per_thread[t].len() {
                 continue 'combos;
             }
-            choice[t] = 0;
+            *c = 0;
         }
         break;
     }
