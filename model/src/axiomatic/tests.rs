@@ -79,6 +79,7 @@ fn program(
                         Stmt {
                             instr,
                             span: at(line),
+                            token: None,
                         }
                     })
                     .collect(),
