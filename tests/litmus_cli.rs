@@ -171,3 +171,40 @@ fn dot_witnesses_render_with_graphviz() {
         }
     }
 }
+
+#[test]
+fn tile_ir_model_reports_races_and_reads_tokens() {
+    let dir = scratch("tile");
+    let own = "PTX tile-own
+{ x=0; }
+ P0@cta 0,gpu 0   ;
+ st.weak x, 1 A   ;
+ ld.weak r0, x B  ;
+exists (P0:r0 == 0)
+";
+    let racy = write(
+        &dir,
+        "racy.litmus",
+        &own.replace(" A", "").replace(" B", ""),
+    );
+    let ordered = write(
+        &dir,
+        "ordered.litmus",
+        &own.replace(" A", " [-> t]").replace(" B", " [t ->]"),
+    );
+    let out = scopecheck(&["litmus", "--json", "--model", "tile-ir", &racy, &ordered]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["model"], "tile-ir");
+    assert_eq!(
+        lines[0]["holds"], true,
+        "without tokens the load may run first"
+    );
+    assert!(lines[0]["racy_executions"].as_u64().unwrap() > 0);
+    assert_eq!(lines[1]["holds"], false);
+    assert_eq!(lines[1]["racy_executions"], 0);
+}

@@ -18,7 +18,7 @@ pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Memory model: ptx-v7.5 or ptx-v6.0.
+    /// Memory model: ptx-v7.5, ptx-v6.0 or tile-ir.
     #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
     pub model: Model,
     /// How many times each backward branch may be taken in one run of a thread.
@@ -50,6 +50,9 @@ struct Report<'a> {
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
     bounded: bool,
     seconds: f64,
+    /// Executions with a data race (undefined behaviour); Tile IR only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    racy_executions: Option<u64>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -111,6 +114,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<(), String> {
             states: analysis.states.iter().map(|s| &s.state).collect(),
             bounded: analysis.bounded,
             seconds,
+            racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
         };
         println!(
             "{}",
@@ -149,6 +153,18 @@ fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64
         (false, true) => "does not hold (bounded: loops cut at the unroll bound)",
     };
     println!("Condition {} {verdict}", condition_text(p));
+    if model == Model::TileIr {
+        println!(
+            "Data races in {} of {} executions{}",
+            a.racy_executions,
+            a.executions,
+            if a.racy_executions > 0 {
+                " (undefined behaviour)"
+            } else {
+                ""
+            }
+        );
+    }
     println!("Executions {}  Time {seconds:.4} s", a.executions);
     println!();
 }

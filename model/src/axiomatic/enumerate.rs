@@ -19,6 +19,8 @@ pub struct Collector {
     pub witnesses: bool,
     pub states: BTreeMap<FinalState, (u64, Option<Execution>)>,
     pub executions: u64,
+    /// Consistent executions with a data race (models that define races only).
+    pub racy: u64,
 }
 
 /// Explores every candidate execution of one combination of traces (one per thread).
@@ -184,6 +186,9 @@ impl Search<'_> {
             }
         }
         out.executions += 1;
+        if !self.checker.races(self.ev, x).is_empty() {
+            out.racy += 1;
+        }
         let entry = out.states.entry(state).or_insert((0, None));
         entry.0 += 1;
         if out.witnesses && entry.1.is_none() {

@@ -68,6 +68,10 @@ pub struct Events {
     /// `addr | data | ctrl`.
     pub dep: Rel,
     pub po_loc: Rel,
+    /// Tile IR token order (transitive): from the operations of a statement that produced a
+    /// token to those of every later statement waiting for it; the read of an RMW precedes its
+    /// write.
+    pub token_order: Rel,
 }
 
 /// The generic (virtual) address behind a location: a generic alias is a new generic address,
@@ -166,6 +170,7 @@ impl Events {
             rmw: Rel::empty(n),
             dep: Rel::empty(n),
             po_loc: Rel::empty(n),
+            token_order: Rel::empty(n),
         };
         let mut scope = vec![None; n];
         let mut phys = vec![None; n];
@@ -286,6 +291,7 @@ impl Events {
             }
         }
         ev.po_loc = &ev.po & &ev.loc;
+        ev.token_order = token_order(p, combo, &first_of_thread, n);
         Ok(ev)
     }
 
@@ -358,6 +364,42 @@ impl Events {
             }
         }
     }
+}
+
+/// Token order over the events of a combination of traces (see [`Events::token_order`]).
+fn token_order(p: &Program, combo: &[&Trace], first_of_thread: &[usize], n: usize) -> Rel {
+    let mut order = Rel::empty(n);
+    for (t, tr) in combo.iter().enumerate() {
+        let body = &p.threads[t].body;
+        // The events of the latest run of the statement that produced each token.
+        let mut producers: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        let mut i = 0;
+        while i < tr.events.len() {
+            let stmt = tr.events[i].stmt;
+            let mut instance = vec![first_of_thread[t] + i];
+            while i + instance.len() < tr.events.len() && tr.events[i + instance.len()].stmt == stmt
+            {
+                instance.push(first_of_thread[t] + i + instance.len());
+            }
+            for pair in instance.windows(2) {
+                order.add(pair[0], pair[1]);
+            }
+            if let Some(tok) = &body[stmt].token {
+                for waited in &tok.after {
+                    for &a in producers.get(waited.as_str()).into_iter().flatten() {
+                        for &b in &instance {
+                            order.add(a, b);
+                        }
+                    }
+                }
+                if let Some(out) = &tok.produces {
+                    producers.insert(out.as_str(), instance.clone());
+                }
+            }
+            i += instance.len();
+        }
+    }
+    order.plus()
 }
 
 /// One event of a witness execution.

@@ -27,15 +27,18 @@ pub enum Model {
     /// PTX ISA 7.5: scoped, with proxies and aliases.
     #[default]
     PtxV75,
+    /// Tile IR: scopes tile_block/device/sys; only token order orders one tile block's accesses.
+    TileIr,
 }
 
 impl Model {
-    pub const ALL: [Model; 2] = [Model::PtxV75, Model::PtxV60];
+    pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
             "ptx-v6.0" | "ptx60" => Model::PtxV60,
+            "tile-ir" | "tileir" => Model::TileIr,
             _ => return None,
         })
     }
@@ -44,6 +47,7 @@ impl Model {
         match self {
             Model::PtxV60 => "ptx-v6.0",
             Model::PtxV75 => "ptx-v7.5",
+            Model::TileIr => "tile-ir",
         }
     }
 }
@@ -110,6 +114,9 @@ pub struct Analysis {
     pub bounded: bool,
     /// Consistent executions found.
     pub executions: u64,
+    /// How many of them have a data race, for models where a race is undefined behaviour
+    /// (Tile IR); always 0 under the PTX models.
+    pub racy_executions: u64,
 }
 
 impl Analysis {
@@ -144,6 +151,7 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
         witnesses: opts.witnesses,
         states: BTreeMap::new(),
         executions: 0,
+        racy: 0,
     };
     let mut choice = vec![0usize; traces.per_thread.len()];
     'combos: loop {
@@ -185,6 +193,7 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
         holds,
         bounded: traces.bounded,
         executions: out.executions,
+        racy_executions: out.racy,
     })
 }
 

@@ -506,13 +506,23 @@ impl<'a> Parser<'a> {
         let Some(open) = cell.text.find('[') else {
             return Ok((cell, None));
         };
-        let instr = Piece { text: &cell.text[..open], at: cell.at }.trim();
+        let instr = Piece {
+            text: &cell.text[..open],
+            at: cell.at,
+        }
+        .trim();
         let inner_at = cell.at + open + 1;
         let Some(inner) = cell.text[open + 1..].strip_suffix(']') else {
-            return self.err(cell.at + open, "a token annotation ends the instruction: `[t0, t1 -> t2]`");
+            return self.err(
+                cell.at + open,
+                "a token annotation ends the instruction: `[t0, t1 -> t2]`",
+            );
         };
         let Some(arrow) = inner.find("->") else {
-            return self.err(inner_at, "expected `->` in the token annotation `[waits-for -> produces]`");
+            return self.err(
+                inner_at,
+                "expected `->` in the token annotation `[waits-for -> produces]`",
+            );
         };
         let name = |text: &'a str, at: usize| -> Result<String> {
             let piece = Piece { text, at }.trim();
@@ -528,7 +538,11 @@ impl<'a> Parser<'a> {
             }
         }
         let out = &inner[arrow + 2..];
-        let produces = if out.trim().is_empty() { None } else { Some(name(out, inner_at + arrow + 2)?) };
+        let produces = if out.trim().is_empty() {
+            None
+        } else {
+            Some(name(out, inner_at + arrow + 2)?)
+        };
         Ok((instr, Some(TokenOrder { after, produces })))
     }
 
@@ -966,8 +980,8 @@ impl<'a> Ins<'_, 'a> {
                 order = Some(o);
             } else if let (None, Some(s)) = (
                 scope,
-                Scope::from_name(q)
-                    .filter(|_| !matches!(*q, "block" | "device" | "system" | "tile_block")),
+                // Tile IR's `tile_block` and `device` name the CTA and GPU scopes too.
+                Scope::from_name(q).filter(|_| !matches!(*q, "block" | "system")),
             ) {
                 scope = Some(s);
             } else if with_op && op.is_none() && matches!(*q, "add" | "sub" | "exch" | "cas") {
