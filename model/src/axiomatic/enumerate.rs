@@ -71,14 +71,15 @@ pub fn explore(
 /// Cheap test before building events: every value a read returns is written by some store of
 /// this combination (or is the initial value).
 fn values_available(p: &Program, combo: &[&Trace]) -> bool {
-    let mut written: HashSet<(LocId, Value)> = (0..p.locations.len())
+    // A handful of (location, value) pairs: a vector beats hashing here.
+    let mut written: Vec<(LocId, Value)> = (0..p.locations.len())
         .filter(|&l| p.physical(l) == l)
         .map(|l| (l, p.initial_value(l)))
         .collect();
     for tr in combo {
         for e in &tr.events {
             if let Kind::Write { loc, value, .. } = e.kind {
-                written.insert((p.physical(loc), value));
+                written.push((p.physical(loc), value));
             }
         }
     }

@@ -249,36 +249,45 @@ impl Events {
                 Kind::Barrier { .. } => ev.barriers |= b,
             }
         }
+        // Rows are unions of precomputed classes: events of one thread, one physical location,
+        // one virtual address, one proxy, one CTA. Only scope inclusion is checked pairwise.
+        let class = |key: &dyn Fn(usize) -> Option<u64>| -> Vec<Set> {
+            let keys: Vec<Option<u64>> = (0..n).map(key).collect();
+            (0..n)
+                .map(|i| match keys[i] {
+                    None => 0,
+                    Some(k) => (0..n)
+                        .filter(|&j| keys[j] == Some(k))
+                        .fold(0, |s, j| s | bit(j)),
+                })
+                .collect()
+        };
+        let thread_of = class(&|i| ev.info[i].thread.map(|t| t as u64));
+        let loc_of = class(&|i| phys[i].map(|l| l as u64));
+        let vaddr_of = class(&|i| vaddr[i].map(|l| l as u64));
+        let cta_of =
+            class(&|i| ev.placement[i].map(|pl| (u64::from(pl.gpu) << 32) | u64::from(pl.cta)));
         let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
+        let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
-            for j in 0..n {
-                let (ti, tj) = (ev.info[i].thread, ev.info[j].thread);
-                let same_thread = ti.is_some() && ti == tj || i == j;
-                if same_thread {
-                    ev.int.add(i, j);
-                }
-                if let (Some(a), Some(b)) = (local_index[i], local_index[j]) {
-                    if a.0 == b.0 && a.1 < b.1 {
-                        ev.po.add(i, j);
-                    }
-                }
-                if phys[i].is_some() && phys[i] == phys[j] {
-                    ev.loc.add(i, j);
-                }
-                if vaddr[i].is_some() && vaddr[i] == vaddr[j] {
-                    ev.vloc.add(i, j);
-                }
-                if proxies.iter().any(|s| s & bit(i) != 0 && s & bit(j) != 0) {
-                    ev.same_proxy.add(i, j);
-                }
-                if let (Some(pi), Some(pj)) = (ev.placement[i], ev.placement[j]) {
-                    if Scope::Cta.includes(&pi, &pj) {
-                        ev.scta.add(i, j);
-                    }
-                    if let (Some(si), Some(sj)) = (scope[i], scope[j]) {
-                        if si.includes(&pi, &pj) && sj.includes(&pj, &pi) {
-                            ev.sr.add(i, j);
-                        }
+            let own = bit(i);
+            ev.int.rows_mut()[i] = thread_of[i] | own;
+            // Later events of the same thread (events are laid out in trace order).
+            ev.po.rows_mut()[i] = thread_of[i] & !(own | (own - 1));
+            ev.loc.rows_mut()[i] = loc_of[i];
+            ev.vloc.rows_mut()[i] = vaddr_of[i];
+            ev.same_proxy.rows_mut()[i] = proxies
+                .iter()
+                .filter(|s| *s & own != 0)
+                .fold(0, |a, s| a | s);
+            ev.scta.rows_mut()[i] = cta_of[i];
+            if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
+                for &j in &scoped {
+                    let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
+                        continue;
+                    };
+                    if si.includes(&pi, &pj) && sj.includes(&pj, &pi) {
+                        ev.sr.add(i, j);
                     }
                 }
             }
@@ -291,7 +300,15 @@ impl Events {
             }
         }
         ev.po_loc = &ev.po & &ev.loc;
-        ev.token_order = token_order(p, combo, &first_of_thread, n);
+        if p.threads
+            .iter()
+            .any(|t| t.body.iter().any(|s| s.token.is_some()))
+        {
+            ev.token_order = token_order(p, combo, &first_of_thread, n);
+        } else {
+            // No tokens: only the read and write of each RMW are ordered.
+            ev.token_order = ev.rmw.clone();
+        }
         Ok(ev)
     }
 

@@ -98,6 +98,11 @@ impl Rel {
         self.rows[i] & bit(j) != 0
     }
 
+    /// Direct access to the rows, for building relations a row at a time.
+    pub fn rows_mut(&mut self) -> &mut [Set] {
+        &mut self.rows
+    }
+
     /// The successors of `i`.
     pub fn row(&self, i: usize) -> Set {
         self.rows[i]
