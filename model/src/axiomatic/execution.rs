@@ -4,7 +4,7 @@
 use super::events::{Kind, Trace};
 use super::rel::{bit, Rel, Set, MAX_EVENTS};
 use crate::litmus::*;
-use crate::scope::{Order, Placement, Scope};
+use crate::scope::{Order, Placement};
 use serde::Serialize;
 
 /// One event of a candidate execution. Initial writes have no thread.
