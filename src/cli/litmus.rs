@@ -137,6 +137,9 @@ fn condition_text(p: &Program) -> String {
 fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64) {
     println!("Test {} ({file}) under {model}", p.name);
     println!("States {}", a.states.len());
+    if a.states.is_empty() {
+        println!("  (no execution runs to its end: every candidate is forbidden or deadlocks)");
+    }
     for s in &a.states {
         let mark = if condition_holds_on(p, &s.state) {
             " *"

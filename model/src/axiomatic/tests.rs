@@ -430,3 +430,37 @@ fn tile_ir_tokens_print_and_parse_back() {
     let bad = crate::litmus::parse(&src.replace("[-> t0]", "[t0]"), "bad.litmus").unwrap_err();
     assert!(bad.message.contains("->"), "{bad}");
 }
+
+#[test]
+fn barrier_quorum_lets_some_threads_meet_without_others() {
+    // Three threads at barrier 1 (instance 0) with a quorum of `q`: with q = 2 the two readers
+    // can complete an instance without the writer, who then blocks at its final barrier.
+    let src = |q: u32| {
+        format!(
+            "PTX quorum
+{{ y=0; }}
+ P0@cta 0,gpu 0         | P1@cta 0,gpu 0         | P2@cta 0,gpu 0         ;
+ st.weak y, 7           | bar.cta.sync 0, 1, {q} | bar.cta.sync 0, 1, {q} ;
+ bar.cta.sync 0, 1, {q} | ld.weak r5, y          | ld.weak r6, y          ;
+exists (P1:r5 == 0 /\\ P2:r6 == 0)
+"
+        )
+    };
+    let run = |q| {
+        let p = crate::litmus::parse(&src(q), "quorum.litmus").unwrap();
+        analyze(&p, Model::PtxV75, &Options::default()).unwrap()
+    };
+    assert!(
+        run(2).holds,
+        "the readers meet each other and both miss the store"
+    );
+    let all = run(3);
+    assert!(
+        !all.holds,
+        "with everyone in the instance both readers see the store"
+    );
+    assert!(all
+        .states
+        .iter()
+        .all(|s| s.state.regs["P1:r5"] == 7 && s.state.regs["P2:r6"] == 7));
+}
