@@ -4,6 +4,20 @@
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
 //! `models/` judges each one with the model's axioms, written in the relation algebra of
 //! `rel.rs`. `dot.rs` draws a witness execution.
+//!
+//! Choices where the sources leave room, each checked against Dartagnan's verdicts on the 169
+//! shared PTX tests (all agree under both PTX models):
+//! - Coherence order is total per location, initial write first, as in Dartagnan's encoding.
+//!   (Letting PTX's partial order leave non-morally-strong writes unordered, with the v7.5
+//!   axioms as Dat3M writes them, flips 10 of the 169 verdicts.)
+//! - Observation chains through RMWs as the PTX ISA defines it (`(ms & rf) ; (rmw ; ms & rf)*`),
+//!   not only one step: a release read by an RMW whose write an acquire reads synchronizes.
+//! - Barriers: `bar.cta.sync a[, b[, q]]` meet when all id operands agree (by value, so register
+//!   ids are dynamic) in one CTA; without a quorum all of them form one instance; with quorum
+//!   `q`, instances have exactly `q` barriers, and one left out blocks its thread, so it must be
+//!   the thread's last event (final states come from runs that end). `arrive` does not wait.
+//! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
+//!   synchronize; we enumerate the distinct restrictions.
 
 pub mod dot;
 pub mod enumerate;
