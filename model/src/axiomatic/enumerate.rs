@@ -216,6 +216,7 @@ impl Search<'_> {
         Execution {
             events,
             po: immediate(&ev.po),
+            rmw: ev.rmw.pairs().collect(),
             rf: x.rf.pairs().collect(),
             co: immediate(&x.co),
             fr: x.fr.pairs().collect(),

@@ -436,6 +436,8 @@ pub struct ExecEvent {
 pub struct Execution {
     pub events: Vec<ExecEvent>,
     pub po: Vec<(usize, usize)>,
+    /// The read and the write of one atomic instruction.
+    pub rmw: Vec<(usize, usize)>,
     pub rf: Vec<(usize, usize)>,
     pub co: Vec<(usize, usize)>,
     pub fr: Vec<(usize, usize)>,
