@@ -50,7 +50,7 @@ pub fn explore(
         return Ok(());
     }
     let checker = prepare(model, &ev);
-    let fence_orders = fence_orders(&ev, checker.morally_strong());
+    let fence_orders = fence_orders(&ev, checker.morally_strong())?;
     let locations: Vec<LocId> = (0..p.locations.len())
         .filter(|&l| p.physical(l) == l)
         .collect();
@@ -246,7 +246,11 @@ fn for_each_permutation(items: &[usize], f: &mut dyn FnMut(&[usize])) {
 /// The distinct orders fence.sc pairs can take: all fence.sc operations form one total order,
 /// of which synchronization only keeps the morally strong pairs. An acyclic orientation of the
 /// morally strong pairs always extends to a total order, so orienting those pairs is enough.
-fn fence_orders(ev: &Events, ms: &Rel) -> Vec<Rel> {
+///
+/// Either orientations of the pairs or permutations of the fences are enumerated, whichever
+/// are fewer.
+fn fence_orders(ev: &Events, ms: &Rel) -> Result<Vec<Rel>, String> {
+    const LIMIT: u64 = 1 << 22;
     let fences: Vec<usize> = members(ev.f_sc).collect();
     let mut pairs = Vec::new();
     for (i, &a) in fences.iter().enumerate() {
@@ -256,26 +260,53 @@ fn fence_orders(ev: &Events, ms: &Rel) -> Vec<Rel> {
             }
         }
     }
+    let orientations = 1u64
+        .checked_shl(pairs.len() as u32)
+        .filter(|_| pairs.len() < 64)
+        .unwrap_or(u64::MAX);
+    let permutations = (1..=fences.len() as u64)
+        .try_fold(1u64, |a, b| a.checked_mul(b))
+        .unwrap_or(u64::MAX);
+    if orientations.min(permutations) > LIMIT {
+        return Err(format!(
+            "{} fence.sc operations have too many orders to enumerate",
+            fences.len()
+        ));
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for mask in 0u64..(1u64 << pairs.len()) {
-        let mut order = Rel::empty(ev.n);
-        for (k, &(a, b)) in pairs.iter().enumerate() {
-            if mask & (1 << k) == 0 {
-                order.add(a, b);
-            } else {
-                order.add(b, a);
-            }
-        }
-        if !order.acyclic() {
-            continue;
-        }
-        let sync_fence = ms & &order;
+    let mut keep = |order: &Rel| {
+        let sync_fence = ms & order;
         if seen.insert(sync_fence.clone()) {
             out.push(sync_fence);
         }
+    };
+    if orientations <= permutations {
+        for mask in 0..orientations {
+            let mut order = Rel::empty(ev.n);
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                if mask & (1 << k) == 0 {
+                    order.add(a, b);
+                } else {
+                    order.add(b, a);
+                }
+            }
+            if order.acyclic() {
+                keep(&order);
+            }
+        }
+    } else {
+        for_each_permutation(&fences, &mut |sequence| {
+            let mut order = Rel::empty(ev.n);
+            for (i, &a) in sequence.iter().enumerate() {
+                for &b in &sequence[i + 1..] {
+                    order.add(a, b);
+                }
+            }
+            keep(&order);
+        });
     }
-    out
+    Ok(out)
 }
 
 /// The ways barriers can match, each as a barrier synchronization relation.

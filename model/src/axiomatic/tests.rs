@@ -464,3 +464,19 @@ exists (P1:r5 == 0 /\\ P2:r6 == 0)
         .iter()
         .all(|s| s.state.regs["P1:r5"] == 7 && s.state.regs["P2:r6"] == 7));
 }
+
+#[test]
+fn many_fence_sc_enumerate_orders_by_the_cheaper_route() {
+    // Seven morally strong fence.sc: 2^21 pair orientations but only 7! = 5040 total orders.
+    let threads = (0..7)
+        .map(|t| (t, vec![Instr::Fence(Fence::Sc(Scope::Gpu))]))
+        .collect();
+    let p = program(&["x"], threads, Quantifier::Forall, Prop::True);
+    let a = analyze(&p, Model::PtxV75, &Options::default()).unwrap();
+    assert!(a.holds);
+    assert_eq!(a.states.len(), 1);
+    assert_eq!(
+        a.executions, 5040,
+        "each total order of the fences is a distinct execution"
+    );
+}
