@@ -167,6 +167,21 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
         executions: 0,
         racy: 0,
     };
+    // Guard against programs whose thread runs multiply beyond any reasonable search.
+    const MAX_COMBINATIONS: u64 = 100_000_000;
+    let combinations = traces
+        .per_thread
+        .iter()
+        .try_fold(1u64, |acc, ts| acc.checked_mul(ts.len() as u64))
+        .filter(|&c| c <= MAX_COMBINATIONS);
+    if combinations.is_none() {
+        return Err(AnalysisError {
+            span: p.condition.span,
+            message: format!(
+                "the threads' runs combine into more than {MAX_COMBINATIONS} candidates; lower --unroll or split the test"
+            ),
+        });
+    }
     let mut choice = vec![0usize; traces.per_thread.len()];
     'combos: loop {
         let combo: Vec<&events::Trace> = choice
