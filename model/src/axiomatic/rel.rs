@@ -7,7 +7,8 @@
 //! `irreflexive` and `empty`.
 
 use std::fmt;
-use std::ops::{BitAnd, BitOr, Sub};
+use std::hash::{Hash, Hasher};
+use std::ops::{BitAnd, BitOr, Deref, DerefMut, Sub};
 
 /// A set of events, one bit per event index.
 pub type Set = u128;
@@ -31,16 +32,75 @@ pub fn bit(i: usize) -> Set {
     1 << i
 }
 
+/// Executions up to this many events keep their rows inline: relations are built and dropped
+/// by the million during a search, and most litmus executions are this small.
+const INLINE: usize = 32;
+
+/// Row storage: inline for small executions, on the heap beyond.
+#[derive(Clone)]
+enum Rows {
+    Inline { n: u8, rows: [Set; INLINE] },
+    Heap(Vec<Set>),
+}
+
+impl Rows {
+    fn zeroed(n: usize) -> Rows {
+        if n <= INLINE {
+            Rows::Inline {
+                n: n as u8,
+                rows: [0; INLINE],
+            }
+        } else {
+            Rows::Heap(vec![0; n])
+        }
+    }
+}
+
+impl Deref for Rows {
+    type Target = [Set];
+    fn deref(&self) -> &[Set] {
+        match self {
+            Rows::Inline { n, rows } => &rows[..*n as usize],
+            Rows::Heap(v) => v,
+        }
+    }
+}
+
+impl DerefMut for Rows {
+    fn deref_mut(&mut self) -> &mut [Set] {
+        match self {
+            Rows::Inline { n, rows } => &mut rows[..*n as usize],
+            Rows::Heap(v) => v,
+        }
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Rows {}
+
+impl Hash for Rows {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Rel {
-    rows: Vec<Set>,
+    rows: Rows,
 }
 
 impl Rel {
     /// The empty relation over `n` events.
     pub fn empty(n: usize) -> Rel {
         assert!(n <= MAX_EVENTS, "at most {MAX_EVENTS} events per execution");
-        Rel { rows: vec![0; n] }
+        Rel {
+            rows: Rows::zeroed(n),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -193,7 +253,10 @@ impl Rel {
     }
 
     pub fn subset_of(&self, other: &Rel) -> bool {
-        self.rows.iter().zip(&other.rows).all(|(a, b)| a & !b == 0)
+        self.rows
+            .iter()
+            .zip(other.rows.iter())
+            .all(|(a, b)| a & !b == 0)
     }
 
     /// Events with at least one successor.
@@ -223,27 +286,33 @@ impl Rel {
 impl BitOr for &Rel {
     type Output = Rel;
     fn bitor(self, o: &Rel) -> Rel {
-        Rel {
-            rows: self.rows.iter().zip(&o.rows).map(|(a, b)| a | b).collect(),
+        let mut r = self.clone();
+        for (a, b) in r.rows.iter_mut().zip(o.rows.iter()) {
+            *a |= *b;
         }
+        r
     }
 }
 
 impl BitAnd for &Rel {
     type Output = Rel;
     fn bitand(self, o: &Rel) -> Rel {
-        Rel {
-            rows: self.rows.iter().zip(&o.rows).map(|(a, b)| a & b).collect(),
+        let mut r = self.clone();
+        for (a, b) in r.rows.iter_mut().zip(o.rows.iter()) {
+            *a &= *b;
         }
+        r
     }
 }
 
 impl Sub for &Rel {
     type Output = Rel;
     fn sub(self, o: &Rel) -> Rel {
-        Rel {
-            rows: self.rows.iter().zip(&o.rows).map(|(a, b)| a & !b).collect(),
+        let mut r = self.clone();
+        for (a, b) in r.rows.iter_mut().zip(o.rows.iter()) {
+            *a &= !*b;
         }
+        r
     }
 }
 
