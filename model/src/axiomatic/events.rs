@@ -8,6 +8,7 @@
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
+use super::domain::{self, Domain, Usage};
 use crate::litmus::*;
 use crate::scope::Order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -146,39 +147,19 @@ fn collect_condition_regs(prop: &Prop, t: ThreadId, note: &mut impl FnMut(&Reg))
     }
 }
 
-/// How many writes to each physical location (indexed by `LocId`) a value's derivation used.
-type Usage = Vec<u32>;
-
-/// The values a location may hold, each with the minimal write usages that produce it.
-type Domain = Vec<Vec<(Value, Usage)>>;
-
-/// All traces of all threads, with loads drawing from a value domain closed under every store.
-///
-/// The domain is a fixpoint: a store may write any value computed from values in the domain.
-/// Fed back through RMWs (`atom.add` in a loop) that grows forever, so each value remembers how
-/// many writes to each location its derivation needed, and values needing more writes to a
-/// location than any execution has are dropped. The bound is sound: a derivation uses distinct
-/// write events, and for several operands at least as many as the largest of them.
+/// All traces of all threads, with loads drawing from a value domain closed under every store
+/// (a fixpoint over rounds of trace enumeration; see `domain.rs` for why it terminates).
 pub fn traces(p: &Program, unroll: u32) -> Result<Traces, TraceError> {
-    let n = p.locations.len();
-    let max_writes = max_writes(p, unroll);
-    let init: Domain = (0..n)
-        .map(|l| {
-            if p.physical(l) == l {
-                vec![(p.initial_value(l), vec![0; n])]
-            } else {
-                vec![]
-            }
-        })
-        .collect();
+    let max_writes = domain::max_writes(p, unroll);
+    let init = domain::initial(p);
     let mut domain = init.clone();
     loop {
         let mut next = init.clone();
         for t in 0..p.threads.len() {
             let run = thread_traces(p, t, &domain, unroll)?;
             for (l, v, usage) in run.written {
-                if usage.iter().zip(&max_writes).all(|(u, m)| u <= m) {
-                    insert_minimal(&mut next[l], v, usage);
+                if domain::within(&usage, &max_writes) {
+                    domain::insert_minimal(&mut next[l], v, usage);
                 }
             }
         }
@@ -188,13 +169,7 @@ pub fn traces(p: &Program, unroll: u32) -> Result<Traces, TraceError> {
         domain = next;
     }
     // Traces only need the values; one entry per value avoids duplicate traces.
-    let values: Domain = domain
-        .iter()
-        .map(|entries| {
-            let set: BTreeSet<Value> = entries.iter().map(|(v, _)| *v).collect();
-            set.into_iter().map(|v| (v, vec![0; n])).collect()
-        })
-        .collect();
+    let values = domain::values_only(&domain);
     let mut bounded = false;
     let mut per_thread = Vec::with_capacity(p.threads.len());
     for t in 0..p.threads.len() {
@@ -215,56 +190,6 @@ pub fn traces(p: &Program, unroll: u32) -> Result<Traces, TraceError> {
         per_thread,
         bounded,
     })
-}
-
-/// Keeps only usages no other usage of the same value is below.
-fn insert_minimal(entries: &mut Vec<(Value, Usage)>, value: Value, usage: Usage) {
-    let le = |a: &Usage, b: &Usage| a.iter().zip(b).all(|(x, y)| x <= y);
-    if entries.iter().any(|(v, u)| *v == value && le(u, &usage)) {
-        return;
-    }
-    entries.retain(|(v, u)| !(*v == value && le(&usage, u)));
-    entries.push((value, usage));
-    entries.sort();
-}
-
-/// An upper bound on the writes to each physical location in one execution: a store runs once,
-/// or `unroll + 1` times for each loop (a backward branch and its target) around it.
-fn max_writes(p: &Program, unroll: u32) -> Vec<u32> {
-    let mut max = vec![0u32; p.locations.len()];
-    for th in &p.threads {
-        let target = |label: &str| {
-            th.body
-                .iter()
-                .position(|s| matches!(&s.instr, Instr::Label(l) if l == label))
-        };
-        let loops: Vec<(usize, usize)> = th
-            .body
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| match &s.instr {
-                Instr::Branch { target: t, .. } => target(t).filter(|&d| d <= i).map(|d| (d, i)),
-                _ => None,
-            })
-            .collect();
-        for (i, s) in th.body.iter().enumerate() {
-            if let Some(l) = s.instr.location().filter(|_| writes(&s.instr)) {
-                let times = loops
-                    .iter()
-                    .filter(|(d, b)| (*d..=*b).contains(&i))
-                    .fold(1u32, |acc, _| acc.saturating_mul(unroll + 1));
-                max[p.physical(l)] = max[p.physical(l)].saturating_add(times);
-            }
-        }
-    }
-    max
-}
-
-fn writes(i: &Instr) -> bool {
-    matches!(
-        i,
-        Instr::Store { .. } | Instr::Atom { .. } | Instr::Red { .. }
-    )
 }
 
 /// A register's value and the reads it was computed from.

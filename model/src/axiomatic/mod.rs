@@ -1,6 +1,7 @@
 //! The axiomatic engine: every final state a memory model allows for a litmus program.
 //!
-//! `events.rs` turns each thread into traces (loops unrolled to a bound), `enumerate.rs` builds
+//! `events.rs` turns each thread into traces (loops unrolled to a bound, loads returning values
+//! from `domain.rs`), `enumerate.rs` builds
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
 //! `models/` judges each one with the model's axioms, written in the relation algebra of
 //! `rel.rs`. `dot.rs` draws a witness execution.
@@ -19,6 +20,7 @@
 //! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
 //!   synchronize; we enumerate the distinct restrictions.
 
+pub mod domain;
 pub mod dot;
 pub mod enumerate;
 pub mod events;
