@@ -25,7 +25,7 @@ pub fn mutants(p: &Program) -> Vec<Mutant> {
                     Some(instr) => {
                         m.threads[tid].body[i] = Stmt {
                             instr,
-                            span: s.span,
+                            ..s.clone()
                         }
                     }
                     None => {
