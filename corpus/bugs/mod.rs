@@ -4,11 +4,13 @@
 //!
 //! A case builds its kernel and body afresh for each engine, so nothing is shared between runs.
 
-use scopecheck_model::kernel::{Checker, Kernel, Report, ThreadCtx, TileCtx, Verdict};
+use scopecheck_model::kernel::{Checker, FailureKind, Kernel, Report, ThreadCtx, TileCtx, Verdict};
 use std::sync::Arc;
 
 mod cuda_shared_memory;
 mod cutile_guide;
+pub mod mbarrier;
+mod tile_ir;
 
 /// A kernel body: one closure per thread, or per tile block.
 pub enum Body {
@@ -22,6 +24,9 @@ pub enum Expect {
     Verdict(Verdict),
     /// Passes, and the worst shared-memory bank conflict has exactly this degree.
     BankConflict(usize),
+    /// Fails with one of these kinds: a bug with several symptoms, each reached by some
+    /// interleaving (which one an engine meets first depends on its search order).
+    FailsWith(&'static [FailureKind]),
 }
 
 pub struct BugCase {
@@ -84,6 +89,9 @@ impl BugCase {
             Expect::BankConflict(degree) => {
                 report.passed() && report.worst_bank_conflict() == *degree
             }
+            Expect::FailsWith(kinds) => {
+                matches!(report.verdict(), Verdict::Fail(k) if kinds.contains(&k))
+            }
         }
     }
 
@@ -92,6 +100,10 @@ impl BugCase {
         match &self.expect {
             Expect::Verdict(v) => verdict_words(v),
             Expect::BankConflict(d) => bank_conflict_words(*d),
+            Expect::FailsWith(kinds) => {
+                let words: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+                format!("fail: {}", words.join(" or "))
+            }
         }
     }
 
@@ -125,10 +137,15 @@ pub fn verdict_words(v: &Verdict) -> String {
 
 /// Every case of the corpus.
 pub fn all() -> Vec<BugCase> {
-    [cutile_guide::cases(), cuda_shared_memory::cases()]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        cutile_guide::cases(),
+        cuda_shared_memory::cases(),
+        mbarrier::cases(),
+        tile_ir::cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Shorthand for thread-level bodies.

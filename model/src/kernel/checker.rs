@@ -157,7 +157,7 @@ impl Checker {
     /// PCT, and our DFS.
     pub fn every_engine(kernel: &Kernel) -> Vec<Checker> {
         let mut all = Vec::new();
-        if kernel.grid.threads() < loom::MAX_THREADS {
+        if kernel.model_threads() < loom::MAX_THREADS {
             all.push(Checker::loom());
         }
         all.push(Checker::random(300, 1));

@@ -21,10 +21,14 @@
 //! Semantics live in [`crate::runtime`]; this module only names things.
 
 mod checker;
+mod mbarrier;
 mod tile;
+mod tokens;
 
 pub use self::checker::{common_verdict, Checker, Report, Verdict};
+pub use self::mbarrier::{MBarrier, MBarriers, PhaseToken};
 pub use self::tile::TileCtx;
+pub use self::tokens::Token;
 pub use crate::runtime::bank::BankConflict;
 pub use crate::runtime::report::FailureKind;
 
@@ -280,6 +284,10 @@ pub struct Kernel {
     shared_bytes: u64,
     pub(crate) posts: Vec<Post>,
     pub(crate) max_steps: usize,
+    /// Declared mbarriers (one instance per block each).
+    pub(crate) mbarriers: Vec<String>,
+    /// Whether blocks have a copy agent for bulk copies.
+    pub(crate) bulk_copies: bool,
 }
 
 impl Kernel {
@@ -291,6 +299,8 @@ impl Kernel {
             shared_bytes: 0,
             posts: Vec::new(),
             max_steps: 2_000,
+            mbarriers: Vec::new(),
+            bulk_copies: false,
         }
     }
 
@@ -298,6 +308,17 @@ impl Kernel {
     pub fn max_steps(mut self, steps: usize) -> Kernel {
         self.max_steps = steps;
         self
+    }
+
+    /// Engine threads an execution runs: the grid's threads plus one copy agent per block when
+    /// the kernel uses bulk copies.
+    pub fn model_threads(&self) -> usize {
+        let agents = if self.bulk_copies {
+            self.grid.blocks
+        } else {
+            0
+        };
+        self.grid.threads() + agents as usize
     }
 
     /// A zero-initialised global buffer.
@@ -617,10 +638,35 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
                 block: b,
                 tid: t,
                 name,
+                agent: false,
             });
         }
         blocks.push(members);
     }
+    // Each block's copy agent (TMA unit) comes after every kernel thread.
+    let mut agents = Vec::new();
+    if kernel.bulk_copies {
+        for b in 0..g.blocks {
+            agents.push(threads.len());
+            threads.push(ThreadInfo {
+                placement: g.placement(b),
+                block: b,
+                tid: u32::MAX,
+                name: format!("block {b} bulk-copy agent"),
+                agent: true,
+            });
+        }
+    }
+    let mbarriers = kernel
+        .mbarriers
+        .iter()
+        .flat_map(|name| {
+            (0..g.blocks).map(move |b| crate::runtime::mbarrier::MBarInfo {
+                name: format!("{name}@block{b}"),
+                block: b,
+            })
+        })
+        .collect();
     crate::runtime::Setup {
         name: kernel.name.clone(),
         threads,
@@ -628,5 +674,7 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
         blocks,
         max_steps: kernel.max_steps,
         stop_on_race: true,
+        mbarriers,
+        agents,
     }
 }

@@ -31,7 +31,7 @@ impl Ctx {
     }
 
     /// Lock the machine, run `f`, release, and unpark whoever `f` woke.
-    fn step<R>(&self, f: impl FnOnce(&mut Machine) -> Result<R, Halt>) -> R {
+    pub(crate) fn step<R>(&self, f: impl FnOnce(&mut Machine) -> Result<R, Halt>) -> R {
         let (result, wake) = {
             let mut m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
             if m.halted {
@@ -48,7 +48,7 @@ impl Ctx {
     }
 
     /// Park until the machine marks this thread running again.
-    fn wait(&self) {
+    pub(crate) fn wait(&self) {
         loop {
             {
                 let m = self.machine.lock().unwrap_or_else(|e| e.into_inner());

@@ -30,6 +30,10 @@ pub fn run_execution(
             machine: Arc::clone(&machine),
             sched: Arc::clone(sched),
         };
+        if info.agent {
+            sched.spawn(t, Box::new(move || super::async_copy::agent_main(ctx)));
+            continue;
+        }
         let body = Arc::clone(body);
         sched.spawn(t, Box::new(move || thread_main(ctx, body)));
     }
@@ -239,6 +243,7 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
             format!("bar.{} {id}", if *wait { "sync" } else { "arrive" })
         }
         EventKind::SpinWait => "spin_loop: waits for a newer store".to_string(),
+        EventKind::Note(text) => text.clone(),
     };
     format!("{who}: {what} at {}", e.site)
 }

@@ -198,6 +198,7 @@ impl LitmusModel {
                 block: b as u32,
                 tid,
                 name: format!("P{t}"),
+                agent: false,
             });
         }
         let locs = p
@@ -220,6 +221,8 @@ impl LitmusModel {
             blocks,
             max_steps: opts.max_steps,
             stop_on_race: false,
+            mbarriers: Vec::new(),
+            agents: Vec::new(),
         }
     }
 

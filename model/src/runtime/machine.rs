@@ -29,6 +29,10 @@ pub struct Setup {
     pub max_steps: usize,
     /// Stop an execution at its first race (checking) or keep going (litmus outcomes).
     pub stop_on_race: bool,
+    /// The mbarriers in shared memory (one per declared barrier per block).
+    pub mbarriers: Vec<super::mbarrier::MBarInfo>,
+    /// Per block, the thread id of its asynchronous copy agent (TMA unit), if the kernel has any.
+    pub agents: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -38,6 +42,8 @@ pub struct ThreadInfo {
     pub tid: u32,
     /// How reports name the thread (`block 1 thread 0`, `P1`).
     pub name: String,
+    /// An asynchronous agent (the block's TMA unit), not a thread of the kernel body.
+    pub agent: bool,
 }
 
 impl Setup {
@@ -59,19 +65,28 @@ pub enum Status {
     AtBarrier,
     /// Blocked in a spin loop until some other thread stores to one of these locations.
     Spinning(Vec<usize>),
+    /// Blocked until this mbarrier leaves the given phase.
+    MBarWait {
+        bar: usize,
+        phase: u32,
+    },
+    /// Blocked until this thread's shared→global bulk copies have completed.
+    BulkWait,
+    /// An async agent with nothing to do.
+    AgentIdle,
     Done,
 }
 
 #[derive(Clone, Debug)]
-struct ThreadState {
-    view: View,
+pub(super) struct ThreadState {
+    pub(super) view: View,
     /// The latest release fence of each scope: heads for the strong stores that follow.
     fence_heads: Vec<Head>,
     /// Strong reads an acquire fence may still turn into synchronization.
     pending: Vec<PendingAcquire>,
     /// Per location, this thread's latest release store to it (release sequences).
     rel_seq: Vec<(usize, Head)>,
-    status: Status,
+    pub(super) status: Status,
     steps: usize,
     /// Locations read since the last spin-loop iteration ended.
     watch: Vec<usize>,
@@ -79,6 +94,15 @@ struct ThreadState {
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
     future_barriers: Option<Vec<i64>>,
+    /// The view at the thread's latest `fence.proxy.async`: what its bulk copies may see of
+    /// its generic-proxy writes.
+    pub(super) async_view: Option<Arc<View>>,
+    /// Shared→global bulk copies issued and not yet completed, and what the completed ones
+    /// released (joined by `bulk_wait`).
+    pub(super) bulk_outstanding: u32,
+    pub(super) bulk_done: Option<View>,
+    /// The Tile IR token-ordered operation in progress, if any.
+    pub(super) token_op: Option<super::tokens::TokenOp>,
 }
 
 /// What makes threads meet at a barrier.
@@ -106,7 +130,7 @@ pub type BankKey = (Site, u32, u32, u32);
 
 pub struct Machine {
     pub setup: Arc<Setup>,
-    threads: Vec<ThreadState>,
+    pub(super) threads: Vec<ThreadState>,
     pub locs: Vec<LocState>,
     sc_fences: Vec<ScFence>,
     barrier_waiting: Vec<Vec<Arrival>>,
@@ -124,6 +148,12 @@ pub struct Machine {
     pub observed: Vec<(String, i64)>,
     /// Threads to unpark once the machine lock is released.
     pub wake: Vec<usize>,
+    /// mbarrier states, indexed like `setup.mbarriers`.
+    pub(super) mbars: Vec<super::mbarrier::MBarState>,
+    /// Per block, the copies its async agent has yet to perform.
+    pub(super) agent_work: Vec<super::async_copy::AgentWork>,
+    /// Tile IR token-ordered operations, per thread.
+    pub(super) tokens: Vec<super::tokens::TokenLog>,
     empty_heads: Heads,
 }
 
@@ -141,6 +171,10 @@ impl Machine {
             watch: Vec::new(),
             occurrences: HashMap::new(),
             future_barriers: None,
+            async_view: None,
+            bulk_outstanding: 0,
+            bulk_done: None,
+            token_op: None,
         };
         Machine {
             threads: vec![thread; n],
@@ -160,6 +194,9 @@ impl Machine {
             bank: HashMap::new(),
             observed: Vec::new(),
             wake: Vec::new(),
+            mbars: vec![super::mbarrier::MBarState::default(); setup.mbarriers.len()],
+            agent_work: vec![super::async_copy::AgentWork::default(); setup.agents.len()],
+            tokens: vec![super::tokens::TokenLog::default(); n],
             empty_heads,
             setup,
         }
@@ -178,7 +215,7 @@ impl Machine {
             .value
     }
 
-    fn actor(&self, t: usize, scope: Option<Scope>) -> Actor {
+    pub(super) fn actor(&self, t: usize, scope: Option<Scope>) -> Actor {
         Actor {
             thread: t,
             placement: self.setup.threads[t].placement,
@@ -187,7 +224,7 @@ impl Machine {
     }
 
     /// Start an operation of `t`: record the scheduling decision and enforce the step bound.
-    fn begin(&mut self, t: usize) -> Result<(), Halt> {
+    pub(super) fn begin(&mut self, t: usize) -> Result<(), Halt> {
         self.decisions.push(Decision::Run(t as u32));
         let th = &mut self.threads[t];
         th.steps += 1;
@@ -204,7 +241,7 @@ impl Machine {
         Ok(())
     }
 
-    fn event(&mut self, thread: usize, site: Site, what: EventKind) -> usize {
+    pub(super) fn event(&mut self, thread: usize, site: Site, what: EventKind) -> usize {
         self.events.push(Event { thread, site, what });
         self.events.len()
     }
@@ -229,7 +266,14 @@ impl Machine {
     fn halt(&mut self) {
         self.halted = true;
         for (t, th) in self.threads.iter().enumerate() {
-            if matches!(th.status, Status::AtBarrier | Status::Spinning(_)) {
+            if matches!(
+                th.status,
+                Status::AtBarrier
+                    | Status::Spinning(_)
+                    | Status::MBarWait { .. }
+                    | Status::BulkWait
+                    | Status::AgentIdle
+            ) {
                 self.wake.push(t);
             }
         }
@@ -245,6 +289,7 @@ impl Machine {
         epoch: u32,
         event: usize,
     ) -> Result<(), Halt> {
+        self.token_check(t, loc, write, event)?;
         let view = &self.threads[t].view;
         if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
             if self.setup.stop_on_race {
@@ -306,7 +351,7 @@ impl Machine {
 
     /// Append a store and do what follows from it: floors, release sequence, waking spinners.
     #[allow(clippy::too_many_arguments)]
-    fn append_store(
+    pub(super) fn append_store(
         &mut self,
         t: usize,
         loc: usize,
@@ -759,16 +804,13 @@ impl Machine {
         Ok(true)
     }
 
-    /// Every live thread blocked: deadlock.
-    fn check_deadlock(&mut self) -> Result<(), Halt> {
+    /// Every live thread of the kernel blocked, and no async agent at work: deadlock. (An idle
+    /// agent cannot unblock anyone: it only acts on copies threads issue.)
+    pub(super) fn check_deadlock(&mut self) -> Result<(), Halt> {
         let live: Vec<usize> = (0..self.threads.len())
-            .filter(|&u| self.threads[u].status != Status::Done)
+            .filter(|&u| self.threads[u].status != Status::Done && !self.setup.threads[u].agent)
             .collect();
-        if live.is_empty()
-            || live
-                .iter()
-                .any(|&u| self.threads[u].status == Status::Running)
-        {
+        if live.is_empty() || self.threads.iter().any(|th| th.status == Status::Running) {
             return Ok(());
         }
         let details = live
@@ -786,6 +828,12 @@ impl Machine {
                             "{name} spins waiting for a new store to {}",
                             locs.join(", ")
                         )
+                    }
+                    Status::MBarWait { bar, .. } => {
+                        format!("{name} waits on {}", self.mbar_describe(*bar))
+                    }
+                    Status::BulkWait => {
+                        format!("{name} waits for its bulk copies to complete")
                     }
                     _ => unreachable!("only blocked threads remain"),
                 }
@@ -805,6 +853,10 @@ impl Machine {
         if self.halted {
             return;
         }
+        if self.setup.threads[t].agent {
+            return;
+        }
+        self.wake_idle_agent(self.setup.threads[t].block as usize);
         let block = self.setup.threads[t].block as usize;
         let kernel_waiter = self.barrier_waiting[block]
             .iter()

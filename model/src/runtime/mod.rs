@@ -15,16 +15,19 @@
 //! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
 //! programs as kernels).
 
+pub mod async_copy;
 pub mod bank;
 pub mod ctx;
 pub mod driver;
 pub mod litmus;
 pub mod machine;
+pub mod mbarrier;
 pub mod memory;
 pub mod panics;
 pub mod race;
 pub mod report;
 pub mod sync;
+pub mod tokens;
 pub mod view;
 
 pub use ctx::Ctx;

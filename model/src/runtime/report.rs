@@ -57,6 +57,9 @@ pub enum EventKind {
         wait: bool,
     },
     SpinWait,
+    /// An mbarrier operation, a bulk copy step, a proxy fence or a token-ordered tile
+    /// operation, described when it happened.
+    Note(String),
 }
 
 /// The failure kinds scopecheck reports.
@@ -74,6 +77,9 @@ pub enum FailureKind {
     Deadlock,
     /// A thread exceeded the step bound: possibly a hang (a *bounded* result).
     PossibleHang,
+    /// An mbarrier used against its PTX rules: arriving past the expected count, waiting on a
+    /// phase outside the valid window, re-initialising it while in use, using it uninitialised.
+    MBarrierMisuse,
 }
 
 impl fmt::Display for FailureKind {
@@ -87,6 +93,7 @@ impl fmt::Display for FailureKind {
             FailureKind::BarrierDivergence => f.write_str("barrier divergence"),
             FailureKind::Deadlock => f.write_str("deadlock"),
             FailureKind::PossibleHang => f.write_str("possible hang (step bound exceeded)"),
+            FailureKind::MBarrierMisuse => f.write_str("mbarrier misuse"),
         }
     }
 }

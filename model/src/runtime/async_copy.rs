@@ -1,0 +1,419 @@
+//! Bulk copies (`cp.async.bulk`, TMA) as an asynchronous agent.
+//!
+//! Each block that may issue bulk copies has one more engine thread: its *copy agent* (the
+//! block's TMA unit). Issuing a copy queues it; the agent performs the copies in issue order, one
+//! element write per step, and the engine interleaves those steps with every other thread — so
+//! the writes land at points the engine chooses. A global→shared copy ends with `complete_tx` on
+//! its mbarrier; a shared→global copy ends by releasing to its issuer's `bulk_wait`.
+//!
+//! Ordering: a copy is ordered after what its issuer knew when it issued it — except that the
+//! copy works in the *async proxy*, so the issuer's (and anyone's) generic-proxy *writes* are
+//! visible to it only through a `fence.proxy.async` the issuer executed before issuing. A read
+//! of a copy's destination is ordered after the copy only through the copy's completion (an
+//! mbarrier wait, or `bulk_wait`). Everything else is a data race, found by the usual checks.
+//!
+//! Limitation: one agent per block performs its copies in issue order, so two copies of one
+//! block never overlap in time (real TMA units may); each copy reads the newest store of every
+//! source element (any other store it could read would race with it).
+
+use super::ctx::Ctx;
+use super::machine::{Halt, Machine, Status};
+use super::memory::AccessRec;
+use super::panics::HaltSignal;
+use super::race::Race;
+use super::report::{EventKind, FailureKind, Site};
+use super::view::{View, ALL_LEVELS};
+use crate::engine::Point;
+use crate::scope::Order;
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// Where a bulk copy completes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Global→shared: `complete_tx(bytes)` on this mbarrier.
+    MBarrier(usize),
+    /// Shared→global: the issuer's bulk group (`bulk_wait`).
+    BulkGroup,
+}
+
+/// One issued bulk copy.
+#[derive(Clone, Debug)]
+pub struct Copy {
+    pub issuer: usize,
+    /// Element locations, pairwise.
+    pub src: Vec<usize>,
+    pub dst: Vec<usize>,
+    pub bytes: u64,
+    pub completion: Completion,
+    /// What the issuer knew at the issue.
+    pub view: Arc<View>,
+    /// What the issuer knew at its last `fence.proxy.async` (what the async proxy may see of
+    /// generic-proxy writes).
+    pub proxy_view: Option<Arc<View>>,
+    pub site: Site,
+}
+
+/// A block's agent: the copy in progress (and its next element), then the queue.
+#[derive(Clone, Debug, Default)]
+pub struct AgentWork {
+    current: Option<(Copy, usize)>,
+    queue: VecDeque<Copy>,
+}
+
+/// What the agent does next.
+#[derive(Copy, Clone, Debug)]
+pub enum AgentNext {
+    /// Write the next element (to this location).
+    Element(usize),
+    Complete,
+    Idle,
+    Exit,
+}
+
+impl Machine {
+    /// Queue a bulk copy on the issuer's block agent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bulk_copy(
+        &mut self,
+        t: usize,
+        src: Vec<usize>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) -> Result<(), Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        let block = self.setup.threads[t].block as usize;
+        let name = |l: &[usize]| match (l.first(), l.last()) {
+            (Some(&a), Some(&b)) if a != b => {
+                format!("{}..{}", self.setup.locs[a].name, self.setup.locs[b].name)
+            }
+            (Some(&a), _) => self.setup.locs[a].name.clone(),
+            _ => "(nothing)".to_string(),
+        };
+        let (what, then) = match completion {
+            Completion::MBarrier(bar) => (
+                "cp.async.bulk.shared.global",
+                format!("complete_tx on {}", self.setup.mbarriers[bar].name),
+            ),
+            Completion::BulkGroup => ("cp.async.bulk.global.shared", "bulk group".to_string()),
+        };
+        let text = format!(
+            "{what} {} <- {}, {bytes} bytes ({then})",
+            name(&dst),
+            name(&src)
+        );
+        let event = self.event(t, site, EventKind::Note(text));
+        let Some(&agent) = self.setup.agents.get(block) else {
+            let headline = "bulk copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
+            self.fail(FailureKind::Assertion, headline, vec![]);
+            return Err(Halt);
+        };
+        match completion {
+            Completion::MBarrier(bar) => {
+                self.mbar_check_init(t, bar, event)?;
+                self.mbars[bar].in_flight += 1;
+            }
+            Completion::BulkGroup => self.threads[t].bulk_outstanding += 1,
+        }
+        let th = &self.threads[t];
+        let copy = Copy {
+            issuer: t,
+            src,
+            dst,
+            bytes,
+            completion,
+            view: Arc::new(th.view.clone()),
+            proxy_view: th.async_view.clone(),
+            site,
+        };
+        self.agent_work[block].queue.push_back(copy);
+        if self.threads[agent].status == Status::AgentIdle {
+            self.threads[agent].status = Status::Running;
+            self.wake.push(agent);
+        }
+        Ok(())
+    }
+
+    /// `fence.proxy.async`: the thread's generic-proxy knowledge so far becomes visible to the
+    /// async proxy of the copies it issues from now on.
+    pub fn fence_proxy_async(&mut self, t: usize, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        self.event(t, site, EventKind::Note("fence.proxy.async".to_string()));
+        self.threads[t].async_view = Some(Arc::new(self.threads[t].view.clone()));
+        Ok(())
+    }
+
+    /// `cp.async.bulk.wait_group 0`: block until every shared→global copy this thread issued
+    /// completed; then their writes happen before what follows. Returns `true` to block.
+    pub fn bulk_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        let n = self.threads[t].bulk_outstanding;
+        self.event(
+            t,
+            site,
+            EventKind::Note(format!(
+                "cp.async.bulk.wait_group 0 ({n} copies outstanding)"
+            )),
+        );
+        if n > 0 {
+            self.threads[t].status = Status::BulkWait;
+            self.check_deadlock()?;
+            return Ok(true);
+        }
+        if let Some(done) = self.threads[t].bulk_done.take() {
+            self.threads[t].view.join(&done, ALL_LEVELS);
+        }
+        Ok(false)
+    }
+
+    /// The agent's next action, without doing it.
+    pub fn agent_next(&mut self, a: usize) -> AgentNext {
+        let block = self.setup.threads[a].block as usize;
+        let work = &mut self.agent_work[block];
+        if work.current.is_none() {
+            if let Some(copy) = work.queue.pop_front() {
+                let view = Arc::clone(&copy.view);
+                work.current = Some((copy, 0));
+                self.threads[a].view.join(&view, ALL_LEVELS);
+            }
+        }
+        match &self.agent_work[block].current {
+            Some((copy, i)) if *i < copy.dst.len() => AgentNext::Element(copy.dst[*i]),
+            Some(_) => AgentNext::Complete,
+            None if self.block_done(block) => AgentNext::Exit,
+            None => AgentNext::Idle,
+        }
+    }
+
+    fn block_done(&self, block: usize) -> bool {
+        self.setup.blocks[block]
+            .iter()
+            .all(|&u| self.threads[u].status == Status::Done)
+    }
+
+    /// The last thread of a block exited: its agent, if idle, wakes to exit.
+    pub(super) fn wake_idle_agent(&mut self, block: usize) {
+        if let Some(&agent) = self.setup.agents.get(block) {
+            if self.threads[agent].status == Status::AgentIdle && self.block_done(block) {
+                self.threads[agent].status = Status::Running;
+                self.wake.push(agent);
+            }
+        }
+    }
+
+    /// Nothing to do: the agent sleeps until a copy is queued. Returns `true` to block.
+    pub fn agent_idle(&mut self, a: usize) -> Result<bool, Halt> {
+        let block = self.setup.threads[a].block as usize;
+        if !self.agent_work[block].queue.is_empty() || self.block_done(block) {
+            return Ok(false);
+        }
+        self.threads[a].status = Status::AgentIdle;
+        self.check_deadlock()?;
+        Ok(true)
+    }
+
+    /// One step of the agent's current copy: an element, or the completion.
+    pub fn agent_step(&mut self, a: usize) -> Result<(), Halt> {
+        let block = self.setup.threads[a].block as usize;
+        let (copy, i) = self.agent_work[block]
+            .current
+            .clone()
+            .expect("agent_next found a copy in progress");
+        if i < copy.dst.len() {
+            self.agent_work[block].current = Some((copy.clone(), i + 1));
+            return self.agent_element(a, &copy, i);
+        }
+        self.agent_work[block].current = None;
+        match copy.completion {
+            Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
+            Completion::BulkGroup => {
+                self.begin(a)?;
+                self.threads[a].view.tick(a);
+                let issuer = copy.issuer;
+                self.event(
+                    a,
+                    copy.site,
+                    EventKind::Note(format!(
+                        "bulk copy of {} complete",
+                        self.setup.threads[issuer].name
+                    )),
+                );
+                let view = self.threads[a].view.clone();
+                let th = &mut self.threads[issuer];
+                match &mut th.bulk_done {
+                    Some(v) => v.join(&view, ALL_LEVELS),
+                    None => th.bulk_done = Some(view),
+                }
+                th.bulk_outstanding -= 1;
+                if th.bulk_outstanding == 0 && th.status == Status::BulkWait {
+                    if let Some(done) = th.bulk_done.take() {
+                        th.view.join(&done, ALL_LEVELS);
+                    }
+                    th.status = Status::Running;
+                    self.wake.push(issuer);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Element `i` of `copy`: read the source, write the destination, in the async proxy.
+    fn agent_element(&mut self, a: usize, copy: &Copy, i: usize) -> Result<(), Halt> {
+        self.begin(a)?;
+        let epoch = self.threads[a].view.tick(a);
+        let (src, dst) = (copy.src[i], copy.dst[i]);
+        let value = self.locs[src].stores.last().expect("initial store").value;
+        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        let text = format!(
+            "bulk copy writes {} = {} (async proxy, from {})",
+            d.name,
+            d.kind.format(value),
+            s.name
+        );
+        let event = self.event(a, copy.site, EventKind::Note(text));
+        self.async_race_check(a, src, false, epoch, event, copy)?;
+        self.async_race_check(a, dst, true, epoch, event, copy)?;
+        let actor = self.actor(a, None);
+        self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
+        let latest = self.locs[dst].latest() as u32;
+        self.locs[dst].mirror.push(latest);
+        Ok(())
+    }
+
+    /// Race check for an async-proxy access: earlier generic-proxy writes count as ordered only
+    /// if the issuer's last proxy fence knew them.
+    fn async_race_check(
+        &mut self,
+        a: usize,
+        loc: usize,
+        write: bool,
+        epoch: u32,
+        event: usize,
+        copy: &Copy,
+    ) -> Result<(), Halt> {
+        let view = &self.threads[a].view;
+        let mut found = None;
+        for p in &self.locs[loc].accesses {
+            let u = p.actor.thread;
+            if u == a || !(p.write || write) {
+                continue;
+            }
+            let generic_write = p.write && !self.setup.threads[u].agent;
+            let ordered = if generic_write {
+                copy.proxy_view
+                    .as_ref()
+                    .is_some_and(|v| v.knows(0, u, p.epoch))
+            } else {
+                view.knows(0, u, p.epoch)
+            };
+            if !ordered {
+                found = Some((p.clone(), generic_write && view.knows(0, u, p.epoch)));
+                break;
+            }
+        }
+        if let Some((prior, needs_proxy_fence)) = found {
+            let race = Race { prior, fix: None };
+            let (kind, headline, mut details) = race.describe(self, loc, event);
+            details.pop();
+            details.push(if needs_proxy_fence {
+                "the generic-proxy write happens before the copy was issued, but no fence.proxy.async \
+                 between them makes it visible to the async proxy: call fence_proxy_async() after the \
+                 write and before issuing the copy"
+                    .to_string()
+            } else {
+                "the bulk copy runs asynchronously: it is ordered after what its issuer knew when \
+                 issuing it, and others are ordered after it only through its completion (an \
+                 mbarrier wait that observes its complete_tx, or bulk_wait)"
+                    .to_string()
+            });
+            self.fail(kind, headline, details);
+            return Err(Halt);
+        }
+        let actor = self.actor(a, None);
+        self.locs[loc].accesses.push(AccessRec {
+            actor,
+            epoch,
+            write,
+            event,
+        });
+        Ok(())
+    }
+}
+
+/// The agent's engine thread: perform queued copies until the block is done.
+pub fn agent_main(ctx: Ctx) {
+    let result = catch_unwind(AssertUnwindSafe(|| ctx.run_agent()));
+    let wake = {
+        let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(payload) = result {
+            if !payload.is::<HaltSignal>() {
+                let message = super::panics::take_last(&*payload);
+                m.fail(
+                    FailureKind::Assertion,
+                    format!("{} failed: {message}", ctx.info.name),
+                    vec![],
+                );
+            }
+        }
+        m.exit(ctx.thread);
+        std::mem::take(&mut m.wake)
+    };
+    for t in wake {
+        ctx.sched.unpark(t);
+    }
+}
+
+impl Ctx {
+    fn run_agent(&self) {
+        loop {
+            match self.step(|m| Ok(m.agent_next(self.thread))) {
+                AgentNext::Exit => return,
+                AgentNext::Idle => {
+                    if self.step(|m| m.agent_idle(self.thread)) {
+                        self.wait();
+                    }
+                }
+                AgentNext::Element(dst) => {
+                    self.sched.point(self.thread, Point::Write(dst));
+                    self.step(|m| m.agent_step(self.thread));
+                }
+                AgentNext::Complete => {
+                    self.sched.point(self.thread, Point::Other);
+                    self.step(|m| m.agent_step(self.thread));
+                }
+            }
+        }
+    }
+}
+
+impl Ctx {
+    pub fn bulk_copy(
+        &self,
+        src: Vec<usize>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) {
+        self.sched.point(self.thread, Point::Other);
+        self.step(|m| m.bulk_copy(self.thread, src, dst, bytes, completion, site))
+    }
+
+    pub fn fence_proxy_async(&self, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        self.step(|m| m.fence_proxy_async(self.thread, site))
+    }
+
+    pub fn bulk_wait(&self, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.bulk_wait(self.thread, site)) {
+            self.wait();
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! mbarrier: PTX's split-phase barrier object in shared memory.
+//!
+//! A barrier has a *current phase* (0, 1, 2, …), a count of arrivals still pending in it and a
+//! signed transaction count (`tx`). `init(count)` starts phase 0 with `count` pending arrivals.
+//! `arrive` takes one pending arrival; `expect_tx(b)` adds `b` bytes; `complete_tx(b)` (done by
+//! bulk copies) subtracts them — it may come first, so `tx` is signed. When no arrival is pending
+//! and `tx == 0` the phase completes: the phase number advances and the pending count resets.
+//!
+//! Waiting: `try_wait.parity p` is true iff the phase with parity `p` has completed, i.e. the
+//! current phase's parity is not `p` (so it speaks only of the current phase and the one just
+//! before it: nothing in the barrier remembers older phases). A token from `arrive` names its
+//! phase; waiting on a token two or more phases old is outside the valid window.
+//!
+//! Synchronization: an arrive (release, CTA scope, by default) releases the arriving thread's
+//! view into the phase, a `complete_tx` releases the copy's writes; a successful wait acquires
+//! what the completed phase released. All parties are in one CTA, so CTA scope is morally strong
+//! between them at every widening level.
+
+use super::machine::{Halt, Machine, Status};
+use super::report::{EventKind, FailureKind, Site};
+use super::view::{View, ALL_LEVELS};
+use std::sync::Arc;
+
+/// Static description of one mbarrier.
+#[derive(Clone, Debug)]
+pub struct MBarInfo {
+    pub name: String,
+    pub block: u32,
+}
+
+/// Who initialised the barrier, so that uses unordered with the init are caught.
+#[derive(Copy, Clone, Debug)]
+pub struct InitRec {
+    pub thread: usize,
+    pub epoch: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MBarState {
+    pub init: Option<InitRec>,
+    pub count: u32,
+    pub pending: u32,
+    pub tx: i64,
+    pub phase: u32,
+    /// What the arrivals and completions of the current phase released so far.
+    releasing: Option<View>,
+    /// What each completed phase released, by phase number.
+    completed: Vec<Arc<View>>,
+    /// Bulk copies in flight that will `complete_tx` on this barrier.
+    pub in_flight: u32,
+    /// Per thread, the epoch of its latest operation on the barrier (0: none), so that an init
+    /// unordered with a use is caught from either side.
+    uses: Vec<u32>,
+    /// How many times the barrier was initialised.
+    pub inits: u32,
+}
+
+/// How a thread waits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WaitOn {
+    /// `try_wait.parity` / `test_wait.parity`.
+    Parity(u32),
+    /// `try_wait` with the token (phase number) an `arrive` returned.
+    Token(u32),
+}
+
+/// The outcome of one wait test.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WaitResult {
+    Complete,
+    Incomplete,
+    /// Incomplete, and the thread now blocks until the barrier's phase changes.
+    Blocked,
+}
+
+/// One arrive: how many arrivals, extra expected bytes first, and whether it releases.
+#[derive(Copy, Clone, Debug)]
+pub struct Arrive {
+    pub count: u32,
+    pub expect_tx: u64,
+    pub release: bool,
+}
+
+impl Machine {
+    /// `full[0]@block0 (phase 1: 1 arrival pending, tx 8)`.
+    pub(super) fn mbar_describe(&self, bar: usize) -> String {
+        let b = &self.mbars[bar];
+        let name = &self.setup.mbarriers[bar].name;
+        if b.init.is_none() {
+            return format!("{name} (not initialised)");
+        }
+        format!(
+            "{name} (current phase {}, parity {}: {} arrival{} pending, tx {})",
+            b.phase,
+            b.phase % 2,
+            b.pending,
+            if b.pending == 1 { "" } else { "s" },
+            b.tx
+        )
+    }
+
+    fn misuse(&mut self, headline: String, details: Vec<String>) -> Halt {
+        self.fail(FailureKind::MBarrierMisuse, headline, details);
+        Halt
+    }
+
+    /// Every use of a barrier must come after its `init` in happens-before order (and, for a
+    /// re-init, every earlier use before the init).
+    pub(super) fn mbar_check_init(
+        &mut self,
+        t: usize,
+        bar: usize,
+        event: usize,
+    ) -> Result<(), Halt> {
+        let name = self.setup.mbarriers[bar].name.clone();
+        let who = self.setup.threads[t].name.clone();
+        let epoch = self.threads[t].view.clocks[0].get(t);
+        let n = self.setup.threads.len();
+        let b = &mut self.mbars[bar];
+        b.uses.resize(n, 0);
+        b.uses[t] = epoch;
+        match b.init {
+            None => Err(self.misuse(
+                format!("{who} uses mbarrier {name} before any init"),
+                vec![format!("#{event} {}", self.describe(event))],
+            )),
+            Some(init)
+                if init.thread != t && !self.threads[t].view.knows(0, init.thread, init.epoch) =>
+            {
+                let initer = self.setup.threads[init.thread].name.clone();
+                let headline = if b.inits > 1 {
+                    format!("{who} uses mbarrier {name} while {initer} re-initialises it (the init does not happen before this use)")
+                } else {
+                    format!("{who} uses mbarrier {name} before its init by {initer} is visible")
+                };
+                Err(self.misuse(
+                    headline,
+                    vec![
+                        format!("#{event} {}", self.describe(event)),
+                        "order the init before every use: syncthreads after init (with \
+                         fence.mbarrier_init for cluster peers), and before a re-init"
+                            .to_string(),
+                    ],
+                ))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    pub(super) fn describe(&self, event: usize) -> String {
+        super::driver::describe_event(&self.setup, &self.events[event - 1])
+    }
+
+    /// `mbarrier.init`: phase 0, `count` pending arrivals, tx 0.
+    pub fn mbar_init(&mut self, t: usize, bar: usize, count: u32, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        let epoch = self.threads[t].view.tick(t);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let event = self.event(
+            t,
+            site,
+            EventKind::Note(format!("mbarrier.init {name}, count {count}")),
+        );
+        let unordered_use = self.mbars[bar]
+            .uses
+            .iter()
+            .enumerate()
+            .find(|&(u, &e)| u != t && e > 0 && !self.threads[t].view.knows(0, u, e));
+        if let Some((u, _)) = unordered_use {
+            let user = self.setup.threads[u].name.clone();
+            return Err(self.misuse(
+                format!("mbarrier {name} re-initialised while {user} still uses it"),
+                vec![
+                    format!("#{event} {}", self.describe(event)),
+                    format!(
+                        "{user}'s latest operation on the barrier does not happen before this init"
+                    ),
+                ],
+            ));
+        }
+        let b = &self.mbars[bar];
+        if b.init.is_some() {
+            let waiting = self
+                .threads
+                .iter()
+                .any(|th| matches!(th.status, Status::MBarWait { bar: w, .. } if w == bar));
+            if b.pending != b.count || b.tx != 0 || b.in_flight > 0 || waiting {
+                let state = self.mbar_describe(bar);
+                return Err(self.misuse(
+                    format!("mbarrier {name} re-initialised while in use"),
+                    vec![
+                        format!("#{event} {}", self.describe(event)),
+                        format!("the barrier is mid-phase: {state}, {} bulk copies in flight", b.in_flight),
+                        "invalidate it only once every thread is done with it (mbarrier.inval), then init"
+                            .to_string(),
+                    ],
+                ));
+            }
+        }
+        if count == 0 {
+            return Err(self.misuse(format!("mbarrier {name} initialised with count 0"), vec![]));
+        }
+        let inits = self.mbars[bar].inits + 1;
+        self.mbars[bar] = MBarState {
+            init: Some(InitRec { thread: t, epoch }),
+            count,
+            pending: count,
+            inits,
+            ..MBarState::default()
+        };
+        Ok(())
+    }
+
+    /// `mbarrier.arrive[.expect_tx]`: returns the phase arrived on (the token).
+    pub fn mbar_arrive(
+        &mut self,
+        t: usize,
+        bar: usize,
+        arrive: Arrive,
+        site: Site,
+    ) -> Result<u32, Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let phase = self.mbars[bar].phase;
+        let op = match (arrive.expect_tx, arrive.release) {
+            (0, true) => "mbarrier.arrive".to_string(),
+            (0, false) => "mbarrier.arrive.relaxed".to_string(),
+            (b, true) => format!("mbarrier.arrive.expect_tx (+{b} bytes)"),
+            (b, false) => format!("mbarrier.arrive.expect_tx.relaxed (+{b} bytes)"),
+        };
+        let counted = if arrive.count == 1 {
+            String::new()
+        } else {
+            format!(" x{}", arrive.count)
+        };
+        let event = self.event(
+            t,
+            site,
+            EventKind::Note(format!("{op}{counted} on {name} (phase {phase})")),
+        );
+        self.mbar_check_init(t, bar, event)?;
+        let b = &mut self.mbars[bar];
+        if arrive.count > b.pending {
+            let state = self.mbar_describe(bar);
+            return Err(self.misuse(
+                format!("arrive on mbarrier {name} past its expected count"),
+                vec![
+                    format!("#{event} {}", self.describe(event)),
+                    format!("{state}: the phase already has every arrival it was initialised for"),
+                ],
+            ));
+        }
+        b.tx += arrive.expect_tx as i64;
+        b.pending -= arrive.count;
+        if arrive.release {
+            let view = self.threads[t].view.clone();
+            self.mbar_release(bar, view);
+        }
+        self.mbar_settle(bar, event);
+        Ok(phase)
+    }
+
+    /// `mbarrier.expect_tx`: more bytes the current phase must receive.
+    pub fn mbar_expect_tx(
+        &mut self,
+        t: usize,
+        bar: usize,
+        bytes: u64,
+        site: Site,
+    ) -> Result<(), Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let phase = self.mbars[bar].phase;
+        let event = self.event(
+            t,
+            site,
+            EventKind::Note(format!(
+                "mbarrier.expect_tx {name} +{bytes} bytes (phase {phase})"
+            )),
+        );
+        self.mbar_check_init(t, bar, event)?;
+        self.mbars[bar].tx += bytes as i64;
+        self.mbar_settle(bar, event);
+        Ok(())
+    }
+
+    /// `complete_tx` by an async agent: the bytes arrived, and with them the copy's writes.
+    pub(super) fn mbar_complete_tx(
+        &mut self,
+        a: usize,
+        bar: usize,
+        bytes: u64,
+        site: Site,
+    ) -> Result<(), Halt> {
+        self.begin(a)?;
+        self.threads[a].view.tick(a);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let phase = self.mbars[bar].phase;
+        let event = self.event(
+            a,
+            site,
+            EventKind::Note(format!("complete_tx {name} -{bytes} bytes (phase {phase})")),
+        );
+        let b = &mut self.mbars[bar];
+        b.tx -= bytes as i64;
+        b.in_flight = b.in_flight.saturating_sub(1);
+        let view = self.threads[a].view.clone();
+        self.mbar_release(bar, view);
+        self.mbar_settle(bar, event);
+        Ok(())
+    }
+
+    fn mbar_release(&mut self, bar: usize, view: View) {
+        let b = &mut self.mbars[bar];
+        match &mut b.releasing {
+            Some(v) => v.join(&view, ALL_LEVELS),
+            None => b.releasing = Some(view),
+        }
+    }
+
+    /// Complete the current phase if nothing is pending; wake its waiters.
+    fn mbar_settle(&mut self, bar: usize, event: usize) {
+        let b = &mut self.mbars[bar];
+        if b.pending != 0 || b.tx != 0 {
+            return;
+        }
+        let released = b
+            .releasing
+            .take()
+            .unwrap_or_else(|| View::new(self.setup.threads.len(), self.setup.locs.len()));
+        b.completed.push(Arc::new(released));
+        b.phase += 1;
+        b.pending = b.count;
+        let done = b.phase - 1;
+        if let Some(EventKind::Note(text)) = self.events.get_mut(event - 1).map(|e| &mut e.what) {
+            text.push_str(&format!(" -> phase {done} completes"));
+        }
+        for u in 0..self.threads.len() {
+            if matches!(self.threads[u].status, Status::MBarWait { bar: w, .. } if w == bar) {
+                self.threads[u].status = Status::Running;
+                self.wake.push(u);
+            }
+        }
+    }
+
+    /// `try_wait`/`test_wait`: is the awaited phase complete? If so, acquire what it released.
+    /// With `block`, an incomplete wait blocks the thread until the phase changes.
+    pub fn mbar_wait(
+        &mut self,
+        t: usize,
+        bar: usize,
+        on: WaitOn,
+        block: bool,
+        site: Site,
+    ) -> Result<WaitResult, Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let current = self.mbars[bar].phase;
+        // The completed phase the wait speaks of. In phase 0, parity 1 names the phase "before"
+        // the first one, which counts as completed and released nothing (CUTLASS starts its
+        // producers on it).
+        let awaited = match on {
+            WaitOn::Parity(p) if current % 2 != p % 2 => current.checked_sub(1),
+            WaitOn::Parity(p) if current == 0 && p % 2 == 1 => None,
+            WaitOn::Parity(_) => None,
+            WaitOn::Token(k) if k < current => Some(k),
+            WaitOn::Token(_) => None,
+        };
+        let what = match on {
+            WaitOn::Parity(p) => format!("mbarrier.try_wait.parity {name}, parity {}", p % 2),
+            WaitOn::Token(k) => format!("mbarrier.try_wait {name}, token of phase {k}"),
+        };
+        let before_first = matches!(on, WaitOn::Parity(p) if current == 0 && p % 2 == 1);
+        let outcome = match awaited {
+            Some(k) => format!("true (phase {k} completed; current phase {current})"),
+            None if before_first => {
+                "true (the barrier is in its first phase, 0: parity 1 names the phase before it, \
+                 which counts as completed)"
+                    .to_string()
+            }
+            None => format!("false (current phase {current} has parity {})", current % 2),
+        };
+        let event = self.event(t, site, EventKind::Note(format!("{what} -> {outcome}")));
+        self.mbar_check_init(t, bar, event)?;
+        if let WaitOn::Token(k) = on {
+            if k + 1 < current {
+                let state = self.mbar_describe(bar);
+                return Err(self.misuse(
+                    format!("wait on mbarrier {name} for phase {k}, two or more phases behind"),
+                    vec![
+                        format!("#{event} {}", self.describe(event)),
+                        format!(
+                            "{state}: only the current phase and the one before it are in the valid window"
+                        ),
+                    ],
+                ));
+            }
+        }
+        match awaited {
+            None if before_first => Ok(WaitResult::Complete),
+            Some(k) => {
+                let released = Arc::clone(&self.mbars[bar].completed[k as usize]);
+                self.threads[t].view.join(&released, ALL_LEVELS);
+                Ok(WaitResult::Complete)
+            }
+            None if block => {
+                self.threads[t].status = Status::MBarWait {
+                    bar,
+                    phase: current,
+                };
+                self.check_deadlock()?;
+                Ok(WaitResult::Blocked)
+            }
+            None => Ok(WaitResult::Incomplete),
+        }
+    }
+}
+
+impl super::Ctx {
+    pub fn mbar_init(&self, bar: usize, count: u32, site: Site) {
+        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.step(|m| m.mbar_init(self.thread, bar, count, site))
+    }
+
+    pub fn mbar_arrive(&self, bar: usize, arrive: Arrive, site: Site) -> u32 {
+        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.step(|m| m.mbar_arrive(self.thread, bar, arrive, site))
+    }
+
+    pub fn mbar_expect_tx(&self, bar: usize, bytes: u64, site: Site) {
+        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.step(|m| m.mbar_expect_tx(self.thread, bar, bytes, site))
+    }
+
+    /// Test the barrier once (`block == false`), or until the awaited phase completes.
+    pub fn mbar_wait(&self, bar: usize, on: WaitOn, block: bool, site: Site) -> bool {
+        loop {
+            self.sched.point(self.thread, crate::engine::Point::Other);
+            match self.step(|m| m.mbar_wait(self.thread, bar, on, block, site)) {
+                WaitResult::Complete => return true,
+                WaitResult::Incomplete => return false,
+                WaitResult::Blocked => self.wait(),
+            }
+        }
+    }
+}
