@@ -309,14 +309,11 @@ fn using_a_barrier_whose_init_is_not_visible_is_misuse() {
 
 #[test]
 fn misuse_cases_of_the_corpus() {
-    for case in corpus::all()
-        .into_iter()
-        .filter(|c| {
-            ["arrive-past", "phase-behind", "phases-behind", "init-"]
-                .iter()
-                .any(|k| c.name.starts_with("mbarrier/") && c.name.contains(k))
-        })
-    {
+    for case in corpus::all().into_iter().filter(|c| {
+        ["arrive-past", "phase-behind", "phases-behind", "init-"]
+            .iter()
+            .any(|k| c.name.starts_with("mbarrier/") && c.name.contains(k))
+    }) {
         for report in case.run_every_engine() {
             println!("{}: {}", case.name, case.got_words(&report));
             assert!(case.agrees(&report), "{}: {report}", case.name);
