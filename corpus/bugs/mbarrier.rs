@@ -24,11 +24,14 @@
 //! phase, so parity 0 is always the right one; (2) "double-buffered barriers"
 //! `bars[stage][iteration % 2]` — wrong: with STAGES = 2 the extra index equals the stage
 //! index, so each stage still reuses one barrier with the same non-flipping parity (the model
-//! shows the same failure); (3) explicit phase management — right in spirit, but not by
-//! reading the barrier's phase at issue time and "issuing the TMA with it" (a bulk copy has no
-//! phase operand): keep a phase bit per pipeline and flip it whenever the stage index wraps,
-//! as CUTLASS's `PipelineState` does, and wait on that parity; (4) STAGES = 1 — right, at the
-//! cost of the overlap the pipeline was for.
+//! shows the same failure); (3) explicit phase management — right in spirit, but not as
+//! written: PTX's mbarrier instructions (init, arrive, expect_tx, complete_tx, test_wait,
+//! try_wait, pending_count, inval) have no `get_phase`, and a bulk copy has no phase operand to
+//! "issue the TMA with". Keep a phase bit per pipeline and flip it whenever the stage index
+//! wraps, as CUTLASS's `PipelineState` does, and wait on that parity (or wait on the token
+//! `arrive` returns); (4) STAGES = 1 — right, at the cost of the overlap the pipeline was for.
+//! Fix 1 also needs the wait parity to become 0: kept at `p & 1`, odd points still wait on a
+//! fresh barrier with parity 1, which answers at once.
 
 use super::{threads, Body, BugCase, Expect, Explore};
 use scopecheck_model::check;

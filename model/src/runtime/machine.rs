@@ -829,9 +829,10 @@ impl Machine {
                             locs.join(", ")
                         )
                     }
-                    Status::MBarWait { bar, .. } => {
-                        format!("{name} waits on {}", self.mbar_describe(*bar))
-                    }
+                    Status::MBarWait { bar, phase } => format!(
+                        "{name} waits on {} until its phase {phase} completes",
+                        self.mbar_describe(*bar)
+                    ),
                     Status::BulkWait => {
                         format!("{name} waits for its bulk copies to complete")
                     }

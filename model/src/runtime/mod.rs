@@ -13,7 +13,9 @@
 //! [`race`] (data and scoped races), [`bank`] (bank conflicts), [`machine`] (one execution's
 //! state and the semantics of each operation), [`ctx`] (a GPU thread's handle), [`driver`]
 //! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
-//! programs as kernels).
+//! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
+//! asynchronous agent per block, the async proxy), [`tokens`] (Tile IR token order inside a
+//! tile block).
 
 pub mod async_copy;
 pub mod bank;
