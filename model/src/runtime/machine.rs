@@ -855,6 +855,7 @@ impl Machine {
             return;
         }
         if self.setup.threads[t].agent {
+            let _ = self.check_deadlock();
             return;
         }
         self.wake_idle_agent(self.setup.threads[t].block as usize);
