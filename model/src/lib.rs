@@ -2,8 +2,8 @@
 //! operational runtime that kernel models run on under loom, shuttle or our own DFS.
 
 pub mod axiomatic;
-pub mod litmus;
-pub mod scope;
 pub mod engine;
 pub mod kernel;
+pub mod litmus;
 pub mod runtime;
+pub mod scope;
