@@ -20,10 +20,12 @@ fn shared_dir() -> Option<PathBuf> {
         .find(|d| d.join("oracle/ptx/expected.csv").is_file())
 }
 
-#[test]
-fn agrees_with_dartagnan_on_every_verdict() {
+/// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never
+/// as passed: libtest has no run-time skip.
+fn main() {
     let Some(shared) = shared_dir() else {
         println!("SKIP oracle: no shared/oracle/ptx (set SCOPECHECK_SHARED)");
+        println!("oracle: 0 passed, 0 failed, 1 skipped");
         return;
     };
     let oracle = shared.join("oracle/ptx");
@@ -75,10 +77,12 @@ fn agrees_with_dartagnan_on_every_verdict() {
     for (k, (_, model)) in columns.iter().enumerate() {
         println!("oracle {model}: {}/{} verdicts agree", agree[k], total[k]);
     }
-    assert!(
-        disagreements.is_empty(),
-        "{} disagreements:\n{}",
-        disagreements.len(),
-        disagreements.join("\n")
-    );
+    for d in &disagreements {
+        println!("DISAGREE {d}");
+    }
+    let (agreed, total): (usize, usize) = (agree.iter().sum(), total.iter().sum());
+    println!("oracle: {agreed} passed, {} failed", total - agreed);
+    if !disagreements.is_empty() {
+        std::process::exit(1);
+    }
 }

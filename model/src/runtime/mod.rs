@@ -16,6 +16,30 @@
 //! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
 //! asynchronous agent per block, the async proxy), [`tokens`] (Tile IR token order inside a
 //! tile block).
+//!
+//! # Limits
+//! - Load buffering (reading a po-later store of another thread) is never reached.
+//! - Proxies are modelled for bulk copies only: a copy's accesses are in the async proxy, and
+//!   generic-proxy writes reach it only through `fence.proxy.async` (see [`async_copy`]); every
+//!   other access uses its physical location generically.
+//! - A spin loop should call `spin_loop()` once per failed iteration (see
+//!   [`Machine::spin_wait`]); otherwise an unfair schedule may spin until the step bound, which is
+//!   reported as a *bounded* possible hang.
+//! - One copy agent per block performs that block's bulk copies in issue order.
+//! - Tile IR token order is checked within a tile block; across blocks a block's operations
+//!   synchronize in program order (stronger than Tile IR; the axiomatic `tile-ir` model is exact).
+//!
+//! # How the asynchronous parts hang together
+//! - *Blocking and waking*: mbarrier waits and `bulk_wait` are [`machine::Status`] variants. The
+//!   operation sets one and returns "blocked"; [`Ctx`] parks through the engine until the
+//!   operation that satisfies the wait (a phase completion, a copy completion) marks the thread
+//!   running and pushes it on `Machine::wake`. Deadlock diagnosis (every live thread blocked, no
+//!   copy agent at work) covers them.
+//! - *Asynchronous agents*: each block's copy agent is one more [`ThreadInfo`] (`agent: true`)
+//!   in the [`Setup`], run by [`async_copy::agent_main`]. Engines schedule it like any GPU
+//!   thread, so every interleaving of a copy's element stores with the kernel's accesses is
+//!   explored; it sleeps while it has nothing to copy and completes copies through the
+//!   mbarrier's tx-count.
 
 pub mod async_copy;
 pub mod bank;
