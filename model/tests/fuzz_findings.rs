@@ -1,0 +1,72 @@
+//! Replays every fuzzer finding saved under `corpus/fuzz-findings/` with its expected verdict.
+//!
+//! Each finding is a `.litmus` file whose quoted comments say what the fuzzer found
+//! (`"found: ..."`) and what must happen now (`"expect: ..."`):
+//! - `expect: round-trip`: the file parses and `parse(print(p)) == p`;
+//! - `expect: parse error at L:C`: the parser rejects the file with an error at line L, column C.
+//!
+//! The expectations are read from the raw text, so files the parser rejects carry them too.
+
+use scopecheck_model::litmus::{parse, print};
+use std::path::PathBuf;
+
+fn findings() -> Vec<(PathBuf, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/fuzz-findings");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no findings in {}", dir.display());
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// The text after `"<key>: ` on a comment line, without the closing quote.
+fn tag<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let prefix = format!("\"{key}: ");
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+        .map(|rest| rest.trim_end().trim_end_matches('"'))
+}
+
+#[test]
+fn every_finding_says_what_it_found_and_what_to_expect() {
+    for (path, text) in findings() {
+        assert!(
+            tag(&text, "found").is_some(),
+            "{}: no \"found: ...\" comment",
+            path.display()
+        );
+        assert!(
+            tag(&text, "expect").is_some(),
+            "{}: no \"expect: ...\" comment",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn parser_findings_keep_their_verdicts() {
+    for (path, text) in findings() {
+        let name = path.display().to_string();
+        let expect = tag(&text, "expect").unwrap_or_default();
+        if expect == "round-trip" {
+            let p = parse(&text, &name).unwrap_or_else(|e| panic!("{e}"));
+            let printed = print(&p);
+            let back = parse(&printed, "printed").unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(back, p, "{name} does not round-trip:\n{printed}");
+        } else if let Some(at) = expect.strip_prefix("parse error at ") {
+            match parse(&text, &name) {
+                Ok(_) => panic!("{name}: parsed, but an error at {at} was expected"),
+                Err(e) => assert_eq!(e.span.to_string(), at, "{name}: wrong error place: {e}"),
+            }
+        }
+    }
+}
