@@ -1,5 +1,6 @@
 //! scopecheck's model crate: litmus programs, the axiomatic PTX / Tile IR models, and the scoped
 //! operational runtime that kernel models run on under loom, shuttle or our own DFS.
 
+pub mod axiomatic;
 pub mod litmus;
 pub mod scope;

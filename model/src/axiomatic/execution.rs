@@ -1,0 +1,395 @@
+//! The events of one combination of thread traces, the base relations every model reads (`po`,
+//! `loc`, `vloc`, `sr`, `rmw`, dependencies, ...), and the witness form of an execution.
+
+use super::events::{Kind, Trace};
+use super::rel::{bit, Rel, Set, MAX_EVENTS};
+use crate::litmus::*;
+use crate::scope::{Order, Placement, Scope};
+use serde::Serialize;
+
+/// One event of a candidate execution. Initial writes have no thread.
+#[derive(Clone, Debug)]
+pub struct EventInfo {
+    pub thread: Option<ThreadId>,
+    /// The statement it comes from (index into the thread's body).
+    pub stmt: Option<usize>,
+    pub kind: Kind,
+}
+
+/// Events and the static (execution-independent) sets and relations over them.
+pub struct Events {
+    pub n: usize,
+    pub info: Vec<EventInfo>,
+    pub placement: Vec<Option<Placement>>,
+    // Sets of events (cat's tags).
+    pub r: Set,
+    pub w: Set,
+    pub f: Set,
+    pub m: Set,
+    pub init: Set,
+    /// `W & (RLX | REL)`.
+    pub strong_w: Set,
+    /// `R & (RLX | ACQ)`.
+    pub strong_r: Set,
+    /// `W & REL`.
+    pub rel_w: Set,
+    /// `R & ACQ`.
+    pub acq_r: Set,
+    /// `F & ACQ_REL`: `fence.acq_rel` and `fence.sc` (the latter is also an acq_rel fence).
+    pub f_acq_rel: Set,
+    /// `F & SC`.
+    pub f_sc: Set,
+    /// Proxy tags: generic (`ld`/`st`/`atom` and the `fence.sc`/`fence.acq_rel` fences), surface,
+    /// texture, constant (accesses and the matching `fence.proxy.*`).
+    pub gen: Set,
+    pub sur: Set,
+    pub tex: Set,
+    pub con: Set,
+    /// `F & ALIAS`: `fence.proxy.alias`.
+    pub f_alias: Set,
+    /// `F & CON`: `fence.proxy.constant`.
+    pub f_con: Set,
+    pub barriers: Set,
+    // Relations.
+    /// Program order (transitive).
+    pub po: Rel,
+    /// Same thread (reflexive).
+    pub int: Rel,
+    /// Same physical location (memory events only).
+    pub loc: Rel,
+    /// Same virtual generic address (memory events only).
+    pub vloc: Rel,
+    pub same_proxy: Rel,
+    /// Same scope: both scoped, and each one's scope includes the other's thread.
+    pub sr: Rel,
+    /// Same CTA.
+    pub scta: Rel,
+    pub rmw: Rel,
+    /// `addr | data | ctrl`.
+    pub dep: Rel,
+    pub po_loc: Rel,
+}
+
+/// The generic (virtual) address behind a location: a generic alias is a new generic address,
+/// a surface/texture/constant alias is another path to the generic address it aliases.
+pub fn generic_address(p: &Program, mut l: LocId) -> LocId {
+    loop {
+        match p.locations[l].kind {
+            LocationKind::Alias { proxy, of } if proxy != Proxy::Generic && of != l => l = of,
+            _ => return l,
+        }
+    }
+}
+
+impl Events {
+    /// Lays out initial writes (one per physical location) followed by each thread's trace.
+    pub fn build(p: &Program, combo: &[&Trace]) -> Result<Events, String> {
+        let mut info = Vec::new();
+        let mut placement = Vec::new();
+        let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
+        for (l, loc) in p.locations.iter().enumerate() {
+            if let LocationKind::Plain { init } = loc.kind {
+                let access = Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                };
+                info.push(EventInfo {
+                    thread: None,
+                    stmt: None,
+                    kind: Kind::Write {
+                        loc: l,
+                        access,
+                        value: init,
+                        rmw: false,
+                    },
+                });
+                placement.push(None);
+                local_index.push(None);
+            }
+        }
+        let first_of_thread: Vec<usize> = {
+            let mut v = Vec::new();
+            let mut at = info.len();
+            for tr in combo {
+                v.push(at);
+                at += tr.events.len();
+            }
+            v
+        };
+        for (t, tr) in combo.iter().enumerate() {
+            for (i, e) in tr.events.iter().enumerate() {
+                info.push(EventInfo {
+                    thread: Some(t),
+                    stmt: Some(e.stmt),
+                    kind: e.kind.clone(),
+                });
+                placement.push(Some(p.threads[t].placement));
+                local_index.push(Some((t, i)));
+            }
+        }
+        let n = info.len();
+        if n > MAX_EVENTS {
+            return Err(format!(
+                "an execution of this program has {n} events; at most {MAX_EVENTS} are supported"
+            ));
+        }
+        let mut ev = Events {
+            n,
+            info,
+            placement,
+            r: 0,
+            w: 0,
+            f: 0,
+            m: 0,
+            init: 0,
+            strong_w: 0,
+            strong_r: 0,
+            rel_w: 0,
+            acq_r: 0,
+            f_acq_rel: 0,
+            f_sc: 0,
+            gen: 0,
+            sur: 0,
+            tex: 0,
+            con: 0,
+            f_alias: 0,
+            f_con: 0,
+            barriers: 0,
+            po: Rel::empty(n),
+            int: Rel::empty(n),
+            loc: Rel::empty(n),
+            vloc: Rel::empty(n),
+            same_proxy: Rel::empty(n),
+            sr: Rel::empty(n),
+            scta: Rel::empty(n),
+            rmw: Rel::empty(n),
+            dep: Rel::empty(n),
+            po_loc: Rel::empty(n),
+        };
+        let mut scope = vec![None; n];
+        let mut phys = vec![None; n];
+        let mut vaddr = vec![None; n];
+        for i in 0..n {
+            let b = bit(i);
+            let proxy_tag = |ev: &mut Events, proxy: Proxy| match proxy {
+                Proxy::Generic => ev.gen |= b,
+                Proxy::Surface => ev.sur |= b,
+                Proxy::Texture => ev.tex |= b,
+                Proxy::Constant => ev.con |= b,
+                Proxy::Async => {}
+            };
+            match ev.info[i].kind.clone() {
+                Kind::Read {
+                    loc, access, rmw, ..
+                }
+                | Kind::Write {
+                    loc, access, rmw, ..
+                } => {
+                    let is_read = matches!(ev.info[i].kind, Kind::Read { .. });
+                    ev.m |= b;
+                    if is_read {
+                        ev.r |= b;
+                        if access.order.is_strong() {
+                            ev.strong_r |= b;
+                        }
+                        if access.order.is_acquire() {
+                            ev.acq_r |= b;
+                        }
+                        if rmw {
+                            ev.rmw.add(i, i + 1);
+                        }
+                    } else {
+                        ev.w |= b;
+                        if access.order.is_strong() {
+                            ev.strong_w |= b;
+                        }
+                        if access.order.is_release() {
+                            ev.rel_w |= b;
+                        }
+                    }
+                    if ev.info[i].thread.is_none() {
+                        ev.init |= b;
+                    } else {
+                        proxy_tag(&mut ev, access.proxy);
+                    }
+                    scope[i] = access.scope;
+                    phys[i] = Some(p.physical(loc));
+                    vaddr[i] = Some(generic_address(p, loc));
+                }
+                Kind::Fence(fence) => {
+                    ev.f |= b;
+                    match fence {
+                        Fence::Sc(s) => {
+                            ev.f_sc |= b;
+                            ev.f_acq_rel |= b;
+                            ev.gen |= b;
+                            scope[i] = Some(s);
+                        }
+                        Fence::AcqRel(s) => {
+                            ev.f_acq_rel |= b;
+                            ev.gen |= b;
+                            scope[i] = Some(s);
+                        }
+                        Fence::Proxy(ProxyFence::Alias) => ev.f_alias |= b,
+                        Fence::Proxy(ProxyFence::Surface) => ev.sur |= b,
+                        Fence::Proxy(ProxyFence::Texture) => ev.tex |= b,
+                        Fence::Proxy(ProxyFence::Constant) => {
+                            ev.con |= b;
+                            ev.f_con |= b;
+                        }
+                        Fence::Proxy(ProxyFence::Async) => {}
+                    }
+                }
+                Kind::Barrier { .. } => ev.barriers |= b,
+            }
+        }
+        let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
+        for i in 0..n {
+            for j in 0..n {
+                let (ti, tj) = (ev.info[i].thread, ev.info[j].thread);
+                let same_thread = ti.is_some() && ti == tj || i == j;
+                if same_thread {
+                    ev.int.add(i, j);
+                }
+                if let (Some(a), Some(b)) = (local_index[i], local_index[j]) {
+                    if a.0 == b.0 && a.1 < b.1 {
+                        ev.po.add(i, j);
+                    }
+                }
+                if phys[i].is_some() && phys[i] == phys[j] {
+                    ev.loc.add(i, j);
+                }
+                if vaddr[i].is_some() && vaddr[i] == vaddr[j] {
+                    ev.vloc.add(i, j);
+                }
+                if proxies.iter().any(|s| s & bit(i) != 0 && s & bit(j) != 0) {
+                    ev.same_proxy.add(i, j);
+                }
+                if let (Some(pi), Some(pj)) = (ev.placement[i], ev.placement[j]) {
+                    if Scope::Cta.includes(&pi, &pj) {
+                        ev.scta.add(i, j);
+                    }
+                    if let (Some(si), Some(sj)) = (scope[i], scope[j]) {
+                        if si.includes(&pi, &pj) && sj.includes(&pj, &pi) {
+                            ev.sr.add(i, j);
+                        }
+                    }
+                }
+            }
+        }
+        for (i, li) in local_index.iter().enumerate() {
+            if let Some((t, k)) = li {
+                for &d in &combo[*t].events[*k].deps {
+                    ev.dep.add(first_of_thread[*t] + d, i);
+                }
+            }
+        }
+        ev.po_loc = &ev.po & &ev.loc;
+        Ok(ev)
+    }
+
+    pub fn location(&self, e: usize) -> Option<LocId> {
+        match self.info[e].kind {
+            Kind::Read { loc, .. } | Kind::Write { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
+
+    pub fn value(&self, e: usize) -> Option<Value> {
+        match self.info[e].kind {
+            Kind::Read { value, .. } | Kind::Write { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// `[s]` over these events.
+    pub fn id(&self, s: Set) -> Rel {
+        Rel::id(self.n, s)
+    }
+
+    /// Events with no program-order successor.
+    pub fn last_of_thread(&self, e: usize) -> bool {
+        self.po.row(e) == 0
+    }
+
+    /// A short human label: `W.rlx.gpu x=1`, `R.acq.cta y=0`, `F.sc.gpu`, `bar.sync 1`.
+    pub fn label(&self, p: &Program, e: usize) -> String {
+        fn access_label(a: &Access) -> String {
+            let mut s = match a.order {
+                Order::Weak => "weak".to_string(),
+                Order::Relaxed => "rlx".to_string(),
+                Order::Acquire => "acq".to_string(),
+                Order::Release => "rel".to_string(),
+                o => o.ptx_name().to_string(),
+            };
+            if let Some(sc) = a.scope {
+                s.push('.');
+                s.push_str(sc.ptx_name());
+            }
+            if a.proxy != Proxy::Generic {
+                s.push('.');
+                s.push_str(a.proxy.name());
+            }
+            s
+        }
+        let name = |l: LocId| p.locations[l].name.clone();
+        match &self.info[e].kind {
+            Kind::Write { loc, value, .. } if self.info[e].thread.is_none() => {
+                format!("init {}={value}", name(*loc))
+            }
+            Kind::Read {
+                loc, access, value, ..
+            } => format!("R.{} {}={value}", access_label(access), name(*loc)),
+            Kind::Write {
+                loc, access, value, ..
+            } => format!("W.{} {}={value}", access_label(access), name(*loc)),
+            Kind::Fence(Fence::Sc(s)) => format!("F.sc.{s}"),
+            Kind::Fence(Fence::AcqRel(s)) => format!("F.acq_rel.{s}"),
+            Kind::Fence(Fence::Proxy(k)) => format!("F.proxy.{}", k.name()),
+            Kind::Barrier { op, id, quorum } => {
+                let op = match op {
+                    BarrierOp::Sync => "sync",
+                    BarrierOp::Arrive => "arrive",
+                };
+                let mut ops: Vec<String> = id.iter().map(|v| v.to_string()).collect();
+                ops.extend(quorum.iter().map(|q| q.to_string()));
+                format!("bar.{op} {}", ops.join(","))
+            }
+        }
+    }
+}
+
+/// One event of a witness execution.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ExecEvent {
+    pub id: usize,
+    /// `None` for initial writes.
+    pub thread: Option<ThreadId>,
+    /// Where the instruction was written.
+    pub span: Option<Span>,
+    pub label: String,
+}
+
+/// A consistent execution, kept as a witness of the final state it reaches. Edge lists name
+/// event ids; `po` and `co` list immediate successors only.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Execution {
+    pub events: Vec<ExecEvent>,
+    pub po: Vec<(usize, usize)>,
+    pub rf: Vec<(usize, usize)>,
+    pub co: Vec<(usize, usize)>,
+    pub fr: Vec<(usize, usize)>,
+    /// Release/acquire synchronization (morally strong release pattern → acquire pattern).
+    pub sync: Vec<(usize, usize)>,
+    /// The order of morally strong `fence.sc` pairs.
+    pub sc: Vec<(usize, usize)>,
+    /// Barrier synchronization between threads of one CTA.
+    pub barrier: Vec<(usize, usize)>,
+}
+
+/// Immediate edges of a transitive relation: drop pairs implied by two others.
+pub fn immediate(r: &Rel) -> Vec<(usize, usize)> {
+    let two_steps = r.seq(r);
+    (r - &two_steps).pairs().collect()
+}

@@ -1,0 +1,231 @@
+//! The axiomatic engine: every final state a memory model allows for a litmus program.
+//!
+//! `events.rs` turns each thread into traces (loops unrolled to a bound), `enumerate.rs` builds
+//! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
+//! `models/` judges each one with the model's axioms, written in the relation algebra of
+//! `rel.rs`. `dot.rs` draws a witness execution.
+
+pub mod dot;
+pub mod enumerate;
+pub mod events;
+pub mod execution;
+pub mod models;
+pub mod rel;
+
+pub use execution::{ExecEvent, Execution};
+
+use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The memory models the engine knows, by their command-line names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Model {
+    /// PTX ISA 6.0: scoped, no proxies.
+    PtxV60,
+    /// PTX ISA 7.5: scoped, with proxies and aliases.
+    #[default]
+    PtxV75,
+}
+
+impl Model {
+    pub const ALL: [Model; 2] = [Model::PtxV75, Model::PtxV60];
+
+    pub fn from_name(name: &str) -> Option<Model> {
+        Some(match name {
+            "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
+            "ptx-v6.0" | "ptx60" => Model::PtxV60,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::PtxV60 => "ptx-v6.0",
+            Model::PtxV75 => "ptx-v7.5",
+        }
+    }
+}
+
+impl fmt::Display for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How many times each backward branch may be taken in one run of a thread.
+    pub unroll: u32,
+    /// Keep one example execution per final state.
+    pub witnesses: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            unroll: 2,
+            witnesses: false,
+        }
+    }
+}
+
+/// Registers (`"P1:r0"`, every register of every thread) and memory (physical locations, their
+/// coherence-last value) at the end of an execution.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct FinalState {
+    pub regs: BTreeMap<String, Value>,
+    pub mem: BTreeMap<String, Value>,
+}
+
+impl fmt::Display for FinalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .regs
+            .iter()
+            .chain(self.mem.iter())
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// One allowed final state, how many consistent executions reach it, and (on request) one.
+#[derive(Clone, Debug)]
+pub struct StateCount {
+    pub state: FinalState,
+    pub witnesses: u64,
+    pub example: Option<Execution>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Every allowed final state, in order.
+    pub states: Vec<StateCount>,
+    /// Whether the final condition holds (exists: some state satisfies it; ~exists: none
+    /// does; forall: all do).
+    pub holds: bool,
+    /// Some run was cut by the unroll bound: the result covers bounded runs only.
+    pub bounded: bool,
+    /// Consistent executions found.
+    pub executions: u64,
+}
+
+impl Analysis {
+    /// herd7's verdict word: `Ok` when some allowed state satisfies the proposition.
+    pub fn satisfiable(&self, p: &Program) -> bool {
+        self.states.iter().any(|s| condition_holds_on(p, &s.state))
+    }
+}
+
+/// A program the engine cannot analyse, with the place to blame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.span, self.message)
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// Every final state `model` allows for `p`.
+pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
+    let traces = events::traces(p, opts.unroll).map_err(|e| AnalysisError {
+        span: e.span,
+        message: e.message,
+    })?;
+    let mut out = enumerate::Collector {
+        witnesses: opts.witnesses,
+        states: BTreeMap::new(),
+        executions: 0,
+    };
+    let mut choice = vec![0usize; traces.per_thread.len()];
+    'combos: loop {
+        let combo: Vec<&events::Trace> = choice
+            .iter()
+            .enumerate()
+            .map(|(t, &i)| &traces.per_thread[t][i])
+            .collect();
+        enumerate::explore(p, model, &combo, &mut out).map_err(|message| AnalysisError {
+            span: p.condition.span,
+            message,
+        })?;
+        for t in 0..choice.len() {
+            choice[t] += 1;
+            if choice[t] < traces.per_thread[t].len() {
+                continue 'combos;
+            }
+            choice[t] = 0;
+        }
+        break;
+    }
+    let states: Vec<StateCount> = out
+        .states
+        .into_iter()
+        .map(|(state, (witnesses, example))| StateCount {
+            state,
+            witnesses,
+            example,
+        })
+        .collect();
+    let sat = |s: &StateCount| condition_holds_on(p, &s.state);
+    let holds = match p.condition.quantifier {
+        Quantifier::Exists => states.iter().any(sat),
+        Quantifier::NotExists => !states.iter().any(sat),
+        Quantifier::Forall => states.iter().all(sat),
+    };
+    Ok(Analysis {
+        states,
+        holds,
+        bounded: traces.bounded,
+        executions: out.executions,
+    })
+}
+
+/// Evaluates the final condition's proposition on one state.
+pub fn condition_holds_on(p: &Program, s: &FinalState) -> bool {
+    eval(p, &p.condition.prop, s)
+}
+
+fn eval(p: &Program, prop: &Prop, s: &FinalState) -> bool {
+    match prop {
+        Prop::True => true,
+        Prop::Cmp(cmp, a, b) => {
+            let (a, b) = (term(p, a, s), term(p, b, s));
+            match cmp {
+                Cmp::Eq => a == b,
+                Cmp::Ne => a != b,
+            }
+        }
+        Prop::Not(q) => !eval(p, q, s),
+        Prop::And(a, b) => eval(p, a, s) && eval(p, b, s),
+        Prop::Or(a, b) => eval(p, a, s) || eval(p, b, s),
+    }
+}
+
+fn term(p: &Program, t: &Term, s: &FinalState) -> Value {
+    match t {
+        Term::Const(v) => *v,
+        Term::Reg(th, r) => s
+            .regs
+            .get(&format!("P{th}:{r}"))
+            .copied()
+            .unwrap_or_else(|| p.initial_reg(*th, r)),
+        Term::Loc(l) => {
+            let phys = p.physical(*l);
+            s.mem
+                .get(&p.locations[phys].name)
+                .copied()
+                .unwrap_or_else(|| p.initial_value(phys))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

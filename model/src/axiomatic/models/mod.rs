@@ -1,0 +1,45 @@
+//! Memory models: each a page of axioms over the relations of `execution.rs`.
+//!
+//! A model first derives what does not depend on the execution's choices (morally strong pairs,
+//! release and acquire patterns) once per combination of thread traces, then judges each
+//! candidate: cheaply per location while reads-from and coherence are still being chosen, and
+//! in full once every choice is made.
+
+pub mod ptx_v60;
+pub mod ptx_v75;
+
+use super::execution::Events;
+use super::rel::Rel;
+use super::Model;
+
+/// The choices that make a candidate execution.
+pub struct Dynamic {
+    pub rf: Rel,
+    /// Coherence order: total per physical location, initial write first, transitive.
+    pub co: Rel,
+    /// From-reads: `rf^-1 ; co`.
+    pub fr: Rel,
+    /// The fence.sc order restricted to morally strong pairs.
+    pub sync_fence: Rel,
+    /// Barrier synchronization (see `enumerate.rs`).
+    pub sync_barrier: Rel,
+}
+
+/// A model prepared for one set of events.
+pub trait Checker {
+    /// Morally strong pairs (the fence.sc order only relates these).
+    fn morally_strong(&self) -> &Rel;
+    /// The axioms that only relate accesses to one location, on the locations chosen so far.
+    fn location_ok(&self, ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool;
+    /// Every axiom; `Err` names the first one violated.
+    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str>;
+    /// Release/acquire synchronization of a consistent execution (for witnesses).
+    fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel;
+}
+
+pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
+    match model {
+        Model::PtxV60 => Box::new(ptx_v60::PtxV60::new(ev)),
+        Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
+    }
+}
