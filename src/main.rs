@@ -20,10 +20,13 @@ struct Cli {
 enum Command {
     /// Every final state a memory model allows for PTX litmus programs.
     Litmus(cli::litmus::Args),
+    /// Run litmus programs on the GPU and diff the outcomes against the model.
+    Gpu(cli::gpu::Args),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
+        Command::Gpu(args) => cli::gpu::run(args),
     }
 }

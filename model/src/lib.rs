@@ -4,3 +4,6 @@
 pub mod axiomatic;
 pub mod litmus;
 pub mod scope;
+pub mod engine;
+pub mod kernel;
+pub mod runtime;

@@ -110,7 +110,9 @@ pub struct Location {
 pub enum LocationKind {
     /// A physical location with its initial value.
     Plain { init: Value },
-    /// Another virtual address of location `of` (which is always `Plain`).
+    /// Another virtual address of location `of`, reached through `proxy`. `of` is the location
+    /// named in the declaration and may itself be an alias (`s2 @ surface aliases y` with
+    /// `y @ generic aliases x`); [`Program::physical`] follows the chain to the plain location.
     Alias { proxy: Proxy, of: LocId },
 }
 
@@ -369,11 +371,15 @@ impl Program {
     }
 
     /// The physical location behind a (possibly aliased) location.
-    pub fn physical(&self, loc: LocId) -> LocId {
-        match self.locations[loc].kind {
-            LocationKind::Plain { .. } => loc,
-            LocationKind::Alias { of, .. } => of,
+    pub fn physical(&self, mut loc: LocId) -> LocId {
+        // Bounded walk: a malformed chain cannot loop forever.
+        for _ in 0..=self.locations.len() {
+            match self.locations[loc].kind {
+                LocationKind::Plain { .. } => return loc,
+                LocationKind::Alias { of, .. } => loc = of,
+            }
         }
+        loc
     }
 
     /// The initial value of a location (an alias reads its target's).

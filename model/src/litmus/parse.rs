@@ -333,10 +333,14 @@ impl<'a> Parser<'a> {
                     format!("alias of undeclared location `{}`", target.text),
                 );
             };
-            // An alias of an alias names the same physical location.
+            // An alias of an alias names the same physical location; `of` keeps the direct
+            // target, whose generic address a surface/texture/constant alias shares.
+            let direct = of;
             for _ in 0..locations.len() {
                 match locations[of].kind {
-                    LocationKind::Alias { of: next, .. } if next != usize::MAX => of = next,
+                    LocationKind::Alias { of: next, .. } if next != usize::MAX && next != alias => {
+                        of = next
+                    }
                     _ => break,
                 }
             }
@@ -347,7 +351,7 @@ impl<'a> Parser<'a> {
                 );
             }
             if let LocationKind::Alias { of: slot, .. } = &mut locations[alias].kind {
-                *slot = of;
+                *slot = direct;
             }
         }
         Ok(reg_at)

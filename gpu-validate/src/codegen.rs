@@ -1,0 +1,787 @@
+//! Litmus program → a CUDA C++ test harness whose memory operations are inline PTX.
+//!
+//! NVRTC compiles the harness; inline `asm volatile` keeps each litmus instruction's exact PTX form
+//! (`ld.relaxed.gpu`, `st.release.cta`, `fence.sc.gpu`, `atom.acq_rel.gpu.add`, ...), which C++
+//! atomics could not promise. The harness runs many *instances* of the test per launch
+//! (parallel testing, as in Kirkham et al.'s MC Mutants):
+//!
+//! - Each CTA of the litmus test (a *role*) gets its own thread blocks; block `b` plays role
+//!   `b % roles` for group `b / roles`. Inside a block, `ipb` instances sit side by side, each
+//!   using one GPU thread per litmus thread of that role (`slot`). Litmus threads that share a CTA
+//!   therefore share a block, and litmus threads of different CTAs never do.
+//! - The instance a thread works on is a random permutation (fresh per launch) of its position,
+//!   chosen independently per role, so the partners of one instance sit in unrelated places.
+//! - Every location of every instance lives at a permuted index of its own array, `stride` words
+//!   apart, so no two locations share a cache line when the stride is ≥ 32 words.
+//! - Optional: a bounded spin barrier per instance before the test body, pre-stress traffic by
+//!   the testing threads, and extra memory-stress blocks hammering a scratch area.
+//! - A second kernel classifies each instance on the device (one hash-table counter per distinct
+//!   final state of the condition's observables) and resets the locations for the next launch, so
+//!   the host copies back only counters.
+
+use scopecheck_model::litmus::{
+    Access, BarrierOp, Cmp, Fence, Instr, LocId, LocationKind, Operand, Program, Prop, Proxy,
+    ProxyFence, Reg, RmwOp, Term, ThreadId,
+};
+use scopecheck_model::scope::Order;
+use std::collections::BTreeSet;
+use std::fmt::{self, Write};
+
+/// Names of the two kernels in the generated module.
+pub const TEST_KERNEL: &str = "litmus_test";
+pub const CHECK_KERNEL: &str = "litmus_check";
+
+/// Slots in the device outcome table (a power of two).
+pub const TABLE_SLOTS: usize = 4096;
+/// The most observables one key packs (one byte each, plus a tag byte).
+pub const MAX_OBSERVABLES: usize = 7;
+/// Backward branches a litmus thread may take before it gives up (its instance counts as timed out).
+pub const STEP_LIMIT: u32 = 1 << 16;
+
+/// Tag byte of an outcome key: an ordinary final state.
+pub const TAG_STATE: u64 = 1;
+/// Tag byte: some litmus thread of the instance ran out of steps.
+pub const TAG_TIMEOUT: u64 = 2;
+/// Tag byte: some observable fell outside -128..=127 and cannot be packed.
+pub const TAG_WIDE: u64 = 3;
+
+/// A program the harness cannot express, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unsupported on GPU: {}", self.0)
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+/// One value the device classifies an instance by: a register of the condition or a location's
+/// final value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Observable {
+    Reg(ThreadId, Reg),
+    /// A physical location.
+    Loc(LocId),
+}
+
+impl Observable {
+    /// The name the axiomatic engine uses: `P1:r0` for registers, the location name otherwise.
+    pub fn name(&self, program: &Program) -> String {
+        match self {
+            Observable::Reg(t, r) => format!("P{t}:{r}"),
+            Observable::Loc(l) => program.locations[*l].name.clone(),
+        }
+    }
+}
+
+/// The generated harness and the facts the runner and the classifier need about it.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    /// CUDA C++ source for NVRTC.
+    pub source: String,
+    /// Litmus threads grouped by CTA: `roles[c]` run in one block, in slot order.
+    pub roles: Vec<Vec<ThreadId>>,
+    /// The largest number of litmus threads in one role: GPU threads per instance in a block.
+    pub slots: usize,
+    /// The condition's registers and locations, in key byte order.
+    pub observables: Vec<Observable>,
+    /// Every register a litmus thread writes or the condition reads, in the order they are saved
+    /// per instance (one `int` each, followed by the timeout flag).
+    pub saved: Vec<(ThreadId, Reg)>,
+    /// Physical locations; index `k` is the harness's location array `k`.
+    pub locations: Vec<LocId>,
+}
+
+impl Harness {
+    /// Ints saved per instance: every saved register plus the timeout flag.
+    pub fn words_per_instance(&self) -> usize {
+        self.saved.len() + 1
+    }
+
+    pub fn threads(&self) -> usize {
+        self.roles.iter().map(Vec::len).sum()
+    }
+}
+
+/// Generate the harness for `program`, or say why the GPU cannot run it.
+pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
+    check_supported(program)?;
+    let roles = roles(program)?;
+    let slots = roles.iter().map(Vec::len).max().unwrap_or(0);
+    let locations: Vec<LocId> = (0..program.locations.len()).collect();
+    let observables = observables(program)?;
+    let saved = saved_registers(program, &observables);
+    let mut g = Gen {
+        program,
+        out: String::new(),
+        roles: &roles,
+        slots,
+        saved: &saved,
+        locations: &locations,
+        observables: &observables,
+    };
+    g.emit()?;
+    Ok(Harness {
+        source: g.out,
+        roles,
+        slots,
+        observables,
+        saved,
+        locations,
+    })
+}
+
+fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
+    Err(Unsupported(msg.into()))
+}
+
+/// Everything the harness cannot express, found before any code is written.
+fn check_supported(p: &Program) -> Result<(), Unsupported> {
+    if p.threads.is_empty() {
+        return unsupported("the program has no threads");
+    }
+    for l in &p.locations {
+        if let LocationKind::Alias { proxy, of } = l.kind {
+            return unsupported(format!(
+                "location `{}` aliases `{}` through the {} proxy; the harness maps each location once \
+                 (no second virtual address, no non-generic proxy)",
+                l.name,
+                p.locations[of].name,
+                proxy.name()
+            ));
+        }
+        if let LocationKind::Plain { init } = l.kind {
+            check_i32(init, &format!("initial value of `{}`", l.name))?;
+        }
+    }
+    for i in &p.reg_init {
+        check_i32(
+            i.value,
+            &format!("initial value of P{}:{}", i.thread, i.reg),
+        )?;
+    }
+    let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
+    if gpus.len() > 1 {
+        return unsupported("threads on several GPUs (multi-GPU placements are not run)");
+    }
+    if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
+        return unsupported("cluster placements (the harness launches no clusters)");
+    }
+    for (tid, t) in p.threads.iter().enumerate() {
+        for s in &t.body {
+            let at = format!("P{tid} at {}", s.span);
+            match &s.instr {
+                Instr::Load { access, .. } | Instr::Store { access, .. } => {
+                    check_access(access, &at)?;
+                    if access.order == Order::Sc {
+                        return unsupported(format!("{at}: `.sc` on a memory access"));
+                    }
+                }
+                Instr::Atom { access, op, .. } | Instr::Red { access, op, .. } => {
+                    check_access(access, &at)?;
+                    if !access.order.is_strong() || access.order == Order::Sc {
+                        return unsupported(format!(
+                            "{at}: an RMW with order `{}` has no PTX form",
+                            access.order
+                        ));
+                    }
+                    if matches!(s.instr, Instr::Red { .. })
+                        && matches!(op, RmwOp::Exch | RmwOp::Cas)
+                    {
+                        return unsupported(format!("{at}: PTX has no `red.{}`", op.name()));
+                    }
+                }
+                Instr::Fence(Fence::Proxy(k))
+                    if !matches!(k, ProxyFence::Alias | ProxyFence::Async) =>
+                {
+                    return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
+                }
+                Instr::Barrier { quorum, .. } => {
+                    let q = if quorum.is_some() {
+                        " with a quorum"
+                    } else {
+                        ""
+                    };
+                    return unsupported(format!(
+                        "{at}: CTA barrier{q} (many instances share a block, so a barrier would join unrelated instances)"
+                    ));
+                }
+                _ => {}
+            }
+            for op in operands(&s.instr) {
+                if let Operand::Imm(v) = op {
+                    check_i32(*v, &format!("{at}: immediate"))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_i32(v: i64, what: &str) -> Result<(), Unsupported> {
+    if i32::try_from(v).is_err() {
+        return unsupported(format!("{what} {v} does not fit 32 bits"));
+    }
+    Ok(())
+}
+
+fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
+    if a.proxy != Proxy::Generic {
+        return unsupported(format!("{at}: {} proxy access", a.proxy.name()));
+    }
+    if a.order.is_strong() && a.scope.is_none() {
+        return unsupported(format!("{at}: strong access without a scope"));
+    }
+    Ok(())
+}
+
+fn operands(i: &Instr) -> Vec<&Operand> {
+    match i {
+        Instr::Store { value, .. } => vec![value],
+        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.iter()).collect(),
+        Instr::Red { operand, .. } => vec![operand],
+        Instr::Mov { src, .. } => vec![src],
+        Instr::Add { a, b, .. } => vec![a, b],
+        Instr::Branch {
+            cond: Some((_, a, b)),
+            ..
+        } => vec![a, b],
+        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.iter()).collect(),
+        _ => vec![],
+    }
+}
+
+/// Group the litmus threads by CTA, in order of first appearance.
+fn roles(p: &Program) -> Result<Vec<Vec<ThreadId>>, Unsupported> {
+    let mut ctas: Vec<u32> = Vec::new();
+    let mut roles: Vec<Vec<ThreadId>> = Vec::new();
+    for (tid, t) in p.threads.iter().enumerate() {
+        match ctas.iter().position(|&c| c == t.placement.cta) {
+            Some(r) => roles[r].push(tid),
+            None => {
+                ctas.push(t.placement.cta);
+                roles.push(vec![tid]);
+            }
+        }
+    }
+    if roles.iter().any(|r| r.len() > 32) {
+        return unsupported("more than 32 litmus threads in one CTA");
+    }
+    Ok(roles)
+}
+
+/// The registers and locations the condition mentions, in first-mention order.
+pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
+    fn walk(p: &Program, prop: &Prop, out: &mut Vec<Observable>) {
+        match prop {
+            Prop::True => {}
+            Prop::Cmp(_, a, b) => {
+                for t in [a, b] {
+                    let o = match t {
+                        Term::Reg(th, r) => Observable::Reg(*th, r.clone()),
+                        Term::Loc(l) => Observable::Loc(p.physical(*l)),
+                        Term::Const(_) => continue,
+                    };
+                    if !out.contains(&o) {
+                        out.push(o);
+                    }
+                }
+            }
+            Prop::Not(a) => walk(p, a, out),
+            Prop::And(a, b) | Prop::Or(a, b) => {
+                walk(p, a, out);
+                walk(p, b, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(p, &p.condition.prop, &mut out);
+    for o in &out {
+        if let Observable::Reg(t, r) = o {
+            if *t >= p.threads.len() {
+                return unsupported(format!(
+                    "the condition names P{t}:{r} but there is no thread P{t}"
+                ));
+            }
+        }
+    }
+    if out.len() > MAX_OBSERVABLES {
+        return unsupported(format!(
+            "the condition observes {} values; the device classifier packs at most {MAX_OBSERVABLES}",
+            out.len()
+        ));
+    }
+    Ok(out)
+}
+
+/// Registers each thread defines, plus the condition's registers: all are stored, so that no load
+/// is dead code (ptxas deletes loads whose result is never used).
+fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Reg)> {
+    let mut set: BTreeSet<(ThreadId, Reg)> = BTreeSet::new();
+    for (tid, t) in p.threads.iter().enumerate() {
+        for s in &t.body {
+            if let Some(r) = defined_reg(&s.instr) {
+                set.insert((tid, r.clone()));
+            }
+        }
+    }
+    for o in observables {
+        if let Observable::Reg(t, r) = o {
+            set.insert((*t, r.clone()));
+        }
+    }
+    set.into_iter().collect()
+}
+
+fn defined_reg(i: &Instr) -> Option<&Reg> {
+    match i {
+        Instr::Load { dst, .. }
+        | Instr::Atom { dst, .. }
+        | Instr::Mov { dst, .. }
+        | Instr::Add { dst, .. } => Some(dst),
+        _ => None,
+    }
+}
+
+fn used_regs(i: &Instr) -> Vec<&Reg> {
+    let mut v: Vec<&Reg> = defined_reg(i).into_iter().collect();
+    for op in operands(i) {
+        if let Operand::Reg(r) = op {
+            v.push(r);
+        }
+    }
+    v
+}
+
+/// A C identifier for a litmus name: letters, digits and `_` kept, anything else hex-escaped.
+fn ident(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if c == '_' {
+            s.push_str("__");
+        } else {
+            let _ = write!(s, "_{:x}", c as u32);
+        }
+    }
+    s
+}
+
+/// The PTX qualifiers for an access: `weak`, `relaxed.gpu`, `acquire.cta`, ...
+fn sem(a: &Access) -> String {
+    match a.scope {
+        Some(scope) if a.order.is_strong() => {
+            format!("{}.{}", a.order.ptx_name(), scope.ptx_name())
+        }
+        _ => "weak".to_string(),
+    }
+}
+
+struct Gen<'a> {
+    program: &'a Program,
+    out: String,
+    roles: &'a [Vec<ThreadId>],
+    slots: usize,
+    saved: &'a [(ThreadId, Reg)],
+    locations: &'a [LocId],
+    observables: &'a [Observable],
+}
+
+macro_rules! emit {
+    ($g:expr, $($arg:tt)*) => {{ let _ = writeln!($g.out, $($arg)*); }};
+}
+
+impl Gen<'_> {
+    fn emit(&mut self) -> Result<(), Unsupported> {
+        let p = self.program;
+        emit!(
+            self,
+            "// scopecheck GPU harness for litmus test `{}`",
+            p.name.replace('\n', " ")
+        );
+        emit!(
+            self,
+            "// roles (CTAs): {:?}; slots per instance: {}",
+            self.roles,
+            self.slots
+        );
+        emit!(self, "typedef unsigned int u32;");
+        emit!(self, "typedef unsigned long long u64;");
+        emit!(self, "#define ROLES {}u", self.roles.len());
+        emit!(self, "#define SLOTS {}u", self.slots);
+        emit!(
+            self,
+            "#define THREADS {}u",
+            self.roles.iter().map(Vec::len).sum::<usize>()
+        );
+        emit!(self, "#define LOCS {}u", self.locations.len());
+        emit!(self, "#define WORDS {}u", self.saved.len() + 1);
+        emit!(self, "#define TIMEOUT_WORD {}u", self.saved.len());
+        emit!(self, "#define TABLE_MASK {}u", TABLE_SLOTS - 1);
+        emit!(self, "#define STEP_LIMIT {}u", STEP_LIMIT);
+        self.out.push_str(PRELUDE);
+        self.emit_test_kernel()?;
+        self.emit_check_kernel();
+        Ok(())
+    }
+
+    /// `L<i>`: this instance's slot of location array `i`, at a per-launch permuted index.
+    fn emit_location_pointers(&mut self) {
+        for li in 0..self.locations.len() {
+            emit!(
+                self,
+                "  u32* L{li} = mem + ((u64){li}u * n + perm(inst, mix(seed ^ {:#x}u), mask, k)) * stride;",
+                0x200 + li
+            );
+        }
+    }
+
+    fn loc_ptr(&self, loc: LocId) -> String {
+        format!("L{}", self.program.physical(loc))
+    }
+
+    fn emit_test_kernel(&mut self) -> Result<(), Unsupported> {
+        emit!(self, "");
+        emit!(self, "extern \"C\" __global__ void {TEST_KERNEL}(u32* mem, int* regs, u32* bar, u32* scratch,");
+        emit!(
+            self,
+            "    u32 seed, u32 k, u32 ipb_log2, u32 stride, u32 layout, u32 bar_bound,"
+        );
+        emit!(
+            self,
+            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask) {{"
+        );
+        emit!(
+            self,
+            "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
+        );
+        emit!(self, "  const u32 test_blocks = (n >> ipb_log2) * ROLES;");
+        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask); return; }}");
+        emit!(
+            self,
+            "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;"
+        );
+        emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
+        emit!(
+            self,
+            "  const u32 slot = layout ? threadIdx.x % SLOTS : threadIdx.x >> ipb_log2;"
+        );
+        emit!(
+            self,
+            "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);"
+        );
+        emit!(self, "  if (slot >= SLOTS || j >= ipb) return;");
+        emit!(
+            self,
+            "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);"
+        );
+        self.emit_location_pointers();
+        emit!(self, "  int* out = regs + (u64)inst * WORDS;");
+        emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask);");
+        emit!(self, "  const u32 me = role * SLOTS + slot;");
+        emit!(
+            self,
+            "  if (bar_bound) spin_barrier(bar + inst, bar_bound);"
+        );
+        emit!(self, "  switch (me) {{");
+        let roles = self.roles.to_vec();
+        for (r, threads) in roles.iter().enumerate() {
+            for (s, &tid) in threads.iter().enumerate() {
+                emit!(self, "  case {}u: {{ // P{tid}", r * self.slots + s);
+                self.emit_thread(tid)?;
+                emit!(self, "    break;");
+                emit!(self, "  }}");
+            }
+        }
+        emit!(self, "  default: break;");
+        emit!(self, "  }}");
+        emit!(self, "}}");
+        Ok(())
+    }
+
+    fn emit_thread(&mut self, tid: ThreadId) -> Result<(), Unsupported> {
+        let p = self.program;
+        let t = &p.threads[tid];
+        let mut regs: BTreeSet<&Reg> = BTreeSet::new();
+        for s in &t.body {
+            regs.extend(used_regs(&s.instr));
+        }
+        for (th, r) in self.saved {
+            if *th == tid {
+                regs.insert(r);
+            }
+        }
+        for r in &regs {
+            emit!(
+                self,
+                "    int r_{} = {};",
+                ident(&r.0),
+                p.initial_reg(tid, r)
+            );
+        }
+        let labels: BTreeSet<&String> = t
+            .body
+            .iter()
+            .filter_map(|s| match &s.instr {
+                Instr::Label(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        let has_branch = t
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Branch { .. }));
+        if has_branch {
+            emit!(self, "    u32 steps = 0;");
+        }
+        for s in &t.body {
+            let code = self.instr(tid, &s.instr, &labels, s.span)?;
+            emit!(self, "    {code}");
+        }
+        emit!(self, "  P{tid}_done:");
+        for (i, (th, r)) in self.saved.iter().enumerate() {
+            if *th == tid {
+                emit!(self, "    out[{i}] = r_{};", ident(&r.0));
+            }
+        }
+        if has_branch {
+            emit!(self, "    if (steps > STEP_LIMIT) out[TIMEOUT_WORD] = 1;");
+        }
+        Ok(())
+    }
+
+    fn operand(&self, op: &Operand) -> String {
+        match op {
+            Operand::Reg(r) => format!("r_{}", ident(&r.0)),
+            Operand::Imm(v) => format!("({v})"),
+        }
+    }
+
+    fn instr(
+        &self,
+        tid: ThreadId,
+        i: &Instr,
+        labels: &BTreeSet<&String>,
+        span: scopecheck_model::litmus::Span,
+    ) -> Result<String, Unsupported> {
+        Ok(match i {
+            Instr::Load { access, dst, loc } => format!(
+                "asm volatile(\"ld.{}.global.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
+                sem(access),
+                ident(&dst.0),
+                self.loc_ptr(*loc)
+            ),
+            Instr::Store { access, loc, value } => format!(
+                "asm volatile(\"st.{}.global.u32 [%0], %1;\" :: \"l\"({}), \"r\"({}) : \"memory\");",
+                sem(access),
+                self.loc_ptr(*loc),
+                self.operand(value)
+            ),
+            Instr::Atom { access, op, dst, loc, operand, new } => {
+                let (ptx_op, operand) = rmw_form(*op, &self.operand(operand));
+                match op {
+                    RmwOp::Cas => {
+                        let new = new.as_ref().map(|n| self.operand(n)).unwrap_or_else(|| "0".into());
+                        format!(
+                            "asm volatile(\"atom.{}.global.cas.b32 %0, [%1], %2, %3;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({}), \"r\"({}) : \"memory\");",
+                            sem(access),
+                            ident(&dst.0),
+                            self.loc_ptr(*loc),
+                            operand,
+                            new
+                        )
+                    }
+                    _ => format!(
+                        "asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({operand}) : \"memory\");",
+                        sem(access),
+                        ident(&dst.0),
+                        self.loc_ptr(*loc),
+                    ),
+                }
+            }
+            Instr::Red { access, op, loc, operand } => {
+                let (ptx_op, operand) = rmw_form(*op, &self.operand(operand));
+                if access.order.is_acquire() {
+                    // `red` has no acquire form: an `atom` whose result is discarded has the same
+                    // memory semantics (an RMW with acquire and release sides).
+                    format!(
+                        "{{ int unused_; asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(unused_) : \"l\"({}), \"r\"({operand}) : \"memory\"); }}",
+                        sem(access),
+                        self.loc_ptr(*loc)
+                    )
+                } else {
+                    format!(
+                        "asm volatile(\"red.{}.global.{ptx_op} [%0], %1;\" :: \"l\"({}), \"r\"({operand}) : \"memory\");",
+                        sem(access),
+                        self.loc_ptr(*loc)
+                    )
+                }
+            }
+            Instr::Fence(f) => {
+                let ptx = match f {
+                    Fence::Sc(s) => format!("fence.sc.{};", s.ptx_name()),
+                    Fence::AcqRel(s) => format!("fence.acq_rel.{};", s.ptx_name()),
+                    Fence::Proxy(k) => format!("fence.proxy.{};", k.name()),
+                };
+                format!("asm volatile(\"{ptx}\" ::: \"memory\");")
+            }
+            Instr::Barrier { op, .. } => {
+                let name = if *op == BarrierOp::Sync { "sync" } else { "arrive" };
+                return unsupported(format!("P{tid} at {span}: bar.cta.{name}"));
+            }
+            Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
+            Instr::Add { dst, a, b } => {
+                format!("r_{} = (int)((u32){} + (u32){});", ident(&dst.0), self.operand(a), self.operand(b))
+            }
+            Instr::Label(l) => format!("P{tid}_{}: ;", ident(l)),
+            Instr::Branch { cond, target } => {
+                if !labels.contains(target) {
+                    return unsupported(format!("P{tid} at {span}: branch to unknown label `{target}`"));
+                }
+                let guard = match cond {
+                    None => "true".to_string(),
+                    Some((c, a, b)) => {
+                        let op = if *c == Cmp::Eq { "==" } else { "!=" };
+                        format!("{} {op} {}", self.operand(a), self.operand(b))
+                    }
+                };
+                format!(
+                    "if ({guard}) {{ if (++steps > STEP_LIMIT) goto P{tid}_done; goto P{tid}_{}; }}",
+                    ident(target)
+                )
+            }
+        })
+    }
+
+    fn emit_check_kernel(&mut self) {
+        let p = self.program;
+        emit!(self, "");
+        emit!(
+            self,
+            "// One thread per instance: classify the final state, then reset for the next launch."
+        );
+        emit!(self, "extern \"C\" __global__ void {CHECK_KERNEL}(u32* mem, int* regs, u32* bar, u64* keys, u64* counts,");
+        emit!(
+            self,
+            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify) {{"
+        );
+        emit!(self, "  const u32 n = 1u << k, mask = n - 1u;");
+        emit!(
+            self,
+            "  const u32 inst = blockIdx.x * blockDim.x + threadIdx.x;"
+        );
+        emit!(self, "  if (inst >= n) return;");
+        self.emit_location_pointers();
+        emit!(self, "  int* out = regs + (u64)inst * WORDS;");
+        emit!(self, "  if (classify) {{");
+        emit!(self, "    u64 key = {TAG_STATE}ull << 56;");
+        emit!(self, "    bool wide = false;");
+        for (b, o) in self.observables.iter().enumerate() {
+            let src = match o {
+                Observable::Reg(t, r) => {
+                    let idx = self
+                        .saved
+                        .iter()
+                        .position(|(th, rr)| th == t && rr == r)
+                        .expect("saved");
+                    format!("out[{idx}]")
+                }
+                Observable::Loc(l) => format!("(int)*L{l}"),
+            };
+            emit!(self, "    {{ int v = {src}; // {}", o.name(p));
+            emit!(self, "      wide |= v < -128 || v > 127;");
+            emit!(self, "      key |= (u64)(v & 0xff) << {}; }}", 8 * b);
+        }
+        emit!(self, "    if (wide) key = {TAG_WIDE}ull << 56;");
+        emit!(
+            self,
+            "    if (out[TIMEOUT_WORD]) key = {TAG_TIMEOUT}ull << 56;"
+        );
+        emit!(self, "    count_outcome(keys, counts, lost, key);");
+        emit!(self, "  }}");
+        for (k, &l) in self.locations.iter().enumerate() {
+            emit!(
+                self,
+                "  *L{k} = {}u; // {}",
+                p.initial_value(l) as i32 as u32,
+                p.locations[l].name
+            );
+        }
+        emit!(self, "  out[TIMEOUT_WORD] = 0;");
+        emit!(self, "  bar[inst] = 0;");
+        emit!(self, "}}");
+    }
+}
+
+/// The PTX operation and operand for an RMW: PTX has no `atom.sub`, so subtraction adds the
+/// negated operand.
+fn rmw_form(op: RmwOp, operand: &str) -> (&'static str, String) {
+    match op {
+        RmwOp::Add => ("add.u32", operand.to_string()),
+        RmwOp::Sub => ("add.u32", format!("(int)(0u - (u32){operand})")),
+        RmwOp::Exch => ("exch.b32", operand.to_string()),
+        RmwOp::Cas => ("cas.b32", operand.to_string()),
+    }
+}
+
+/// Helpers shared by both kernels: hashing, permutations, stress, the spin barrier and the
+/// outcome table.
+const PRELUDE: &str = r#"
+__device__ __forceinline__ u32 mix(u32 x) {
+  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+  return x;
+}
+
+// A bijection on [0, 2^k): odd multiply, add, xor-shift, odd multiply (each step invertible mod 2^k).
+__device__ __forceinline__ u32 perm(u32 x, u32 key, u32 mask, u32 k) {
+  const u32 a = mix(key) | 1u, b = mix(key ^ 0x9e3779b9u), c = mix(key + 0x632be5abu) | 1u;
+  x = (x * a + b) & mask;
+  x ^= x >> ((k + 1u) / 2u);
+  return (x * c) & mask;
+}
+
+// Stores and loads to random scratch lines; `asm volatile` keeps them.
+__device__ __noinline__ void stress_lines(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
+  u32 acc = 0;
+  for (u32 i = 0; i < iters; ++i) {
+    u32* p = scratch + ((mix(seed + i * 0x9e3779b9u) & scratch_mask) << 5);
+    u32 v;
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(i) : "memory");
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p + 1) : "memory");
+    acc += v;
+  }
+  if (acc == 0xdeadbeefu) scratch[0] = acc;
+}
+
+__device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
+  if (iters) stress_lines(scratch, mix(seed ^ (blockIdx.x * 2048u + threadIdx.x)), iters, scratch_mask);
+}
+
+// Wait (boundedly) until every litmus thread of the instance has arrived, so they start together.
+__device__ __forceinline__ void spin_barrier(u32* counter, u32 bound) {
+  u32 seen;
+  atomicAdd(counter, 1u);
+  for (u32 i = 0; i < bound; ++i) {
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+    if (seen >= THREADS) break;
+  }
+}
+
+// Count one outcome: lanes with equal keys add once per warp, into an open-addressing table.
+__device__ void count_outcome(u64* keys, u64* counts, u64* lost, u64 key) {
+  const u32 active = __activemask();
+  const u32 peers = __match_any_sync(active, key);
+  if ((threadIdx.x & 31u) != (u32)(__ffs(peers) - 1)) return;
+  const u64 c = (u64)__popc(peers);
+  u32 h = mix((u32)key ^ (u32)(key >> 32)) & TABLE_MASK;
+  for (u32 probe = 0; probe <= TABLE_MASK; ++probe) {
+    const u64 prev = atomicCAS(keys + h, 0ull, key);
+    if (prev == 0ull || prev == key) { atomicAdd(counts + h, c); return; }
+    h = (h + 1u) & TABLE_MASK;
+  }
+  atomicAdd(lost, c);
+}
+"#;

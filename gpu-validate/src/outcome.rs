@@ -1,0 +1,106 @@
+//! Final states as the device counts them: one 64-bit key per distinct state of the condition's
+//! observables (one byte per value, a tag byte on top).
+
+use crate::codegen::{Observable, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
+use scopecheck_model::litmus::{Cmp, Program, Prop, Term, Value};
+use std::collections::BTreeMap;
+
+/// What one device key stands for.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Values of the observables, in [`crate::codegen::Harness::observables`] order.
+    State(Vec<Value>),
+    /// A litmus thread hit the step limit (a loop that did not end).
+    Timeout,
+    /// Some observable fell outside -128..=127 and could not be packed into the key.
+    Wide,
+    /// A key this harness never writes: evidence of a classifier bug, reported, never dropped.
+    Unknown(u64),
+}
+
+/// Unpack a device key.
+pub fn decode(key: u64, observables: usize) -> Outcome {
+    match key >> 56 {
+        TAG_STATE => Outcome::State(
+            (0..observables)
+                .map(|b| Value::from(((key >> (8 * b)) & 0xff) as u8 as i8))
+                .collect(),
+        ),
+        TAG_TIMEOUT => Outcome::Timeout,
+        TAG_WIDE => Outcome::Wide,
+        _ => Outcome::Unknown(key),
+    }
+}
+
+/// The key the device computes for a state (the inverse of [`decode`], used by tests).
+pub fn encode(values: &[Value]) -> u64 {
+    values
+        .iter()
+        .enumerate()
+        .fold(TAG_STATE << 56, |k, (b, v)| {
+            k | (((*v as u64) & 0xff) << (8 * b))
+        })
+}
+
+/// Name → value, for printing and for JSON.
+pub fn named(
+    program: &Program,
+    observables: &[Observable],
+    values: &[Value],
+) -> BTreeMap<String, Value> {
+    observables
+        .iter()
+        .zip(values)
+        .map(|(o, v)| (o.name(program), *v))
+        .collect()
+}
+
+/// Does the condition's proposition hold in this projected state?
+pub fn satisfies(
+    program: &Program,
+    observables: &[Observable],
+    values: &[Value],
+    prop: &Prop,
+) -> bool {
+    let term = |t: &Term| -> Value {
+        match t {
+            Term::Const(c) => *c,
+            Term::Reg(th, r) => lookup(observables, values, &Observable::Reg(*th, r.clone())),
+            Term::Loc(l) => lookup(observables, values, &Observable::Loc(program.physical(*l))),
+        }
+    };
+    match prop {
+        Prop::True => true,
+        Prop::Cmp(Cmp::Eq, a, b) => term(a) == term(b),
+        Prop::Cmp(Cmp::Ne, a, b) => term(a) != term(b),
+        Prop::Not(a) => !satisfies(program, observables, values, a),
+        Prop::And(a, b) => {
+            satisfies(program, observables, values, a) && satisfies(program, observables, values, b)
+        }
+        Prop::Or(a, b) => {
+            satisfies(program, observables, values, a) || satisfies(program, observables, values, b)
+        }
+    }
+}
+
+fn lookup(observables: &[Observable], values: &[Value], o: &Observable) -> Value {
+    let i = observables
+        .iter()
+        .position(|x| x == o)
+        .expect("every condition term is an observable");
+    values[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_including_negative_values() {
+        let v = vec![0, 1, -1, 127, -128];
+        assert_eq!(decode(encode(&v), v.len()), Outcome::State(v));
+        assert_eq!(decode(TAG_TIMEOUT << 56, 2), Outcome::Timeout);
+        assert_eq!(decode(TAG_WIDE << 56, 2), Outcome::Wide);
+        assert_eq!(decode(9 << 56, 2), Outcome::Unknown(9 << 56));
+    }
+}

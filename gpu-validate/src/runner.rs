@@ -1,0 +1,459 @@
+//! Compile a harness with NVRTC, load it once through cudarc, and launch it many times with fresh
+//! random parameters, keeping only the device's outcome counters.
+
+use crate::codegen::{self, Harness, CHECK_KERNEL, TABLE_SLOTS, TEST_KERNEL};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why nothing could run.
+#[derive(Debug, Clone)]
+pub enum GpuError {
+    /// No usable GPU here (no driver library, no device): callers print one line and skip.
+    NoGpu(String),
+    /// A GPU is there but something failed (toolchain, compilation, launch).
+    Failed(String),
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuError::NoGpu(m) => write!(f, "no GPU: {m}"),
+            GpuError::Failed(m) => write!(f, "GPU error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
+fn failed(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
+    move |e| GpuError::Failed(format!("{what}: {e}"))
+}
+
+/// Which device ran the test.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub compute_capability: String,
+    /// The kernel driver's version (e.g. `580.159.04`), from `/proc/driver/nvidia/version`.
+    pub driver: String,
+    /// The CUDA version the driver supports, e.g. `13.0`.
+    pub driver_cuda_version: String,
+    pub multiprocessors: u32,
+}
+
+/// Where an instance's litmus threads sit when they share a CTA.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layout {
+    /// Different warps of the block.
+    Spread,
+    /// Adjacent lanes, normally one warp.
+    Warp,
+}
+
+/// The knobs of one run. Everything random is drawn afresh per launch from `seed`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Params {
+    /// Launches (each runs `2^instances_log2` instances).
+    pub launches: u64,
+    pub instances_log2: u32,
+    /// Instances side by side in one block.
+    pub per_block_log2: u32,
+    /// Words between two locations' slots (32 words = one 128-byte line).
+    pub stride: u32,
+    pub layout: Layout,
+    /// Spins of the per-instance start barrier; 0 turns it off.
+    pub barrier_spins: u32,
+    /// Scratch-line accesses each testing thread makes before the test.
+    pub pre_stress: u32,
+    /// Extra blocks that only stress memory during the test, and their accesses per thread.
+    pub stress_blocks: u32,
+    pub stress_iters: u32,
+    /// Scratch lines the stress traffic spreads over (log2).
+    pub scratch_lines_log2: u32,
+    pub seed: u64,
+    /// Host watchdog: the longest one batch of launches may take.
+    pub watchdog_s: f64,
+    /// Launches between two reads of the counters (a hang keeps what the last read saw).
+    pub batch: u64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            launches: 100,
+            instances_log2: 16,
+            per_block_log2: 7,
+            stride: 32,
+            layout: Layout::Spread,
+            barrier_spins: 0,
+            pre_stress: 0,
+            stress_blocks: 0,
+            stress_iters: 0,
+            scratch_lines_log2: 10,
+            seed: 0x5c09ec4ec,
+            watchdog_s: 20.0,
+            batch: 50,
+        }
+    }
+}
+
+/// An opened GPU.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    pub info: DeviceInfo,
+}
+
+/// Open GPU 0, saying plainly when there is none. With no libcuda the first driver call would
+/// panic, so presence of the library is checked before anything else.
+pub fn open() -> Result<Gpu, GpuError> {
+    // SAFETY: only tries to dlopen the driver library.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(GpuError::NoGpu(
+            "the CUDA driver library (libcuda) is not installed".into(),
+        ));
+    }
+    match CudaContext::device_count() {
+        Ok(n) if n > 0 => {}
+        Ok(_) => return Err(GpuError::NoGpu("the CUDA driver reports no devices".into())),
+        Err(e) => {
+            return Err(GpuError::NoGpu(format!(
+                "the CUDA driver cannot count devices ({e})"
+            )))
+        }
+    }
+    // SAFETY: only tries to dlopen the NVRTC library.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(GpuError::Failed(
+            "NVRTC (libnvrtc) not found; put CUDA's lib64 on LD_LIBRARY_PATH".into(),
+        ));
+    }
+    let ctx = CudaContext::new(0).map_err(failed("creating a context on GPU 0"))?;
+    // One stream, no cross-stream hazards: cudarc's per-buffer event tracking only costs time.
+    // SAFETY: every buffer is used on `stream` alone.
+    unsafe { ctx.disable_event_tracking() };
+    let stream = ctx.default_stream();
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(failed("compute capability"))?;
+    let mut version: std::ffi::c_int = 0;
+    // SAFETY: writes one int.
+    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }
+        .result()
+        .map_err(failed("driver version"))?;
+    let sms = ctx
+        .attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )
+        .map_err(failed("multiprocessor count"))?;
+    let info = DeviceInfo {
+        name: ctx.name().map_err(failed("device name"))?,
+        compute_capability: format!("{major}.{minor}"),
+        driver: kernel_driver_version().unwrap_or_else(|| "unknown".into()),
+        driver_cuda_version: format!("{}.{}", version / 1000, (version % 1000) / 10),
+        multiprocessors: sms as u32,
+    };
+    Ok(Gpu { ctx, stream, info })
+}
+
+/// `580.159.04` out of the first line of `/proc/driver/nvidia/version`, e.g. "NVRM version:
+/// NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...": the first word made
+/// of digits and dots.
+fn kernel_driver_version() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
+    driver_version_in(text.lines().next()?)
+}
+
+fn driver_version_in(line: &str) -> Option<String> {
+    line.split_whitespace()
+        .find(|w| w.contains('.') && w.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        .map(str::to_string)
+}
+
+/// A harness compiled and loaded on one GPU.
+pub struct Compiled {
+    pub harness: Harness,
+    test: CudaFunction,
+    check: CudaFunction,
+    /// The PTX NVRTC produced (kept for inspection).
+    pub ptx: String,
+}
+
+/// What the device counted, as raw keys (see [`crate::outcome`]).
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    pub keys: BTreeMap<u64, u64>,
+    /// Instances the table had no room for.
+    pub lost: u64,
+}
+
+/// A run's counters, how long it took, and any error that cut it short.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub counts: Counts,
+    /// Instances whose outcome was counted.
+    pub instances: u64,
+    /// Seconds spent in launches (compilation excluded).
+    pub seconds: f64,
+    pub error: Option<String>,
+}
+
+impl Gpu {
+    /// Compile with NVRTC for this device's architecture and load both kernels.
+    pub fn compile(&self, harness: &Harness) -> Result<Compiled, GpuError> {
+        let arch = format!(
+            "--gpu-architecture=compute_{}",
+            self.info.compute_capability.replace('.', "")
+        );
+        let opts = cudarc::nvrtc::CompileOptions {
+            options: vec![arch],
+            ..Default::default()
+        };
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(&harness.source, opts)
+            .map_err(|e| GpuError::Failed(format!("NVRTC rejected the harness: {e}")))?;
+        let text = ptx.to_src();
+        let module = self
+            .ctx
+            .load_module(ptx)
+            .map_err(failed("loading the module"))?;
+        let test = module
+            .load_function(TEST_KERNEL)
+            .map_err(failed("loading the test kernel"))?;
+        let check = module
+            .load_function(CHECK_KERNEL)
+            .map_err(failed("loading the check kernel"))?;
+        Ok(Compiled {
+            harness: harness.clone(),
+            test,
+            check,
+            ptx: text,
+        })
+    }
+
+    /// Launch `params.launches` times; on a device error or a watchdog timeout, return what the
+    /// last completed batch counted together with the error.
+    pub fn run(&self, c: &Compiled, params: &Params) -> Result<RunResult, GpuError> {
+        let h = &c.harness;
+        let slots = h.slots as u32;
+        let k = params.instances_log2.clamp(5, 26);
+        // A block holds at most 1024 threads and never more instances than a launch has.
+        let mut per_block_log2 = params.per_block_log2.min(k);
+        while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
+            per_block_log2 -= 1;
+        }
+        let n = 1usize << k;
+        let stride = params.stride.max(1) as usize;
+        let locs = h.locations.len().max(1);
+        let s = &self.stream;
+        let mut mem: CudaSlice<u32> = s
+            .alloc_zeros(locs * n * stride)
+            .map_err(failed("allocating the locations"))?;
+        let mut regs: CudaSlice<i32> = s
+            .alloc_zeros(n * h.words_per_instance())
+            .map_err(failed("allocating registers"))?;
+        let mut bar: CudaSlice<u32> = s.alloc_zeros(n).map_err(failed("allocating barriers"))?;
+        let scratch_lines_log2 = params.scratch_lines_log2.min(20);
+        let mut scratch: CudaSlice<u32> = s
+            .alloc_zeros(32usize << scratch_lines_log2)
+            .map_err(failed("allocating scratch"))?;
+        let mut keys: CudaSlice<u64> = s
+            .alloc_zeros(TABLE_SLOTS)
+            .map_err(failed("allocating the table"))?;
+        let mut counts: CudaSlice<u64> = s
+            .alloc_zeros(TABLE_SLOTS)
+            .map_err(failed("allocating the table"))?;
+        let mut lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
+
+        let test_blocks = ((n >> per_block_log2) * h.roles.len()) as u32;
+        let test_cfg = LaunchConfig {
+            grid_dim: (test_blocks + params.stress_blocks, 1, 1),
+            block_dim: (slots << per_block_log2, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let check_threads = n.min(256) as u32;
+        let check_cfg = LaunchConfig {
+            grid_dim: ((n as u32).div_ceil(check_threads), 1, 1),
+            block_dim: (check_threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (k32, stride32) = (k, stride as u32);
+        let layout = u32::from(params.layout == Layout::Warp);
+        let scratch_mask = (1u32 << scratch_lines_log2) - 1;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(params.seed);
+
+        let check = |seed: u32,
+                     classify: u32,
+                     mem: &mut CudaSlice<u32>,
+                     regs: &mut CudaSlice<i32>,
+                     bar: &mut CudaSlice<u32>,
+                     keys: &mut CudaSlice<u64>,
+                     counts: &mut CudaSlice<u64>,
+                     lost: &mut CudaSlice<u64>|
+         -> Result<(), GpuError> {
+            let mut b = s.launch_builder(&c.check);
+            b.arg(mem)
+                .arg(regs)
+                .arg(bar)
+                .arg(keys)
+                .arg(counts)
+                .arg(lost);
+            b.arg(&seed).arg(&k32).arg(&stride32).arg(&classify);
+            // SAFETY: argument list matches the generated kernel's signature.
+            unsafe { b.launch(check_cfg) }
+                .map(|_| ())
+                .map_err(failed("launching the check kernel"))
+        };
+        // Write every location's initial value (the reset half of the check kernel).
+        check(
+            0,
+            0,
+            &mut mem,
+            &mut regs,
+            &mut bar,
+            &mut keys,
+            &mut counts,
+            &mut lost,
+        )?;
+        s.synchronize()
+            .map_err(failed("initialising the locations"))?;
+
+        let start = Instant::now();
+        let mut done = 0u64;
+        let mut snapshot = Counts::default();
+        let mut error = None;
+        let batch = params.batch.max(1);
+        while done < params.launches {
+            let this_batch = batch.min(params.launches - done);
+            let mut launch = || -> Result<(), GpuError> {
+                for _ in 0..this_batch {
+                    let seed: u32 = rng.gen();
+                    let mut b = s.launch_builder(&c.test);
+                    b.arg(&mut mem)
+                        .arg(&mut regs)
+                        .arg(&mut bar)
+                        .arg(&mut scratch);
+                    b.arg(&seed)
+                        .arg(&k32)
+                        .arg(&per_block_log2)
+                        .arg(&stride32)
+                        .arg(&layout);
+                    b.arg(&params.barrier_spins)
+                        .arg(&params.pre_stress)
+                        .arg(&params.stress_iters);
+                    b.arg(&scratch_mask);
+                    // SAFETY: argument list matches the generated kernel's signature.
+                    unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
+                    check(
+                        seed,
+                        1,
+                        &mut mem,
+                        &mut regs,
+                        &mut bar,
+                        &mut keys,
+                        &mut counts,
+                        &mut lost,
+                    )?;
+                }
+                self.wait(params.watchdog_s)
+            };
+            if let Err(e) = launch() {
+                error = Some(e.to_string());
+                break;
+            }
+            done += this_batch;
+            match self.read_counts(&keys, &counts, &lost) {
+                Ok(c) => snapshot = c,
+                Err(e) => {
+                    error = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let instances = snapshot.keys.values().sum::<u64>() + snapshot.lost;
+        Ok(RunResult {
+            counts: snapshot,
+            instances,
+            seconds,
+            error,
+        })
+    }
+
+    /// Wait for the stream with a host-side deadline instead of blocking forever.
+    fn wait(&self, watchdog_s: f64) -> Result<(), GpuError> {
+        let event = self
+            .stream
+            .record_event(None)
+            .map_err(failed("recording an event"))?;
+        let deadline = Instant::now() + Duration::from_secs_f64(watchdog_s.max(0.1));
+        loop {
+            match event.try_is_complete() {
+                Ok(true) => return Ok(()),
+                Ok(false) if Instant::now() > deadline => {
+                    return Err(GpuError::Failed(format!(
+                        "watchdog: launches still running after {watchdog_s} s (a litmus thread may spin forever); \
+                         the histogram keeps the batches completed before"
+                    )))
+                }
+                Ok(false) => std::thread::sleep(Duration::from_micros(200)),
+                Err(e) => return Err(GpuError::Failed(format!("device error while running: {e}"))),
+            }
+        }
+    }
+
+    fn read_counts(
+        &self,
+        keys: &CudaSlice<u64>,
+        counts: &CudaSlice<u64>,
+        lost: &CudaSlice<u64>,
+    ) -> Result<Counts, GpuError> {
+        let s = &self.stream;
+        let k = s
+            .clone_dtoh(keys)
+            .map_err(failed("reading the outcome table"))?;
+        let c = s
+            .clone_dtoh(counts)
+            .map_err(failed("reading the outcome table"))?;
+        let l = s
+            .clone_dtoh(lost)
+            .map_err(failed("reading the outcome table"))?;
+        let mut out = Counts {
+            lost: l[0],
+            ..Counts::default()
+        };
+        for (key, count) in k.into_iter().zip(c) {
+            if key != 0 {
+                *out.keys.entry(key).or_default() += count;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Compile-free helper for tests and `--emit`: the harness for a program.
+pub fn harness(
+    program: &scopecheck_model::litmus::Program,
+) -> Result<Harness, codegen::Unsupported> {
+    codegen::generate(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::driver_version_in;
+
+    #[test]
+    fn driver_version_is_read_from_either_kernel_module_line() {
+        let open = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Oct 16 03:04:16 UTC 2025";
+        assert_eq!(driver_version_in(open).as_deref(), Some("580.159.04"));
+        let closed = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023";
+        assert_eq!(driver_version_in(closed).as_deref(), Some("535.104.05"));
+        assert_eq!(driver_version_in("no version here"), None);
+    }
+}

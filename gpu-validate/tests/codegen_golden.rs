@@ -1,0 +1,131 @@
+//! Golden checks on the generated harness: the exact PTX forms, the observables and the
+//! classifier, with no GPU needed.
+
+use scopecheck_gpu::codegen::{generate, Observable};
+use scopecheck_model::litmus::parse;
+
+fn shape(name: &str) -> scopecheck_model::litmus::Program {
+    let path = format!(
+        "{}/../corpus/gpu-shapes/{name}.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse(&src, &path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn has(source: &str, line: &str) {
+    assert!(
+        source.contains(line),
+        "generated source lacks `{line}`:\n{source}"
+    );
+}
+
+#[test]
+fn message_passing_relaxed_gpu_keeps_the_exact_instruction_forms() {
+    let h = generate(&shape("MP-relaxed-gpu")).expect("MP runs on the GPU");
+    assert_eq!(
+        h.roles,
+        vec![vec![0], vec![1]],
+        "P0 and P1 sit in different CTAs"
+    );
+    assert_eq!(h.slots, 1);
+    let s = &h.source;
+    // P0 stores x (L0) then y (L1); P1 loads y then x, each an `asm volatile` of the litmus form.
+    has(
+        s,
+        r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L0), "r"((1)) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(L1), "r"((1)) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r0) : "l"(L1) : "memory");"#,
+    );
+    has(
+        s,
+        r#"asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r1) : "l"(L0) : "memory");"#,
+    );
+    // Every loaded register is stored, so ptxas cannot delete the loads.
+    has(s, "out[0] = r_r0;");
+    has(s, "out[1] = r_r1;");
+    // One counter per final state of (P1:r0, P1:r1): two key bytes.
+    assert_eq!(
+        h.observables,
+        vec![
+            Observable::Reg(1, "r0".parse_reg()),
+            Observable::Reg(1, "r1".parse_reg())
+        ]
+    );
+    has(s, "key |= (u64)(v & 0xff) << 0; }");
+    has(s, "key |= (u64)(v & 0xff) << 8; }");
+    has(s, "count_outcome(keys, counts, lost, key);");
+    // Locations sit at permuted, strided slots and are reset to their initial values.
+    has(
+        s,
+        "u32* L1 = mem + ((u64)1u * n + perm(inst, mix(seed ^ 0x201u), mask, k)) * stride;",
+    );
+    has(s, "*L0 = 0u; // x");
+    has(s, "*L1 = 0u; // y");
+}
+
+#[test]
+fn release_acquire_and_fences_keep_their_scopes() {
+    let s = generate(&shape("MP-rel-acq-gpu")).unwrap().source;
+    has(s.as_str(), "st.release.gpu.global.u32 [%0], %1;");
+    has(s.as_str(), "ld.acquire.gpu.global.u32 %0, [%1];");
+    let s = generate(&shape("MP-rel-acq-cta")).unwrap();
+    assert_eq!(s.roles, vec![vec![0, 1]], "same CTA: one role, two slots");
+    has(&s.source, "st.release.cta.global.u32");
+    let s = generate(&shape("SB-fence-sc-gpu")).unwrap().source;
+    has(&s, r#"asm volatile("fence.sc.gpu;" ::: "memory");"#);
+    let s = generate(&shape("MP-weak")).unwrap().source;
+    has(&s, "ld.weak.global.u32");
+    has(&s, "st.weak.global.u32");
+}
+
+#[test]
+fn final_locations_are_observed_from_memory() {
+    let h = generate(&shape("2+2W-relaxed-gpu")).unwrap();
+    assert_eq!(h.observables, vec![Observable::Loc(0), Observable::Loc(1)]);
+    has(&h.source, "{ int v = (int)*L0; // x");
+}
+
+#[test]
+fn rmw_branches_and_unsupported_features() {
+    let src = "PTX T\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n atom.acq_rel.gpu.sub r0, x, 1 | LC: ;\n red.relaxed.gpu.add y, 2 | ld.relaxed.gpu r1, y ;\n atom.relaxed.gpu.cas r2, x, 0, 1 | beq r1, 0, LC ;\nexists (P1:r1 == 2)\n";
+    let p = parse(src, "t.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let s = generate(&p).unwrap().source;
+    has(&s, "atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;");
+    has(&s, "(int)(0u - (u32)(1))");
+    has(&s, "red.relaxed.gpu.global.add.u32 [%0], %1;");
+    has(&s, "atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;");
+    has(
+        &s,
+        "if (r_r1 == (0)) { if (++steps > STEP_LIMIT) goto P1_done; goto P1_LC; }",
+    );
+
+    let bar = "PTX B\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.cta.sync 0 | bar.cta.sync 0 ;\nexists (x == 0)\n";
+    let err = generate(&parse(bar, "b.litmus").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("unsupported on GPU: ") && err.contains("barrier"),
+        "{err}"
+    );
+    let gpus = "PTX G\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;\nexists (P1:r0 == 1)\n";
+    let err = generate(&parse(gpus, "g.litmus").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("several GPUs"), "{err}");
+}
+
+trait ParseReg {
+    fn parse_reg(self) -> scopecheck_model::litmus::Reg;
+}
+impl ParseReg for &str {
+    fn parse_reg(self) -> scopecheck_model::litmus::Reg {
+        scopecheck_model::litmus::Reg(self.to_string())
+    }
+}

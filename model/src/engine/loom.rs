@@ -1,0 +1,143 @@
+//! The loom engine: exhaustive, up to 4 GPU threads (loom's MAX_THREADS is 5, main included).
+//!
+//! Loom's atomics are used only as *mirrors*: one relaxed `AtomicUsize` per location counts the
+//! writes to it. A store or RMW is a `fetch_add` on its location's mirror (a scheduling point);
+//! a load is a relaxed mirror load, so loom itself enumerates which write version the load sees.
+//! The runtime maps the version back to its own store and, when loom picked a store our model
+//! forbids (older than the thread's coherence floor — loom only knows relaxed coherence), marks
+//! the execution infeasible: it is cut short and its results are discarded. Loom keeps at most
+//! the last 7 writes per atomic, so locations written more often are explored only partially.
+
+use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
+use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Loom's exhaustive exploration.
+#[derive(Clone, Debug)]
+pub struct Loom {
+    /// Bound on preemptions per execution (`None`: unbounded, exhaustive).
+    pub preemption_bound: Option<usize>,
+    pub max_branches: usize,
+}
+
+impl Default for Loom {
+    fn default() -> Loom {
+        Loom { preemption_bound: None, max_branches: 100_000 }
+    }
+}
+
+/// Thrown out of loom's model to end the exploration early.
+struct StopExploring;
+
+struct LoomSched {
+    mirrors: Vec<AtomicUsize>,
+    ticker: AtomicUsize,
+    handles: Mutex<Vec<loom::thread::JoinHandle<()>>>,
+    threads: Mutex<Vec<loom::thread::Thread>>,
+}
+
+impl Sched for LoomSched {
+    fn spawn(&self, _thread: usize, body: Box<dyn FnOnce() + Send + 'static>) {
+        let handle = loom::thread::spawn(body);
+        self.threads.lock().unwrap().push(handle.thread().clone());
+        self.handles.lock().unwrap().push(handle);
+    }
+
+    fn join_all(&self) {
+        let handles = std::mem::take(&mut *self.handles.lock().unwrap());
+        for h in handles {
+            h.join().expect("GPU threads catch their own panics");
+        }
+    }
+
+    fn point(&self, _thread: usize, point: Point) -> Option<u32> {
+        match point {
+            Point::Read(loc) => Some(self.mirrors[loc].load(Relaxed) as u32),
+            Point::Write(loc) => {
+                self.mirrors[loc].fetch_add(1, Relaxed);
+                None
+            }
+            Point::Other => {
+                self.ticker.fetch_add(1, Relaxed);
+                None
+            }
+        }
+    }
+
+    fn choose(&self, _n: usize) -> usize {
+        // Loads take loom's mirror choice; nothing else asks.
+        0
+    }
+
+    fn park(&self, _thread: usize) {
+        loom::thread::park();
+    }
+
+    fn unpark(&self, thread: usize) {
+        let t = self.threads.lock().unwrap()[thread].clone();
+        t.unpark();
+    }
+}
+
+impl Engine for Loom {
+    fn name(&self) -> String {
+        match self.preemption_bound {
+            Some(b) => format!("loom(preemption bound {b})"),
+            None => "loom".to_string(),
+        }
+    }
+
+    fn max_threads(&self) -> Option<usize> {
+        Some(loom::MAX_THREADS - 1)
+    }
+
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
+        crate::runtime::panics::install_hook();
+        if shape.threads > loom::MAX_THREADS - 1 {
+            return Exploration {
+                error: Some(format!(
+                    "loom runs at most {} GPU threads; this kernel has {}",
+                    loom::MAX_THREADS - 1,
+                    shape.threads
+                )),
+                ..Exploration::default()
+            };
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let executions = Arc::new(AtomicU64::new(0));
+        let mut builder = loom::model::Builder::new();
+        builder.max_branches = self.max_branches;
+        builder.preemption_bound = self.preemption_bound;
+        let (stop2, executions2) = (Arc::clone(&stop), Arc::clone(&executions));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            builder.check(move || {
+                if stop2.load(Ordering::Relaxed) {
+                    resume_unwind(Box::new(StopExploring));
+                }
+                executions2.fetch_add(1, Ordering::Relaxed);
+                let sched = Arc::new(LoomSched {
+                    mirrors: (0..shape.locations).map(|_| AtomicUsize::new(0)).collect(),
+                    ticker: AtomicUsize::new(0),
+                    handles: Mutex::new(Vec::new()),
+                    threads: Mutex::new(Vec::new()),
+                });
+                let sched: Arc<dyn Sched> = sched;
+                if run(&sched) == Flow::Stop {
+                    stop2.store(true, Ordering::Relaxed);
+                }
+            })
+        }));
+        let executions = executions.load(Ordering::Relaxed);
+        match outcome {
+            Ok(()) => Exploration { executions, complete: self.preemption_bound.is_none(), error: None },
+            Err(payload) if payload.is::<StopExploring>() => Exploration { executions, complete: false, error: None },
+            Err(payload) => Exploration {
+                executions,
+                complete: false,
+                error: Some(format!("loom stopped: {}", crate::runtime::panics::message(&*payload))),
+            },
+        }
+    }
+}

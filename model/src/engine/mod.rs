@@ -1,0 +1,88 @@
+//! Engines: they decide *who runs next* and *which store a load reads* — nothing else. All
+//! memory-model semantics live in [`crate::runtime`]; loom's and shuttle's own atomics are used
+//! only as scheduling points and as a source of choices, never for their semantics.
+//!
+//! One execution runs like this: the driver (on the engine's main thread) spawns one engine
+//! thread per GPU thread through [`Sched::spawn`]; before every visible operation a GPU thread
+//! calls [`Sched::point`] (the engine may switch threads there); a load that may read several
+//! stores asks [`Sched::choose`] (or, under loom, takes the store loom's mirror load returned);
+//! a thread that must wait (barrier, spin loop) parks until another unparks it.
+//!
+//! Extension points for asynchronous agents (TMA copies, mbarrier completions): an agent is just
+//! one more thread spawned through `spawn`, which the engine schedules like any other; blocking
+//! and waking go through `park`/`unpark`.
+
+pub mod dfs;
+pub mod loom;
+pub mod shuttle;
+
+use std::sync::Arc;
+
+/// What a GPU thread is about to do at a scheduling point (loom keys its mirrors on it).
+#[derive(Copy, Clone, Debug)]
+pub enum Point {
+    /// A load of this location.
+    Read(usize),
+    /// A store or read-modify-write of this location.
+    Write(usize),
+    /// A fence, barrier, or anything else visible.
+    Other,
+}
+
+/// Per-execution engine services, called from the engine's threads.
+pub trait Sched: Send + Sync {
+    /// Start GPU thread `thread` (called in thread order from the main thread).
+    fn spawn(&self, thread: usize, body: Box<dyn FnOnce() + Send + 'static>);
+    /// Wait for every spawned thread.
+    fn join_all(&self);
+    /// A scheduling point before one visible operation of `thread`. Under loom, for a
+    /// [`Point::Read`], returns the mirror version loom chose to read.
+    fn point(&self, thread: usize, point: Point) -> Option<u32>;
+    /// Choose one of `n >= 2` options.
+    fn choose(&self, n: usize) -> usize;
+    /// Block the calling thread until [`Sched::unpark`] (may return spuriously).
+    fn park(&self, thread: usize);
+    fn unpark(&self, thread: usize);
+}
+
+/// Whether the engine should go on after an execution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// One execution, run on the engine's main thread.
+pub type RunOne = Arc<dyn Fn(&Arc<dyn Sched>) -> Flow + Send + Sync>;
+
+/// The size of the kernel being explored.
+#[derive(Copy, Clone, Debug)]
+pub struct Shape {
+    pub threads: usize,
+    pub locations: usize,
+}
+
+/// How much an engine explored.
+#[derive(Clone, Debug, Default)]
+pub struct Exploration {
+    /// Executions started (including infeasible ones).
+    pub executions: u64,
+    /// Whether every execution the engine can reach was explored (exhaustive engines only).
+    pub complete: bool,
+    /// A problem with the exploration itself (e.g. a replay token that does not fit).
+    pub error: Option<String>,
+}
+
+pub trait Engine: Send + Sync {
+    fn name(&self) -> String;
+    /// The most GPU threads the engine can run, if limited.
+    fn max_threads(&self) -> Option<usize> {
+        None
+    }
+    /// Run executions until `run` returns [`Flow::Stop`] or the engine is done.
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration;
+}
+
+pub use self::dfs::Dfs;
+pub use self::loom::Loom;
+pub use self::shuttle::{Pct, Random, Replay};

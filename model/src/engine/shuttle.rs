@@ -1,0 +1,379 @@
+//! Shuttle-backed engines: shuttle supplies coroutines, parking and (for random/PCT) its own
+//! schedulers; our [`DecisionScheduler`] wraps them so that scheduling decisions are made only
+//! where they matter.
+//!
+//! The rule: a *decision* is taken only when every runnable task sits at a scheduling point with
+//! one visible operation pending; then choosing a task = choosing which thread performs the next
+//! operation. Tasks that are not at such a point (the main thread, a fresh or just-woken GPU
+//! thread) only do thread-local work until their next point, so they run first, in a fixed order.
+//! One decision sequence is thus one execution, and the same sequence means the same thing under
+//! every engine — which is what makes replay tokens engine-independent.
+
+use super::dfs::BranchLog;
+use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
+use crate::runtime::report::{Decision, Token};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use shuttle::scheduler::{RandomScheduler, Schedule, Scheduler, Task, TaskId};
+use std::sync::{Arc, Mutex};
+
+/// Where decisions come from.
+pub(crate) enum Mode {
+    /// Exhaustive depth-first enumeration.
+    Dfs(BranchLog),
+    /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
+    Inner(Box<dyn Scheduler + Send>),
+    /// Probabilistic concurrency testing over our decisions (see [`PctState`]).
+    Pct(PctState),
+    /// Follow a recorded token.
+    Replay { decisions: Vec<Decision>, pos: usize, started: bool },
+}
+
+/// State shared by the scheduler (owned by shuttle's runner) and the per-execution [`ShuttleSched`].
+pub(crate) struct Log {
+    pub mode: Mode,
+    /// Per shuttle task: the GPU thread waiting at a scheduling point, if any.
+    pending: Vec<Option<usize>>,
+    pub stop: bool,
+    pub executions: u64,
+    pub max_executions: u64,
+    pub error: Option<String>,
+}
+
+impl Log {
+    pub fn new(mode: Mode, max_executions: u64) -> Log {
+        Log { mode, pending: Vec::new(), stop: false, executions: 0, max_executions, error: None }
+    }
+
+    fn choose(&mut self, n: usize) -> usize {
+        match &mut self.mode {
+            Mode::Dfs(log) => log.branch(n),
+            Mode::Inner(inner) => (inner.next_u64() % n as u64) as usize,
+            Mode::Pct(pct) => pct.rng.gen_range(0..n),
+            Mode::Replay { decisions, pos, .. } => match decisions.get(*pos) {
+                Some(&Decision::Pick(k)) if (k as usize) < n => {
+                    *pos += 1;
+                    k as usize
+                }
+                // Past the token's end only halted threads unwind; nothing is decided any more.
+                None => 0,
+                other => {
+                    self.error.get_or_insert_with(|| {
+                        format!("replay token does not fit this kernel: expected a choice among {n} stores, found {other:?}")
+                    });
+                    0
+                }
+            },
+        }
+    }
+
+    fn set_pending(&mut self, task: usize, thread: Option<usize>) {
+        if self.pending.len() <= task {
+            self.pending.resize(task + 1, None);
+        }
+        self.pending[task] = thread;
+    }
+
+    fn pending(&self, task: usize) -> Option<usize> {
+        self.pending.get(task).copied().flatten()
+    }
+}
+
+pub(crate) struct DecisionScheduler {
+    pub log: Arc<Mutex<Log>>,
+}
+
+impl Scheduler for DecisionScheduler {
+    fn new_execution(&mut self) -> Option<Schedule> {
+        let mut log = self.log.lock().unwrap();
+        if log.stop || log.executions >= log.max_executions {
+            // Let a wrapped shuttle scheduler see its end (shuttle's random scheduler prints a
+            // "failing seed" banner when dropped before it ran out).
+            if let Mode::Inner(inner) = &mut log.mode {
+                while inner.new_execution().is_some() {}
+            }
+            return None;
+        }
+        log.pending.clear();
+        let go = match &mut log.mode {
+            Mode::Dfs(branches) => branches.next_execution(),
+            Mode::Inner(inner) => inner.new_execution().is_some(),
+            Mode::Pct(pct) => pct.new_execution(),
+            Mode::Replay { started, pos, .. } => {
+                *pos = 0;
+                !std::mem::replace(started, true)
+            }
+        };
+        if !go {
+            return None;
+        }
+        log.executions += 1;
+        Some(Schedule::new(0))
+    }
+
+    fn next_task(&mut self, runnable: &[&Task], current: Option<TaskId>, _yielding: bool) -> Option<TaskId> {
+        let mut log = self.log.lock().unwrap();
+        let live: Vec<&Task> = runnable.iter().copied().filter(|t| t.runnable()).collect();
+        let live = if live.is_empty() { runnable.to_vec() } else { live };
+        // Thread-local work first: the current task if it may go on, else the oldest such task.
+        let free = |t: &Task| log.pending(usize::from(t.id())).is_none();
+        if let Some(cur) = current.filter(|c| live.iter().any(|t| t.id() == *c && free(t))) {
+            return Some(cur);
+        }
+        if let Some(t) = live.iter().find(|t| free(t)) {
+            return Some(t.id());
+        }
+        // A real decision: which pending operation runs next.
+        let chosen = match &mut log.mode {
+            Mode::Dfs(branches) => live[branches.branch(live.len())].id(),
+            Mode::Inner(inner) => inner.next_task(&live, current, false).unwrap_or(live[0].id()),
+            Mode::Pct(_) => {
+                let threads: Vec<usize> = live.iter().map(|t| log.pending(usize::from(t.id())).unwrap_or(0)).collect();
+                let Mode::Pct(pct) = &mut log.mode else { unreachable!() };
+                live[pct.decide(&threads)].id()
+            }
+            Mode::Replay { decisions, pos, .. } => {
+                let want = match decisions.get(*pos) {
+                    Some(&Decision::Run(t)) => Some(t as usize),
+                    _ => None,
+                };
+                if *pos >= decisions.len() {
+                    // Past the token's end only halted threads unwind: any order will do.
+                    let first = live[0].id();
+                    log.set_pending(usize::from(first), None);
+                    return Some(first);
+                }
+                let found = want.and_then(|w| live.iter().find(|t| log.pending(usize::from(t.id())) == Some(w)));
+                match found {
+                    Some(t) => {
+                        if let Mode::Replay { pos, .. } = &mut log.mode {
+                            *pos += 1;
+                        }
+                        t.id()
+                    }
+                    None => {
+                        let msg = format!(
+                            "replay token does not fit this kernel: decision {} wants {:?}, but the \
+                             threads ready to run are {:?}",
+                            match &log.mode {
+                                Mode::Replay { pos, .. } => *pos,
+                                _ => 0,
+                            },
+                            want,
+                            live.iter().filter_map(|t| log.pending(usize::from(t.id()))).collect::<Vec<_>>()
+                        );
+                        log.error.get_or_insert(msg);
+                        live[0].id()
+                    }
+                }
+            }
+        };
+        log.set_pending(usize::from(chosen), None);
+        Some(chosen)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        match &mut self.log.lock().unwrap().mode {
+            Mode::Inner(inner) => inner.next_u64(),
+            _ => 0,
+        }
+    }
+}
+
+/// PCT (Burckhardt et al., ASPLOS 2010) at the granularity of our decisions: every execution
+/// gives the GPU threads fresh random priorities and picks `depth - 1` change points among the
+/// decisions; the highest-priority pending thread runs, and at a change point it drops to the
+/// lowest priority. (Shuttle's own PCT counts its own steps, and on small kernels its change
+/// points land on every step, which makes some two-step orders unreachable.)
+pub(crate) struct PctState {
+    rng: StdRng,
+    depth: usize,
+    iterations: usize,
+    done: usize,
+    priorities: Vec<u64>,
+    change_points: Vec<usize>,
+    step: usize,
+    max_steps: usize,
+    lowest: u64,
+}
+
+impl PctState {
+    pub fn new(seed: u64, depth: usize, iterations: usize) -> PctState {
+        PctState {
+            rng: StdRng::seed_from_u64(seed),
+            depth: depth.max(1),
+            iterations,
+            done: 0,
+            priorities: Vec::new(),
+            change_points: Vec::new(),
+            step: 0,
+            max_steps: 1,
+            lowest: u64::MAX / 2,
+        }
+    }
+
+    fn new_execution(&mut self) -> bool {
+        if self.done >= self.iterations {
+            return false;
+        }
+        self.done += 1;
+        self.priorities.clear();
+        self.step = 0;
+        self.lowest = u64::MAX / 2;
+        let k = self.max_steps;
+        self.change_points = (0..self.depth - 1).map(|_| self.rng.gen_range(1..=k)).collect();
+        true
+    }
+
+    fn priority(&mut self, thread: usize) -> u64 {
+        while self.priorities.len() <= thread {
+            let p = self.rng.gen_range(u64::MAX / 2..u64::MAX);
+            self.priorities.push(p);
+        }
+        self.priorities[thread]
+    }
+
+    /// Index (into `threads`) of the thread to run.
+    fn decide(&mut self, threads: &[usize]) -> usize {
+        self.step += 1;
+        self.max_steps = self.max_steps.max(self.step);
+        let best = |me: &mut PctState| {
+            (0..threads.len()).max_by_key(|&i| me.priority(threads[i])).expect("a decision has candidates")
+        };
+        let mut chosen = best(self);
+        if self.change_points.contains(&self.step) {
+            self.lowest -= 1;
+            self.priorities[threads[chosen]] = self.lowest;
+            chosen = best(self);
+        }
+        chosen
+    }
+}
+
+/// The per-execution services over shuttle.
+pub(crate) struct ShuttleSched {
+    log: Arc<Mutex<Log>>,
+    handles: Mutex<Vec<shuttle::thread::JoinHandle<()>>>,
+    threads: Mutex<Vec<shuttle::thread::Thread>>,
+}
+
+impl Sched for ShuttleSched {
+    fn spawn(&self, _thread: usize, body: Box<dyn FnOnce() + Send + 'static>) {
+        let handle = shuttle::thread::spawn(body);
+        self.threads.lock().unwrap().push(handle.thread().clone());
+        self.handles.lock().unwrap().push(handle);
+    }
+
+    fn join_all(&self) {
+        let handles = std::mem::take(&mut *self.handles.lock().unwrap());
+        for h in handles {
+            // Our threads catch their own panics; a join error would be a bug in the runtime.
+            h.join().expect("GPU threads catch their own panics");
+        }
+    }
+
+    fn point(&self, thread: usize, _point: Point) -> Option<u32> {
+        let task = shuttle::current::get_current_task().expect("inside a shuttle task");
+        self.log.lock().unwrap().set_pending(usize::from(task), Some(thread));
+        shuttle::thread::yield_now();
+        None
+    }
+
+    fn choose(&self, n: usize) -> usize {
+        self.log.lock().unwrap().choose(n)
+    }
+
+    fn park(&self, _thread: usize) {
+        shuttle::thread::park();
+    }
+
+    fn unpark(&self, thread: usize) {
+        let t = self.threads.lock().unwrap()[thread].clone();
+        t.unpark();
+    }
+}
+
+/// Run `run` under shuttle with decisions from `mode`.
+pub(crate) fn explore_with(mode: Mode, max_executions: u64, _shape: Shape, run: RunOne) -> (Exploration, Arc<Mutex<Log>>) {
+    crate::runtime::panics::install_hook();
+    let log = Arc::new(Mutex::new(Log::new(mode, max_executions)));
+    let scheduler = DecisionScheduler { log: Arc::clone(&log) };
+    let mut config = shuttle::Config::new();
+    config.failure_persistence = shuttle::FailurePersistence::None;
+    config.max_steps = shuttle::MaxSteps::None;
+    config.silence_warnings = true;
+    config.stack_size = 0x4_0000;
+    let inner_log = Arc::clone(&log);
+    shuttle::Runner::new(scheduler, config).run(move || {
+        let sched: Arc<dyn Sched> = Arc::new(ShuttleSched {
+            log: Arc::clone(&inner_log),
+            handles: Mutex::new(Vec::new()),
+            threads: Mutex::new(Vec::new()),
+        });
+        if run(&sched) == Flow::Stop {
+            inner_log.lock().unwrap().stop = true;
+        }
+    });
+    let l = log.lock().unwrap();
+    let complete = match &l.mode {
+        Mode::Dfs(branches) => branches.exhausted() && !l.stop,
+        _ => false,
+    };
+    let exploration = Exploration { executions: l.executions, complete, error: l.error.clone() };
+    drop(l);
+    (exploration, log)
+}
+
+/// Shuttle's random scheduler: `iterations` random executions from `seed`.
+#[derive(Clone, Debug)]
+pub struct Random {
+    pub iterations: usize,
+    pub seed: u64,
+}
+
+impl Engine for Random {
+    fn name(&self) -> String {
+        format!("shuttle-random(seed={}, iterations={})", self.seed, self.iterations)
+    }
+
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
+        let inner = RandomScheduler::new_from_seed(self.seed, self.iterations);
+        explore_with(Mode::Inner(Box::new(inner)), u64::MAX, shape, run).0
+    }
+}
+
+/// PCT (probabilistic concurrency testing) with bug depth `depth`, on shuttle's coroutines.
+#[derive(Clone, Debug)]
+pub struct Pct {
+    pub iterations: usize,
+    pub depth: usize,
+    pub seed: u64,
+}
+
+impl Engine for Pct {
+    fn name(&self) -> String {
+        format!("shuttle-pct(seed={}, depth={}, iterations={})", self.seed, self.depth, self.iterations)
+    }
+
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
+        let pct = PctState::new(self.seed, self.depth, self.iterations);
+        explore_with(Mode::Pct(pct), u64::MAX, shape, run).0
+    }
+}
+
+/// Re-run exactly the execution a replay token describes.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub token: Token,
+}
+
+impl Engine for Replay {
+    fn name(&self) -> String {
+        "replay".to_string()
+    }
+
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
+        let mode = Mode::Replay { decisions: self.token.decisions.clone(), pos: 0, started: false };
+        explore_with(mode, 1, shape, run).0
+    }
+}

@@ -1,0 +1,526 @@
+//! A cuTile/CUDA-shaped facade over the runtime: launch a [`Grid`] of blocks × threads with one
+//! closure per thread, touch [`Global`] and per-block [`Shared`] buffers with weak loads/stores
+//! and scoped atomics, fence, `syncthreads`, and let a [`Checker`] explore every execution.
+//!
+//! ```
+//! use scopecheck_model::kernel::*;
+//! let mut k = Kernel::new("message passing", Grid::new(2, 1));
+//! let data = k.global::<i32>("data", 1);
+//! let flag = k.global::<i32>("flag", 1);
+//! let report = Checker::dfs().check(&k, move |t| {
+//!     if t.bid() == 0 {
+//!         t.store(&data, 0, 42);
+//!         t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Device);
+//!     } else if t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Device) == 1 {
+//!         scopecheck_model::check!(t.load(&data, 0) == 42);
+//!     }
+//! });
+//! assert!(report.passed(), "{report}");
+//! ```
+//!
+//! Semantics live in [`crate::runtime`]; this module only names things.
+
+mod checker;
+mod tile;
+
+pub use self::checker::{common_verdict, Checker, Report, Verdict};
+pub use self::tile::TileCtx;
+pub use crate::runtime::bank::BankConflict;
+pub use crate::runtime::report::FailureKind;
+
+use crate::runtime::memory::{Bits, ElemKind, LocInfo, SharedAddr};
+use crate::runtime::report::{RmwKind, Site};
+use crate::runtime::Ctx;
+use crate::scope::{Order, Placement, Scope};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// cuTile's `MemoryOrder` (`RELAXED`, `ACQUIRE`, `RELEASE`, `ACQ_REL`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemoryOrder {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
+impl MemoryOrder {
+    pub fn order(self) -> Order {
+        match self {
+            MemoryOrder::Relaxed => Order::Relaxed,
+            MemoryOrder::Acquire => Order::Acquire,
+            MemoryOrder::Release => Order::Release,
+            MemoryOrder::AcqRel => Order::AcqRel,
+        }
+    }
+
+    /// A load cannot release: `Release` reads are relaxed, `AcqRel` reads acquire.
+    fn for_load(self) -> Order {
+        match self {
+            MemoryOrder::Release | MemoryOrder::Relaxed => Order::Relaxed,
+            MemoryOrder::Acquire | MemoryOrder::AcqRel => Order::Acquire,
+        }
+    }
+
+    /// A store cannot acquire: `Acquire` stores are relaxed, `AcqRel` stores release.
+    fn for_store(self) -> Order {
+        match self {
+            MemoryOrder::Acquire | MemoryOrder::Relaxed => Order::Relaxed,
+            MemoryOrder::Release | MemoryOrder::AcqRel => Order::Release,
+        }
+    }
+}
+
+/// cuTile's `MemoryScope` (`BLOCK`, `DEVICE`, `SYS`), plus thread-block clusters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemoryScope {
+    Block,
+    Cluster,
+    Device,
+    System,
+}
+
+impl MemoryScope {
+    pub fn scope(self) -> Scope {
+        match self {
+            MemoryScope::Block => Scope::Cta,
+            MemoryScope::Cluster => Scope::Cluster,
+            MemoryScope::Device => Scope::Gpu,
+            MemoryScope::System => Scope::Sys,
+        }
+    }
+}
+
+/// Element types buffers may hold.
+pub trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    const KIND: ElemKind;
+    const BYTES: u64;
+    fn to_bits(self) -> Bits;
+    fn from_bits(bits: Bits) -> Self;
+    /// `atomic_add` (wrapping for integers).
+    fn add(self, other: Self) -> Self;
+}
+
+macro_rules! int_elem {
+    ($t:ty, $kind:ident, $bytes:expr, $unsigned:ty) => {
+        impl Elem for $t {
+            const KIND: ElemKind = ElemKind::$kind;
+            const BYTES: u64 = $bytes;
+            fn to_bits(self) -> Bits {
+                self as $unsigned as Bits
+            }
+            fn from_bits(bits: Bits) -> Self {
+                bits as $unsigned as $t
+            }
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+        }
+    };
+}
+int_elem!(i32, I32, 4, u32);
+int_elem!(u32, U32, 4, u32);
+int_elem!(i64, I64, 8, u64);
+int_elem!(u64, U64, 8, u64);
+
+impl Elem for f32 {
+    const KIND: ElemKind = ElemKind::F32;
+    const BYTES: u64 = 4;
+    fn to_bits(self) -> Bits {
+        f32::to_bits(self) as Bits
+    }
+    fn from_bits(bits: Bits) -> Self {
+        f32::from_bits(bits as u32)
+    }
+    fn add(self, other: Self) -> Self {
+        self + other
+    }
+}
+
+impl Elem for f64 {
+    const KIND: ElemKind = ElemKind::F64;
+    const BYTES: u64 = 8;
+    fn to_bits(self) -> Bits {
+        f64::to_bits(self)
+    }
+    fn from_bits(bits: Bits) -> Self {
+        f64::from_bits(bits)
+    }
+    fn add(self, other: Self) -> Self {
+        self + other
+    }
+}
+
+impl Elem for bool {
+    const KIND: ElemKind = ElemKind::Bool;
+    const BYTES: u64 = 1;
+    fn to_bits(self) -> Bits {
+        self as Bits
+    }
+    fn from_bits(bits: Bits) -> Self {
+        bits != 0
+    }
+    fn add(self, other: Self) -> Self {
+        self | other
+    }
+}
+
+/// The launch shape: `blocks` × `threads_per_block`, optionally grouped into clusters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub blocks: u32,
+    pub threads_per_block: u32,
+    /// Blocks per cluster (`None`: every block is its own cluster).
+    pub cluster_size: Option<u32>,
+}
+
+impl Grid {
+    pub fn new(blocks: u32, threads_per_block: u32) -> Grid {
+        Grid { blocks, threads_per_block, cluster_size: None }
+    }
+
+    /// A tile kernel: each block is one logical thread of tile operations.
+    pub fn tiles(blocks: u32) -> Grid {
+        Grid::new(blocks, 1)
+    }
+
+    pub fn with_clusters(self, blocks_per_cluster: u32) -> Grid {
+        Grid { cluster_size: Some(blocks_per_cluster.max(1)), ..self }
+    }
+
+    pub fn threads(&self) -> usize {
+        (self.blocks * self.threads_per_block) as usize
+    }
+
+    fn placement(&self, block: u32) -> Placement {
+        Placement { gpu: 0, cluster: self.cluster_size.map(|c| block / c), cta: block }
+    }
+}
+
+/// A buffer in global memory: one location per element.
+#[derive(Debug)]
+pub struct Global<T> {
+    base: usize,
+    len: usize,
+    _t: PhantomData<fn() -> T>,
+}
+
+/// A per-block buffer in shared memory: every block has its own copy.
+#[derive(Debug)]
+pub struct Shared<T> {
+    base: usize,
+    len: usize,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Global<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Global<T> {}
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Shared<T> {}
+
+/// Anything a kernel can index: resolves an element of the calling block to a location.
+pub trait Buffer<T: Elem>: Copy {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The location of element `index` as seen by `block`.
+    fn location(&self, block: u32, index: usize) -> usize;
+}
+
+impl<T: Elem> Buffer<T> for Global<T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn location(&self, _block: u32, index: usize) -> usize {
+        self.base + index
+    }
+}
+
+impl<T: Elem> Buffer<T> for Shared<T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn location(&self, block: u32, index: usize) -> usize {
+        self.base + block as usize * self.len + index
+    }
+}
+
+/// A postcondition on the final memory state.
+pub(crate) struct Post {
+    pub what: String,
+    pub site: Site,
+    pub check: Arc<dyn Fn(&Final) -> bool + Send + Sync>,
+}
+
+/// A kernel model: its grid, its buffers, and postconditions on the final memory.
+pub struct Kernel {
+    pub name: String,
+    pub grid: Grid,
+    pub(crate) locs: Vec<LocInfo>,
+    shared_bytes: u64,
+    pub(crate) posts: Vec<Post>,
+    pub(crate) max_steps: usize,
+}
+
+impl Kernel {
+    pub fn new(name: &str, grid: Grid) -> Kernel {
+        Kernel { name: name.to_string(), grid, locs: Vec::new(), shared_bytes: 0, posts: Vec::new(), max_steps: 2_000 }
+    }
+
+    /// Operations one thread may perform before an execution counts as a possible hang.
+    pub fn max_steps(mut self, steps: usize) -> Kernel {
+        self.max_steps = steps;
+        self
+    }
+
+    /// A zero-initialised global buffer.
+    pub fn global<T: Elem>(&mut self, name: &str, len: usize) -> Global<T> {
+        let zero = T::from_bits(0);
+        self.global_from(name, &vec![zero; len])
+    }
+
+    /// A global buffer with the given initial contents.
+    pub fn global_from<T: Elem>(&mut self, name: &str, init: &[T]) -> Global<T> {
+        let base = self.locs.len();
+        for (i, v) in init.iter().enumerate() {
+            self.locs.push(LocInfo { name: format!("{name}[{i}]"), init: v.to_bits(), kind: T::KIND, shared: None });
+        }
+        Global { base, len: init.len(), _t: PhantomData }
+    }
+
+    /// A zero-initialised shared buffer of `len` elements per block, laid out after the block's
+    /// earlier shared buffers (this decides its banks).
+    pub fn shared<T: Elem>(&mut self, name: &str, len: usize) -> Shared<T> {
+        let base = self.locs.len();
+        let offset = self.shared_bytes;
+        for b in 0..self.grid.blocks {
+            for i in 0..len {
+                let byte = offset + i as u64 * T::BYTES;
+                self.locs.push(LocInfo {
+                    name: format!("{name}[{i}]@block{b}"),
+                    init: 0,
+                    kind: T::KIND,
+                    shared: Some(SharedAddr { block: b, byte }),
+                });
+            }
+        }
+        // Keep the next buffer word-aligned.
+        self.shared_bytes = (offset + len as u64 * T::BYTES).div_ceil(4) * 4;
+        Shared { base, len, _t: PhantomData }
+    }
+
+    /// Every execution must end with `check(final memory)` true; `what` names it in reports.
+    #[track_caller]
+    pub fn postcondition(&mut self, what: &str, check: impl Fn(&Final) -> bool + Send + Sync + 'static) {
+        self.posts.push(Post { what: what.to_string(), site: std::panic::Location::caller(), check: Arc::new(check) });
+    }
+}
+
+/// The memory at the end of an execution: each location's last store in modification order.
+pub struct Final<'a> {
+    pub(crate) machine: &'a crate::runtime::Machine,
+}
+
+impl Final<'_> {
+    pub fn get<T: Elem>(&self, buf: &Global<T>, index: usize) -> T {
+        T::from_bits(self.machine.final_value(buf.location(0, index)))
+    }
+
+    pub fn get_shared<T: Elem>(&self, buf: &Shared<T>, block: u32, index: usize) -> T {
+        T::from_bits(self.machine.final_value(buf.location(block, index)))
+    }
+}
+
+/// One GPU thread's view of the kernel: its ids and every memory operation.
+pub struct ThreadCtx<'a> {
+    pub(crate) rt: &'a Ctx,
+    pub(crate) grid: Grid,
+}
+
+type Loc = std::panic::Location<'static>;
+
+impl ThreadCtx<'_> {
+    /// Block index (`blockIdx.x`, cuTile `ct.bid(0)`).
+    pub fn bid(&self) -> u32 {
+        self.rt.info().block
+    }
+
+    /// Thread index within the block (`threadIdx.x`).
+    pub fn tid(&self) -> u32 {
+        self.rt.info().tid
+    }
+
+    pub fn num_blocks(&self) -> u32 {
+        self.grid.blocks
+    }
+
+    pub fn block_dim(&self) -> u32 {
+        self.grid.threads_per_block
+    }
+
+    pub fn warp(&self) -> u32 {
+        self.tid() / 32
+    }
+
+    pub fn lane(&self) -> u32 {
+        self.tid() % 32
+    }
+
+    #[track_caller]
+    fn loc<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize) -> usize {
+        if index >= buf.len() {
+            self.rt.fail(format!(
+                "index {index} out of bounds (length {}) at {}",
+                buf.len(),
+                Loc::caller()
+            ));
+        }
+        buf.location(self.bid(), index)
+    }
+
+    /// A weak (non-atomic) load: `x = buf[i]`.
+    #[track_caller]
+    pub fn load<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize) -> T {
+        let loc = self.loc(buf, index);
+        T::from_bits(self.rt.load(loc, Order::Weak, None, Loc::caller()))
+    }
+
+    /// A weak (non-atomic) store: `buf[i] = v`.
+    #[track_caller]
+    pub fn store<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T) {
+        let loc = self.loc(buf, index);
+        self.rt.store(loc, value.to_bits(), Order::Weak, None, Loc::caller())
+    }
+
+    #[track_caller]
+    pub fn atomic_load<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, order: MemoryOrder, scope: MemoryScope) -> T {
+        let loc = self.loc(buf, index);
+        T::from_bits(self.rt.load(loc, order.for_load(), Some(scope.scope()), Loc::caller()))
+    }
+
+    #[track_caller]
+    pub fn atomic_store<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) {
+        let loc = self.loc(buf, index);
+        self.rt.store(loc, value.to_bits(), order.for_store(), Some(scope.scope()), Loc::caller())
+    }
+
+    #[track_caller]
+    fn rmw<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        kind: RmwKind,
+        apply: impl Fn(T) -> Option<T>,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
+        let loc = self.loc(buf, index);
+        let apply = |bits: Bits| apply(T::from_bits(bits)).map(Elem::to_bits);
+        T::from_bits(self.rt.rmw(loc, kind, &apply, order.order(), scope.scope(), Loc::caller()))
+    }
+
+    /// Atomically add `value`; returns the old value.
+    #[track_caller]
+    pub fn atomic_add<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
+        self.rmw(buf, index, RmwKind::Add, |old: T| Some(old.add(value)), order, scope)
+    }
+
+    /// Atomically replace with `value`; returns the old value.
+    #[track_caller]
+    pub fn atomic_exchange<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
+        self.rmw(buf, index, RmwKind::Exchange, |_| Some(value), order, scope)
+    }
+
+    /// Compare-and-swap: writes `desired` if the value is `expected`; returns the old value.
+    #[track_caller]
+    #[allow(clippy::too_many_arguments)]
+    pub fn atomic_cas<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        expected: T,
+        desired: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
+        self.rmw(buf, index, RmwKind::Cas, |old: T| (old == expected).then_some(desired), order, scope)
+    }
+
+    /// `fence.<order>.<scope>` (a relaxed fence does nothing).
+    #[track_caller]
+    pub fn fence(&self, order: MemoryOrder, scope: MemoryScope) {
+        if order != MemoryOrder::Relaxed {
+            self.rt.fence(order.order(), scope.scope(), Loc::caller())
+        }
+    }
+
+    /// `fence.sc.<scope>`: an acq_rel fence that also takes part in the total order of SC fences.
+    #[track_caller]
+    pub fn fence_sc(&self, scope: MemoryScope) {
+        self.rt.fence(Order::Sc, scope.scope(), Loc::caller())
+    }
+
+    /// `__syncthreads()`: every thread of the block must reach this same call.
+    #[track_caller]
+    pub fn syncthreads(&self) {
+        self.rt.barrier(Loc::caller())
+    }
+
+    /// Call once per failed iteration of a spin loop (like `core::hint::spin_loop`): the next
+    /// iteration sees only newer stores, and the thread sleeps until one exists. Without it a
+    /// spin loop may spin until the step bound and be reported as a possible hang.
+    #[track_caller]
+    pub fn spin_loop(&self) {
+        self.rt.spin_wait(Loc::caller())
+    }
+}
+
+/// `check!(cond)` / `check!(cond, "fmt", args…)`: an assertion inside a kernel. A failure is
+/// reported as an assertion failure with the kernel's source location.
+#[macro_export]
+macro_rules! check {
+    ($cond:expr $(,)?) => {
+        if !$cond {
+            panic!("check failed: {}", stringify!($cond));
+        }
+    };
+    ($cond:expr, $($arg:tt)+) => {
+        if !$cond {
+            panic!($($arg)+);
+        }
+    };
+}
+
+/// Build the runtime setup for a kernel.
+pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
+    use crate::runtime::ThreadInfo;
+    let g = kernel.grid;
+    let mut threads = Vec::new();
+    let mut blocks = Vec::new();
+    for b in 0..g.blocks {
+        let mut members = Vec::new();
+        for t in 0..g.threads_per_block {
+            members.push(threads.len());
+            let name = if tiles { format!("block {b}") } else { format!("block {b} thread {t}") };
+            threads.push(ThreadInfo { placement: g.placement(b), block: b, tid: t, name });
+        }
+        blocks.push(members);
+    }
+    crate::runtime::Setup {
+        name: kernel.name.clone(),
+        threads,
+        locs: kernel.locs.clone(),
+        blocks,
+        max_steps: kernel.max_steps,
+        stop_on_race: true,
+    }
+}

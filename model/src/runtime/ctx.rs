@@ -1,0 +1,133 @@
+//! The handle a GPU thread uses to reach the machine: every visible operation is a scheduling
+//! point followed by one atomic step of the machine.
+
+use super::machine::{BarrierKey, Halt, Machine, Status, ThreadInfo};
+use super::memory::Bits;
+use super::panics::HaltSignal;
+use super::report::{FailureKind, RmwKind, Site};
+use crate::engine::{Point, Sched};
+use crate::scope::{Order, Scope};
+use std::sync::{Arc, Mutex};
+
+pub struct Ctx {
+    pub(crate) thread: usize,
+    pub(crate) info: ThreadInfo,
+    pub(crate) machine: Arc<Mutex<Machine>>,
+    pub(crate) sched: Arc<dyn Sched>,
+}
+
+/// Unwind the calling GPU thread (its execution is over).
+fn halt() -> ! {
+    std::panic::resume_unwind(Box::new(HaltSignal))
+}
+
+impl Ctx {
+    pub fn thread(&self) -> usize {
+        self.thread
+    }
+
+    pub fn info(&self) -> &ThreadInfo {
+        &self.info
+    }
+
+    /// Lock the machine, run `f`, release, and unpark whoever `f` woke.
+    fn step<R>(&self, f: impl FnOnce(&mut Machine) -> Result<R, Halt>) -> R {
+        let (result, wake) = {
+            let mut m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
+            if m.halted {
+                drop(m);
+                halt();
+            }
+            let r = f(&mut m);
+            (r, std::mem::take(&mut m.wake))
+        };
+        for t in wake {
+            self.sched.unpark(t);
+        }
+        result.unwrap_or_else(|Halt| halt())
+    }
+
+    /// Park until the machine marks this thread running again.
+    fn wait(&self) {
+        loop {
+            self.sched.park(self.thread);
+            let m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
+            if m.halted {
+                drop(m);
+                halt();
+            }
+            if *m.status(self.thread) == Status::Running {
+                return;
+            }
+        }
+    }
+
+    pub fn load(&self, loc: usize, order: Order, scope: Option<Scope>, site: Site) -> Bits {
+        let mirror = self.sched.point(self.thread, Point::Read(loc));
+        let sched = &self.sched;
+        self.step(|m| m.load(self.thread, loc, order, scope, site, mirror, &|n| sched.choose(n)))
+    }
+
+    pub fn store(&self, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) {
+        self.sched.point(self.thread, Point::Write(loc));
+        self.step(|m| m.store(self.thread, loc, value, order, scope, site))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn rmw(
+        &self,
+        loc: usize,
+        kind: RmwKind,
+        apply: &dyn Fn(Bits) -> Option<Bits>,
+        order: Order,
+        scope: Scope,
+        site: Site,
+    ) -> Bits {
+        self.sched.point(self.thread, Point::Write(loc));
+        self.step(|m| m.rmw(self.thread, loc, kind, apply, order, scope, site))
+    }
+
+    pub fn fence(&self, order: Order, scope: Scope, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        self.step(|m| m.fence(self.thread, order, scope, site))
+    }
+
+    pub fn barrier(&self, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.barrier(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`.
+    pub fn bar(&self, id: i64, quorum: Option<usize>, wait: bool, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)) {
+            self.wait();
+        }
+    }
+
+    /// End of a failed spin-loop iteration (see [`Machine::spin_wait`]).
+    pub fn spin_wait(&self, site: Site) {
+        if self.step(|m| m.spin_wait(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    /// Expose a value in the execution's final state (litmus registers).
+    pub fn record(&self, key: String, value: i64) {
+        self.step(|m| {
+            m.record(key, value);
+            Ok(())
+        })
+    }
+
+    /// Fail the execution with an assertion-style error (misuse found by the facade).
+    pub fn fail(&self, message: String) -> ! {
+        self.step::<()>(|m| {
+            m.fail(FailureKind::Assertion, message, vec![]);
+            Err(Halt)
+        });
+        unreachable!("a failed step halts the thread")
+    }
+}

@@ -1,0 +1,185 @@
+//! Running executions: spawn one engine thread per GPU thread, collect what each execution left
+//! behind, and render failures with their trace and replay token.
+
+use super::ctx::Ctx;
+use super::machine::{BarrierKey, Machine, Setup};
+use super::panics::{take_last, HaltSignal, ModelGuard};
+use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token};
+use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
+use crate::scope::Order;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+/// The code every GPU thread runs.
+pub type Body = Arc<dyn Fn(&Ctx) + Send + Sync>;
+
+/// Run one execution to the end on the engine's current main thread.
+pub fn run_execution(setup: &Arc<Setup>, body: &Body, sched: &Arc<dyn Sched>) -> Arc<Mutex<Machine>> {
+    let machine = Arc::new(Mutex::new(Machine::new(Arc::clone(setup))));
+    for (t, info) in setup.threads.iter().enumerate() {
+        let ctx = Ctx { thread: t, info: info.clone(), machine: Arc::clone(&machine), sched: Arc::clone(sched) };
+        let body = Arc::clone(body);
+        sched.spawn(t, Box::new(move || thread_main(ctx, body)));
+    }
+    sched.join_all();
+    machine
+}
+
+fn thread_main(ctx: Ctx, body: Body) {
+    let result = catch_unwind(AssertUnwindSafe(|| body(&ctx)));
+    let wake = {
+        let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(payload) = result {
+            if !payload.is::<HaltSignal>() {
+                let message = take_last(&*payload);
+                let headline = format!("{} failed: {message}", ctx.info.name);
+                m.fail(FailureKind::Assertion, headline, vec![]);
+            }
+        }
+        m.exit(ctx.thread);
+        std::mem::take(&mut m.wake)
+    };
+    for t in wake {
+        ctx.sched.unpark(t);
+    }
+}
+
+/// Explore `body` on `setup` with `engine`, letting `visit` fold every feasible execution into
+/// `state`. Returns the state, how much the engine explored, and how many executions were
+/// discarded as infeasible.
+pub fn explore<S: Send + 'static>(
+    engine: &dyn Engine,
+    setup: Arc<Setup>,
+    body: Body,
+    state: S,
+    visit: impl Fn(&mut S, &mut Machine) -> Flow + Send + Sync + 'static,
+) -> (S, Exploration, u64) {
+    let _guard = ModelGuard::enter();
+    let shared = Arc::new(Mutex::new((state, 0u64)));
+    let shape = Shape { threads: setup.threads.len(), locations: setup.locs.len() };
+    let inner = Arc::clone(&shared);
+    let run_setup = Arc::clone(&setup);
+    let exploration = engine.explore(
+        shape,
+        Arc::new(move |sched: &Arc<dyn Sched>| {
+            let machine = run_execution(&run_setup, &body, sched);
+            let mut m = machine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut acc = inner.lock().unwrap_or_else(|e| e.into_inner());
+            if m.infeasible {
+                acc.1 += 1;
+                return Flow::Continue;
+            }
+            visit(&mut acc.0, &mut m)
+        }),
+    );
+    let (state, infeasible) = match Arc::try_unwrap(shared) {
+        Ok(m) => m.into_inner().unwrap_or_else(|e| e.into_inner()),
+        Err(_) => panic!("the engine kept a reference to the exploration state"),
+    };
+    (state, exploration, infeasible)
+}
+
+/// A failure, ready to print.
+#[derive(Clone, Debug)]
+pub struct FailureReport {
+    pub kind: FailureKind,
+    pub headline: String,
+    pub details: Vec<String>,
+    /// The execution's operations, numbered from 1.
+    pub trace: Vec<String>,
+    pub token: Token,
+}
+
+/// How many trailing trace lines a report prints.
+const TRACE_LINES: usize = 40;
+
+impl FailureReport {
+    pub fn new(failure: &Failure, m: &Machine) -> FailureReport {
+        FailureReport {
+            kind: failure.kind,
+            headline: failure.headline.clone(),
+            details: failure.details.clone(),
+            trace: m.events.iter().map(|e| describe_event(&m.setup, e)).collect(),
+            token: Token { fingerprint: m.setup.fingerprint(), decisions: m.decisions.clone() },
+        }
+    }
+}
+
+impl fmt::Display for FailureReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "FAILURE: {}", self.kind)?;
+        writeln!(f, "  {}", self.headline)?;
+        for d in &self.details {
+            writeln!(f, "    {d}")?;
+        }
+        writeln!(f, "  interleaving ({} operations):", self.trace.len())?;
+        let skip = self.trace.len().saturating_sub(TRACE_LINES);
+        if skip > 0 {
+            writeln!(f, "    … {skip} earlier operations")?;
+        }
+        for (i, line) in self.trace.iter().enumerate().skip(skip) {
+            writeln!(f, "    #{:<3} {line}", i + 1)?;
+        }
+        write!(f, "  replay token: {}", self.token)
+    }
+}
+
+fn order_scope(order: Order, scope: Option<crate::scope::Scope>) -> String {
+    match scope {
+        Some(s) => format!("{}, {}", order.ptx_name(), scope_label(s)),
+        None => "weak".to_string(),
+    }
+}
+
+/// One line per operation: who, what, where.
+pub fn describe_event(setup: &Setup, e: &Event) -> String {
+    let who = &setup.threads[e.thread].name;
+    let loc = |l: usize| &setup.locs[l];
+    let what = match &e.what {
+        EventKind::Load { loc: l, order, scope, value, store } => {
+            let op = if scope.is_some() { "atomic_load" } else { "load" };
+            let from = if *store == 0 { " (initial value)".to_string() } else { String::new() };
+            format!("{op} {} -> {}{from} ({})", loc(*l).name, loc(*l).kind.format(*value), order_scope(*order, *scope))
+        }
+        EventKind::Store { loc: l, order, scope, value } => {
+            let op = if scope.is_some() { "atomic_store" } else { "store" };
+            format!("{op} {} = {} ({})", loc(*l).name, loc(*l).kind.format(*value), order_scope(*order, *scope))
+        }
+        EventKind::Rmw { loc: l, kind, order, scope, old, new } => {
+            let op = match kind {
+                RmwKind::Add => "atomic_add",
+                RmwKind::Sub => "atomic_sub",
+                RmwKind::Exchange => "atomic_exchange",
+                RmwKind::Cas => "atomic_cas",
+            };
+            let k = loc(*l).kind;
+            let change = match new {
+                Some(n) => format!("{} -> {}", k.format(*old), k.format(*n)),
+                None => format!("{} (compare failed, no write)", k.format(*old)),
+            };
+            format!("{op} {}: {change} ({})", loc(*l).name, order_scope(*order, Some(*scope)))
+        }
+        EventKind::Fence { order, scope } => {
+            format!("fence({}, {})", order.ptx_name(), scope_label(*scope))
+        }
+        EventKind::Barrier { key: BarrierKey::Site(_), .. } => "syncthreads".to_string(),
+        EventKind::Barrier { key: BarrierKey::Id(id), wait } => {
+            format!("bar.{} {id}", if *wait { "sync" } else { "arrive" })
+        }
+        EventKind::SpinWait => "spin_loop: waits for a newer store".to_string(),
+    };
+    format!("{who}: {what} at {}", e.site)
+}
+
+/// The token's decisions as `Run`s only (for tests and debugging).
+pub fn schedule_of(token: &Token) -> Vec<u32> {
+    token
+        .decisions
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Run(t) => Some(*t),
+            Decision::Pick(_) => None,
+        })
+        .collect()
+}

@@ -1,0 +1,616 @@
+//! One execution's state and the semantics of every operation. The engine has already decided
+//! that thread `t` runs now (and, under loom, which store a load reads); each method here performs
+//! one operation atomically and says whether the thread must stop (`Halt`) or block.
+
+use super::memory::{AccessRec, Bits, LocInfo, LocState, StoreRec};
+use super::race::find_race;
+use super::report::{Decision, Event, EventKind, Failure, FailureKind, RmwKind, Site};
+use super::sync::{acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence};
+use super::view::{View, ALL_LEVELS};
+use crate::scope::{Order, Placement, Scope};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The calling thread must unwind: the execution failed, was found infeasible, or hit a bound.
+#[derive(Debug)]
+pub struct Halt;
+
+/// Static facts about a kernel launch, shared by every execution.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub name: String,
+    pub threads: Vec<ThreadInfo>,
+    pub locs: Vec<LocInfo>,
+    /// The threads of each block, by global thread id.
+    pub blocks: Vec<Vec<usize>>,
+    /// Operations one thread may perform before the execution is cut off as a possible hang.
+    pub max_steps: usize,
+    /// Stop an execution at its first race (checking) or keep going (litmus outcomes).
+    pub stop_on_race: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ThreadInfo {
+    pub placement: Placement,
+    pub block: u32,
+    pub tid: u32,
+    /// How reports name the thread (`block 1 thread 0`, `P1`).
+    pub name: String,
+}
+
+impl Setup {
+    /// Identifies the kernel shape a replay token belongs to.
+    pub fn fingerprint(&self) -> u32 {
+        use super::report::{fnv1a, FNV_SEED};
+        let mut h = fnv1a(self.name.as_bytes(), FNV_SEED);
+        h = fnv1a(&(self.threads.len() as u64).to_le_bytes(), h);
+        for loc in &self.locs {
+            h = fnv1a(loc.name.as_bytes(), h);
+        }
+        h
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    AtBarrier,
+    /// Blocked in a spin loop until some other thread stores to one of these locations.
+    Spinning(Vec<usize>),
+    Done,
+}
+
+#[derive(Clone, Debug)]
+struct ThreadState {
+    view: View,
+    /// The latest release fence of each scope: heads for the strong stores that follow.
+    fence_heads: Vec<Head>,
+    /// Strong reads an acquire fence may still turn into synchronization.
+    pending: Vec<PendingAcquire>,
+    /// Per location, this thread's latest release store to it (release sequences).
+    rel_seq: Vec<(usize, Head)>,
+    status: Status,
+    steps: usize,
+    /// Locations read since the last spin-loop iteration ended.
+    watch: Vec<usize>,
+    /// Dynamic occurrence count per shared-memory access site (bank conflicts).
+    occurrences: HashMap<Site, u32>,
+}
+
+/// What makes threads meet at a barrier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BarrierKey {
+    /// `syncthreads` at this call site.
+    Site(Site),
+    /// PTX `bar` with this barrier id.
+    Id(i64),
+}
+
+/// One thread's arrival at a barrier instance that has not completed yet.
+#[derive(Clone, Debug)]
+struct Arrival {
+    thread: usize,
+    site: Site,
+    key: BarrierKey,
+    view: Arc<View>,
+    wait: bool,
+}
+
+/// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
+pub type BankKey = (Site, u32, u32, u32);
+
+pub struct Machine {
+    pub setup: Arc<Setup>,
+    threads: Vec<ThreadState>,
+    pub locs: Vec<LocState>,
+    sc_fences: Vec<ScFence>,
+    barrier_waiting: Vec<Vec<Arrival>>,
+    pub events: Vec<Event>,
+    pub decisions: Vec<Decision>,
+    pub failure: Option<Failure>,
+    /// Every thread unwinds at its next step.
+    pub halted: bool,
+    /// Loom chose a store our model forbids: discard this execution.
+    pub infeasible: bool,
+    /// Races seen while not stopping on them (litmus mode).
+    pub races: usize,
+    pub bank: HashMap<BankKey, Vec<u64>>,
+    /// Values threads chose to expose (litmus registers).
+    pub observed: Vec<(String, i64)>,
+    /// Threads to unpark once the machine lock is released.
+    pub wake: Vec<usize>,
+    empty_heads: Heads,
+}
+
+impl Machine {
+    pub fn new(setup: Arc<Setup>) -> Machine {
+        let (n, l) = (setup.threads.len(), setup.locs.len());
+        let empty_heads: Heads = Arc::new(Vec::new());
+        let thread = ThreadState {
+            view: View::new(n, l),
+            fence_heads: Vec::new(),
+            pending: Vec::new(),
+            rel_seq: Vec::new(),
+            status: Status::Running,
+            steps: 0,
+            watch: Vec::new(),
+            occurrences: HashMap::new(),
+        };
+        Machine {
+            threads: vec![thread; n],
+            locs: setup.locs.iter().map(|l| LocState::new(l.init, &empty_heads)).collect(),
+            sc_fences: Vec::new(),
+            barrier_waiting: vec![Vec::new(); setup.blocks.len()],
+            events: Vec::new(),
+            decisions: Vec::new(),
+            failure: None,
+            halted: false,
+            infeasible: false,
+            races: 0,
+            bank: HashMap::new(),
+            observed: Vec::new(),
+            wake: Vec::new(),
+            empty_heads,
+            setup,
+        }
+    }
+
+    pub fn status(&self, t: usize) -> &Status {
+        &self.threads[t].status
+    }
+
+    /// The value a location ends with: the last store in modification order.
+    pub fn final_value(&self, loc: usize) -> Bits {
+        self.locs[loc].stores.last().expect("every location has its initial store").value
+    }
+
+    fn actor(&self, t: usize, scope: Option<Scope>) -> Actor {
+        Actor { thread: t, placement: self.setup.threads[t].placement, scope }
+    }
+
+    /// Start an operation of `t`: record the scheduling decision and enforce the step bound.
+    fn begin(&mut self, t: usize) -> Result<(), Halt> {
+        self.decisions.push(Decision::Run(t as u32));
+        let th = &mut self.threads[t];
+        th.steps += 1;
+        if th.steps > self.setup.max_steps {
+            let name = &self.setup.threads[t].name;
+            let headline = format!(
+                "{name} performed more than {} operations: possibly a hang (bounded result: the \
+                 step bound cut this execution short)",
+                self.setup.max_steps
+            );
+            self.fail(FailureKind::PossibleHang, headline, vec![]);
+            return Err(Halt);
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, thread: usize, site: Site, what: EventKind) -> usize {
+        self.events.push(Event { thread, site, what });
+        self.events.len()
+    }
+
+    /// Record the first failure and stop every thread.
+    pub fn fail(&mut self, kind: FailureKind, headline: String, details: Vec<String>) {
+        if self.failure.is_none() && !self.infeasible {
+            self.failure = Some(Failure { kind, headline, details });
+        }
+        self.halt();
+    }
+
+    pub fn mark_infeasible(&mut self) {
+        self.infeasible = true;
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        self.halted = true;
+        for (t, th) in self.threads.iter().enumerate() {
+            if matches!(th.status, Status::AtBarrier | Status::Spinning(_)) {
+                self.wake.push(t);
+            }
+        }
+    }
+
+    /// Check a new access against every earlier conflicting one, then remember it.
+    fn race_check(&mut self, t: usize, loc: usize, actor: Actor, write: bool, epoch: u32, event: usize) -> Result<(), Halt> {
+        let view = &self.threads[t].view;
+        if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
+            if self.setup.stop_on_race {
+                let (kind, headline, details) = race.describe(self, loc, event);
+                self.fail(kind, headline, details);
+                return Err(Halt);
+            }
+            self.races += 1;
+        }
+        self.locs[loc].accesses.push(AccessRec { actor, epoch, write, event });
+        Ok(())
+    }
+
+    fn note_shared(&mut self, t: usize, loc: usize, site: Site) {
+        let Some(addr) = self.setup.locs[loc].shared else { return };
+        let info = &self.setup.threads[t];
+        let occ = self.threads[t].occurrences.entry(site).or_insert(0);
+        *occ += 1;
+        let key = (site, addr.block, info.tid / 32, *occ);
+        self.bank.entry(key).or_default().push(addr.byte / 4);
+    }
+
+    fn watch(&mut self, t: usize, loc: usize) {
+        let w = &mut self.threads[t].watch;
+        if !w.contains(&loc) {
+            w.push(loc);
+        }
+    }
+
+    /// The release heads a strong store by `t` to `loc` carries.
+    fn release_heads(&self, t: usize, loc: usize, order: Order, actor: &Actor) -> Vec<Head> {
+        let th = &self.threads[t];
+        let mut heads = Vec::new();
+        if !actor.strong() {
+            return heads;
+        }
+        if releases(order) {
+            heads.push(Head { releaser: *actor, view: Arc::new(th.view.clone()), levels: ALL_LEVELS });
+        }
+        // A release fence followed by this strong write.
+        heads.extend(th.fence_heads.iter().cloned());
+        // An earlier release store of this thread to the same location (release sequence).
+        if let Some((_, head)) = th.rel_seq.iter().find(|(l, _)| *l == loc) {
+            heads.push(head.clone());
+        }
+        heads
+    }
+
+    /// Append a store and do what follows from it: floors, release sequence, waking spinners.
+    fn append_store(&mut self, t: usize, loc: usize, value: Bits, epoch: u32, actor: Actor, order: Order, heads: Vec<Head>, event: usize) {
+        let heads = if heads.is_empty() { Arc::clone(&self.empty_heads) } else { Arc::new(heads) };
+        let own = heads.first().filter(|h| h.releaser == actor && releases(order)).cloned();
+        let state = &mut self.locs[loc];
+        state.stores.push(StoreRec { value, writer: Some(t), epoch, actor: Some(actor), heads, event });
+        let index = state.latest() as u32;
+        let th = &mut self.threads[t];
+        th.view.floor[loc] = index;
+        if let Some(head) = own {
+            th.rel_seq.retain(|(l, _)| *l != loc);
+            th.rel_seq.push((loc, head));
+        }
+        self.wake_spinners(t, loc);
+    }
+
+    /// Wake the threads spinning on `loc` if the store just appended changes the value they
+    /// would read next (an equal value would only repeat their failed iteration).
+    fn wake_spinners(&mut self, writer: usize, loc: usize) {
+        let value = self.locs[loc].stores.last().expect("a store was just appended").value;
+        for u in 0..self.threads.len() {
+            if u == writer {
+                continue;
+            }
+            if let Status::Spinning(watch) = &self.threads[u].status {
+                let seen = self.locs[loc].stores[self.threads[u].view.floor[loc] as usize].value;
+                if watch.contains(&loc) && seen != value {
+                    let watch = watch.clone();
+                    self.threads[u].status = Status::Running;
+                    self.raise_floors(u, &watch);
+                    self.wake.push(u);
+                }
+            }
+        }
+    }
+
+    /// Which store a load of `loc` by `t` reads: loom's pick (checked against our floor) or
+    /// the engine's choice among the `n` readable stores, newest first.
+    fn pick_store(&mut self, t: usize, loc: usize, mirror: Option<u32>, choose: &dyn Fn(usize) -> usize) -> Result<usize, Halt> {
+        let floor = self.threads[t].view.floor[loc] as usize;
+        let latest = self.locs[loc].latest();
+        let store = match mirror {
+            Some(version) => {
+                let store = self.locs[loc].mirror[version as usize] as usize;
+                if store < floor {
+                    self.mark_infeasible();
+                    return Err(Halt);
+                }
+                store
+            }
+            None if latest == floor => latest,
+            None => latest - choose(latest - floor + 1),
+        };
+        if latest > floor {
+            self.decisions.push(Decision::Pick((latest - store) as u32));
+        }
+        Ok(store)
+    }
+
+    /// Join (or, for a non-acquiring strong read, remember) what the read store releases.
+    fn observe(&mut self, t: usize, loc: usize, store: usize, reader: &Actor, order: Order) {
+        let s = &self.locs[loc].stores[store];
+        let Some(writer) = s.actor else { return };
+        if s.heads.is_empty() || !reader.strong() {
+            return;
+        }
+        let rf_levels = morally_strong(&writer, reader);
+        if rf_levels == 0 {
+            return;
+        }
+        let heads = Arc::clone(&s.heads);
+        let th = &mut self.threads[t];
+        if acquires(order) {
+            acquire(&mut th.view, reader, &heads, rf_levels);
+        } else {
+            th.pending.push(PendingAcquire { heads, rf_levels });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn load(
+        &mut self,
+        t: usize,
+        loc: usize,
+        order: Order,
+        scope: Option<Scope>,
+        site: Site,
+        mirror: Option<u32>,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<Bits, Halt> {
+        self.begin(t)?;
+        let epoch = self.threads[t].view.tick(t);
+        let store = self.pick_store(t, loc, mirror, choose)?;
+        let value = self.locs[loc].stores[store].value;
+        let actor = self.actor(t, scope);
+        let event = self.event(t, site, EventKind::Load { loc, order, scope, value, store });
+        self.race_check(t, loc, actor, false, epoch, event)?;
+        self.note_shared(t, loc, site);
+        self.threads[t].view.floor[loc] = store as u32;
+        self.watch(t, loc);
+        self.observe(t, loc, store, &actor, order);
+        Ok(value)
+    }
+
+    pub fn store(&mut self, t: usize, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        let epoch = self.threads[t].view.tick(t);
+        let actor = self.actor(t, scope);
+        let event = self.event(t, site, EventKind::Store { loc, order, scope, value });
+        self.race_check(t, loc, actor, true, epoch, event)?;
+        self.note_shared(t, loc, site);
+        let heads = self.release_heads(t, loc, order, &actor);
+        self.append_store(t, loc, value, epoch, actor, order, heads, event);
+        let latest = self.locs[loc].latest() as u32;
+        self.locs[loc].mirror.push(latest);
+        Ok(())
+    }
+
+    /// An atomic read-modify-write: reads the newest store (atomicity) and, unless `apply`
+    /// declines (a failed CAS), appends the new value right after it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn rmw(
+        &mut self,
+        t: usize,
+        loc: usize,
+        kind: RmwKind,
+        apply: &dyn Fn(Bits) -> Option<Bits>,
+        order: Order,
+        scope: Scope,
+        site: Site,
+    ) -> Result<Bits, Halt> {
+        self.begin(t)?;
+        let epoch = self.threads[t].view.tick(t);
+        let actor = self.actor(t, Some(scope));
+        let read = self.locs[loc].latest();
+        let old = self.locs[loc].stores[read].value;
+        let new = apply(old);
+        let event = self.event(t, site, EventKind::Rmw { loc, kind, order, scope, old, new });
+        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
+        self.note_shared(t, loc, site);
+        self.threads[t].view.floor[loc] = read as u32;
+        self.watch(t, loc);
+        self.observe(t, loc, read, &actor, order);
+        if let Some(value) = new {
+            let mut heads = self.release_heads(t, loc, order, &actor);
+            // Observation chains through RMWs: what the read store released stays available,
+            // at the levels where this RMW's read was morally strong.
+            let s = &self.locs[loc].stores[read];
+            if let Some(writer) = s.actor {
+                let rf_levels = morally_strong(&writer, &actor);
+                for h in s.heads.iter() {
+                    if h.levels & rf_levels != 0 {
+                        heads.push(Head { levels: h.levels & rf_levels, ..h.clone() });
+                    }
+                }
+            }
+            self.append_store(t, loc, value, epoch, actor, order, heads, event);
+        }
+        let latest = self.locs[loc].latest() as u32;
+        self.locs[loc].mirror.push(latest);
+        Ok(old)
+    }
+
+    /// `fence.acq_rel`/`fence.acquire`/`fence.release` at `scope`, or `fence.sc` (`Order::Sc`).
+    pub fn fence(&mut self, t: usize, order: Order, scope: Scope, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        self.event(t, site, EventKind::Fence { order, scope });
+        let actor = self.actor(t, Some(scope));
+        let th = &mut self.threads[t];
+        if acquires(order) {
+            for p in &th.pending {
+                acquire(&mut th.view, &actor, &p.heads, p.rf_levels);
+            }
+        }
+        if order == Order::Sc {
+            for f in &self.sc_fences {
+                let mask = morally_strong(&f.actor, &actor);
+                if mask != 0 {
+                    th.view.join(&f.view, mask);
+                }
+            }
+        }
+        if releases(order) {
+            let head = Head { releaser: actor, view: Arc::new(th.view.clone()), levels: ALL_LEVELS };
+            th.fence_heads.retain(|h| h.releaser.scope != Some(scope));
+            th.fence_heads.push(head);
+        }
+        if order == Order::Sc {
+            let view = Arc::new(th.view.clone());
+            self.sc_fences.push(ScFence { actor, view });
+        }
+        Ok(())
+    }
+
+    /// `syncthreads`: returns `true` when `t` must block until the rest of its block arrives.
+    pub fn barrier(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        self.barrier_op(t, site, BarrierKey::Site(site), None, true)
+    }
+
+    /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
+    /// reach the same one) or PTX `bar.sync`/`bar.arrive id[, quorum]` (keyed by id; `quorum`
+    /// threads complete an instance, all of the block by default). Arriving releases the
+    /// thread's view; `wait`ing threads leave with the join of every arrival's view. Returns
+    /// `true` when `t` must block.
+    pub fn barrier_op(&mut self, t: usize, site: Site, key: BarrierKey, quorum: Option<usize>, wait: bool) -> Result<bool, Halt> {
+        self.begin(t)?;
+        self.threads[t].view.tick(t);
+        self.event(t, site, EventKind::Barrier { key, wait });
+        let block = self.setup.threads[t].block as usize;
+        let members = self.setup.blocks[block].clone();
+        let kernel_barrier = matches!(key, BarrierKey::Site(_));
+        if kernel_barrier {
+            if let Some(&gone) = members.iter().find(|&&u| self.threads[u].status == Status::Done) {
+                let names = &self.setup.threads;
+                let headline = format!(
+                    "{} reached syncthreads at {site}, but {} already exited without reaching it",
+                    names[t].name, names[gone].name
+                );
+                self.fail(FailureKind::BarrierDivergence, headline, vec![]);
+                return Err(Halt);
+            }
+        }
+        let view = Arc::new(self.threads[t].view.clone());
+        self.barrier_waiting[block].push(Arrival { thread: t, site, key, view, wait });
+        let same = |a: &Arrival| kernel_barrier || a.key == key;
+        let arrived = self.barrier_waiting[block].iter().filter(|a| same(a)).count();
+        if arrived < quorum.unwrap_or(members.len()) {
+            if wait {
+                self.threads[t].status = Status::AtBarrier;
+                self.check_deadlock()?;
+            }
+            return Ok(wait);
+        }
+        let (group, rest): (Vec<Arrival>, Vec<Arrival>) =
+            std::mem::take(&mut self.barrier_waiting[block]).into_iter().partition(|a| same(a));
+        self.barrier_waiting[block] = rest;
+        if kernel_barrier && group.iter().any(|a| a.site != site) {
+            let details = group
+                .iter()
+                .map(|a| format!("{} reached syncthreads at {}", self.setup.threads[a.thread].name, a.site))
+                .collect();
+            let headline = format!(
+                "threads of block {block} reached different syncthreads calls (undefined behaviour: \
+                 every thread of a block must reach the same barrier)"
+            );
+            self.fail(FailureKind::BarrierDivergence, headline, details);
+            return Err(Halt);
+        }
+        // Every arrival's knowledge becomes every waiter's.
+        let mut joined = (*group[0].view).clone();
+        for a in &group[1..] {
+            joined.join(&a.view, ALL_LEVELS);
+        }
+        for a in group.iter().filter(|a| a.wait) {
+            let own = a.thread;
+            let epoch = self.threads[own].view.clocks[0].get(own);
+            self.threads[own].view.join(&joined, ALL_LEVELS);
+            debug_assert_eq!(self.threads[own].view.clocks[0].get(own), epoch);
+            if own != t {
+                self.threads[own].status = Status::Running;
+                self.wake.push(own);
+            }
+        }
+        Ok(false)
+    }
+
+    /// For every watched location, move `t`'s floor to the oldest newer store with a different
+    /// value than the one at its floor. Returns whether any location had one.
+    fn raise_floors(&mut self, t: usize, watch: &[usize]) -> bool {
+        let mut any = false;
+        for &loc in watch {
+            let stores = &self.locs[loc].stores;
+            let floor = &mut self.threads[t].view.floor[loc];
+            let seen = stores[*floor as usize].value;
+            if let Some(newer) = (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen) {
+                *floor = newer as u32;
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// The end of a failed spin-loop iteration. A fair execution eventually shows the thread a
+    /// newer value, so the next iteration reads only stores newer than the ones this iteration
+    /// saw, skipping stores of the same value; if there are none yet, the thread blocks until
+    /// another thread stores a different value to a location it read (returns `true`).
+    /// Repeating an iteration that reads the same values changes nothing but the thread's
+    /// knowledge, and knowing less only allows more behaviours and races, so no bug is lost.
+    pub fn spin_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        let watch = std::mem::take(&mut self.threads[t].watch);
+        if watch.is_empty() || self.raise_floors(t, &watch) {
+            return Ok(false);
+        }
+        self.event(t, site, EventKind::SpinWait);
+        self.threads[t].status = Status::Spinning(watch);
+        self.check_deadlock()?;
+        Ok(true)
+    }
+
+    /// Every live thread blocked: deadlock.
+    fn check_deadlock(&mut self) -> Result<(), Halt> {
+        let live: Vec<usize> =
+            (0..self.threads.len()).filter(|&u| self.threads[u].status != Status::Done).collect();
+        if live.is_empty() || live.iter().any(|&u| self.threads[u].status == Status::Running) {
+            return Ok(());
+        }
+        let details = live
+            .iter()
+            .map(|&u| {
+                let name = &self.setup.threads[u].name;
+                match &self.threads[u].status {
+                    Status::AtBarrier => format!("{name} waits at syncthreads"),
+                    Status::Spinning(watch) => {
+                        let locs: Vec<&str> = watch.iter().map(|&l| self.setup.locs[l].name.as_str()).collect();
+                        format!("{name} spins waiting for a new store to {}", locs.join(", "))
+                    }
+                    _ => unreachable!("only blocked threads remain"),
+                }
+            })
+            .collect();
+        self.fail(FailureKind::Deadlock, "every live thread is blocked".to_string(), details);
+        Err(Halt)
+    }
+
+    /// `t` returned from the kernel (or unwound).
+    pub fn exit(&mut self, t: usize) {
+        self.threads[t].status = Status::Done;
+        if self.halted {
+            return;
+        }
+        let block = self.setup.threads[t].block as usize;
+        let kernel_waiter = self.barrier_waiting[block].iter().find(|a| matches!(a.key, BarrierKey::Site(_)));
+        if let Some(&Arrival { thread: waiter, site, .. }) = kernel_waiter {
+            let names = &self.setup.threads;
+            let headline = format!(
+                "{} exited without reaching the syncthreads at {site} that {} waits at",
+                names[t].name, names[waiter].name
+            );
+            self.fail(FailureKind::BarrierDivergence, headline, vec![]);
+            return;
+        }
+        let _ = self.check_deadlock();
+    }
+
+    /// Forget what a thread observed (litmus registers, for final states).
+    pub fn record(&mut self, key: String, value: i64) {
+        self.observed.retain(|(k, _)| *k != key);
+        self.observed.push((key, value));
+    }
+}

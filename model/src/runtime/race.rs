@@ -1,0 +1,100 @@
+//! Data races and scoped races.
+//!
+//! Two accesses to one location conflict when at least one writes. A conflict is a race when
+//! neither happens before the other and they are not morally strong. If, at some widening level,
+//! the pair becomes ordered or morally strong, the race is *scoped*: widening the strong
+//! operations to that level's scope fixes it.
+
+use super::machine::Machine;
+use super::memory::AccessRec;
+use super::report::{scope_label, EventKind, FailureKind};
+use super::sync::{morally_strong, Actor};
+use super::view::{View, LEVELS};
+use crate::scope::Scope;
+
+pub struct Race {
+    pub prior: AccessRec,
+    pub fix: Option<Scope>,
+}
+
+/// The first earlier access racing with a new access by `actor` (whose view is `view`).
+pub fn find_race(accesses: &[AccessRec], view: &View, actor: &Actor, write: bool) -> Option<Race> {
+    let t = actor.thread;
+    for p in accesses {
+        let u = p.actor.thread;
+        if u == t || !(p.write || write) || view.knows(0, u, p.epoch) {
+            continue;
+        }
+        let ms = morally_strong(&p.actor, actor);
+        if ms & 1 != 0 {
+            continue;
+        }
+        let fix = (1..LEVELS)
+            .find(|&level| view.knows(level, u, p.epoch) || ms & (1 << level) != 0)
+            .map(|level| Scope::ALL[level]);
+        return Some(Race { prior: p.clone(), fix });
+    }
+    None
+}
+
+impl Race {
+    /// Kind, headline and detail lines for a report.
+    pub fn describe(&self, m: &Machine, loc: usize, event: usize) -> (FailureKind, String, Vec<String>) {
+        let name = &m.setup.locs[loc].name;
+        let kind = match self.fix {
+            Some(fix) => FailureKind::ScopedRace { fix },
+            None => FailureKind::DataRace,
+        };
+        let (a, b) = (&m.events[self.prior.event - 1], &m.events[event - 1]);
+        let mut details = vec![
+            format!("#{} {}", self.prior.event, describe_access(m, self.prior.event)),
+            format!("#{event} {}", describe_access(m, event)),
+        ];
+        let (ta, tb) = (&m.setup.threads[a.thread], &m.setup.threads[b.thread]);
+        let both_strong = self.prior.actor.strong() && strong_event(&b.what);
+        let headline = match self.fix {
+            Some(fix) if both_strong => {
+                details.push(format!(
+                    "both are strong, but not morally strong: their scopes do not include each other's \
+                     thread ({} and {}); with scope {} they would be",
+                    ta.name,
+                    tb.name,
+                    scope_label(fix)
+                ));
+                format!("scoped race on {name}: fix by using scope {}", scope_label(fix))
+            }
+            Some(fix) => {
+                details.push(format!(
+                    "they are unordered because the synchronization between {} and {} uses too narrow \
+                     a scope; with scope {} on the synchronizing operations they would be ordered",
+                    ta.name,
+                    tb.name,
+                    scope_label(fix)
+                ));
+                format!("scoped race on {name}: fix by using scope {}", scope_label(fix))
+            }
+            None => {
+                details.push(
+                    "neither happens before the other, and they are not both strong (no scope would \
+                     order them: add release/acquire synchronization or a barrier)"
+                        .to_string(),
+                );
+                format!("data race on {name}")
+            }
+        };
+        (kind, headline, details)
+    }
+}
+
+fn strong_event(what: &EventKind) -> bool {
+    match what {
+        EventKind::Load { scope, .. } | EventKind::Store { scope, .. } => scope.is_some(),
+        EventKind::Rmw { .. } => true,
+        _ => false,
+    }
+}
+
+/// `block 0 thread 0: atomic_store flag[0] = 1 (release, device) at src/x.rs:3:5`.
+pub fn describe_access(m: &Machine, event: usize) -> String {
+    super::driver::describe_event(&m.setup, &m.events[event - 1])
+}

@@ -1,0 +1,184 @@
+//! What an execution leaves behind: its numbered trace, its decisions (the replay token), and the
+//! failure it hit, if any.
+
+use super::memory::Bits;
+use crate::scope::{Order, Scope};
+use std::fmt;
+
+/// A source location in the kernel (captured with `#[track_caller]`).
+pub type Site = &'static std::panic::Location<'static>;
+
+/// Read-modify-write operations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RmwKind {
+    Add,
+    Sub,
+    Exchange,
+    Cas,
+}
+
+/// One visible step of one thread.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub thread: usize,
+    pub site: Site,
+    pub what: EventKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    Load { loc: usize, order: Order, scope: Option<Scope>, value: Bits, store: usize },
+    Store { loc: usize, order: Order, scope: Option<Scope>, value: Bits },
+    Rmw { loc: usize, kind: RmwKind, order: Order, scope: Scope, old: Bits, new: Option<Bits> },
+    Fence { order: Order, scope: Scope },
+    Barrier { key: super::machine::BarrierKey, wait: bool },
+    SpinWait,
+}
+
+/// The failure kinds scopecheck reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// Conflicting accesses, neither ordered by happens-before nor morally strong.
+    DataRace,
+    /// A data race that the given (wider) scope on the strong operations would have prevented.
+    ScopedRace { fix: Scope },
+    /// A `check!`/`assert!` in the kernel (or a postcondition) failed.
+    Assertion,
+    /// Threads of one block reached different `syncthreads`, or some exited without one.
+    BarrierDivergence,
+    /// Every live thread is blocked.
+    Deadlock,
+    /// A thread exceeded the step bound: possibly a hang (a *bounded* result).
+    PossibleHang,
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureKind::DataRace => f.write_str("data race"),
+            FailureKind::ScopedRace { fix } => {
+                write!(f, "scoped race (fixed by scope {})", scope_label(*fix))
+            }
+            FailureKind::Assertion => f.write_str("assertion failure"),
+            FailureKind::BarrierDivergence => f.write_str("barrier divergence"),
+            FailureKind::Deadlock => f.write_str("deadlock"),
+            FailureKind::PossibleHang => f.write_str("possible hang (step bound exceeded)"),
+        }
+    }
+}
+
+/// `device (gpu)`: the cuTile name and the PTX name of a scope.
+pub fn scope_label(scope: Scope) -> String {
+    let cutile = match scope {
+        Scope::Cta => "block",
+        Scope::Cluster => "cluster",
+        Scope::Gpu => "device",
+        Scope::Sys => "system",
+    };
+    format!("{cutile} ({})", scope.ptx_name())
+}
+
+/// A failure as the machine first sees it; the driver renders it with names and the trace.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub headline: String,
+    /// Extra lines (the racing accesses, the diverging threads, …).
+    pub details: Vec<String>,
+}
+
+/// One decision of an execution: which thread performs the next operation, or which of the
+/// offered stores (0 = newest) a load reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Run(u32),
+    Pick(u32),
+}
+
+/// A replay token: the kernel's fingerprint and every decision of one execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub fingerprint: u32,
+    pub decisions: Vec<Decision>,
+}
+
+const TOKEN_PREFIX: &str = "sc1-";
+
+impl fmt::Display for Token {
+    /// `sc1-<fingerprint>-<decisions>`: threads as letters (`a` = thread 0), picks as digits,
+    /// larger numbers in `(…)` and `[…]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{TOKEN_PREFIX}{:08x}-", self.fingerprint)?;
+        for d in &self.decisions {
+            match *d {
+                Decision::Run(t) if t < 26 => write!(f, "{}", (b'a' + t as u8) as char)?,
+                Decision::Run(t) => write!(f, "({t})")?,
+                Decision::Pick(k) if k < 10 => write!(f, "{k}")?,
+                Decision::Pick(k) => write!(f, "[{k}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Token {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Token, String> {
+        let bad = |why: &str| format!("invalid replay token `{s}`: {why}");
+        let rest = s.trim().strip_prefix(TOKEN_PREFIX).ok_or_else(|| bad("expected prefix sc1-"))?;
+        let (fp, body) = rest.split_once('-').ok_or_else(|| bad("missing fingerprint"))?;
+        let fingerprint = u32::from_str_radix(fp, 16).map_err(|_| bad("fingerprint is not hex"))?;
+        let mut decisions = Vec::new();
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            let number = |close: char, chars: &mut std::str::Chars| -> Result<u32, String> {
+                let digits: String = chars.by_ref().take_while(|&d| d != close).collect();
+                digits.parse().map_err(|_| bad("bad number"))
+            };
+            decisions.push(match c {
+                'a'..='z' => Decision::Run(c as u32 - 'a' as u32),
+                '0'..='9' => Decision::Pick(c as u32 - '0' as u32),
+                '(' => Decision::Run(number(')', &mut chars)?),
+                '[' => Decision::Pick(number(']', &mut chars)?),
+                _ => return Err(bad(&format!("unexpected character `{c}`"))),
+            });
+        }
+        Ok(Token { fingerprint, decisions })
+    }
+}
+
+/// FNV-1a, for kernel fingerprints.
+pub fn fnv1a(bytes: &[u8], mut hash: u32) -> u32 {
+    for &b in bytes {
+        hash ^= b as u32;
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+pub const FNV_SEED: u32 = 0x811c_9dc5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_trip() {
+        let token = Token {
+            fingerprint: 0xdead_beef,
+            decisions: vec![
+                Decision::Run(0),
+                Decision::Pick(1),
+                Decision::Run(27),
+                Decision::Pick(12),
+                Decision::Run(3),
+            ],
+        };
+        let text = token.to_string();
+        assert_eq!(text, "sc1-deadbeef-a1(27)[12]d");
+        assert_eq!(text.parse::<Token>().unwrap(), token);
+        assert!("sc2-00-a".parse::<Token>().is_err());
+        assert!("sc1-00-a!".parse::<Token>().is_err());
+    }
+}

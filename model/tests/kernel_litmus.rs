@@ -1,0 +1,118 @@
+//! Litmus programs on the runtime: the runtime's final states must be a subset of the axiomatic
+//! engine's (PTX v7.5) on every shared Dartagnan test it can run, and it must reach the
+//! interesting outcome of the classic shapes the axiomatic model allows.
+//!
+//! The oracle lives outside the repository: `$SCOPECHECK_SHARED`, else `<repo>/../shared`, else
+//! `/work/shared`; without it the oracle test prints a skip line.
+
+use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::engine::{Dfs, Engine, Loom, Random};
+use scopecheck_model::litmus::{parse, parse_file};
+use scopecheck_model::runtime::litmus::{explore, explore_with, Options as RunOptions};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn shared_dir() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
+        Some(PathBuf::from("/work/shared")),
+    ];
+    candidates.into_iter().flatten().find(|d| d.join("oracle/ptx/expected.csv").is_file())
+}
+
+const SB: &str = r#"PTX SB
+{
+x=0;
+y=0;
+}
+ P0@cta 0,gpu 0         | P1@cta 1,gpu 0         ;
+ st.relaxed.gpu x, 1    | st.relaxed.gpu y, 1    ;
+ ld.relaxed.gpu r0, y   | ld.relaxed.gpu r0, x   ;
+
+exists (P0:r0 == 0 /\ P1:r0 == 0)
+"#;
+
+const SB_FENCED: &str = r#"PTX SB+fences
+{
+x=0;
+y=0;
+}
+ P0@cta 0,gpu 0         | P1@cta 1,gpu 0         ;
+ st.relaxed.gpu x, 1    | st.relaxed.gpu y, 1    ;
+ fence.sc.gpu           | fence.sc.gpu           ;
+ ld.relaxed.gpu r0, y   | ld.relaxed.gpu r0, x   ;
+
+exists (P0:r0 == 0 /\ P1:r0 == 0)
+"#;
+
+fn states_of(src: &str, engine: &dyn Engine) -> BTreeSet<String> {
+    let p = parse(src, "inline.litmus").expect("parses");
+    explore(&p, engine).iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn store_buffering_outcomes_agree_with_the_axiomatic_model() {
+    for src in [SB, SB_FENCED] {
+        let p = parse(src, "inline.litmus").unwrap();
+        let axiomatic: BTreeSet<String> =
+            analyze(&p, Model::PtxV75, &Options::default()).unwrap().states.iter().map(|s| s.state.to_string()).collect();
+        for engine in [&Dfs::default() as &dyn Engine, &Loom::default(), &Random { iterations: 200, seed: 3 }] {
+            let ours = states_of(src, engine);
+            println!("{}: {} {ours:?} ⊆ {axiomatic:?}", p.name, engine.name());
+            assert!(ours.is_subset(&axiomatic), "{}: {ours:?} not within {axiomatic:?}", engine.name());
+        }
+        // The exhaustive engines reach every SB outcome the axiomatic model allows.
+        assert_eq!(states_of(src, &Dfs::default()), axiomatic);
+    }
+    let both_zero = "P0:r0=0; P1:r0=0; x=1; y=1";
+    assert!(states_of(SB, &Dfs::default()).contains(both_zero));
+    assert!(!states_of(SB_FENCED, &Dfs::default()).contains(both_zero));
+}
+
+#[test]
+fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
+    let Some(shared) = shared_dir() else {
+        println!("SKIP runtime litmus oracle: no shared/oracle/ptx (set SCOPECHECK_SHARED)");
+        return;
+    };
+    let csv = std::fs::read_to_string(shared.join("oracle/ptx/expected.csv")).unwrap();
+    let (mut checked, mut equal, mut skipped) = (0, 0, Vec::new());
+    let mut violations = Vec::new();
+    for line in csv.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let test = line.split(',').next().unwrap();
+        let path: PathBuf = shared.join("oracle/ptx/tests").join(test);
+        let p = match parse_file(Path::new(&path)) {
+            Ok(p) => p,
+            Err(e) => {
+                skipped.push(format!("{test}: {e}"));
+                continue;
+            }
+        };
+        let Ok(axiomatic) = analyze(&p, Model::PtxV75, &Options::default()) else {
+            skipped.push(format!("{test}: axiomatic engine declines"));
+            continue;
+        };
+        let axiomatic: BTreeSet<_> = axiomatic.states.into_iter().map(|s| s.state).collect();
+        let ours = explore_with(&p, &Dfs { max_executions: 3_000 }, &RunOptions::default());
+        if let Some(e) = ours.error {
+            skipped.push(format!("{test}: {e}"));
+            continue;
+        }
+        checked += 1;
+        if ours.states == axiomatic {
+            equal += 1;
+        }
+        let extra: Vec<String> = ours.states.difference(&axiomatic).map(|s| s.to_string()).collect();
+        if !extra.is_empty() {
+            violations.push(format!("{test}: runtime reaches {extra:?}, which the axiomatic model forbids"));
+        }
+    }
+    println!("runtime ⊆ axiomatic on {checked} oracle tests ({equal} with equal outcome sets); skipped {}", skipped.len());
+    for s in &skipped {
+        println!("  skipped {s}");
+    }
+    assert!(checked > 100, "too few oracle tests ran: {checked}");
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}

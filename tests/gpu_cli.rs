@@ -1,0 +1,73 @@
+//! `scopecheck gpu` end to end: without a GPU it says so in one line and exits 0; with one it
+//! prints a histogram.
+
+use std::process::Command;
+
+fn scopecheck(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("scopecheck runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn gpu_on_a_file_runs_or_says_there_is_no_gpu() {
+    let (ok, stdout, stderr) = scopecheck(&[
+        "gpu",
+        "corpus/gpu-shapes/MP-relaxed-gpu.litmus",
+        "--iterations",
+        "2",
+        "--model",
+        "none",
+    ]);
+    if stdout.starts_with("scopecheck gpu: no GPU") {
+        eprintln!("SKIP (no GPU here): {}", stdout.trim());
+        assert!(ok, "no GPU must exit 0: {stdout}{stderr}");
+        assert_eq!(stdout.lines().count(), 1, "one line: {stdout}");
+        assert!(stdout.contains("skipped 1 test(s)"), "{stdout}");
+    } else {
+        assert!(ok, "{stdout}{stderr}");
+        assert!(stdout.contains("== MP-relaxed-gpu"), "{stdout}");
+        assert!(
+            stdout.contains("P1:r0=1 P1:r1=1"),
+            "the SC outcome shows: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn gpu_reports_parse_errors_with_a_position() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-gpu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.litmus");
+    std::fs::write(
+        &bad,
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.bogus x, 1 ;\nexists (x == 1)\n",
+    )
+    .unwrap();
+    let (ok, _stdout, stderr) = scopecheck(&["gpu", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("bad.litmus:4:"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn emit_writes_the_harness_without_a_gpu() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-gpu-emit-{}", std::process::id()));
+    let (ok, stdout, stderr) = scopecheck(&[
+        "gpu",
+        "corpus/gpu-shapes/MP-rel-acq-gpu.litmus",
+        "--emit",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    let cu = std::fs::read_to_string(dir.join("MP-rel-acq-gpu.cu")).unwrap();
+    assert!(cu.contains("st.release.gpu.global.u32"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,69 @@
+//! The axiomatic engine against Dartagnan's verdicts on the 169 shared PTX litmus tests.
+//!
+//! `expected.csv` gives, per test and model, 1 when the final condition holds and 0 when it does
+//! not. Every verdict must agree. The oracle lives outside the repository: `$SCOPECHECK_SHARED`,
+//! else `<repo>/../shared`, else `/work/shared`; without it the test prints a skip line.
+
+use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::litmus::parse_file;
+use std::path::PathBuf;
+
+fn shared_dir() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
+        Some(PathBuf::from("/work/shared")),
+    ];
+    candidates.into_iter().flatten().find(|d| d.join("oracle/ptx/expected.csv").is_file())
+}
+
+#[test]
+fn agrees_with_dartagnan_on_every_verdict() {
+    let Some(shared) = shared_dir() else {
+        println!("SKIP oracle: no shared/oracle/ptx (set SCOPECHECK_SHARED)");
+        return;
+    };
+    let oracle = shared.join("oracle/ptx");
+    let csv = std::fs::read_to_string(oracle.join("expected.csv")).expect("expected.csv is readable");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let columns: Vec<(usize, Model)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', ".")).map(|m| (i, m)))
+        .collect();
+    assert_eq!(columns.len(), 2, "expected.csv names both PTX models: {header:?}");
+
+    let mut agree = vec![0usize; columns.len()];
+    let mut total = vec![0usize; columns.len()];
+    let mut disagreements = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let path = oracle.join("tests").join(fields[0]);
+        let program = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        for (k, (col, model)) in columns.iter().enumerate() {
+            let expected = match fields.get(*col).map(|s| s.trim()) {
+                Some("1") => true,
+                Some("0") => false,
+                _ => continue,
+            };
+            total[k] += 1;
+            match analyze(&program, *model, &Options::default()) {
+                Ok(a) if a.holds == expected => agree[k] += 1,
+                Ok(a) => disagreements.push(format!(
+                    "{} under {model}: expected {}, got {} ({} states{})",
+                    fields[0],
+                    expected as u8,
+                    a.holds as u8,
+                    a.states.len(),
+                    if a.bounded { ", bounded" } else { "" }
+                )),
+                Err(e) => disagreements.push(format!("{} under {model}: error {e}", fields[0])),
+            }
+        }
+    }
+    for (k, (_, model)) in columns.iter().enumerate() {
+        println!("oracle {model}: {}/{} verdicts agree", agree[k], total[k]);
+    }
+    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+}
