@@ -2,6 +2,7 @@
 //! operational runtime that kernel models run on under loom, shuttle or our own DFS.
 
 pub mod axiomatic;
+pub mod differential;
 pub mod litmus;
 pub mod scope;
 pub mod engine;

@@ -26,6 +26,11 @@ pub struct Limits {
     /// Instructions per thread (at least one each).
     pub max_instrs: usize,
     pub max_locations: usize,
+    /// Instructions in the whole program: exhaustive engines pay exponentially for each one.
+    pub max_events: usize,
+    /// `add`/`sub` read-modify-writes in the whole program. Each one makes new values out of
+    /// old ones, and engines that guess the values loads return pay for every value reachable.
+    pub max_arith_rmws: usize,
 }
 
 impl Default for Limits {
@@ -35,6 +40,21 @@ impl Default for Limits {
             max_threads: 4,
             max_instrs: 4,
             max_locations: 3,
+            max_events: 16,
+            max_arith_rmws: 2,
+        }
+    }
+}
+
+impl Limits {
+    /// Programs both engines answer in about a millisecond, for the engine differential: at
+    /// most six instructions, and no `add`/`sub`, whose values the axiomatic engine enumerates
+    /// to a fixpoint (one `red.add` can make it refuse a six-instruction program).
+    pub fn differential() -> Limits {
+        Limits {
+            max_events: 6,
+            max_arith_rmws: 0,
+            ..Limits::default()
         }
     }
 }
@@ -87,14 +107,22 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     let mut threads = Vec::new();
     // Registers each thread writes, in order: the pool the condition draws from.
     let mut written: Vec<Vec<Reg>> = Vec::new();
-    for _ in 0..n_threads {
+    let mut arith_left = limits.max_arith_rmws;
+    let mut events_left = limits.max_events.max(n_threads);
+    for t in 0..n_threads {
         let placement = placement(u, n_threads)?;
         let mut regs = Vec::new();
-        let n_instrs = u.int_in_range(1..=limits.max_instrs.max(1))?;
+        // Leave at least one instruction for each thread still to come.
+        let most = limits
+            .max_instrs
+            .min(events_left - (n_threads - t - 1))
+            .max(1);
+        let n_instrs = u.int_in_range(1..=most)?;
+        events_left -= n_instrs;
         let mut body = Vec::new();
         for _ in 0..n_instrs {
             body.push(Stmt {
-                instr: instr(u, n_locations, &mut regs)?,
+                instr: instr(u, n_locations, &mut regs, &mut arith_left)?,
                 span: Span::default(),
             });
         }
@@ -163,10 +191,20 @@ fn value(u: &mut Unstructured<'_>, regs: &[Reg], lo: Value, hi: Value) -> Result
     Ok(Operand::Imm(u.int_in_range(lo..=hi)?))
 }
 
-fn instr(u: &mut Unstructured<'_>, n_locations: usize, regs: &mut Vec<Reg>) -> Result<Instr> {
+fn instr(
+    u: &mut Unstructured<'_>,
+    n_locations: usize,
+    regs: &mut Vec<Reg>,
+    arith_left: &mut usize,
+) -> Result<Instr> {
     use Order::*;
     let loc = u.choose_index(n_locations)?;
-    Ok(match u.int_in_range(0..=9u8)? {
+    let mut kind = u.int_in_range(0..=9u8)?;
+    if kind == 7 && *arith_left == 0 {
+        // `red` only adds or subtracts: with the budget spent, draw an `atom` instead.
+        kind = 6;
+    }
+    Ok(match kind {
         0..=2 => Instr::Load {
             access: access(u, &[Weak, Relaxed, Acquire])?,
             dst: fresh_reg(regs),
@@ -179,7 +217,15 @@ fn instr(u: &mut Unstructured<'_>, n_locations: usize, regs: &mut Vec<Reg>) -> R
         },
         6 => {
             let access = access(u, &[Relaxed, Acquire, Release, AcqRel])?;
-            let op = *u.choose(&[RmwOp::Add, RmwOp::Sub, RmwOp::Exch, RmwOp::Cas])?;
+            let ops: &[RmwOp] = if *arith_left > 0 {
+                &[RmwOp::Add, RmwOp::Sub, RmwOp::Exch, RmwOp::Cas]
+            } else {
+                &[RmwOp::Exch, RmwOp::Cas]
+            };
+            let op = *u.choose(ops)?;
+            if matches!(op, RmwOp::Add | RmwOp::Sub) {
+                *arith_left -= 1;
+            }
             let (operand, new) = if op == RmwOp::Cas {
                 (value(u, regs, 0, 2)?, Some(value(u, regs, 1, 3)?))
             } else {
@@ -194,13 +240,16 @@ fn instr(u: &mut Unstructured<'_>, n_locations: usize, regs: &mut Vec<Reg>) -> R
                 new,
             }
         }
-        7 => Instr::Red {
-            // PTX `red` is relaxed or release.
-            access: access(u, &[Relaxed, Release])?,
-            op: *u.choose(&[RmwOp::Add, RmwOp::Sub])?,
-            loc,
-            operand: value(u, regs, 1, 3)?,
-        },
+        7 => {
+            *arith_left -= 1;
+            Instr::Red {
+                // PTX `red` is relaxed or release.
+                access: access(u, &[Relaxed, Release])?,
+                op: *u.choose(&[RmwOp::Add, RmwOp::Sub])?,
+                loc,
+                operand: value(u, regs, 1, 3)?,
+            }
+        }
         _ => {
             let s = scope(u)?;
             Instr::Fence(if one_in(u, 2)? {
