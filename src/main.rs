@@ -22,11 +22,14 @@ enum Command {
     Litmus(cli::litmus::Args),
     /// Run litmus programs on the GPU and diff the outcomes against the model.
     Gpu(cli::gpu::Args),
+    /// Fuzz the engines against each other: generated programs, runtime states ⊆ axiomatic.
+    Fuzz(cli::fuzz::Args),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
+        Command::Fuzz(args) => cli::fuzz::run(args),
     }
 }

@@ -214,3 +214,16 @@ pub fn shrink(p: &Program, fails: impl Fn(&Program) -> bool) -> Program {
         }
     }
 }
+
+/// A finding as a litmus file for `corpus/fuzz-findings/`: the program, named `name`, with
+/// comments saying what was found and the verdict a correct pair of engines gives.
+pub fn finding_file(p: &Program, name: &str, finding: &Finding, origin: &str) -> String {
+    let clean = |s: String| s.replace(['"', '\n'], " ");
+    let mut p = p.clone();
+    p.name = name.to_string();
+    p.comments = vec![
+        clean(format!("found: ({origin}) {}", finding.summary())),
+        "expect: engines agree".to_string(),
+    ];
+    print(&p)
+}

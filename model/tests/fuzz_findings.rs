@@ -3,10 +3,17 @@
 //! Each finding is a `.litmus` file whose quoted comments say what the fuzzer found
 //! (`"found: ..."`) and what must happen now (`"expect: ..."`):
 //! - `expect: round-trip`: the file parses and `parse(print(p)) == p`;
-//! - `expect: parse error at L:C`: the parser rejects the file with an error at line L, column C.
+//! - `expect: parse error at L:C`: the parser rejects the file with an error at line L, column C;
+//! - `expect: engines agree`: both engines analyse the program and every final state the runtime
+//!   reaches is allowed by ptx-v7.5 (see `differential::check`).
+//!
+//! A finding that is a bug in another part of scopecheck, not yet fixed, says so in a
+//! `"known: ..."` comment; `engine_findings_agree` skips it with a visible line, and
+//! `known_engine_bugs_are_fixed` (run with `cargo test -- --ignored`) holds it to its verdict.
 //!
 //! The expectations are read from the raw text, so files the parser rejects carry them too.
 
+use scopecheck_model::differential::{check, Options};
 use scopecheck_model::litmus::{parse, print};
 use std::path::PathBuf;
 
@@ -68,5 +75,47 @@ fn parser_findings_keep_their_verdicts() {
                 Err(e) => assert_eq!(e.span.to_string(), at, "{name}: wrong error place: {e}"),
             }
         }
+    }
+}
+
+fn engine_findings(known: bool) -> Vec<(String, String)> {
+    findings()
+        .into_iter()
+        .filter(|(_, text)| tag(text, "expect") == Some("engines agree"))
+        .filter(|(_, text)| tag(text, "known").is_some() == known)
+        .map(|(p, text)| (p.display().to_string(), text))
+        .collect()
+}
+
+fn assert_engines_agree(name: &str, text: &str) {
+    let p = parse(text, name).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(finding) = check(&p, &Options::default()) {
+        panic!("{name}: {finding}");
+    }
+}
+
+#[test]
+fn engine_findings_agree() {
+    for (name, text) in engine_findings(true) {
+        println!(
+            "SKIP (known, run with --ignored): {name}: {}",
+            tag(&text, "known").unwrap()
+        );
+    }
+    for (name, text) in engine_findings(false) {
+        assert_engines_agree(&name, &text);
+    }
+}
+
+#[test]
+#[ignore = "findings of known bugs in other engines; see their \"known:\" comments"]
+fn known_engine_bugs_are_fixed() {
+    let known = engine_findings(true);
+    assert!(
+        !known.is_empty(),
+        "no known engine bugs left: remove this test"
+    );
+    for (name, text) in known {
+        assert_engines_agree(&name, &text);
     }
 }

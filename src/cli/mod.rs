@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
+pub mod fuzz;
 pub mod gpu;
 pub mod litmus;

@@ -83,9 +83,14 @@ const SEED_BYTES: usize = 512;
 
 /// The program a 64-bit seed stands for (stable across runs and machines).
 pub fn from_seed(seed: u64) -> Program {
+    from_seed_with(seed, &Limits::default())
+}
+
+/// [`from_seed`] within other limits.
+pub fn from_seed_with(seed: u64, limits: &Limits) -> Program {
     let mut bytes = [0u8; SEED_BYTES];
     rand::rngs::StdRng::seed_from_u64(seed).fill_bytes(&mut bytes);
-    program(&mut Unstructured::new(&bytes), &Limits::default())
+    program(&mut Unstructured::new(&bytes), limits)
         .expect("the generator falls back to defaults when bytes run out")
 }
 
