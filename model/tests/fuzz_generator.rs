@@ -1,8 +1,8 @@
 //! The fuzzer's program generator: every program it makes is valid litmus that prints and parses
 //! back to itself, and the generator covers the shapes issue 6 asks for.
 
-use scopecheck_model::litmus::arbitrary::{from_seed, program, Limits};
-use scopecheck_model::litmus::{parse, print, Fence, Instr, Program, Prop, Term};
+use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
+use scopecheck_model::litmus::{parse, print, Fence, Instr, Program, Prop, RmwOp, Term};
 use std::collections::BTreeSet;
 
 const SEEDS: u64 = 2_000;
@@ -48,6 +48,31 @@ fn programs_stay_within_limits() {
     }
 }
 
+#[test]
+fn differential_programs_are_small_and_free_of_arithmetic() {
+    for seed in 0..SEEDS {
+        let p = from_seed_with(seed, &Limits::differential());
+        let instrs: Vec<&Instr> = p
+            .threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .map(|s| &s.instr)
+            .collect();
+        assert!(instrs.len() <= 6, "seed {seed}");
+        assert!(
+            !instrs.iter().any(|i| matches!(
+                i,
+                Instr::Red { .. }
+                    | Instr::Atom {
+                        op: RmwOp::Add | RmwOp::Sub,
+                        ..
+                    }
+            )),
+            "seed {seed}"
+        );
+    }
+}
+
 /// The generator must reach every feature the differential check is meant to exercise.
 #[test]
 fn generator_covers_the_feature_space() {
@@ -65,6 +90,9 @@ fn generator_covers_the_feature_space() {
             }
             .into(),
         );
+        if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
+            seen.insert("clusters".into());
+        }
         if p.threads.iter().any(|t| t.placement.gpu != 0) {
             seen.insert("other gpu".into());
         }
@@ -76,6 +104,7 @@ fn generator_covers_the_feature_space() {
                 Instr::Red { access, .. } => format!("red.{}", access.order),
                 Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
                 Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
+                Instr::Barrier { .. } => "bar.cta.sync".to_string(),
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
@@ -102,6 +131,8 @@ fn generator_covers_the_feature_space() {
         "same cta",
         "different ctas",
         "other gpu",
+        "clusters",
+        "bar.cta.sync",
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",

@@ -4,13 +4,14 @@
 //! cargo-fuzz mutates programs through their bytes and a fixed seed always yields the same
 //! program. Every program it builds is *valid*: it prints in the litmus dialect and parses back
 //! to itself, every register it reads was written before, and every instruction is one the PTX
-//! memory model gives a meaning to (no proxies other than generic, no barriers or branches, so
-//! every thread terminates).
+//! memory model gives a meaning to (no proxies other than generic, no branches, and a barrier only
+//! where every thread of its CTA meets it, so every thread terminates).
 //!
 //! Shape, kept small so that exhaustive engines answer in microseconds:
 //! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom`, `red` and fences
-//! with random orders and scopes; threads in the same or different CTAs (rarely another GPU);
-//! and a condition over the final registers.
+//! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
+//! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
+//! meets; and a condition over the final registers.
 
 use super::ir::*;
 use crate::scope::{Order, Placement, Scope};
@@ -138,6 +139,13 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         });
         written.push(regs);
     }
+    // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
+    if one_in(u, 4)? {
+        for t in &mut threads {
+            t.placement.cluster = Some(t.placement.cta / 2);
+        }
+    }
+    barrier(u, &mut threads, limits)?;
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
         name: "generated".to_string(),
@@ -155,6 +163,43 @@ fn placement(u: &mut Unstructured<'_>, n_threads: usize) -> Result<Placement> {
     let cta = u.int_in_range(0..=n_threads as u32 - 1)?;
     let gpu = if one_in(u, 8)? { 1 } else { 0 };
     Ok(Placement::new(cta, gpu))
+}
+
+/// Now and then every thread of one CTA meets at `bar.cta.sync 0`, each at a random point of its
+/// body, when all of them have room for one more instruction.
+fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let cta = threads[u.choose_index(threads.len())?].placement;
+    let members: Vec<usize> = (0..threads.len())
+        .filter(|&i| {
+            let p = threads[i].placement;
+            p.gpu == cta.gpu && p.cta == cta.cta
+        })
+        .collect();
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    let room = members
+        .iter()
+        .all(|&i| threads[i].body.len() < limits.max_instrs);
+    if members.len() < 2 || !room || events + members.len() > limits.max_events {
+        return Ok(());
+    }
+    for i in members {
+        let at = u.int_in_range(0..=threads[i].body.len())?;
+        threads[i].body.insert(
+            at,
+            Stmt {
+                instr: Instr::Barrier {
+                    op: BarrierOp::Sync,
+                    id: vec![Operand::Imm(0)],
+                    quorum: None,
+                },
+                span: Span::default(),
+            },
+        );
+    }
+    Ok(())
 }
 
 /// True once in `n` draws; false when the bytes have run out, so that exhausted input leans to

@@ -1,10 +1,15 @@
-//! The engine differential: the operational runtime must never reach a final state the axiomatic
-//! PTX v7.5 model forbids.
+//! The engine differential: SC ⊆ runtime ⊆ axioms, on the final states of one program.
 //!
-//! The runtime's modification order is execution order, so it reaches a subset of what the
-//! axioms allow (load buffering, for one, is allowed but unreachable); the converse check would
-//! fail on correct engines. A subset check stays sound when the runtime's exploration is cut
-//! short by its execution budget: every state it did reach must still be allowed.
+//! - The operational runtime must never reach a final state the axiomatic PTX v7.5 model
+//!   forbids. Its modification order is execution order, so it reaches a subset of what the
+//!   axioms allow (load buffering, for one, is allowed but unreachable); the converse would fail
+//!   on correct engines. The check stays sound when the runtime's exploration is cut short by its
+//!   execution budget: every state it did reach must still be allowed.
+//! - Every sequentially consistent outcome ([`sc`]) must be allowed by the axioms and, when the
+//!   runtime explored everything, reached by it. This catches engines that are too strong, which
+//!   the first check cannot see.
+
+pub mod sc;
 
 use crate::axiomatic::{self, FinalState, Model};
 use crate::engine::Dfs;
@@ -47,6 +52,16 @@ pub enum Finding {
         allowed: BTreeSet<FinalState>,
         reached: BTreeSet<FinalState>,
     },
+    /// Sequentially consistent outcomes the axioms forbid.
+    ScForbidden {
+        program: String,
+        states: BTreeSet<FinalState>,
+    },
+    /// Sequentially consistent outcomes the runtime never reached in a complete exploration.
+    ScNotReached {
+        program: String,
+        states: BTreeSet<FinalState>,
+    },
     /// The axiomatic engine refused a program it should analyse.
     AxiomaticError { program: String, message: String },
     /// The runtime could not run the program at all.
@@ -70,6 +85,14 @@ impl Finding {
             Finding::Disagreement { .. } => format!(
                 "the runtime reached {} state(s) ptx-v7.5 forbids",
                 self.forbidden().len()
+            ),
+            Finding::ScForbidden { states, .. } => format!(
+                "ptx-v7.5 forbids {} sequentially consistent state(s)",
+                states.len()
+            ),
+            Finding::ScNotReached { states, .. } => format!(
+                "the runtime never reached {} sequentially consistent state(s)",
+                states.len()
             ),
             Finding::AxiomaticError { message, .. } => {
                 format!("the axiomatic engine refused the program: {message}")
@@ -101,7 +124,14 @@ impl fmt::Display for Finding {
                 writeln!(f, "  {s}")?;
             }
         }
+        if let Finding::ScForbidden { states, .. } | Finding::ScNotReached { states, .. } = self {
+            for s in states {
+                writeln!(f, "  {s}")?;
+            }
+        }
         let (Finding::Disagreement { program, .. }
+        | Finding::ScForbidden { program, .. }
+        | Finding::ScNotReached { program, .. }
         | Finding::AxiomaticError { program, .. }
         | Finding::RuntimeError { program, .. }) = self;
         write!(f, "--- program:\n{program}")
@@ -160,6 +190,22 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             allowed,
             reached: outcomes.states,
         });
+    }
+    if let Some(sc) = sc::final_states(p) {
+        let forbidden: BTreeSet<FinalState> = sc.difference(&allowed).cloned().collect();
+        if !forbidden.is_empty() {
+            return Err(Finding::ScForbidden {
+                program: print(p),
+                states: forbidden,
+            });
+        }
+        let missed: BTreeSet<FinalState> = sc.difference(&outcomes.states).cloned().collect();
+        if outcomes.complete && !missed.is_empty() {
+            return Err(Finding::ScNotReached {
+                program: print(p),
+                states: missed,
+            });
+        }
     }
     Ok(Agreement {
         allowed: allowed.len(),
