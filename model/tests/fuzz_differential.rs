@@ -1,7 +1,7 @@
 //! The engine differential over a fixed set of generated programs, so CI runs the fuzzer's
 //! check without nightly: on every program the runtime reaches only states ptx-v7.5 allows.
 
-use scopecheck_model::differential::{check, finding_file, shrink, Finding, Options};
+use scopecheck_model::differential::{check, finding_file, sc, shrink, Finding, Options};
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{parse, Fence, Instr, Prop};
 
@@ -80,4 +80,31 @@ fn finding_files_parse_and_carry_their_verdict() {
     assert_eq!(back.name, "fuzz-seed-5");
     assert!(back.comments[0].starts_with("found: (test) the axiomatic engine refused"));
     assert_eq!(back.comments[1], "expect: engines agree");
+}
+
+#[test]
+fn sc_reference_gives_the_interleaving_outcomes_of_store_buffering() {
+    let sb = parse(
+        "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
+        "SB",
+    )
+    .unwrap();
+    let outcomes: Vec<(i64, i64)> = sc::final_states(&sb)
+        .unwrap()
+        .iter()
+        .map(|s| (s.regs["P0:r0"], s.regs["P1:r1"]))
+        .collect();
+    assert_eq!(outcomes, vec![(0, 1), (1, 0), (1, 1)]);
+    // The weak outcome is the axioms' (and the runtime's) alone; the engines agree here.
+    assert!(check(&sb, &Options::default()).is_ok());
+}
+
+#[test]
+fn sc_reference_leaves_barriers_and_branches_to_the_engines() {
+    let with_barrier = parse(
+        "PTX B\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.cta.sync 0 | bar.cta.sync 0 ;\nexists (x == 0)\n",
+        "B",
+    )
+    .unwrap();
+    assert!(sc::final_states(&with_barrier).is_none());
 }
