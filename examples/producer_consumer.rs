@@ -54,7 +54,10 @@ fn main() -> ExitCode {
                 ct.spin_loop();
             }
             let tile = ct.load(&data, 0, TILE);
-            check!(tile.iter().enumerate().all(|(i, &x)| x == i as f32), "consumer saw {tile:?}");
+            check!(
+                tile.iter().enumerate().all(|(i, &x)| x == i as f32),
+                "consumer saw {tile:?}"
+            );
             let doubled: Vec<f32> = tile.iter().map(|x| x * 2.0).collect();
             ct.store(&output, 0, &doubled);
         }

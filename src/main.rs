@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bugs;
 mod cli;
 
 #[derive(Parser)]
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Every final state a memory model allows for PTX litmus programs.
     Litmus(cli::litmus::Args),
+    /// Run the corpus (litmus tests and bug models) against its expected verdicts.
+    Check(cli::check::Args),
     /// Run litmus programs on the GPU and diff the outcomes against the model.
     Gpu(cli::gpu::Args),
     /// Fuzz the engines against each other: generated programs, runtime states ⊆ axiomatic.
@@ -29,6 +32,7 @@ enum Command {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
+        Command::Check(args) => cli::check::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
         Command::Fuzz(args) => cli::fuzz::run(args),
     }

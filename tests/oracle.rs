@@ -14,25 +14,37 @@ fn shared_dir() -> Option<PathBuf> {
         Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
         Some(PathBuf::from("/work/shared")),
     ];
-    candidates.into_iter().flatten().find(|d| d.join("oracle/ptx/expected.csv").is_file())
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("oracle/ptx/expected.csv").is_file())
 }
 
-#[test]
-fn agrees_with_dartagnan_on_every_verdict() {
+/// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never
+/// as passed: libtest has no run-time skip.
+fn main() {
     let Some(shared) = shared_dir() else {
         println!("SKIP oracle: no shared/oracle/ptx (set SCOPECHECK_SHARED)");
+        println!("oracle: 0 passed, 0 failed, 1 skipped");
         return;
     };
     let oracle = shared.join("oracle/ptx");
-    let csv = std::fs::read_to_string(oracle.join("expected.csv")).expect("expected.csv is readable");
+    let csv =
+        std::fs::read_to_string(oracle.join("expected.csv")).expect("expected.csv is readable");
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
     let columns: Vec<(usize, Model)> = header
         .iter()
         .enumerate()
-        .filter_map(|(i, h)| Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', ".")).map(|m| (i, m)))
+        .filter_map(|(i, h)| {
+            Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', ".")).map(|m| (i, m))
+        })
         .collect();
-    assert_eq!(columns.len(), 2, "expected.csv names both PTX models: {header:?}");
+    assert_eq!(
+        columns.len(),
+        2,
+        "expected.csv names both PTX models: {header:?}"
+    );
 
     let mut agree = vec![0usize; columns.len()];
     let mut total = vec![0usize; columns.len()];
@@ -65,5 +77,12 @@ fn agrees_with_dartagnan_on_every_verdict() {
     for (k, (_, model)) in columns.iter().enumerate() {
         println!("oracle {model}: {}/{} verdicts agree", agree[k], total[k]);
     }
-    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+    for d in &disagreements {
+        println!("DISAGREE {d}");
+    }
+    let (agreed, total): (usize, usize) = (agree.iter().sum(), total.iter().sum());
+    println!("oracle: {agreed} passed, {} failed", total - agreed);
+    if !disagreements.is_empty() {
+        std::process::exit(1);
+    }
 }

@@ -22,12 +22,7 @@ pub fn mutants(p: &Program) -> Vec<Mutant> {
                 let mut m = p.clone();
                 let at = format!("P{tid}#{i}");
                 match instr {
-                    Some(instr) => {
-                        m.threads[tid].body[i] = Stmt {
-                            instr,
-                            span: s.span,
-                        }
-                    }
+                    Some(instr) => m.threads[tid].body[i] = Stmt { instr, ..s.clone() },
                     None => {
                         m.threads[tid].body.remove(i);
                     }

@@ -4,7 +4,9 @@
 //!
 //! `cargo bench -p scopecheck-model --bench runtime`
 
-use scopecheck_model::kernel::{Checker, Grid, Kernel, MemoryOrder, MemoryScope, Report, ThreadCtx};
+use scopecheck_model::kernel::{
+    Checker, Grid, Kernel, MemoryOrder, MemoryScope, Report, ThreadCtx,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,7 +28,11 @@ fn message_passing() -> (Kernel, impl Fn(&ThreadCtx) + Send + Sync + Clone + 'st
     let data = k.global::<i32>("data", 2);
     let flag = k.global::<i32>("flag", 2);
     let body = move |t: &ThreadCtx| {
-        let (rel, acq, dev) = (MemoryOrder::Release, MemoryOrder::Acquire, MemoryScope::Device);
+        let (rel, acq, dev) = (
+            MemoryOrder::Release,
+            MemoryOrder::Acquire,
+            MemoryScope::Device,
+        );
         if t.bid() == 0 {
             t.store(&data, 0, 1);
             t.atomic_store(&flag, 0, 1, rel, dev);
@@ -50,6 +56,8 @@ fn ours(checker: &Checker) -> u64 {
     r.executions + r.infeasible
 }
 
+// loom's `UnsafeCell` is shared between loom threads by design: loom checks every access.
+#[allow(clippy::arc_with_non_send_sync)]
 fn raw_loom() -> u64 {
     use loom::cell::UnsafeCell;
     use loom::sync::atomic::AtomicI32;
@@ -81,10 +89,17 @@ fn raw_loom() -> u64 {
 
 fn main() {
     let budget = Duration::from_secs_f64(
-        std::env::args().skip_while(|a| a != "--seconds").nth(1).and_then(|s| s.parse().ok()).unwrap_or(3.0),
+        std::env::args()
+            .skip_while(|a| a != "--seconds")
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3.0),
     );
     println!("2-message message passing, 2 blocks x 1 thread; each row explores every execution");
-    println!("{:<34} {:>12} {:>14} {:>10}", "engine", "executions", "executions/s", "vs loom");
+    println!(
+        "{:<34} {:>12} {:>14} {:>10}",
+        "engine", "executions", "executions/s", "vs loom"
+    );
     let (loom_n, loom_rate) = measure(budget, raw_loom);
     let rows: Vec<(&str, u64, f64)> = vec![
         ("raw loom (Release/Acquire atomics)", loom_n, loom_rate),
@@ -102,7 +117,13 @@ fn main() {
     }
     let (_, _, dfs_rate) = rows[2];
     let (_, _, our_loom_rate) = rows[1];
-    println!("ratio DFS / raw loom            = {:.2}", dfs_rate / loom_rate);
-    println!("ratio runtime-on-loom / raw loom = {:.2}", our_loom_rate / loom_rate);
+    println!(
+        "ratio DFS / raw loom            = {:.2}",
+        dfs_rate / loom_rate
+    );
+    println!(
+        "ratio runtime-on-loom / raw loom = {:.2}",
+        our_loom_rate / loom_rate
+    );
     println!("(executions of the runtime under loom include infeasible ones, which are cut short)");
 }

@@ -3,8 +3,8 @@
 
 pub mod axiomatic;
 pub mod differential;
-pub mod litmus;
-pub mod scope;
 pub mod engine;
 pub mod kernel;
+pub mod litmus;
 pub mod runtime;
+pub mod scope;

@@ -33,7 +33,10 @@ fn block_scoped_counter_across_blocks_is_a_scoped_race() {
     let v = verdict(Checker::check_all(&k, move |t| {
         t.atomic_add(&counter, 0, 1, MemoryOrder::Relaxed, MemoryScope::Block);
     }));
-    assert_eq!(v, Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu }));
+    assert_eq!(
+        v,
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
 }
 
 #[test]
@@ -49,9 +52,16 @@ fn atomic_counter_with_sync_is_racy() {
     let v = verdict(Checker::check_all(&k, move |t| {
         let my = t.atomic_add(&counter, 0, 1, MemoryOrder::AcqRel, MemoryScope::Device) as usize;
         t.store(&data, my, my as i32 + 10);
-        t.atomic_store(&ready, my, my as i32, MemoryOrder::Release, MemoryScope::Device);
+        t.atomic_store(
+            &ready,
+            my,
+            my as i32,
+            MemoryOrder::Release,
+            MemoryScope::Device,
+        );
         if my > 0 {
-            let prev_ready = t.atomic_load(&ready, my - 1, MemoryOrder::Acquire, MemoryScope::Device);
+            let prev_ready =
+                t.atomic_load(&ready, my - 1, MemoryOrder::Acquire, MemoryScope::Device);
             if prev_ready >= 0 {
                 let _prev = t.load(&data, my - 1);
             }
@@ -61,12 +71,19 @@ fn atomic_counter_with_sync_is_racy() {
 }
 
 /// The guide's spinlock: ACQ_REL exchange to take the lock, RELEASE store to drop it.
-fn spinlock(grid: Grid, scope: MemoryScope, take: MemoryOrder, drop_with_exchange: Option<MemoryOrder>) -> Verdict {
+fn spinlock(
+    grid: Grid,
+    scope: MemoryScope,
+    take: MemoryOrder,
+    drop_with_exchange: Option<MemoryOrder>,
+) -> Verdict {
     let mut k = Kernel::new("spinlock", grid);
     let lock = k.global::<i32>("lock", 1);
     let shared = k.global::<i32>("shared_data", 1);
     let n = grid.threads() as i32;
-    k.postcondition("every thread incremented shared_data once", move |m| m.get(&shared, 0) == n);
+    k.postcondition("every thread incremented shared_data once", move |m| {
+        m.get(&shared, 0) == n
+    });
     verdict(Checker::check_all(&k, move |t| {
         while t.atomic_exchange(&lock, 0, 1, take, scope) != 0 {
             t.spin_loop();
@@ -84,13 +101,24 @@ fn spinlock(grid: Grid, scope: MemoryScope, take: MemoryOrder, drop_with_exchang
 
 #[test]
 fn spinlock_within_a_block_passes() {
-    assert_eq!(spinlock(Grid::new(1, 2), MemoryScope::Block, MemoryOrder::AcqRel, None), Verdict::Pass);
+    assert_eq!(
+        spinlock(
+            Grid::new(1, 2),
+            MemoryScope::Block,
+            MemoryOrder::AcqRel,
+            None
+        ),
+        Verdict::Pass
+    );
 }
 
 #[test]
 fn spinlock_with_many_threads_passes_under_dfs_and_shuttle() {
     // Three threads exhaustively (DFS), 32 threads of one block by random and PCT testing.
-    assert_eq!(spinlock_with(Checker::dfs(), Grid::new(1, 3)).verdict(), Verdict::Pass);
+    assert_eq!(
+        spinlock_with(Checker::dfs(), Grid::new(1, 3)).verdict(),
+        Verdict::Pass
+    );
     for c in [Checker::random(50, 7), Checker::pct(50, 3, 7)] {
         let r = spinlock_with(c, Grid::new(1, 32));
         println!("{r}");
@@ -104,7 +132,9 @@ fn spinlock_with(checker: Checker, grid: Grid) -> Report {
     let lock = k.global::<i32>("lock", 1);
     let shared = k.global::<i32>("shared_data", 1);
     let n = grid.threads() as i32;
-    k.postcondition("every thread incremented shared_data once", move |m| m.get(&shared, 0) == n);
+    k.postcondition("every thread incremented shared_data once", move |m| {
+        m.get(&shared, 0) == n
+    });
     checker.check(&k, move |t| {
         while t.atomic_exchange(&lock, 0, 1, MemoryOrder::AcqRel, MemoryScope::Block) != 0 {
             t.spin_loop();
@@ -118,7 +148,12 @@ fn spinlock_with(checker: Checker, grid: Grid) -> Report {
 #[test]
 fn spinlock_at_block_scope_across_blocks_is_a_scoped_race() {
     assert_eq!(
-        spinlock(Grid::new(2, 1), MemoryScope::Block, MemoryOrder::AcqRel, None),
+        spinlock(
+            Grid::new(2, 1),
+            MemoryScope::Block,
+            MemoryOrder::AcqRel,
+            None
+        ),
         Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
     );
 }
@@ -128,7 +163,12 @@ fn spinlock_released_by_an_acquire_only_rmw_races() {
     // Common mistake 3: an RMW with ACQUIRE only does not release, so the next owner is not
     // ordered after the critical section it inherits.
     assert_eq!(
-        spinlock(Grid::new(1, 2), MemoryScope::Block, MemoryOrder::AcqRel, Some(MemoryOrder::Acquire)),
+        spinlock(
+            Grid::new(1, 2),
+            MemoryScope::Block,
+            MemoryOrder::AcqRel,
+            Some(MemoryOrder::Acquire)
+        ),
         Verdict::Fail(FailureKind::DataRace)
     );
 }
@@ -136,7 +176,12 @@ fn spinlock_released_by_an_acquire_only_rmw_races() {
 #[test]
 fn spinlock_released_by_an_acq_rel_rmw_passes() {
     assert_eq!(
-        spinlock(Grid::new(1, 2), MemoryScope::Block, MemoryOrder::AcqRel, Some(MemoryOrder::AcqRel)),
+        spinlock(
+            Grid::new(1, 2),
+            MemoryScope::Block,
+            MemoryOrder::AcqRel,
+            Some(MemoryOrder::AcqRel)
+        ),
         Verdict::Pass
     );
 }

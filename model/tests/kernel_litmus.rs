@@ -19,7 +19,10 @@ fn shared_dir() -> Option<PathBuf> {
         Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
         Some(PathBuf::from("/work/shared")),
     ];
-    candidates.into_iter().flatten().find(|d| d.join("oracle/ptx/expected.csv").is_file())
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("oracle/ptx/expected.csv").is_file())
 }
 
 const SB: &str = r#"PTX SB
@@ -56,12 +59,27 @@ fn states_of(src: &str, engine: &dyn Engine) -> BTreeSet<String> {
 fn store_buffering_outcomes_agree_with_the_axiomatic_model() {
     for src in [SB, SB_FENCED] {
         let p = parse(src, "inline.litmus").unwrap();
-        let axiomatic: BTreeSet<String> =
-            analyze(&p, Model::PtxV75, &Options::default()).unwrap().states.iter().map(|s| s.state.to_string()).collect();
-        for engine in [&Dfs::default() as &dyn Engine, &Loom::default(), &Random { iterations: 200, seed: 3 }] {
+        let axiomatic: BTreeSet<String> = analyze(&p, Model::PtxV75, &Options::default())
+            .unwrap()
+            .states
+            .iter()
+            .map(|s| s.state.to_string())
+            .collect();
+        for engine in [
+            &Dfs::default() as &dyn Engine,
+            &Loom::default(),
+            &Random {
+                iterations: 200,
+                seed: 3,
+            },
+        ] {
             let ours = states_of(src, engine);
             println!("{}: {} {ours:?} ⊆ {axiomatic:?}", p.name, engine.name());
-            assert!(ours.is_subset(&axiomatic), "{}: {ours:?} not within {axiomatic:?}", engine.name());
+            assert!(
+                ours.is_subset(&axiomatic),
+                "{}: {ours:?} not within {axiomatic:?}",
+                engine.name()
+            );
         }
         // The exhaustive engines reach every SB outcome the axiomatic model allows.
         assert_eq!(states_of(src, &Dfs::default()), axiomatic);
@@ -90,12 +108,28 @@ fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
                 continue;
             }
         };
+        let t0 = std::time::Instant::now();
         let Ok(axiomatic) = analyze(&p, Model::PtxV75, &Options::default()) else {
             skipped.push(format!("{test}: axiomatic engine declines"));
             continue;
         };
         let axiomatic: BTreeSet<_> = axiomatic.states.into_iter().map(|s| s.state).collect();
-        let ours = explore_with(&p, &Dfs { max_executions: 3_000 }, &RunOptions::default());
+        let t1 = std::time::Instant::now();
+        let ours = explore_with(
+            &p,
+            &Dfs {
+                max_executions: 3_000,
+            },
+            &RunOptions::default(),
+        );
+        if std::env::var_os("TIMING").is_some() {
+            println!(
+                "TIME {test} axiomatic {:?} runtime {:?} ({} executions)",
+                t1 - t0,
+                t1.elapsed(),
+                ours.executions
+            );
+        }
         if let Some(e) = ours.error {
             skipped.push(format!("{test}: {e}"));
             continue;
@@ -104,9 +138,15 @@ fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
         if ours.states == axiomatic {
             equal += 1;
         }
-        let extra: Vec<String> = ours.states.difference(&axiomatic).map(|s| s.to_string()).collect();
+        let extra: Vec<String> = ours
+            .states
+            .difference(&axiomatic)
+            .map(|s| s.to_string())
+            .collect();
         if !extra.is_empty() {
-            violations.push(format!("{test}: runtime reaches {extra:?}, which the axiomatic model forbids"));
+            violations.push(format!(
+                "{test}: runtime reaches {extra:?}, which the axiomatic model forbids"
+            ));
         }
     }
     println!("runtime ⊆ axiomatic on {checked} oracle tests ({equal} with equal outcome sets); skipped {}", skipped.len());

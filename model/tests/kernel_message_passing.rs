@@ -15,8 +15,16 @@ fn verdict(reports: Vec<Report>) -> Verdict {
 }
 
 /// Block 0 produces `data` and raises `flag`; block 1 reads `data` if it sees the flag.
-fn producer_consumer(flag_order: (MemoryOrder, MemoryOrder), scope: MemoryScope, blocks: u32) -> Vec<Report> {
-    let grid = if blocks == 2 { Grid::new(2, 1) } else { Grid::new(1, 2) };
+fn producer_consumer(
+    flag_order: (MemoryOrder, MemoryOrder),
+    scope: MemoryScope,
+    blocks: u32,
+) -> Vec<Report> {
+    let grid = if blocks == 2 {
+        Grid::new(2, 1)
+    } else {
+        Grid::new(1, 2)
+    };
     let mut k = Kernel::new("producer_consumer", grid);
     let data = k.global::<f32>("data", 1);
     let flag = k.global::<i32>("ready_flag", 1);
@@ -33,26 +41,45 @@ fn producer_consumer(flag_order: (MemoryOrder, MemoryOrder), scope: MemoryScope,
 
 #[test]
 fn producer_consumer_at_device_scope_passes() {
-    let v = verdict(producer_consumer((MemoryOrder::Release, MemoryOrder::Acquire), MemoryScope::Device, 2));
+    let v = verdict(producer_consumer(
+        (MemoryOrder::Release, MemoryOrder::Acquire),
+        MemoryScope::Device,
+        2,
+    ));
     assert_eq!(v, Verdict::Pass);
 }
 
 #[test]
 fn producer_consumer_at_block_scope_across_blocks_is_a_scoped_race_fixed_by_device() {
-    let v = verdict(producer_consumer((MemoryOrder::Release, MemoryOrder::Acquire), MemoryScope::Block, 2));
-    assert_eq!(v, Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu }));
+    let v = verdict(producer_consumer(
+        (MemoryOrder::Release, MemoryOrder::Acquire),
+        MemoryScope::Block,
+        2,
+    ));
+    assert_eq!(
+        v,
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
 }
 
 #[test]
 fn producer_consumer_at_block_scope_within_one_block_passes() {
-    let v = verdict(producer_consumer((MemoryOrder::Release, MemoryOrder::Acquire), MemoryScope::Block, 1));
+    let v = verdict(producer_consumer(
+        (MemoryOrder::Release, MemoryOrder::Acquire),
+        MemoryScope::Block,
+        1,
+    ));
     assert_eq!(v, Verdict::Pass);
 }
 
 #[test]
 fn relaxed_flag_is_a_data_race() {
     // Common mistake 1: a RELAXED flag orders nothing, so `data` is read unsynchronized.
-    let v = verdict(producer_consumer((MemoryOrder::Relaxed, MemoryOrder::Relaxed), MemoryScope::Device, 2));
+    let v = verdict(producer_consumer(
+        (MemoryOrder::Relaxed, MemoryOrder::Relaxed),
+        MemoryScope::Device,
+        2,
+    ));
     assert_eq!(v, Verdict::Fail(FailureKind::DataRace));
 }
 
@@ -71,13 +98,20 @@ fn scope_mismatch_device_store_block_load_is_a_scoped_race() {
             check!(t.load(&data, 0) == 42);
         }
     }));
-    assert_eq!(v, Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu }));
+    assert_eq!(
+        v,
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
 }
 
 /// Message passing with relaxed accesses ordered by fences: `fence` before the flag store and
 /// after the flag load, or none.
 fn mp_fenced(fence: Option<MemoryScope>, blocks: u32) -> Verdict {
-    let grid = if blocks == 2 { Grid::new(2, 1) } else { Grid::new(1, 2) };
+    let grid = if blocks == 2 {
+        Grid::new(2, 1)
+    } else {
+        Grid::new(1, 2)
+    };
     let mut k = Kernel::new("mp+fences", grid);
     let data = k.global::<i32>("data", 1);
     let flag = k.global::<i32>("flag", 1);
@@ -108,7 +142,10 @@ fn mp_with_fence_sc_gpu_passes() {
 
 #[test]
 fn mp_with_fence_sc_cta_across_blocks_is_a_scoped_race() {
-    assert_eq!(mp_fenced(Some(MemoryScope::Block), 2), Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu }));
+    assert_eq!(
+        mp_fenced(Some(MemoryScope::Block), 2),
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
 }
 
 #[test]
@@ -127,7 +164,9 @@ fn store_buffering(fence: Option<MemoryScope>) -> Verdict {
     let mut k = Kernel::new("sb", Grid::new(2, 1));
     let x = k.global::<i32>("x", 2);
     let seen = k.global::<i32>("seen", 2);
-    k.postcondition("not both threads read 0", move |m| m.get(&seen, 0) + m.get(&seen, 1) > 0);
+    k.postcondition("not both threads read 0", move |m| {
+        m.get(&seen, 0) + m.get(&seen, 1) > 0
+    });
     verdict(Checker::check_all(&k, move |t| {
         let me = t.bid() as usize;
         let other = 1 - me;
@@ -148,7 +187,10 @@ fn sb_with_fence_sc_gpu_forbids_both_zero() {
 #[test]
 fn sb_with_fence_sc_cta_across_blocks_allows_both_zero() {
     // cta-scoped fences of different blocks are not morally strong: no SC order between them.
-    assert_eq!(store_buffering(Some(MemoryScope::Block)), Verdict::Fail(FailureKind::Assertion));
+    assert_eq!(
+        store_buffering(Some(MemoryScope::Block)),
+        Verdict::Fail(FailureKind::Assertion)
+    );
 }
 
 #[test]

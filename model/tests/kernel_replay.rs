@@ -34,7 +34,10 @@ fn every_engines_failure_replays_exactly() {
     let (k, body) = kernel();
     for c in Checker::every_engine(&k) {
         let r = c.check(&k, body.clone());
-        let failure = r.failure.as_ref().unwrap_or_else(|| panic!("{} found no failure:\n{r}", r.engine));
+        let failure = r
+            .failure
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} found no failure:\n{r}", r.engine));
         let token = failure.token.to_string();
         let again = Checker::replay(&token, &k, body.clone());
         println!("{r}\nreplayed:\n{again}");
@@ -65,9 +68,14 @@ fn a_token_that_does_not_fit_the_schedule_is_an_error() {
     let r = Checker::dfs().check(&k, body.clone());
     let mut token = r.failure.unwrap().token;
     token.decisions.truncate(1);
-    token.decisions.push(scopecheck_model::runtime::Decision::Pick(7));
+    token
+        .decisions
+        .push(scopecheck_model::runtime::Decision::Pick(7));
     let again = Checker::replay(&token.to_string(), &k, body);
     println!("{again}");
-    assert!(matches!(again.verdict(), Verdict::Error(_) | Verdict::Fail(_)));
+    assert!(matches!(
+        again.verdict(),
+        Verdict::Error(_) | Verdict::Fail(_)
+    ));
     assert!(again.error.is_some(), "{again}");
 }

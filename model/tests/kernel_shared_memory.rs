@@ -68,15 +68,22 @@ fn reduction_with_syncthreads_passes() {
 
 #[test]
 fn reduction_missing_syncthreads_is_a_data_race() {
-    assert_eq!(verdict(reduction(None, 2, Sync::MissingFirstBarrier)), Verdict::Fail(FailureKind::DataRace));
+    assert_eq!(
+        verdict(reduction(None, 2, Sync::MissingFirstBarrier)),
+        Verdict::Fail(FailureKind::DataRace)
+    );
 }
 
 #[test]
 fn syncthreads_inside_a_divergent_branch_is_barrier_divergence() {
-    assert_eq!(verdict(reduction(None, 2, Sync::BarrierInsideBranch)), Verdict::Fail(FailureKind::BarrierDivergence));
+    assert_eq!(
+        verdict(reduction(None, 2, Sync::BarrierInsideBranch)),
+        Verdict::Fail(FailureKind::BarrierDivergence)
+    );
 }
 
 #[test]
+#[allow(clippy::if_same_then_else)] // the two calls are different barriers: that is the point
 fn syncthreads_in_both_branches_of_a_divergent_if_is_barrier_divergence() {
     // The chapter's example: `if (tid % 2 == 0) __syncthreads(); else __syncthreads();`
     let k = Kernel::new("two_barriers", Grid::new(1, 2));
@@ -93,7 +100,11 @@ fn syncthreads_in_both_branches_of_a_divergent_if_is_barrier_divergence() {
 #[test]
 fn large_reductions_under_shuttle() {
     // 128 threads: far beyond loom, sampled by shuttle's random scheduler and PCT.
-    for sync in [Sync::Correct, Sync::MissingFirstBarrier, Sync::BarrierInsideBranch] {
+    for sync in [
+        Sync::Correct,
+        Sync::MissingFirstBarrier,
+        Sync::BarrierInsideBranch,
+    ] {
         for checker in [Checker::random(3, 11), Checker::pct(3, 3, 11)] {
             let r = reduction(Some(checker), 128, sync).pop().unwrap();
             println!("{r}");
@@ -139,11 +150,15 @@ fn column_access_has_bank_conflicts_and_padding_removes_them() {
 
 #[test]
 fn a_full_warp_column_access_is_a_32_way_conflict() {
-    let r = column_access(Some(Checker::random(2, 3)), 32, 32).pop().unwrap();
+    let r = column_access(Some(Checker::random(2, 3)), 32, 32)
+        .pop()
+        .unwrap();
     println!("{r}");
     assert_eq!(r.worst_bank_conflict(), 32);
     assert!(r.bank_conflicts.iter().all(|c| c.degree == 32));
-    let padded = column_access(Some(Checker::random(2, 3)), 32, 33).pop().unwrap();
+    let padded = column_access(Some(Checker::random(2, 3)), 32, 33)
+        .pop()
+        .unwrap();
     assert_eq!(padded.worst_bank_conflict(), 1);
 }
 

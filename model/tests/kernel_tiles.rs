@@ -37,7 +37,10 @@ fn tile_producer_consumer_at_device_scope_passes() {
 
 #[test]
 fn tile_producer_consumer_at_block_scope_is_a_scoped_race() {
-    assert_eq!(tile_producer_consumer(MemoryScope::Block), Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu }));
+    assert_eq!(
+        tile_producer_consumer(MemoryScope::Block),
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
 }
 
 /// Example 4 of the guide, one launch (iteration 0), two blocks, tiles of two elements.
@@ -63,12 +66,22 @@ fn double_buffering_races_on_the_switch_flag() {
     let v = verdict(Checker::check_all_tiles(&k, move |ct| {
         let bid = ct.bid() as usize;
         let current = ct.atomic_load(&switch_flag, 0, MemoryOrder::Acquire, MemoryScope::Device);
-        let (from, to, next) = if current == 0 { (buffer_a, buffer_b, 1) } else { (buffer_b, buffer_a, 0) };
+        let (from, to, next) = if current == 0 {
+            (buffer_a, buffer_b, 1)
+        } else {
+            (buffer_b, buffer_a, 0)
+        };
         let data = ct.load(&from, bid, 2);
         let result: Vec<f32> = data.iter().map(|x| x * 2.0 + iteration).collect();
         ct.store(&to, bid, &result);
         if bid == 0 {
-            ct.atomic_store(&switch_flag, 0, next, MemoryOrder::Release, MemoryScope::Device);
+            ct.atomic_store(
+                &switch_flag,
+                0,
+                next,
+                MemoryOrder::Release,
+                MemoryScope::Device,
+            );
         }
         let out = ct.load(&to, bid, 2);
         ct.store(&output, bid, &out);
@@ -86,11 +99,17 @@ fn double_buffering_with_the_flag_read_once_per_launch_passes() {
     let buffer_b = k.global::<f32>("buffer_b", 4);
     let switch_flag = k.global::<i32>("switch_flag", 1);
     let output = k.global::<f32>("output", 4);
-    k.postcondition("output == buffer_a * 2", move |m| (0..4).all(|i| m.get(&output, i) == a_init[i] * 2.0));
+    k.postcondition("output == buffer_a * 2", move |m| {
+        (0..4).all(|i| m.get(&output, i) == a_init[i] * 2.0)
+    });
     let v = verdict(Checker::check_all_tiles(&k, move |ct| {
         let bid = ct.bid() as usize;
         let current = ct.atomic_load(&switch_flag, 0, MemoryOrder::Acquire, MemoryScope::Device);
-        let (from, to) = if current == 0 { (buffer_a, buffer_b) } else { (buffer_b, buffer_a) };
+        let (from, to) = if current == 0 {
+            (buffer_a, buffer_b)
+        } else {
+            (buffer_b, buffer_a)
+        };
         let data = ct.load(&from, bid, 2);
         let result: Vec<f32> = data.iter().map(|x| x * 2.0).collect();
         ct.store(&to, bid, &result);

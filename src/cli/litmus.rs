@@ -1,19 +1,192 @@
 //! `scopecheck litmus`: the axiomatic oracle on litmus files.
+//!
+//! For each test: its name, the condition and whether it holds (with herd7's `Ok`/`No`: `Ok`
+//! when some allowed final state satisfies the proposition), every allowed final state with the
+//! number of executions reaching it, and the time taken. `--json` prints one object per test
+//! and line instead; `--dot DIR` writes one Graphviz file per test with a witness execution.
 
-use std::path::PathBuf;
+use scopecheck_model::axiomatic::{analyze, condition_holds_on, dot, Analysis, Model, Options};
+use scopecheck_model::litmus::print::{prop, Level};
+use scopecheck_model::litmus::{collect_files, parse, LitmusError, Program};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Memory model: ptx-v7.5, ptx-v6.0 or tile-ir.
+    #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
+    pub model: Model,
+    /// How many times each backward branch may be taken in one run of a thread.
+    #[arg(long, default_value_t = Options::default().unroll)]
+    pub unroll: u32,
+    /// Write a Graphviz witness execution per test into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub dot: Option<PathBuf>,
+    /// One JSON object per test and line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_model(name: &str) -> Result<Model, String> {
+    Model::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown model `{name}` (known: {})", known.join(", "))
+    })
+}
+
+/// The `--json` line of one test.
+#[derive(Serialize)]
+struct Report<'a> {
+    test: &'a str,
+    file: String,
+    model: &'static str,
+    condition: &'static str,
+    holds: bool,
+    states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
+    bounded: bool,
+    seconds: f64,
+    /// Executions with a data race (undefined behaviour); Tile IR only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    racy_executions: Option<u64>,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    eprintln!(
-        "scopecheck litmus: not built yet ({} paths)",
-        args.paths.len()
-    );
-    ExitCode::from(2)
+    let files = match collect_files(&args.paths) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("scopecheck litmus: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if files.is_empty() {
+        eprintln!("scopecheck litmus: no .litmus files under the given paths");
+        return ExitCode::from(2);
+    }
+    if let Some(dir) = &args.dot {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("scopecheck litmus: cannot create {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    let opts = Options {
+        unroll: args.unroll,
+        witnesses: args.dot.is_some(),
+    };
+    let mut all_decided = true;
+    for file in &files {
+        if let Err(e) = decide(file, &args, &opts) {
+            eprintln!("{e}");
+            all_decided = false;
+        }
+    }
+    if all_decided {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// Parses, analyses and reports one file; errors carry file:line:col and a caret.
+fn decide(file: &Path, args: &Args, opts: &Options) -> Result<(), String> {
+    let name = file.display().to_string();
+    let src =
+        std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read file: {e}"))?;
+    let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let analysis = analyze(&program, args.model, opts)
+        .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(dir) = &args.dot {
+        write_dot(dir, file, &program, &analysis)?;
+    }
+    if args.json {
+        let report = Report {
+            test: &program.name,
+            file: name,
+            model: args.model.name(),
+            condition: program.condition.quantifier.keyword(),
+            holds: analysis.holds,
+            states: analysis.states.iter().map(|s| &s.state).collect(),
+            bounded: analysis.bounded,
+            seconds,
+            racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("reports serialize")
+        );
+    } else {
+        print_human(&program, &name, args.model, &analysis, seconds);
+    }
+    Ok(())
+}
+
+fn condition_text(p: &Program) -> String {
+    format!(
+        "{} ({})",
+        p.condition.quantifier.keyword(),
+        prop(p, &p.condition.prop, Level::Or)
+    )
+}
+
+fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64) {
+    println!("Test {} ({file}) under {model}", p.name);
+    println!("States {}", a.states.len());
+    if a.states.is_empty() {
+        println!("  (no execution runs to its end: every candidate is forbidden or deadlocks)");
+    }
+    for s in &a.states {
+        let mark = if condition_holds_on(p, &s.state) {
+            " *"
+        } else {
+            ""
+        };
+        println!("  {:>6} x  {}{mark}", s.witnesses, s.state);
+    }
+    println!("{}", if a.satisfiable(p) { "Ok" } else { "No" });
+    let verdict = match (a.holds, a.bounded) {
+        (true, false) => "holds",
+        (false, false) => "does not hold",
+        (true, true) => "holds (bounded: loops cut at the unroll bound)",
+        (false, true) => "does not hold (bounded: loops cut at the unroll bound)",
+    };
+    println!("Condition {} {verdict}", condition_text(p));
+    if model == Model::TileIr {
+        println!(
+            "Data races in {} of {} executions{}",
+            a.racy_executions,
+            a.executions,
+            if a.racy_executions > 0 {
+                " (undefined behaviour)"
+            } else {
+                ""
+            }
+        );
+    }
+    println!("Executions {}  Time {seconds:.4} s", a.executions);
+    println!();
+}
+
+/// `DIR/<file stem>.dot`: a witness of a state satisfying the proposition when there is one
+/// (the interesting execution), else of the first allowed state.
+fn write_dot(dir: &Path, file: &Path, p: &Program, a: &Analysis) -> Result<(), String> {
+    let chosen = a
+        .states
+        .iter()
+        .find(|s| condition_holds_on(p, &s.state))
+        .or(a.states.first());
+    let Some(example) = chosen.and_then(|s| s.example.as_ref()) else {
+        return Ok(());
+    };
+    let stem = file
+        .file_stem()
+        .map_or("test".into(), |s| s.to_string_lossy().into_owned());
+    let path = dir.join(format!("{stem}.dot"));
+    std::fs::write(&path, dot::render(p, example))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

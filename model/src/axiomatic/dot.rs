@@ -6,8 +6,9 @@ use crate::litmus::Program;
 use std::fmt::Write;
 
 /// Edge kinds: name, colour, style.
-const EDGES: [(&str, &str, &str); 7] = [
+const EDGES: [(&str, &str, &str); 8] = [
     ("po", "black", "solid"),
+    ("rmw", "gray40", "dotted"),
     ("rf", "red", "solid"),
     ("co", "blue", "solid"),
     ("fr", "orange", "dashed"),
@@ -57,7 +58,9 @@ pub fn render(p: &Program, x: &Execution) -> String {
         }
         let _ = writeln!(out, "  }}");
     }
-    let lists: [&Vec<(usize, usize)>; 7] = [&x.po, &x.rf, &x.co, &x.fr, &x.sync, &x.sc, &x.barrier];
+    let lists: [&Vec<(usize, usize)>; 8] = [
+        &x.po, &x.rmw, &x.rf, &x.co, &x.fr, &x.sync, &x.sc, &x.barrier,
+    ];
     for ((name, colour, style), pairs) in EDGES.iter().zip(lists) {
         for (a, b) in pairs {
             let weight = if *name == "po" {

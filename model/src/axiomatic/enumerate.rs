@@ -19,6 +19,8 @@ pub struct Collector {
     pub witnesses: bool,
     pub states: BTreeMap<FinalState, (u64, Option<Execution>)>,
     pub executions: u64,
+    /// Consistent executions with a data race (models that define races only).
+    pub racy: u64,
 }
 
 /// Explores every candidate execution of one combination of traces (one per thread).
@@ -28,6 +30,9 @@ pub fn explore(
     combo: &[&Trace],
     out: &mut Collector,
 ) -> Result<(), String> {
+    if !values_available(p, combo) {
+        return Ok(());
+    }
     let ev = Events::build(p, combo)?;
     // Reads-from candidates: same physical location, same value; never the read's own write.
     let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -45,7 +50,7 @@ pub fn explore(
         return Ok(());
     }
     let checker = prepare(model, &ev);
-    let fence_orders = fence_orders(&ev, checker.morally_strong());
+    let fence_orders = fence_orders(&ev, checker.morally_strong())?;
     let locations: Vec<LocId> = (0..p.locations.len())
         .filter(|&l| p.physical(l) == l)
         .collect();
@@ -61,6 +66,29 @@ pub fn explore(
     let empty = Rel::empty(ev.n);
     search.location(&locations, &empty, &empty, out);
     Ok(())
+}
+
+/// Cheap test before building events: every value a read returns is written by some store of
+/// this combination (or is the initial value).
+fn values_available(p: &Program, combo: &[&Trace]) -> bool {
+    // A handful of (location, value) pairs: a vector beats hashing here.
+    let mut written: Vec<(LocId, Value)> = (0..p.locations.len())
+        .filter(|&l| p.physical(l) == l)
+        .map(|l| (l, p.initial_value(l)))
+        .collect();
+    for tr in combo {
+        for e in &tr.events {
+            if let Kind::Write { loc, value, .. } = e.kind {
+                written.push((p.physical(loc), value));
+            }
+        }
+    }
+    combo.iter().all(|tr| {
+        tr.events.iter().all(|e| match e.kind {
+            Kind::Read { loc, value, .. } => written.contains(&(p.physical(loc), value)),
+            _ => true,
+        })
+    })
 }
 
 struct Search<'a> {
@@ -159,6 +187,9 @@ impl Search<'_> {
             }
         }
         out.executions += 1;
+        if !self.checker.races(self.ev, x).is_empty() {
+            out.racy += 1;
+        }
         let entry = out.states.entry(state).or_insert((0, None));
         entry.0 += 1;
         if out.witnesses && entry.1.is_none() {
@@ -185,6 +216,7 @@ impl Search<'_> {
         Execution {
             events,
             po: immediate(&ev.po),
+            rmw: ev.rmw.pairs().collect(),
             rf: x.rf.pairs().collect(),
             co: immediate(&x.co),
             fr: x.fr.pairs().collect(),
@@ -214,7 +246,11 @@ fn for_each_permutation(items: &[usize], f: &mut dyn FnMut(&[usize])) {
 /// The distinct orders fence.sc pairs can take: all fence.sc operations form one total order,
 /// of which synchronization only keeps the morally strong pairs. An acyclic orientation of the
 /// morally strong pairs always extends to a total order, so orienting those pairs is enough.
-fn fence_orders(ev: &Events, ms: &Rel) -> Vec<Rel> {
+///
+/// Either orientations of the pairs or permutations of the fences are enumerated, whichever
+/// are fewer.
+fn fence_orders(ev: &Events, ms: &Rel) -> Result<Vec<Rel>, String> {
+    const LIMIT: u64 = 1 << 22;
     let fences: Vec<usize> = members(ev.f_sc).collect();
     let mut pairs = Vec::new();
     for (i, &a) in fences.iter().enumerate() {
@@ -224,26 +260,53 @@ fn fence_orders(ev: &Events, ms: &Rel) -> Vec<Rel> {
             }
         }
     }
+    let orientations = 1u64
+        .checked_shl(pairs.len() as u32)
+        .filter(|_| pairs.len() < 64)
+        .unwrap_or(u64::MAX);
+    let permutations = (1..=fences.len() as u64)
+        .try_fold(1u64, |a, b| a.checked_mul(b))
+        .unwrap_or(u64::MAX);
+    if orientations.min(permutations) > LIMIT {
+        return Err(format!(
+            "{} fence.sc operations have too many orders to enumerate",
+            fences.len()
+        ));
+    }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for mask in 0u64..(1u64 << pairs.len()) {
-        let mut order = Rel::empty(ev.n);
-        for (k, &(a, b)) in pairs.iter().enumerate() {
-            if mask & (1 << k) == 0 {
-                order.add(a, b);
-            } else {
-                order.add(b, a);
-            }
-        }
-        if !order.acyclic() {
-            continue;
-        }
-        let sync_fence = ms & &order;
+    let mut keep = |order: &Rel| {
+        let sync_fence = ms & order;
         if seen.insert(sync_fence.clone()) {
             out.push(sync_fence);
         }
+    };
+    if orientations <= permutations {
+        for mask in 0..orientations {
+            let mut order = Rel::empty(ev.n);
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                if mask & (1 << k) == 0 {
+                    order.add(a, b);
+                } else {
+                    order.add(b, a);
+                }
+            }
+            if order.acyclic() {
+                keep(&order);
+            }
+        }
+    } else {
+        for_each_permutation(&fences, &mut |sequence| {
+            let mut order = Rel::empty(ev.n);
+            for (i, &a) in sequence.iter().enumerate() {
+                for &b in &sequence[i + 1..] {
+                    order.add(a, b);
+                }
+            }
+            keep(&order);
+        });
     }
-    out
+    Ok(out)
 }
 
 /// The ways barriers can match, each as a barrier synchronization relation.
@@ -336,7 +399,7 @@ fn partitions(
     // Or completes an instance with q-1 later barriers of other threads.
     let rest: Vec<usize> = (first + 1..members.len()).filter(|&i| !used[i]).collect();
     let mut pick = Vec::new();
-    choose(ev, members, &rest, q - 1, 0, &mut pick, &mut |picked| {
+    choose(&rest, q - 1, 0, &mut pick, &mut |picked| {
         let mut threads: Set = 0;
         let mut instance = vec![members[first]];
         instance.extend(picked.iter().map(|&i| members[i]));
@@ -361,8 +424,6 @@ fn partitions(
 }
 
 fn choose(
-    ev: &Events,
-    members: &[usize],
     from: &[usize],
     k: usize,
     start: usize,
@@ -375,7 +436,7 @@ fn choose(
     }
     for i in start..from.len() {
         pick.push(from[i]);
-        choose(ev, members, from, k, i + 1, pick, f);
+        choose(from, k, i + 1, pick, f);
         pick.pop();
     }
 }

@@ -8,6 +8,7 @@
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
+use super::domain::{self, Domain, Usage};
 use crate::litmus::*;
 use crate::scope::Order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -146,76 +147,49 @@ fn collect_condition_regs(prop: &Prop, t: ThreadId, note: &mut impl FnMut(&Reg))
     }
 }
 
-/// The values each physical location may hold, indexed by `LocId` (aliases share their target's).
-pub type Domain = Vec<BTreeSet<Value>>;
-
-/// All traces of all threads, with loads drawing from a value domain closed under every store.
+/// All traces of all threads, with loads drawing from a value domain closed under every store
+/// (a fixpoint over rounds of trace enumeration; see `domain.rs` for why it terminates).
 pub fn traces(p: &Program, unroll: u32) -> Result<Traces, TraceError> {
-    let init: Domain = (0..p.locations.len())
-        .map(|l| {
-            if p.physical(l) == l {
-                BTreeSet::from([p.initial_value(l)])
-            } else {
-                BTreeSet::new()
-            }
-        })
-        .collect();
+    let max_writes = domain::max_writes(p, unroll);
+    let init = domain::initial(p);
     let mut domain = init.clone();
-    // Each round lets values flow through one more store; a real execution has at most as many
-    // stores as all threads' longest traces together, so that many rounds reach every value.
-    let mut rounds_left = 1 + p
-        .threads
-        .iter()
-        .map(|t| t.body.iter().filter(|s| writes(&s.instr)).count() * (unroll as usize + 1))
-        .sum::<usize>();
     loop {
-        let mut bounded = false;
-        let mut per_thread = Vec::with_capacity(p.threads.len());
-        let mut stuck = None;
-        for t in 0..p.threads.len() {
-            let (ts, cut) = thread_traces(p, t, &domain, unroll)?;
-            if ts.is_empty() && stuck.is_none() {
-                stuck = Some((t, cut.unwrap_or(p.threads[t].span)));
-            }
-            bounded |= cut.is_some();
-            per_thread.push(ts);
-        }
         let mut next = init.clone();
-        for ts in &per_thread {
-            for tr in ts {
-                for e in &tr.events {
-                    if let Kind::Write { loc, value, .. } = e.kind {
-                        next[p.physical(loc)].insert(value);
-                    }
+        for t in 0..p.threads.len() {
+            let run = thread_traces(p, t, &domain, unroll)?;
+            for (l, v, usage) in run.written {
+                if domain::within(&usage, &max_writes) {
+                    domain::insert_minimal(&mut next[l], v, usage);
                 }
             }
         }
-        rounds_left -= 1;
-        if next == domain || rounds_left == 0 {
-            // With every value a store can write available, a thread with no complete run
-            // can never finish within the bound.
-            if let Some((t, span)) = stuck {
-                return Err(TraceError {
-                    span,
-                    message: format!(
-                        "thread P{t} cannot finish within the unroll bound of {unroll} loop iterations (raise --unroll)"
-                    ),
-                });
-            }
-            return Ok(Traces {
-                per_thread,
-                bounded,
-            });
+        if next == domain {
+            break;
         }
         domain = next;
     }
-}
-
-fn writes(i: &Instr) -> bool {
-    matches!(
-        i,
-        Instr::Store { .. } | Instr::Atom { .. } | Instr::Red { .. }
-    )
+    // Traces only need the values; one entry per value avoids duplicate traces.
+    let values = domain::values_only(&domain);
+    let mut bounded = false;
+    let mut per_thread = Vec::with_capacity(p.threads.len());
+    for t in 0..p.threads.len() {
+        let run = thread_traces(p, t, &values, unroll)?;
+        if run.traces.is_empty() {
+            // With every value a store can write available, this thread can never finish.
+            return Err(TraceError {
+                span: run.cut.unwrap_or(p.threads[t].span),
+                message: format!(
+                    "thread P{t} cannot finish within the unroll bound of {unroll} loop iterations (raise --unroll)"
+                ),
+            });
+        }
+        bounded |= run.cut.is_some();
+        per_thread.push(run.traces);
+    }
+    Ok(Traces {
+        per_thread,
+        bounded,
+    })
 }
 
 /// A register's value and the reads it was computed from.
@@ -223,10 +197,28 @@ fn writes(i: &Instr) -> bool {
 struct Tainted {
     value: Value,
     deps: BTreeSet<usize>,
+    usage: Usage,
+}
+
+impl Tainted {
+    /// A value computed from two others: both sets of dependencies, the larger usage.
+    fn combine(&self, other: &Tainted, value: Value) -> Tainted {
+        Tainted {
+            value,
+            deps: self.deps.union(&other.deps).copied().collect(),
+            usage: self
+                .usage
+                .iter()
+                .zip(&other.usage)
+                .map(|(a, b)| *a.max(b))
+                .collect(),
+        }
+    }
 }
 
 #[derive(Clone)]
 struct State {
+    n_locations: usize,
     pc: usize,
     regs: HashMap<Reg, Tainted>,
     /// Reads every later event depends on through a branch.
@@ -234,6 +226,8 @@ struct State {
     events: Vec<ThreadEvent>,
     /// Times each backward branch (by statement index) has been taken.
     loops: HashMap<usize, u32>,
+    /// Values written so far: (physical location, value, usage including this write).
+    written: Vec<(LocId, Value, Usage)>,
 }
 
 impl State {
@@ -242,9 +236,14 @@ impl State {
             Operand::Imm(v) => Tainted {
                 value: *v,
                 deps: BTreeSet::new(),
+                usage: self.zero(),
             },
             Operand::Reg(r) => self.regs[r].clone(),
         }
+    }
+
+    fn zero(&self) -> Usage {
+        vec![0; self.n_locations]
     }
 
     fn push(&mut self, stmt: usize, kind: Kind, data: &BTreeSet<usize>) -> usize {
@@ -279,13 +278,21 @@ pub fn split_rmw(access: Access) -> (Access, Access) {
     )
 }
 
-/// Every trace of thread `t`, and the span of a branch whose bound cut some run short.
+/// Every trace of one thread, the span of a branch whose bound cut some run short, and every
+/// value its stores wrote (with usage).
+struct ThreadRuns {
+    traces: Vec<Trace>,
+    cut: Option<Span>,
+    written: Vec<(LocId, Value, Usage)>,
+}
+
 fn thread_traces(
     p: &Program,
     t: ThreadId,
     domain: &Domain,
     unroll: u32,
-) -> Result<(Vec<Trace>, Option<Span>), TraceError> {
+) -> Result<ThreadRuns, TraceError> {
+    let n_locations = p.locations.len();
     let body = &p.threads[t].body;
     let labels: HashMap<&str, usize> = body
         .iter()
@@ -295,17 +302,19 @@ fn thread_traces(
             _ => None,
         })
         .collect();
-    let initial = registers(p, t);
+    let zero = vec![0; n_locations];
     let start = State {
+        n_locations,
         pc: 0,
-        regs: initial
-            .iter()
-            .map(|(r, v)| {
+        regs: registers(p, t)
+            .into_iter()
+            .map(|(r, value)| {
                 (
-                    r.clone(),
+                    r,
                     Tainted {
-                        value: *v,
+                        value,
                         deps: BTreeSet::new(),
+                        usage: zero.clone(),
                     },
                 )
             })
@@ -313,18 +322,23 @@ fn thread_traces(
         ctrl: BTreeSet::new(),
         events: Vec::new(),
         loops: HashMap::new(),
+        written: Vec::new(),
     };
-    let mut out = Vec::new();
-    let mut cut = None;
+    let mut runs = ThreadRuns {
+        traces: Vec::new(),
+        cut: None,
+        written: Vec::new(),
+    };
     let mut stack = vec![start];
     while let Some(mut s) = stack.pop() {
         let Some(stmt) = body.get(s.pc) else {
             let regs = s.regs.iter().map(|(r, v)| (r.clone(), v.value)).collect();
-            out.push(Trace {
+            runs.traces.push(Trace {
                 events: s.events,
                 regs,
             });
-            if out.len() > MAX_TRACES {
+            runs.written.append(&mut s.written);
+            if runs.traces.len() > MAX_TRACES {
                 return Err(TraceError {
                     span: p.threads[t].span,
                     message: format!(
@@ -336,23 +350,24 @@ fn thread_traces(
         };
         let here = s.pc;
         s.pc += 1;
-        let values = |loc: LocId| domain[p.physical(loc)].iter().copied().collect::<Vec<_>>();
+        let values = |loc: LocId| &domain[p.physical(loc)];
         match &stmt.instr {
             Instr::Load { access, dst, loc } => {
-                for v in values(*loc) {
+                for (v, usage) in values(*loc) {
                     let mut n = s.clone();
                     let kind = Kind::Read {
                         loc: *loc,
                         access: *access,
-                        value: v,
+                        value: *v,
                         rmw: false,
                     };
                     let r = n.push(here, kind, &BTreeSet::new());
                     n.regs.insert(
                         dst.clone(),
                         Tainted {
-                            value: v,
+                            value: *v,
                             deps: BTreeSet::from([r]),
+                            usage: usage.clone(),
                         },
                     );
                     stack.push(n);
@@ -360,16 +375,7 @@ fn thread_traces(
             }
             Instr::Store { access, loc, value } => {
                 let v = s.operand(value);
-                s.push(
-                    here,
-                    Kind::Write {
-                        loc: *loc,
-                        access: *access,
-                        value: v.value,
-                        rmw: false,
-                    },
-                    &v.deps,
-                );
+                s.write(p, here, *access, *loc, &v, false);
                 stack.push(s);
             }
             Instr::Atom {
@@ -382,19 +388,20 @@ fn thread_traces(
             } => {
                 let arg = s.operand(operand);
                 let cas_new = new.as_ref().map(|n| s.operand(n));
-                for v in values(*loc) {
+                for (v, usage) in values(*loc) {
                     let mut n = s.clone();
-                    rmw(&mut n, here, *access, *op, *loc, v, &arg, cas_new.as_ref());
-                    let r = n
-                        .events
-                        .iter()
-                        .rposition(|e| matches!(e.kind, Kind::Read { .. }))
-                        .unwrap();
+                    let old = Tainted {
+                        value: *v,
+                        deps: BTreeSet::new(),
+                        usage: usage.clone(),
+                    };
+                    let r = n.rmw(p, here, *access, *op, *loc, old, &arg, cas_new.as_ref());
                     n.regs.insert(
                         dst.clone(),
                         Tainted {
-                            value: v,
+                            value: *v,
                             deps: BTreeSet::from([r]),
+                            usage: usage.clone(),
                         },
                     );
                     stack.push(n);
@@ -407,9 +414,14 @@ fn thread_traces(
                 operand,
             } => {
                 let arg = s.operand(operand);
-                for v in values(*loc) {
+                for (v, usage) in values(*loc) {
                     let mut n = s.clone();
-                    rmw(&mut n, here, *access, *op, *loc, v, &arg, None);
+                    let old = Tainted {
+                        value: *v,
+                        deps: BTreeSet::new(),
+                        usage: usage.clone(),
+                    };
+                    n.rmw(p, here, *access, *op, *loc, old, &arg, None);
                     stack.push(n);
                 }
             }
@@ -439,14 +451,8 @@ fn thread_traces(
             }
             Instr::Add { dst, a, b } => {
                 let (a, b) = (s.operand(a), s.operand(b));
-                let deps = a.deps.union(&b.deps).copied().collect();
-                s.regs.insert(
-                    dst.clone(),
-                    Tainted {
-                        value: a.value.wrapping_add(b.value),
-                        deps,
-                    },
-                );
+                let sum = a.combine(&b, a.value.wrapping_add(b.value));
+                s.regs.insert(dst.clone(), sum);
                 stack.push(s);
             }
             Instr::Label(_) => stack.push(s),
@@ -470,10 +476,10 @@ fn thread_traces(
                 };
                 if taken {
                     if dest <= here {
-                        let n = s.loops.entry(here).or_insert(0);
-                        *n += 1;
-                        if *n > unroll {
-                            cut.get_or_insert(stmt.span);
+                        let times = s.loops.entry(here).or_insert(0);
+                        *times += 1;
+                        if *times > unroll {
+                            runs.cut.get_or_insert(stmt.span);
                             continue;
                         }
                     }
@@ -484,48 +490,75 @@ fn thread_traces(
         }
     }
     // Depth-first search from a stack yields traces in reverse choice order; keep them stable.
-    out.reverse();
-    Ok((out, cut))
+    runs.traces.reverse();
+    Ok(runs)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn rmw(
-    s: &mut State,
-    stmt: usize,
-    access: Access,
-    op: RmwOp,
-    loc: LocId,
-    old: Value,
-    arg: &Tainted,
-    cas_new: Option<&Tainted>,
-) {
-    let (ra, wa) = split_rmw(access);
-    let new_value = op.apply(old, arg.value, cas_new.map_or(0, |n| n.value));
-    let r = s.push(
-        stmt,
-        Kind::Read {
-            loc,
-            access: ra,
-            value: old,
-            rmw: new_value.is_some(),
-        },
-        &BTreeSet::new(),
-    );
-    if let Some(v) = new_value {
-        let mut deps: BTreeSet<usize> = arg.deps.clone();
-        deps.insert(r);
-        if let Some(n) = cas_new {
-            deps.extend(n.deps.iter().copied());
-        }
-        s.push(
+impl State {
+    /// A store of `v` to `loc`, depending on the reads `v` was computed from.
+    fn write(
+        &mut self,
+        p: &Program,
+        stmt: usize,
+        access: Access,
+        loc: LocId,
+        v: &Tainted,
+        rmw: bool,
+    ) {
+        self.push(
             stmt,
             Kind::Write {
                 loc,
-                access: wa,
-                value: v,
-                rmw: true,
+                access,
+                value: v.value,
+                rmw,
             },
-            &deps,
+            &v.deps,
         );
+        let l = p.physical(loc);
+        let mut usage = v.usage.clone();
+        usage[l] += 1;
+        self.written.push((l, v.value, usage));
+    }
+
+    /// An RMW reading `old`: a read, then (unless a CAS fails) a write of the new value.
+    /// Returns the read's index.
+    #[allow(clippy::too_many_arguments)]
+    fn rmw(
+        &mut self,
+        p: &Program,
+        stmt: usize,
+        access: Access,
+        op: RmwOp,
+        loc: LocId,
+        old: Tainted,
+        arg: &Tainted,
+        cas_new: Option<&Tainted>,
+    ) -> usize {
+        let (ra, wa) = split_rmw(access);
+        let new_value = op.apply(old.value, arg.value, cas_new.map_or(0, |n| n.value));
+        let r = self.push(
+            stmt,
+            Kind::Read {
+                loc,
+                access: ra,
+                value: old.value,
+                rmw: new_value.is_some(),
+            },
+            &BTreeSet::new(),
+        );
+        if let Some(v) = new_value {
+            let mut from = Tainted {
+                value: v,
+                deps: BTreeSet::from([r]),
+                usage: old.usage,
+            };
+            from = from.combine(arg, v);
+            if let Some(n) = cas_new {
+                from = from.combine(n, v);
+            }
+            self.write(p, stmt, wa, loc, &from, true);
+        }
+        r
     }
 }

@@ -4,7 +4,7 @@
 use super::events::{Kind, Trace};
 use super::rel::{bit, Rel, Set, MAX_EVENTS};
 use crate::litmus::*;
-use crate::scope::{Order, Placement, Scope};
+use crate::scope::{Order, Placement};
 use serde::Serialize;
 
 /// One event of a candidate execution. Initial writes have no thread.
@@ -68,6 +68,10 @@ pub struct Events {
     /// `addr | data | ctrl`.
     pub dep: Rel,
     pub po_loc: Rel,
+    /// Tile IR token order (transitive): from the operations of a statement that produced a
+    /// token to those of every later statement waiting for it; the read of an RMW precedes its
+    /// write.
+    pub token_order: Rel,
 }
 
 /// The generic (virtual) address behind a location: a generic alias is a new generic address,
@@ -166,6 +170,7 @@ impl Events {
             rmw: Rel::empty(n),
             dep: Rel::empty(n),
             po_loc: Rel::empty(n),
+            token_order: Rel::empty(n),
         };
         let mut scope = vec![None; n];
         let mut phys = vec![None; n];
@@ -244,36 +249,45 @@ impl Events {
                 Kind::Barrier { .. } => ev.barriers |= b,
             }
         }
+        // Rows are unions of precomputed classes: events of one thread, one physical location,
+        // one virtual address, one proxy, one CTA. Only scope inclusion is checked pairwise.
+        let class = |key: &dyn Fn(usize) -> Option<u64>| -> Vec<Set> {
+            let keys: Vec<Option<u64>> = (0..n).map(key).collect();
+            (0..n)
+                .map(|i| match keys[i] {
+                    None => 0,
+                    Some(k) => (0..n)
+                        .filter(|&j| keys[j] == Some(k))
+                        .fold(0, |s, j| s | bit(j)),
+                })
+                .collect()
+        };
+        let thread_of = class(&|i| ev.info[i].thread.map(|t| t as u64));
+        let loc_of = class(&|i| phys[i].map(|l| l as u64));
+        let vaddr_of = class(&|i| vaddr[i].map(|l| l as u64));
+        let cta_of =
+            class(&|i| ev.placement[i].map(|pl| (u64::from(pl.gpu) << 32) | u64::from(pl.cta)));
         let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
+        let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
-            for j in 0..n {
-                let (ti, tj) = (ev.info[i].thread, ev.info[j].thread);
-                let same_thread = ti.is_some() && ti == tj || i == j;
-                if same_thread {
-                    ev.int.add(i, j);
-                }
-                if let (Some(a), Some(b)) = (local_index[i], local_index[j]) {
-                    if a.0 == b.0 && a.1 < b.1 {
-                        ev.po.add(i, j);
-                    }
-                }
-                if phys[i].is_some() && phys[i] == phys[j] {
-                    ev.loc.add(i, j);
-                }
-                if vaddr[i].is_some() && vaddr[i] == vaddr[j] {
-                    ev.vloc.add(i, j);
-                }
-                if proxies.iter().any(|s| s & bit(i) != 0 && s & bit(j) != 0) {
-                    ev.same_proxy.add(i, j);
-                }
-                if let (Some(pi), Some(pj)) = (ev.placement[i], ev.placement[j]) {
-                    if Scope::Cta.includes(&pi, &pj) {
-                        ev.scta.add(i, j);
-                    }
-                    if let (Some(si), Some(sj)) = (scope[i], scope[j]) {
-                        if si.includes(&pi, &pj) && sj.includes(&pj, &pi) {
-                            ev.sr.add(i, j);
-                        }
+            let own = bit(i);
+            ev.int.rows_mut()[i] = thread_of[i] | own;
+            // Later events of the same thread (events are laid out in trace order).
+            ev.po.rows_mut()[i] = thread_of[i] & !(own | (own - 1));
+            ev.loc.rows_mut()[i] = loc_of[i];
+            ev.vloc.rows_mut()[i] = vaddr_of[i];
+            ev.same_proxy.rows_mut()[i] = proxies
+                .iter()
+                .filter(|s| *s & own != 0)
+                .fold(0, |a, s| a | s);
+            ev.scta.rows_mut()[i] = cta_of[i];
+            if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
+                for &j in &scoped {
+                    let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
+                        continue;
+                    };
+                    if si.includes(&pi, &pj) && sj.includes(&pj, &pi) {
+                        ev.sr.add(i, j);
                     }
                 }
             }
@@ -286,6 +300,15 @@ impl Events {
             }
         }
         ev.po_loc = &ev.po & &ev.loc;
+        if p.threads
+            .iter()
+            .any(|t| t.body.iter().any(|s| s.token.is_some()))
+        {
+            ev.token_order = token_order(p, combo, &first_of_thread, n);
+        } else {
+            // No tokens: only the read and write of each RMW are ordered.
+            ev.token_order = ev.rmw.clone();
+        }
         Ok(ev)
     }
 
@@ -360,6 +383,42 @@ impl Events {
     }
 }
 
+/// Token order over the events of a combination of traces (see [`Events::token_order`]).
+fn token_order(p: &Program, combo: &[&Trace], first_of_thread: &[usize], n: usize) -> Rel {
+    let mut order = Rel::empty(n);
+    for (t, tr) in combo.iter().enumerate() {
+        let body = &p.threads[t].body;
+        // The events of the latest run of the statement that produced each token.
+        let mut producers: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        let mut i = 0;
+        while i < tr.events.len() {
+            let stmt = tr.events[i].stmt;
+            let mut instance = vec![first_of_thread[t] + i];
+            while i + instance.len() < tr.events.len() && tr.events[i + instance.len()].stmt == stmt
+            {
+                instance.push(first_of_thread[t] + i + instance.len());
+            }
+            for pair in instance.windows(2) {
+                order.add(pair[0], pair[1]);
+            }
+            if let Some(tok) = &body[stmt].token {
+                for waited in &tok.after {
+                    for &a in producers.get(waited.as_str()).into_iter().flatten() {
+                        for &b in &instance {
+                            order.add(a, b);
+                        }
+                    }
+                }
+                if let Some(out) = &tok.produces {
+                    producers.insert(out.as_str(), instance.clone());
+                }
+            }
+            i += instance.len();
+        }
+    }
+    order.plus()
+}
+
 /// One event of a witness execution.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ExecEvent {
@@ -377,6 +436,8 @@ pub struct ExecEvent {
 pub struct Execution {
     pub events: Vec<ExecEvent>,
     pub po: Vec<(usize, usize)>,
+    /// The read and the write of one atomic instruction.
+    pub rmw: Vec<(usize, usize)>,
     pub rf: Vec<(usize, usize)>,
     pub co: Vec<(usize, usize)>,
     pub fr: Vec<(usize, usize)>,

@@ -67,7 +67,9 @@ pub struct Dfs {
 
 impl Default for Dfs {
     fn default() -> Dfs {
-        Dfs { max_executions: 1_000_000 }
+        Dfs {
+            max_executions: 1_000_000,
+        }
     }
 }
 
@@ -77,6 +79,12 @@ impl Engine for Dfs {
     }
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
-        explore_with(Mode::Dfs(BranchLog::default()), self.max_executions, shape, run).0
+        explore_with(
+            Mode::Dfs(BranchLog::default()),
+            self.max_executions,
+            shape,
+            run,
+        )
+        .0
     }
 }

@@ -24,7 +24,10 @@ pub struct Loom {
 
 impl Default for Loom {
     fn default() -> Loom {
-        Loom { preemption_bound: None, max_branches: 100_000 }
+        Loom {
+            preemption_bound: None,
+            max_branches: 100_000,
+        }
     }
 }
 
@@ -131,12 +134,23 @@ impl Engine for Loom {
         }));
         let executions = executions.load(Ordering::Relaxed);
         match outcome {
-            Ok(()) => Exploration { executions, complete: self.preemption_bound.is_none(), error: None },
-            Err(payload) if payload.is::<StopExploring>() => Exploration { executions, complete: false, error: None },
+            Ok(()) => Exploration {
+                executions,
+                complete: self.preemption_bound.is_none(),
+                error: None,
+            },
+            Err(payload) if payload.is::<StopExploring>() => Exploration {
+                executions,
+                complete: false,
+                error: None,
+            },
             Err(payload) => Exploration {
                 executions,
                 complete: false,
-                error: Some(format!("loom stopped: {}", crate::runtime::panics::message(&*payload))),
+                error: Some(format!(
+                    "loom stopped: {}",
+                    crate::runtime::panics::message(&*payload)
+                )),
             },
         }
     }

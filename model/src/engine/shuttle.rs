@@ -24,9 +24,13 @@ pub(crate) enum Mode {
     /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
     Inner(Box<dyn Scheduler + Send>),
     /// Probabilistic concurrency testing over our decisions (see [`PctState`]).
-    Pct(PctState),
+    Pct(Box<PctState>),
     /// Follow a recorded token.
-    Replay { decisions: Vec<Decision>, pos: usize, started: bool },
+    Replay {
+        decisions: Vec<Decision>,
+        pos: usize,
+        started: bool,
+    },
 }
 
 /// State shared by the scheduler (owned by shuttle's runner) and the per-execution [`ShuttleSched`].
@@ -42,7 +46,14 @@ pub(crate) struct Log {
 
 impl Log {
     pub fn new(mode: Mode, max_executions: u64) -> Log {
-        Log { mode, pending: Vec::new(), stop: false, executions: 0, max_executions, error: None }
+        Log {
+            mode,
+            pending: Vec::new(),
+            stop: false,
+            executions: 0,
+            max_executions,
+            error: None,
+        }
     }
 
     fn choose(&mut self, n: usize) -> usize {
@@ -111,10 +122,19 @@ impl Scheduler for DecisionScheduler {
         Some(Schedule::new(0))
     }
 
-    fn next_task(&mut self, runnable: &[&Task], current: Option<TaskId>, _yielding: bool) -> Option<TaskId> {
+    fn next_task(
+        &mut self,
+        runnable: &[&Task],
+        current: Option<TaskId>,
+        _yielding: bool,
+    ) -> Option<TaskId> {
         let mut log = self.log.lock().unwrap();
         let live: Vec<&Task> = runnable.iter().copied().filter(|t| t.runnable()).collect();
-        let live = if live.is_empty() { runnable.to_vec() } else { live };
+        let live = if live.is_empty() {
+            runnable.to_vec()
+        } else {
+            live
+        };
         // Thread-local work first: the current task if it may go on, else the oldest such task.
         let free = |t: &Task| log.pending(usize::from(t.id())).is_none();
         if let Some(cur) = current.filter(|c| live.iter().any(|t| t.id() == *c && free(t))) {
@@ -126,10 +146,17 @@ impl Scheduler for DecisionScheduler {
         // A real decision: which pending operation runs next.
         let chosen = match &mut log.mode {
             Mode::Dfs(branches) => live[branches.branch(live.len())].id(),
-            Mode::Inner(inner) => inner.next_task(&live, current, false).unwrap_or(live[0].id()),
+            Mode::Inner(inner) => inner
+                .next_task(&live, current, false)
+                .unwrap_or(live[0].id()),
             Mode::Pct(_) => {
-                let threads: Vec<usize> = live.iter().map(|t| log.pending(usize::from(t.id())).unwrap_or(0)).collect();
-                let Mode::Pct(pct) = &mut log.mode else { unreachable!() };
+                let threads: Vec<usize> = live
+                    .iter()
+                    .map(|t| log.pending(usize::from(t.id())).unwrap_or(0))
+                    .collect();
+                let Mode::Pct(pct) = &mut log.mode else {
+                    unreachable!()
+                };
                 live[pct.decide(&threads)].id()
             }
             Mode::Replay { decisions, pos, .. } => {
@@ -143,7 +170,10 @@ impl Scheduler for DecisionScheduler {
                     log.set_pending(usize::from(first), None);
                     return Some(first);
                 }
-                let found = want.and_then(|w| live.iter().find(|t| log.pending(usize::from(t.id())) == Some(w)));
+                let found = want.and_then(|w| {
+                    live.iter()
+                        .find(|t| log.pending(usize::from(t.id())) == Some(w))
+                });
                 match found {
                     Some(t) => {
                         if let Mode::Replay { pos, .. } = &mut log.mode {
@@ -221,7 +251,9 @@ impl PctState {
         self.step = 0;
         self.lowest = u64::MAX / 2;
         let k = self.max_steps;
-        self.change_points = (0..self.depth - 1).map(|_| self.rng.gen_range(1..=k)).collect();
+        self.change_points = (0..self.depth - 1)
+            .map(|_| self.rng.gen_range(1..=k))
+            .collect();
         true
     }
 
@@ -238,7 +270,9 @@ impl PctState {
         self.step += 1;
         self.max_steps = self.max_steps.max(self.step);
         let best = |me: &mut PctState| {
-            (0..threads.len()).max_by_key(|&i| me.priority(threads[i])).expect("a decision has candidates")
+            (0..threads.len())
+                .max_by_key(|&i| me.priority(threads[i]))
+                .expect("a decision has candidates")
         };
         let mut chosen = best(self);
         if self.change_points.contains(&self.step) {
@@ -274,7 +308,10 @@ impl Sched for ShuttleSched {
 
     fn point(&self, thread: usize, _point: Point) -> Option<u32> {
         let task = shuttle::current::get_current_task().expect("inside a shuttle task");
-        self.log.lock().unwrap().set_pending(usize::from(task), Some(thread));
+        self.log
+            .lock()
+            .unwrap()
+            .set_pending(usize::from(task), Some(thread));
         shuttle::thread::yield_now();
         None
     }
@@ -294,10 +331,17 @@ impl Sched for ShuttleSched {
 }
 
 /// Run `run` under shuttle with decisions from `mode`.
-pub(crate) fn explore_with(mode: Mode, max_executions: u64, _shape: Shape, run: RunOne) -> (Exploration, Arc<Mutex<Log>>) {
+pub(crate) fn explore_with(
+    mode: Mode,
+    max_executions: u64,
+    _shape: Shape,
+    run: RunOne,
+) -> (Exploration, Arc<Mutex<Log>>) {
     crate::runtime::panics::install_hook();
     let log = Arc::new(Mutex::new(Log::new(mode, max_executions)));
-    let scheduler = DecisionScheduler { log: Arc::clone(&log) };
+    let scheduler = DecisionScheduler {
+        log: Arc::clone(&log),
+    };
     let mut config = shuttle::Config::new();
     config.failure_persistence = shuttle::FailurePersistence::None;
     config.max_steps = shuttle::MaxSteps::None;
@@ -319,7 +363,11 @@ pub(crate) fn explore_with(mode: Mode, max_executions: u64, _shape: Shape, run: 
         Mode::Dfs(branches) => branches.exhausted() && !l.stop,
         _ => false,
     };
-    let exploration = Exploration { executions: l.executions, complete, error: l.error.clone() };
+    let exploration = Exploration {
+        executions: l.executions,
+        complete,
+        error: l.error.clone(),
+    };
     drop(l);
     (exploration, log)
 }
@@ -333,7 +381,10 @@ pub struct Random {
 
 impl Engine for Random {
     fn name(&self) -> String {
-        format!("shuttle-random(seed={}, iterations={})", self.seed, self.iterations)
+        format!(
+            "shuttle-random(seed={}, iterations={})",
+            self.seed, self.iterations
+        )
     }
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
@@ -352,12 +403,15 @@ pub struct Pct {
 
 impl Engine for Pct {
     fn name(&self) -> String {
-        format!("shuttle-pct(seed={}, depth={}, iterations={})", self.seed, self.depth, self.iterations)
+        format!(
+            "shuttle-pct(seed={}, depth={}, iterations={})",
+            self.seed, self.depth, self.iterations
+        )
     }
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
         let pct = PctState::new(self.seed, self.depth, self.iterations);
-        explore_with(Mode::Pct(pct), u64::MAX, shape, run).0
+        explore_with(Mode::Pct(Box::new(pct)), u64::MAX, shape, run).0
     }
 }
 
@@ -373,7 +427,11 @@ impl Engine for Replay {
     }
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
-        let mode = Mode::Replay { decisions: self.token.decisions.clone(), pos: 0, started: false };
+        let mode = Mode::Replay {
+            decisions: self.token.decisions.clone(),
+            pos: 0,
+            started: false,
+        };
         explore_with(mode, 1, shape, run).0
     }
 }

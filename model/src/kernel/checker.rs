@@ -55,14 +55,22 @@ impl Report {
 
     /// The worst bank-conflict degree at any site (1 = conflict-free, 0 = no shared accesses).
     pub fn worst_bank_conflict(&self) -> usize {
-        self.bank_conflicts.iter().map(|c| c.degree).max().unwrap_or(0)
+        self.bank_conflicts
+            .iter()
+            .map(|c| c.degree)
+            .max()
+            .unwrap_or(0)
     }
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let extent = if self.complete { "all" } else { "bounded:" };
-        write!(f, "kernel `{}` under {}: {extent} {} executions", self.kernel, self.engine, self.executions)?;
+        write!(
+            f,
+            "kernel `{}` under {}: {extent} {} executions",
+            self.kernel, self.engine, self.executions
+        )?;
         if self.infeasible > 0 {
             write!(f, " (+{} infeasible discarded)", self.infeasible)?;
         }
@@ -73,7 +81,11 @@ impl fmt::Display for Report {
         match &self.failure {
             Some(failure) => writeln!(f, "{failure}")?,
             None if self.error.is_none() => {
-                let how = if self.complete { "verified for every execution" } else { "no failure found (bounded)" };
+                let how = if self.complete {
+                    "verified for every execution"
+                } else {
+                    "no failure found (bounded)"
+                };
                 writeln!(f, "PASS: {how}")?;
             }
             None => {}
@@ -93,7 +105,10 @@ pub fn common_verdict(reports: &[Report]) -> Result<Verdict, String> {
     let first = reports.first().ok_or("no reports")?.verdict();
     for r in reports {
         if r.verdict() != first {
-            let all: Vec<String> = reports.iter().map(|r| format!("{}: {:?}", r.engine, r.verdict())).collect();
+            let all: Vec<String> = reports
+                .iter()
+                .map(|r| format!("{}: {:?}", r.engine, r.verdict()))
+                .collect();
             return Err(format!("engines disagree: {}", all.join("; ")));
         }
     }
@@ -109,7 +124,9 @@ struct Acc {
 
 impl Checker {
     pub fn new(engine: impl Engine + 'static) -> Checker {
-        Checker { engine: Box::new(engine) }
+        Checker {
+            engine: Box::new(engine),
+        }
     }
 
     /// Our exhaustive DFS over schedules and store choices.
@@ -129,14 +146,18 @@ impl Checker {
 
     /// Shuttle's PCT scheduler.
     pub fn pct(iterations: usize, depth: usize, seed: u64) -> Checker {
-        Checker::new(engine::Pct { iterations, depth, seed })
+        Checker::new(engine::Pct {
+            iterations,
+            depth,
+            seed,
+        })
     }
 
     /// Every engine that fits the kernel: loom (if it has at most 4 threads), shuttle random and
     /// PCT, and our DFS.
     pub fn every_engine(kernel: &Kernel) -> Vec<Checker> {
         let mut all = Vec::new();
-        if kernel.grid.threads() <= loom::MAX_THREADS - 1 {
+        if kernel.grid.threads() < loom::MAX_THREADS {
             all.push(Checker::loom());
         }
         all.push(Checker::random(300, 1));
@@ -146,7 +167,10 @@ impl Checker {
     }
 
     /// Check `body` under [`Checker::every_engine`]; one report per engine.
-    pub fn check_all(kernel: &Kernel, body: impl Fn(&ThreadCtx) + Send + Sync + 'static) -> Vec<Report> {
+    pub fn check_all(
+        kernel: &Kernel,
+        body: impl Fn(&ThreadCtx) + Send + Sync + 'static,
+    ) -> Vec<Report> {
         let body = Arc::new(body);
         Checker::every_engine(kernel)
             .iter()
@@ -158,7 +182,10 @@ impl Checker {
     }
 
     /// [`Checker::check_all`] for tile kernels.
-    pub fn check_all_tiles(kernel: &Kernel, body: impl Fn(&TileCtx) + Send + Sync + 'static) -> Vec<Report> {
+    pub fn check_all_tiles(
+        kernel: &Kernel,
+        body: impl Fn(&TileCtx) + Send + Sync + 'static,
+    ) -> Vec<Report> {
         let body = Arc::new(body);
         Checker::every_engine(kernel)
             .iter()
@@ -174,21 +201,37 @@ impl Checker {
     }
 
     /// Explore a thread-level kernel.
-    pub fn check(&self, kernel: &Kernel, body: impl Fn(&ThreadCtx) + Send + Sync + 'static) -> Report {
+    pub fn check(
+        &self,
+        kernel: &Kernel,
+        body: impl Fn(&ThreadCtx) + Send + Sync + 'static,
+    ) -> Report {
         let grid = kernel.grid;
         let body: Body = Arc::new(move |rt: &Ctx| body(&ThreadCtx { rt, grid }));
         self.run(kernel, false, body)
     }
 
     /// Explore a tile kernel (one logical thread per block).
-    pub fn check_tiles(&self, kernel: &Kernel, body: impl Fn(&TileCtx) + Send + Sync + 'static) -> Report {
+    pub fn check_tiles(
+        &self,
+        kernel: &Kernel,
+        body: impl Fn(&TileCtx) + Send + Sync + 'static,
+    ) -> Report {
         let grid = kernel.grid;
-        let body: Body = Arc::new(move |rt: &Ctx| body(&TileCtx { t: ThreadCtx { rt, grid } }));
+        let body: Body = Arc::new(move |rt: &Ctx| {
+            body(&TileCtx {
+                t: ThreadCtx { rt, grid },
+            })
+        });
         self.run(kernel, true, body)
     }
 
     /// Re-run exactly the execution `token` describes (from any engine's failure report).
-    pub fn replay(token: &str, kernel: &Kernel, body: impl Fn(&ThreadCtx) + Send + Sync + 'static) -> Report {
+    pub fn replay(
+        token: &str,
+        kernel: &Kernel,
+        body: impl Fn(&ThreadCtx) + Send + Sync + 'static,
+    ) -> Report {
         match Checker::replayer(token, kernel, false) {
             Ok(c) => c.check(kernel, body),
             Err(r) => *r,
@@ -196,7 +239,11 @@ impl Checker {
     }
 
     /// [`Checker::replay`] for tile kernels.
-    pub fn replay_tiles(token: &str, kernel: &Kernel, body: impl Fn(&TileCtx) + Send + Sync + 'static) -> Report {
+    pub fn replay_tiles(
+        token: &str,
+        kernel: &Kernel,
+        body: impl Fn(&TileCtx) + Send + Sync + 'static,
+    ) -> Report {
         match Checker::replayer(token, kernel, true) {
             Ok(c) => c.check_tiles(kernel, body),
             Err(r) => *r,
@@ -229,9 +276,17 @@ impl Checker {
 
     fn run(&self, kernel: &Kernel, tiles: bool, body: Body) -> Report {
         let setup = Arc::new(setup_of(kernel, tiles));
-        let posts: Vec<_> = kernel.posts.iter().map(|p| (p.what.clone(), p.site, Arc::clone(&p.check))).collect();
-        let (acc, exploration, infeasible) =
-            explore(&*self.engine, setup, body, Acc::default(), move |acc: &mut Acc, m: &mut Machine| {
+        let posts: Vec<_> = kernel
+            .posts
+            .iter()
+            .map(|p| (p.what.clone(), p.site, Arc::clone(&p.check)))
+            .collect();
+        let (acc, exploration, infeasible) = explore(
+            &*self.engine,
+            setup,
+            body,
+            Acc::default(),
+            move |acc: &mut Acc, m: &mut Machine| {
                 acc.executions += 1;
                 bank::merge(&mut acc.bank, bank::conflicts(&m.bank));
                 if m.failure.is_none() {
@@ -250,7 +305,8 @@ impl Checker {
                     }
                     None => Flow::Continue,
                 }
-            });
+            },
+        );
         Report {
             kernel: kernel.name.clone(),
             engine: self.engine.name(),

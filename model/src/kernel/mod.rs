@@ -176,7 +176,11 @@ pub struct Grid {
 
 impl Grid {
     pub fn new(blocks: u32, threads_per_block: u32) -> Grid {
-        Grid { blocks, threads_per_block, cluster_size: None }
+        Grid {
+            blocks,
+            threads_per_block,
+            cluster_size: None,
+        }
     }
 
     /// A tile kernel: each block is one logical thread of tile operations.
@@ -185,7 +189,10 @@ impl Grid {
     }
 
     pub fn with_clusters(self, blocks_per_cluster: u32) -> Grid {
-        Grid { cluster_size: Some(blocks_per_cluster.max(1)), ..self }
+        Grid {
+            cluster_size: Some(blocks_per_cluster.max(1)),
+            ..self
+        }
     }
 
     pub fn threads(&self) -> usize {
@@ -193,7 +200,11 @@ impl Grid {
     }
 
     fn placement(&self, block: u32) -> Placement {
-        Placement { gpu: 0, cluster: self.cluster_size.map(|c| block / c), cta: block }
+        Placement {
+            gpu: 0,
+            cluster: self.cluster_size.map(|c| block / c),
+            cta: block,
+        }
     }
 }
 
@@ -273,7 +284,14 @@ pub struct Kernel {
 
 impl Kernel {
     pub fn new(name: &str, grid: Grid) -> Kernel {
-        Kernel { name: name.to_string(), grid, locs: Vec::new(), shared_bytes: 0, posts: Vec::new(), max_steps: 2_000 }
+        Kernel {
+            name: name.to_string(),
+            grid,
+            locs: Vec::new(),
+            shared_bytes: 0,
+            posts: Vec::new(),
+            max_steps: 2_000,
+        }
     }
 
     /// Operations one thread may perform before an execution counts as a possible hang.
@@ -292,9 +310,18 @@ impl Kernel {
     pub fn global_from<T: Elem>(&mut self, name: &str, init: &[T]) -> Global<T> {
         let base = self.locs.len();
         for (i, v) in init.iter().enumerate() {
-            self.locs.push(LocInfo { name: format!("{name}[{i}]"), init: v.to_bits(), kind: T::KIND, shared: None });
+            self.locs.push(LocInfo {
+                name: format!("{name}[{i}]"),
+                init: v.to_bits(),
+                kind: T::KIND,
+                shared: None,
+            });
         }
-        Global { base, len: init.len(), _t: PhantomData }
+        Global {
+            base,
+            len: init.len(),
+            _t: PhantomData,
+        }
     }
 
     /// A zero-initialised shared buffer of `len` elements per block, laid out after the block's
@@ -315,13 +342,25 @@ impl Kernel {
         }
         // Keep the next buffer word-aligned.
         self.shared_bytes = (offset + len as u64 * T::BYTES).div_ceil(4) * 4;
-        Shared { base, len, _t: PhantomData }
+        Shared {
+            base,
+            len,
+            _t: PhantomData,
+        }
     }
 
     /// Every execution must end with `check(final memory)` true; `what` names it in reports.
     #[track_caller]
-    pub fn postcondition(&mut self, what: &str, check: impl Fn(&Final) -> bool + Send + Sync + 'static) {
-        self.posts.push(Post { what: what.to_string(), site: std::panic::Location::caller(), check: Arc::new(check) });
+    pub fn postcondition(
+        &mut self,
+        what: &str,
+        check: impl Fn(&Final) -> bool + Send + Sync + 'static,
+    ) {
+        self.posts.push(Post {
+            what: what.to_string(),
+            site: std::panic::Location::caller(),
+            check: Arc::new(check),
+        });
     }
 }
 
@@ -398,19 +437,42 @@ impl ThreadCtx<'_> {
     #[track_caller]
     pub fn store<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T) {
         let loc = self.loc(buf, index);
-        self.rt.store(loc, value.to_bits(), Order::Weak, None, Loc::caller())
+        self.rt
+            .store(loc, value.to_bits(), Order::Weak, None, Loc::caller())
     }
 
     #[track_caller]
-    pub fn atomic_load<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, order: MemoryOrder, scope: MemoryScope) -> T {
+    pub fn atomic_load<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
         let loc = self.loc(buf, index);
-        T::from_bits(self.rt.load(loc, order.for_load(), Some(scope.scope()), Loc::caller()))
+        T::from_bits(
+            self.rt
+                .load(loc, order.for_load(), Some(scope.scope()), Loc::caller()),
+        )
     }
 
     #[track_caller]
-    pub fn atomic_store<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) {
+    pub fn atomic_store<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) {
         let loc = self.loc(buf, index);
-        self.rt.store(loc, value.to_bits(), order.for_store(), Some(scope.scope()), Loc::caller())
+        self.rt.store(
+            loc,
+            value.to_bits(),
+            order.for_store(),
+            Some(scope.scope()),
+            Loc::caller(),
+        )
     }
 
     #[track_caller]
@@ -425,18 +487,46 @@ impl ThreadCtx<'_> {
     ) -> T {
         let loc = self.loc(buf, index);
         let apply = |bits: Bits| apply(T::from_bits(bits)).map(Elem::to_bits);
-        T::from_bits(self.rt.rmw(loc, kind, &apply, order.order(), scope.scope(), Loc::caller()))
+        T::from_bits(self.rt.rmw(
+            loc,
+            kind,
+            &apply,
+            order.order(),
+            scope.scope(),
+            Loc::caller(),
+        ))
     }
 
     /// Atomically add `value`; returns the old value.
     #[track_caller]
-    pub fn atomic_add<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
-        self.rmw(buf, index, RmwKind::Add, |old: T| Some(old.add(value)), order, scope)
+    pub fn atomic_add<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
+        self.rmw(
+            buf,
+            index,
+            RmwKind::Add,
+            |old: T| Some(old.add(value)),
+            order,
+            scope,
+        )
     }
 
     /// Atomically replace with `value`; returns the old value.
     #[track_caller]
-    pub fn atomic_exchange<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
+    pub fn atomic_exchange<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
         self.rmw(buf, index, RmwKind::Exchange, |_| Some(value), order, scope)
     }
 
@@ -452,7 +542,14 @@ impl ThreadCtx<'_> {
         order: MemoryOrder,
         scope: MemoryScope,
     ) -> T {
-        self.rmw(buf, index, RmwKind::Cas, |old: T| (old == expected).then_some(desired), order, scope)
+        self.rmw(
+            buf,
+            index,
+            RmwKind::Cas,
+            |old: T| (old == expected).then_some(desired),
+            order,
+            scope,
+        )
     }
 
     /// `fence.<order>.<scope>` (a relaxed fence does nothing).
@@ -510,8 +607,17 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
         let mut members = Vec::new();
         for t in 0..g.threads_per_block {
             members.push(threads.len());
-            let name = if tiles { format!("block {b}") } else { format!("block {b} thread {t}") };
-            threads.push(ThreadInfo { placement: g.placement(b), block: b, tid: t, name });
+            let name = if tiles {
+                format!("block {b}")
+            } else {
+                format!("block {b} thread {t}")
+            };
+            threads.push(ThreadInfo {
+                placement: g.placement(b),
+                block: b,
+                tid: t,
+                name,
+            });
         }
         blocks.push(members);
     }

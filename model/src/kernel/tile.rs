@@ -41,22 +41,49 @@ impl TileCtx<'_> {
     }
 
     #[track_caller]
-    pub fn atomic_load<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, order: MemoryOrder, scope: MemoryScope) -> T {
+    pub fn atomic_load<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
         self.t.atomic_load(buf, index, order, scope)
     }
 
     #[track_caller]
-    pub fn atomic_store<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) {
+    pub fn atomic_store<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) {
         self.t.atomic_store(buf, index, value, order, scope)
     }
 
     #[track_caller]
-    pub fn atomic_add<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
+    pub fn atomic_add<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
         self.t.atomic_add(buf, index, value, order, scope)
     }
 
     #[track_caller]
-    pub fn atomic_exchange<T: Elem, B: Buffer<T>>(&self, buf: &B, index: usize, value: T, order: MemoryOrder, scope: MemoryScope) -> T {
+    pub fn atomic_exchange<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        index: usize,
+        value: T,
+        order: MemoryOrder,
+        scope: MemoryScope,
+    ) -> T {
         self.t.atomic_exchange(buf, index, value, order, scope)
     }
 
@@ -71,7 +98,8 @@ impl TileCtx<'_> {
         order: MemoryOrder,
         scope: MemoryScope,
     ) -> T {
-        self.t.atomic_cas(buf, index, expected, desired, order, scope)
+        self.t
+            .atomic_cas(buf, index, expected, desired, order, scope)
     }
 
     #[track_caller]

@@ -290,6 +290,18 @@ impl Instr {
 pub struct Stmt {
     pub instr: Instr,
     pub span: Span,
+    /// Tile IR token order (`[t0, t1 -> t2]` after the instruction); `None` in PTX tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<TokenOrder>,
+}
+
+/// Tile IR token order of one statement: it waits for the operations that produced the tokens
+/// in `after`, and produces the token `produces` for later statements to wait for. In Tile IR
+/// only token order (not program order) orders the memory operations of one tile block.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenOrder {
+    pub after: Vec<String>,
+    pub produces: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

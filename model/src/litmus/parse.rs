@@ -489,10 +489,12 @@ impl<'a> Parser<'a> {
                 if cell.text.is_empty() {
                     continue;
                 }
+                let (cell, token) = self.token_order(cell)?;
                 let instr = self.instruction(cell, locations)?;
                 threads[t].body.push(Stmt {
                     instr,
                     span: self.span(cell.at),
+                    token,
                 });
             }
         }
@@ -500,6 +502,51 @@ impl<'a> Parser<'a> {
             self.check_labels(thread)?;
         }
         Ok(threads)
+    }
+
+    /// Splits a Tile IR token annotation `[t0, t1 -> t2]` off the end of an instruction cell.
+    fn token_order(&self, cell: Piece<'a>) -> Result<(Piece<'a>, Option<TokenOrder>)> {
+        let Some(open) = cell.text.find('[') else {
+            return Ok((cell, None));
+        };
+        let instr = Piece {
+            text: &cell.text[..open],
+            at: cell.at,
+        }
+        .trim();
+        let inner_at = cell.at + open + 1;
+        let Some(inner) = cell.text[open + 1..].strip_suffix(']') else {
+            return self.err(
+                cell.at + open,
+                "a token annotation ends the instruction: `[t0, t1 -> t2]`",
+            );
+        };
+        let Some(arrow) = inner.find("->") else {
+            return self.err(
+                inner_at,
+                "expected `->` in the token annotation `[waits-for -> produces]`",
+            );
+        };
+        let name = |text: &'a str, at: usize| -> Result<String> {
+            let piece = Piece { text, at }.trim();
+            self.identifier(piece, "token")
+        };
+        let mut after = Vec::new();
+        let waits = &inner[..arrow];
+        if !waits.trim().is_empty() {
+            let mut at = inner_at;
+            for part in waits.split(',') {
+                after.push(name(part, at)?);
+                at += part.len() + 1;
+            }
+        }
+        let out = &inner[arrow + 2..];
+        let produces = if out.trim().is_empty() {
+            None
+        } else {
+            Some(name(out, inner_at + arrow + 2)?)
+        };
+        Ok((instr, Some(TokenOrder { after, produces })))
     }
 
     /// `P0@cta 0,gpu 0` (optionally with `cluster N`).
@@ -948,8 +995,8 @@ impl<'a> Ins<'_, 'a> {
                 order = Some(o);
             } else if let (None, Some(s)) = (
                 scope,
-                Scope::from_name(q)
-                    .filter(|_| !matches!(*q, "block" | "device" | "system" | "tile_block")),
+                // Tile IR's `tile_block` and `device` name the CTA and GPU scopes too.
+                Scope::from_name(q).filter(|_| !matches!(*q, "block" | "system")),
             ) {
                 scope = Some(s);
             } else if with_op && op.is_none() && matches!(*q, "add" | "sub" | "exch" | "cas") {

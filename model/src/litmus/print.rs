@@ -35,7 +35,10 @@ pub fn print(p: &Program) -> String {
         .enumerate()
         .map(|(t, th)| {
             std::iter::once(format!("P{t}@{}", th.placement))
-                .chain(th.body.iter().map(|s| instr(p, &s.instr)))
+                .chain(th.body.iter().map(|s| match &s.token {
+                    None => instr(p, &s.instr),
+                    Some(t) => format!("{} {}", instr(p, &s.instr), token_order(t)),
+                }))
                 .collect()
         })
         .collect();
@@ -190,5 +193,15 @@ pub fn term(p: &Program, t: &Term) -> String {
         Term::Reg(thread, reg) => format!("P{thread}:{reg}"),
         Term::Loc(l) => p.locations[*l].name.clone(),
         Term::Const(v) => v.to_string(),
+    }
+}
+
+/// A Tile IR token annotation: `[t0, t1 -> t2]`, `[-> t0]`, `[t0 ->]`.
+pub fn token_order(t: &TokenOrder) -> String {
+    let after = t.after.join(", ");
+    let sep = if after.is_empty() { "" } else { " " };
+    match &t.produces {
+        Some(out) => format!("[{after}{sep}-> {out}]"),
+        None => format!("[{after}{sep}->]"),
     }
 }

@@ -49,9 +49,21 @@ pub fn conflicts(accesses: &HashMap<BankKey, Vec<u64>>) -> Vec<BankConflict> {
             .map(|(&b, ws)| (b, ws.len()))
             .max_by_key(|&(b, d)| (d, std::cmp::Reverse(b)))
             .unwrap_or((0, 0));
-        let entry = worst.entry(site).or_insert(BankConflict { site, degree: 0, bank, block, warp });
+        let entry = worst.entry(site).or_insert(BankConflict {
+            site,
+            degree: 0,
+            bank,
+            block,
+            warp,
+        });
         if degree > entry.degree {
-            *entry = BankConflict { site, degree, bank, block, warp };
+            *entry = BankConflict {
+                site,
+                degree,
+                bank,
+                block,
+                warp,
+            };
         }
     }
     let mut out: Vec<BankConflict> = worst.into_values().collect();

@@ -50,22 +50,28 @@ impl Ctx {
     /// Park until the machine marks this thread running again.
     fn wait(&self) {
         loop {
+            {
+                let m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
+                if m.halted {
+                    drop(m);
+                    halt();
+                }
+                if *m.status(self.thread) == Status::Running {
+                    return;
+                }
+            }
             self.sched.park(self.thread);
-            let m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
-            if m.halted {
-                drop(m);
-                halt();
-            }
-            if *m.status(self.thread) == Status::Running {
-                return;
-            }
         }
     }
 
     pub fn load(&self, loc: usize, order: Order, scope: Option<Scope>, site: Site) -> Bits {
         let mirror = self.sched.point(self.thread, Point::Read(loc));
         let sched = &self.sched;
-        self.step(|m| m.load(self.thread, loc, order, scope, site, mirror, &|n| sched.choose(n)))
+        self.step(|m| {
+            m.load(self.thread, loc, order, scope, site, mirror, &|n| {
+                sched.choose(n)
+            })
+        })
     }
 
     pub fn store(&self, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) {
@@ -99,10 +105,22 @@ impl Ctx {
         }
     }
 
-    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`.
-    pub fn bar(&self, id: i64, quorum: Option<usize>, wait: bool, site: Site) {
+    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`; `future` lists
+    /// the barrier ids the thread may still reach afterwards (`None`: unknown).
+    pub fn bar(
+        &self,
+        id: i64,
+        quorum: Option<usize>,
+        wait: bool,
+        future: Option<Vec<i64>>,
+        site: Site,
+    ) {
         self.sched.point(self.thread, Point::Other);
-        if self.step(|m| m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)) {
+        let blocked = self.step(|m| {
+            m.set_future_barriers(self.thread, future);
+            m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)
+        });
+        if blocked {
             self.wait();
         }
     }

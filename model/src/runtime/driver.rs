@@ -4,7 +4,9 @@
 use super::ctx::Ctx;
 use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
-use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token};
+use super::report::{
+    scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token,
+};
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
 use std::fmt;
@@ -15,10 +17,19 @@ use std::sync::{Arc, Mutex};
 pub type Body = Arc<dyn Fn(&Ctx) + Send + Sync>;
 
 /// Run one execution to the end on the engine's current main thread.
-pub fn run_execution(setup: &Arc<Setup>, body: &Body, sched: &Arc<dyn Sched>) -> Arc<Mutex<Machine>> {
+pub fn run_execution(
+    setup: &Arc<Setup>,
+    body: &Body,
+    sched: &Arc<dyn Sched>,
+) -> Arc<Mutex<Machine>> {
     let machine = Arc::new(Mutex::new(Machine::new(Arc::clone(setup))));
     for (t, info) in setup.threads.iter().enumerate() {
-        let ctx = Ctx { thread: t, info: info.clone(), machine: Arc::clone(&machine), sched: Arc::clone(sched) };
+        let ctx = Ctx {
+            thread: t,
+            info: info.clone(),
+            machine: Arc::clone(&machine),
+            sched: Arc::clone(sched),
+        };
         let body = Arc::clone(body);
         sched.spawn(t, Box::new(move || thread_main(ctx, body)));
     }
@@ -57,7 +68,10 @@ pub fn explore<S: Send + 'static>(
 ) -> (S, Exploration, u64) {
     let _guard = ModelGuard::enter();
     let shared = Arc::new(Mutex::new((state, 0u64)));
-    let shape = Shape { threads: setup.threads.len(), locations: setup.locs.len() };
+    let shape = Shape {
+        threads: setup.threads.len(),
+        locations: setup.locs.len(),
+    };
     let inner = Arc::clone(&shared);
     let run_setup = Arc::clone(&setup);
     let exploration = engine.explore(
@@ -100,8 +114,15 @@ impl FailureReport {
             kind: failure.kind,
             headline: failure.headline.clone(),
             details: failure.details.clone(),
-            trace: m.events.iter().map(|e| describe_event(&m.setup, e)).collect(),
-            token: Token { fingerprint: m.setup.fingerprint(), decisions: m.decisions.clone() },
+            trace: m
+                .events
+                .iter()
+                .map(|e| describe_event(&m.setup, e))
+                .collect(),
+            token: Token {
+                fingerprint: m.setup.fingerprint(),
+                decisions: m.decisions.clone(),
+            },
         }
     }
 }
@@ -137,16 +158,56 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
     let who = &setup.threads[e.thread].name;
     let loc = |l: usize| &setup.locs[l];
     let what = match &e.what {
-        EventKind::Load { loc: l, order, scope, value, store } => {
-            let op = if scope.is_some() { "atomic_load" } else { "load" };
-            let from = if *store == 0 { " (initial value)".to_string() } else { String::new() };
-            format!("{op} {} -> {}{from} ({})", loc(*l).name, loc(*l).kind.format(*value), order_scope(*order, *scope))
+        EventKind::Load {
+            loc: l,
+            order,
+            scope,
+            value,
+            store,
+        } => {
+            let op = if scope.is_some() {
+                "atomic_load"
+            } else {
+                "load"
+            };
+            let from = if *store == 0 {
+                " (initial value)".to_string()
+            } else {
+                String::new()
+            };
+            format!(
+                "{op} {} -> {}{from} ({})",
+                loc(*l).name,
+                loc(*l).kind.format(*value),
+                order_scope(*order, *scope)
+            )
         }
-        EventKind::Store { loc: l, order, scope, value } => {
-            let op = if scope.is_some() { "atomic_store" } else { "store" };
-            format!("{op} {} = {} ({})", loc(*l).name, loc(*l).kind.format(*value), order_scope(*order, *scope))
+        EventKind::Store {
+            loc: l,
+            order,
+            scope,
+            value,
+        } => {
+            let op = if scope.is_some() {
+                "atomic_store"
+            } else {
+                "store"
+            };
+            format!(
+                "{op} {} = {} ({})",
+                loc(*l).name,
+                loc(*l).kind.format(*value),
+                order_scope(*order, *scope)
+            )
         }
-        EventKind::Rmw { loc: l, kind, order, scope, old, new } => {
+        EventKind::Rmw {
+            loc: l,
+            kind,
+            order,
+            scope,
+            old,
+            new,
+        } => {
             let op = match kind {
                 RmwKind::Add => "atomic_add",
                 RmwKind::Sub => "atomic_sub",
@@ -158,13 +219,23 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
                 Some(n) => format!("{} -> {}", k.format(*old), k.format(*n)),
                 None => format!("{} (compare failed, no write)", k.format(*old)),
             };
-            format!("{op} {}: {change} ({})", loc(*l).name, order_scope(*order, Some(*scope)))
+            format!(
+                "{op} {}: {change} ({})",
+                loc(*l).name,
+                order_scope(*order, Some(*scope))
+            )
         }
         EventKind::Fence { order, scope } => {
             format!("fence({}, {})", order.ptx_name(), scope_label(*scope))
         }
-        EventKind::Barrier { key: BarrierKey::Site(_), .. } => "syncthreads".to_string(),
-        EventKind::Barrier { key: BarrierKey::Id(id), wait } => {
+        EventKind::Barrier {
+            key: BarrierKey::Site(_),
+            ..
+        } => "syncthreads".to_string(),
+        EventKind::Barrier {
+            key: BarrierKey::Id(id),
+            wait,
+        } => {
             format!("bar.{} {id}", if *wait { "sync" } else { "arrive" })
         }
         EventKind::SpinWait => "spin_loop: waits for a newer store".to_string(),

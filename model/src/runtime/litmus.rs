@@ -16,7 +16,9 @@ use super::Ctx;
 use crate::axiomatic::events::registers;
 use crate::axiomatic::FinalState;
 use crate::engine::{Engine, Flow};
-use crate::litmus::{BarrierOp, Cmp, Fence, Instr, LocationKind, Operand, Program, Reg, RmwOp, Value};
+use crate::litmus::{
+    BarrierOp, Cmp, Fence, Instr, LocationKind, Operand, Program, Reg, RmwOp, Value,
+};
 use crate::scope::{Order, Scope};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -33,7 +35,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { unroll: 2, max_steps: 500 }
+        Options {
+            unroll: 2,
+            max_steps: 500,
+        }
     }
 }
 
@@ -67,8 +72,12 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     let body_model = Arc::clone(&model);
     let body: Body = Arc::new(move |ctx: &Ctx| body_model.run_thread(ctx));
     let visit_model = Arc::clone(&model);
-    let (mut out, exploration, infeasible) =
-        run_explore(engine, setup, body, Outcomes::default(), move |out: &mut Outcomes, m: &mut Machine| {
+    let (mut out, exploration, infeasible) = run_explore(
+        engine,
+        setup,
+        body,
+        Outcomes::default(),
+        move |out: &mut Outcomes, m: &mut Machine| {
             match &m.failure {
                 Some(f) if f.kind != FailureKind::DataRace => out.cut += 1,
                 _ => {
@@ -80,11 +89,17 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
                 }
             }
             Flow::Continue
-        });
+        },
+    );
     out.infeasible = infeasible;
     out.complete = exploration.complete && out.cut == 0;
     out.error = exploration.error;
     out
+}
+
+/// One number for a barrier's id operands (barriers meet when all of them agree).
+fn barrier_id(ops: impl Iterator<Item = i64>) -> i64 {
+    ops.fold(0i64, |acc, v| acc.wrapping_mul(1_000_003).wrapping_add(v))
 }
 
 /// A litmus program prepared for running: per thread, its statements with labels resolved.
@@ -147,13 +162,23 @@ impl LitmusModel {
                             Instr::Branch { target, .. } => labels.get(target.as_str()).copied(),
                             _ => None,
                         };
-                        Step { instr: s.instr.clone(), site, target }
+                        Step {
+                            instr: s.instr.clone(),
+                            site,
+                            target,
+                        }
                     })
                     .collect()
             })
             .collect();
         let regs = (0..p.threads.len()).map(|t| registers(p, t)).collect();
-        LitmusModel { threads, regs, loc_of, names, unroll: opts.unroll }
+        LitmusModel {
+            threads,
+            regs,
+            loc_of,
+            names,
+            unroll: opts.unroll,
+        }
     }
 
     fn setup(&self, p: &Program, opts: &Options) -> Setup {
@@ -168,19 +193,34 @@ impl LitmusModel {
             });
             let tid = blocks[b].len() as u32;
             blocks[b].push(t);
-            threads.push(ThreadInfo { placement: th.placement, block: b as u32, tid, name: format!("P{t}") });
+            threads.push(ThreadInfo {
+                placement: th.placement,
+                block: b as u32,
+                tid,
+                name: format!("P{t}"),
+            });
         }
         let locs = p
             .locations
             .iter()
             .filter_map(|l| match l.kind {
-                LocationKind::Plain { init } => {
-                    Some(LocInfo { name: l.name.clone(), init: init as u64, kind: ElemKind::I64, shared: None })
-                }
+                LocationKind::Plain { init } => Some(LocInfo {
+                    name: l.name.clone(),
+                    init: init as u64,
+                    kind: ElemKind::I64,
+                    shared: None,
+                }),
                 LocationKind::Alias { .. } => None,
             })
             .collect();
-        Setup { name: p.name.clone(), threads, locs, blocks, max_steps: opts.max_steps, stop_on_race: false }
+        Setup {
+            name: p.name.clone(),
+            threads,
+            locs,
+            blocks,
+            max_steps: opts.max_steps,
+            stop_on_race: false,
+        }
     }
 
     fn final_state(&self, m: &Machine) -> FinalState {
@@ -203,7 +243,8 @@ impl LitmusModel {
     fn run_thread(&self, ctx: &Ctx) {
         let t = ctx.thread();
         let body = &self.threads[t];
-        let mut regs: HashMap<Reg, Value> = self.regs[t].iter().map(|(r, v)| (r.clone(), *v)).collect();
+        let mut regs: HashMap<Reg, Value> =
+            self.regs[t].iter().map(|(r, v)| (r.clone(), *v)).collect();
         let mut taken_back: HashMap<usize, u32> = HashMap::new();
         let val = |regs: &HashMap<Reg, Value>, o: &Operand| match o {
             Operand::Reg(r) => regs.get(r).copied().unwrap_or(0),
@@ -215,19 +256,41 @@ impl LitmusModel {
             pc += 1;
             match &step.instr {
                 Instr::Load { access, dst, loc } => {
-                    let v = ctx.load(self.loc_of[*loc], access.order, access.scope, step.site) as i64;
-                    self.set(ctx, &mut regs, dst, v);
+                    let v =
+                        ctx.load(self.loc_of[*loc], access.order, access.scope, step.site) as i64;
+                    regs.insert(dst.clone(), v);
                 }
                 Instr::Store { access, loc, value } => {
                     let v = val(&regs, value);
-                    ctx.store(self.loc_of[*loc], v as u64, access.order, access.scope, step.site);
+                    ctx.store(
+                        self.loc_of[*loc],
+                        v as u64,
+                        access.order,
+                        access.scope,
+                        step.site,
+                    );
                 }
-                Instr::Atom { access, op, dst, loc, operand, new } => {
-                    let (a, b) = (val(&regs, operand), new.as_ref().map_or(0, |n| val(&regs, n)));
+                Instr::Atom {
+                    access,
+                    op,
+                    dst,
+                    loc,
+                    operand,
+                    new,
+                } => {
+                    let (a, b) = (
+                        val(&regs, operand),
+                        new.as_ref().map_or(0, |n| val(&regs, n)),
+                    );
                     let old = self.rmw(ctx, *loc, *op, a, b, access.order, access.scope, step.site);
-                    self.set(ctx, &mut regs, dst, old);
+                    regs.insert(dst.clone(), old);
                 }
-                Instr::Red { access, op, loc, operand } => {
+                Instr::Red {
+                    access,
+                    op,
+                    loc,
+                    operand,
+                } => {
                     let a = val(&regs, operand);
                     self.rmw(ctx, *loc, *op, a, 0, access.order, access.scope, step.site);
                 }
@@ -236,9 +299,15 @@ impl LitmusModel {
                 // Proxies are not modelled: every access already uses the generic path.
                 Instr::Fence(Fence::Proxy(_)) => {}
                 Instr::Barrier { op, id, quorum } => {
-                    let id = id.iter().fold(0i64, |acc, o| acc.wrapping_mul(1_000_003).wrapping_add(val(&regs, o)));
+                    let id = barrier_id(id.iter().map(|o| val(&regs, o)));
                     let quorum = quorum.as_ref().map(|q| val(&regs, q).max(1) as usize);
-                    ctx.bar(id, quorum, *op == BarrierOp::Sync, step.site);
+                    // A barrier that ends its thread need not wait: nothing after it could
+                    // observe what waiting brings, and the axiomatic model lets it never complete.
+                    let last = body[pc..]
+                        .iter()
+                        .all(|s| matches!(s.instr, Instr::Label(_)));
+                    let wait = *op == BarrierOp::Sync && !last;
+                    ctx.bar(id, quorum, wait, self.future_barriers(t, pc), step.site);
                 }
                 Instr::Mov { dst, src } => {
                     let v = val(&regs, src);
@@ -263,7 +332,10 @@ impl LitmusModel {
                             let n = taken_back.entry(pc).or_insert(0);
                             *n += 1;
                             if *n > self.unroll {
-                                ctx.fail(format!("P{t}: loop unroll bound {} exceeded", self.unroll));
+                                ctx.fail(format!(
+                                    "P{t}: loop unroll bound {} exceeded",
+                                    self.unroll
+                                ));
                             }
                         }
                         pc = target;
@@ -278,12 +350,41 @@ impl LitmusModel {
         }
     }
 
-    fn set(&self, _ctx: &Ctx, regs: &mut HashMap<Reg, Value>, dst: &Reg, v: Value) {
-        regs.insert(dst.clone(), v);
+    /// The barrier ids thread `t` may reach from statement `pc` on: `None` when unknown (an id
+    /// from a register, or a loop that may go back).
+    fn future_barriers(&self, t: usize, pc: usize) -> Option<Vec<i64>> {
+        let body = &self.threads[t];
+        if body.iter().any(|s| matches!(s.instr, Instr::Branch { .. })) {
+            return None;
+        }
+        let mut ids = Vec::new();
+        for s in &body[pc..] {
+            if let Instr::Barrier { id, .. } = &s.instr {
+                let consts: Option<Vec<i64>> = id
+                    .iter()
+                    .map(|o| match o {
+                        Operand::Imm(v) => Some(*v),
+                        Operand::Reg(_) => None,
+                    })
+                    .collect();
+                ids.push(barrier_id(consts?.into_iter()));
+            }
+        }
+        Some(ids)
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn rmw(&self, ctx: &Ctx, loc: usize, op: RmwOp, a: Value, b: Value, order: Order, scope: Option<Scope>, site: Site) -> Value {
+    fn rmw(
+        &self,
+        ctx: &Ctx,
+        loc: usize,
+        op: RmwOp,
+        a: Value,
+        b: Value,
+        order: Order,
+        scope: Option<Scope>,
+        site: Site,
+    ) -> Value {
         let kind = match op {
             RmwOp::Add => RmwKind::Add,
             RmwOp::Sub => RmwKind::Sub,
@@ -292,7 +393,18 @@ impl LitmusModel {
         };
         let apply = move |old: u64| op.apply(old as i64, a, b).map(|v| v as u64);
         // An atom without a scope is gpu-scoped (PTX's default); its order is at least relaxed.
-        let order = if order == Order::Weak { Order::Relaxed } else { order };
-        ctx.rmw(self.loc_of[loc], kind, &apply, order, scope.unwrap_or(Scope::Gpu), site) as i64
+        let order = if order == Order::Weak {
+            Order::Relaxed
+        } else {
+            order
+        };
+        ctx.rmw(
+            self.loc_of[loc],
+            kind,
+            &apply,
+            order,
+            scope.unwrap_or(Scope::Gpu),
+            site,
+        ) as i64
     }
 }

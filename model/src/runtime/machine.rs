@@ -5,7 +5,9 @@
 use super::memory::{AccessRec, Bits, LocInfo, LocState, StoreRec};
 use super::race::find_race;
 use super::report::{Decision, Event, EventKind, Failure, FailureKind, RmwKind, Site};
-use super::sync::{acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence};
+use super::sync::{
+    acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence,
+};
 use super::view::{View, ALL_LEVELS};
 use crate::scope::{Order, Placement, Scope};
 use std::collections::HashMap;
@@ -75,6 +77,8 @@ struct ThreadState {
     watch: Vec<usize>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
+    /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
+    future_barriers: Option<Vec<i64>>,
 }
 
 /// What makes threads meet at a barrier.
@@ -94,6 +98,7 @@ struct Arrival {
     key: BarrierKey,
     view: Arc<View>,
     wait: bool,
+    quorum: Option<usize>,
 }
 
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
@@ -135,10 +140,15 @@ impl Machine {
             steps: 0,
             watch: Vec::new(),
             occurrences: HashMap::new(),
+            future_barriers: None,
         };
         Machine {
             threads: vec![thread; n],
-            locs: setup.locs.iter().map(|l| LocState::new(l.init, &empty_heads)).collect(),
+            locs: setup
+                .locs
+                .iter()
+                .map(|l| LocState::new(l.init, &empty_heads))
+                .collect(),
             sc_fences: Vec::new(),
             barrier_waiting: vec![Vec::new(); setup.blocks.len()],
             events: Vec::new(),
@@ -161,11 +171,19 @@ impl Machine {
 
     /// The value a location ends with: the last store in modification order.
     pub fn final_value(&self, loc: usize) -> Bits {
-        self.locs[loc].stores.last().expect("every location has its initial store").value
+        self.locs[loc]
+            .stores
+            .last()
+            .expect("every location has its initial store")
+            .value
     }
 
     fn actor(&self, t: usize, scope: Option<Scope>) -> Actor {
-        Actor { thread: t, placement: self.setup.threads[t].placement, scope }
+        Actor {
+            thread: t,
+            placement: self.setup.threads[t].placement,
+            scope,
+        }
     }
 
     /// Start an operation of `t`: record the scheduling decision and enforce the step bound.
@@ -194,7 +212,11 @@ impl Machine {
     /// Record the first failure and stop every thread.
     pub fn fail(&mut self, kind: FailureKind, headline: String, details: Vec<String>) {
         if self.failure.is_none() && !self.infeasible {
-            self.failure = Some(Failure { kind, headline, details });
+            self.failure = Some(Failure {
+                kind,
+                headline,
+                details,
+            });
         }
         self.halt();
     }
@@ -214,7 +236,15 @@ impl Machine {
     }
 
     /// Check a new access against every earlier conflicting one, then remember it.
-    fn race_check(&mut self, t: usize, loc: usize, actor: Actor, write: bool, epoch: u32, event: usize) -> Result<(), Halt> {
+    fn race_check(
+        &mut self,
+        t: usize,
+        loc: usize,
+        actor: Actor,
+        write: bool,
+        epoch: u32,
+        event: usize,
+    ) -> Result<(), Halt> {
         let view = &self.threads[t].view;
         if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
             if self.setup.stop_on_race {
@@ -224,12 +254,19 @@ impl Machine {
             }
             self.races += 1;
         }
-        self.locs[loc].accesses.push(AccessRec { actor, epoch, write, event });
+        self.locs[loc].accesses.push(AccessRec {
+            actor,
+            epoch,
+            write,
+            event,
+        });
         Ok(())
     }
 
     fn note_shared(&mut self, t: usize, loc: usize, site: Site) {
-        let Some(addr) = self.setup.locs[loc].shared else { return };
+        let Some(addr) = self.setup.locs[loc].shared else {
+            return;
+        };
         let info = &self.setup.threads[t];
         let occ = self.threads[t].occurrences.entry(site).or_insert(0);
         *occ += 1;
@@ -252,7 +289,11 @@ impl Machine {
             return heads;
         }
         if releases(order) {
-            heads.push(Head { releaser: *actor, view: Arc::new(th.view.clone()), levels: ALL_LEVELS });
+            heads.push(Head {
+                releaser: *actor,
+                view: Arc::new(th.view.clone()),
+                levels: ALL_LEVELS,
+            });
         }
         // A release fence followed by this strong write.
         heads.extend(th.fence_heads.iter().cloned());
@@ -264,11 +305,36 @@ impl Machine {
     }
 
     /// Append a store and do what follows from it: floors, release sequence, waking spinners.
-    fn append_store(&mut self, t: usize, loc: usize, value: Bits, epoch: u32, actor: Actor, order: Order, heads: Vec<Head>, event: usize) {
-        let heads = if heads.is_empty() { Arc::clone(&self.empty_heads) } else { Arc::new(heads) };
-        let own = heads.first().filter(|h| h.releaser == actor && releases(order)).cloned();
+    #[allow(clippy::too_many_arguments)]
+    fn append_store(
+        &mut self,
+        t: usize,
+        loc: usize,
+        value: Bits,
+        epoch: u32,
+        actor: Actor,
+        order: Order,
+        heads: Vec<Head>,
+        event: usize,
+    ) {
+        let heads = if heads.is_empty() {
+            Arc::clone(&self.empty_heads)
+        } else {
+            Arc::new(heads)
+        };
+        let own = heads
+            .first()
+            .filter(|h| h.releaser == actor && releases(order))
+            .cloned();
         let state = &mut self.locs[loc];
-        state.stores.push(StoreRec { value, writer: Some(t), epoch, actor: Some(actor), heads, event });
+        state.stores.push(StoreRec {
+            value,
+            writer: Some(t),
+            epoch,
+            actor: Some(actor),
+            heads,
+            event,
+        });
         let index = state.latest() as u32;
         let th = &mut self.threads[t];
         th.view.floor[loc] = index;
@@ -282,7 +348,11 @@ impl Machine {
     /// Wake the threads spinning on `loc` if the store just appended changes the value they
     /// would read next (an equal value would only repeat their failed iteration).
     fn wake_spinners(&mut self, writer: usize, loc: usize) {
-        let value = self.locs[loc].stores.last().expect("a store was just appended").value;
+        let value = self.locs[loc]
+            .stores
+            .last()
+            .expect("a store was just appended")
+            .value;
         for u in 0..self.threads.len() {
             if u == writer {
                 continue;
@@ -301,7 +371,13 @@ impl Machine {
 
     /// Which store a load of `loc` by `t` reads: loom's pick (checked against our floor) or
     /// the engine's choice among the `n` readable stores, newest first.
-    fn pick_store(&mut self, t: usize, loc: usize, mirror: Option<u32>, choose: &dyn Fn(usize) -> usize) -> Result<usize, Halt> {
+    fn pick_store(
+        &mut self,
+        t: usize,
+        loc: usize,
+        mirror: Option<u32>,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<usize, Halt> {
         let floor = self.threads[t].view.floor[loc] as usize;
         let latest = self.locs[loc].latest();
         let store = match mirror {
@@ -358,7 +434,17 @@ impl Machine {
         let store = self.pick_store(t, loc, mirror, choose)?;
         let value = self.locs[loc].stores[store].value;
         let actor = self.actor(t, scope);
-        let event = self.event(t, site, EventKind::Load { loc, order, scope, value, store });
+        let event = self.event(
+            t,
+            site,
+            EventKind::Load {
+                loc,
+                order,
+                scope,
+                value,
+                store,
+            },
+        );
         self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
         self.threads[t].view.floor[loc] = store as u32;
@@ -367,11 +453,28 @@ impl Machine {
         Ok(value)
     }
 
-    pub fn store(&mut self, t: usize, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) -> Result<(), Halt> {
+    pub fn store(
+        &mut self,
+        t: usize,
+        loc: usize,
+        value: Bits,
+        order: Order,
+        scope: Option<Scope>,
+        site: Site,
+    ) -> Result<(), Halt> {
         self.begin(t)?;
         let epoch = self.threads[t].view.tick(t);
         let actor = self.actor(t, scope);
-        let event = self.event(t, site, EventKind::Store { loc, order, scope, value });
+        let event = self.event(
+            t,
+            site,
+            EventKind::Store {
+                loc,
+                order,
+                scope,
+                value,
+            },
+        );
         self.race_check(t, loc, actor, true, epoch, event)?;
         self.note_shared(t, loc, site);
         let heads = self.release_heads(t, loc, order, &actor);
@@ -400,7 +503,18 @@ impl Machine {
         let read = self.locs[loc].latest();
         let old = self.locs[loc].stores[read].value;
         let new = apply(old);
-        let event = self.event(t, site, EventKind::Rmw { loc, kind, order, scope, old, new });
+        let event = self.event(
+            t,
+            site,
+            EventKind::Rmw {
+                loc,
+                kind,
+                order,
+                scope,
+                old,
+                new,
+            },
+        );
         self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
         self.threads[t].view.floor[loc] = read as u32;
@@ -415,7 +529,10 @@ impl Machine {
                 let rf_levels = morally_strong(&writer, &actor);
                 for h in s.heads.iter() {
                     if h.levels & rf_levels != 0 {
-                        heads.push(Head { levels: h.levels & rf_levels, ..h.clone() });
+                        heads.push(Head {
+                            levels: h.levels & rf_levels,
+                            ..h.clone()
+                        });
                     }
                 }
             }
@@ -447,7 +564,11 @@ impl Machine {
             }
         }
         if releases(order) {
-            let head = Head { releaser: actor, view: Arc::new(th.view.clone()), levels: ALL_LEVELS };
+            let head = Head {
+                releaser: actor,
+                view: Arc::new(th.view.clone()),
+                levels: ALL_LEVELS,
+            };
             th.fence_heads.retain(|h| h.releaser.scope != Some(scope));
             th.fence_heads.push(head);
         }
@@ -463,12 +584,24 @@ impl Machine {
         self.barrier_op(t, site, BarrierKey::Site(site), None, true)
     }
 
+    /// Before a `bar`: the barrier ids this thread may still reach after it (`None`: unknown).
+    pub fn set_future_barriers(&mut self, t: usize, ids: Option<Vec<i64>>) {
+        self.threads[t].future_barriers = ids;
+    }
+
     /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
     /// reach the same one) or PTX `bar.sync`/`bar.arrive id[, quorum]` (keyed by id; `quorum`
     /// threads complete an instance, all of the block by default). Arriving releases the
     /// thread's view; `wait`ing threads leave with the join of every arrival's view. Returns
     /// `true` when `t` must block.
-    pub fn barrier_op(&mut self, t: usize, site: Site, key: BarrierKey, quorum: Option<usize>, wait: bool) -> Result<bool, Halt> {
+    pub fn barrier_op(
+        &mut self,
+        t: usize,
+        site: Site,
+        key: BarrierKey,
+        quorum: Option<usize>,
+        wait: bool,
+    ) -> Result<bool, Halt> {
         self.begin(t)?;
         self.threads[t].view.tick(t);
         self.event(t, site, EventKind::Barrier { key, wait });
@@ -476,7 +609,10 @@ impl Machine {
         let members = self.setup.blocks[block].clone();
         let kernel_barrier = matches!(key, BarrierKey::Site(_));
         if kernel_barrier {
-            if let Some(&gone) = members.iter().find(|&&u| self.threads[u].status == Status::Done) {
+            if let Some(&gone) = members
+                .iter()
+                .find(|&&u| self.threads[u].status == Status::Done)
+            {
                 let names = &self.setup.threads;
                 let headline = format!(
                     "{} reached syncthreads at {site}, but {} already exited without reaching it",
@@ -487,47 +623,105 @@ impl Machine {
             }
         }
         let view = Arc::new(self.threads[t].view.clone());
-        self.barrier_waiting[block].push(Arrival { thread: t, site, key, view, wait });
-        let same = |a: &Arrival| kernel_barrier || a.key == key;
-        let arrived = self.barrier_waiting[block].iter().filter(|a| same(a)).count();
-        if arrived < quorum.unwrap_or(members.len()) {
-            if wait {
-                self.threads[t].status = Status::AtBarrier;
-                self.check_deadlock()?;
+        self.barrier_waiting[block].push(Arrival {
+            thread: t,
+            site,
+            key,
+            view,
+            wait,
+            quorum,
+        });
+        if wait {
+            self.threads[t].status = Status::AtBarrier;
+        }
+        if kernel_barrier {
+            if self.barrier_waiting[block].len() == members.len() {
+                let arrived = std::mem::take(&mut self.barrier_waiting[block]);
+                if arrived.iter().any(|a| a.site != site) {
+                    let details = arrived
+                        .iter()
+                        .map(|a| {
+                            format!(
+                                "{} reached syncthreads at {}",
+                                self.setup.threads[a.thread].name, a.site
+                            )
+                        })
+                        .collect();
+                    let headline = format!(
+                        "threads of block {block} reached different syncthreads calls (undefined behaviour: \
+                         every thread of a block must reach the same barrier)"
+                    );
+                    self.fail(FailureKind::BarrierDivergence, headline, details);
+                    return Err(Halt);
+                }
+                self.complete_barrier(arrived);
             }
-            return Ok(wait);
+        } else {
+            self.settle_barriers(block);
         }
-        let (group, rest): (Vec<Arrival>, Vec<Arrival>) =
-            std::mem::take(&mut self.barrier_waiting[block]).into_iter().partition(|a| same(a));
-        self.barrier_waiting[block] = rest;
-        if kernel_barrier && group.iter().any(|a| a.site != site) {
-            let details = group
+        if self.threads[t].status == Status::AtBarrier {
+            self.check_deadlock()?;
+        }
+        Ok(self.threads[t].status == Status::AtBarrier)
+    }
+
+    /// Complete every `bar` instance of `block` that can complete: `quorum` arrivals when a
+    /// quorum is given; without one, an instance holds every barrier of its id (as in the
+    /// axiomatic model), so it completes once every other thread of the block has exited or
+    /// waits at another barrier with this id nowhere ahead of it.
+    fn settle_barriers(&mut self, block: usize) {
+        loop {
+            let members = &self.setup.blocks[block];
+            let arrivals = &self.barrier_waiting[block];
+            let ready = arrivals
                 .iter()
-                .map(|a| format!("{} reached syncthreads at {}", self.setup.threads[a.thread].name, a.site))
-                .collect();
-            let headline = format!(
-                "threads of block {block} reached different syncthreads calls (undefined behaviour: \
-                 every thread of a block must reach the same barrier)"
-            );
-            self.fail(FailureKind::BarrierDivergence, headline, details);
-            return Err(Halt);
+                .filter(|a| matches!(a.key, BarrierKey::Id(_)))
+                .find_map(|first| {
+                    let group: Vec<usize> = (0..arrivals.len())
+                        .filter(|&i| arrivals[i].key == first.key)
+                        .collect();
+                    let complete = match first.quorum {
+                        Some(q) => group.len() >= q,
+                        None => members.iter().all(|&u| {
+                            let th = &self.threads[u];
+                            let BarrierKey::Id(id) = first.key else {
+                                unreachable!("only bar instances settle")
+                            };
+                            group.iter().any(|&i| arrivals[i].thread == u)
+                                || th.status == Status::Done
+                                || (th.status == Status::AtBarrier
+                                    && th
+                                        .future_barriers
+                                        .as_ref()
+                                        .is_some_and(|f| !f.contains(&id)))
+                        }),
+                    };
+                    complete.then(|| {
+                        group[..first.quorum.unwrap_or(group.len()).min(group.len())].to_vec()
+                    })
+                });
+            let Some(indices) = ready else { return };
+            let mut taken = Vec::new();
+            for &i in indices.iter().rev() {
+                taken.push(self.barrier_waiting[block].remove(i));
+            }
+            taken.reverse();
+            self.complete_barrier(taken);
         }
-        // Every arrival's knowledge becomes every waiter's.
+    }
+
+    /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
+    fn complete_barrier(&mut self, group: Vec<Arrival>) {
         let mut joined = (*group[0].view).clone();
         for a in &group[1..] {
             joined.join(&a.view, ALL_LEVELS);
         }
         for a in group.iter().filter(|a| a.wait) {
             let own = a.thread;
-            let epoch = self.threads[own].view.clocks[0].get(own);
             self.threads[own].view.join(&joined, ALL_LEVELS);
-            debug_assert_eq!(self.threads[own].view.clocks[0].get(own), epoch);
-            if own != t {
-                self.threads[own].status = Status::Running;
-                self.wake.push(own);
-            }
+            self.threads[own].status = Status::Running;
+            self.wake.push(own);
         }
-        Ok(false)
     }
 
     /// For every watched location, move `t`'s floor to the oldest newer store with a different
@@ -538,7 +732,9 @@ impl Machine {
             let stores = &self.locs[loc].stores;
             let floor = &mut self.threads[t].view.floor[loc];
             let seen = stores[*floor as usize].value;
-            if let Some(newer) = (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen) {
+            if let Some(newer) =
+                (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen)
+            {
                 *floor = newer as u32;
                 any = true;
             }
@@ -565,9 +761,14 @@ impl Machine {
 
     /// Every live thread blocked: deadlock.
     fn check_deadlock(&mut self) -> Result<(), Halt> {
-        let live: Vec<usize> =
-            (0..self.threads.len()).filter(|&u| self.threads[u].status != Status::Done).collect();
-        if live.is_empty() || live.iter().any(|&u| self.threads[u].status == Status::Running) {
+        let live: Vec<usize> = (0..self.threads.len())
+            .filter(|&u| self.threads[u].status != Status::Done)
+            .collect();
+        if live.is_empty()
+            || live
+                .iter()
+                .any(|&u| self.threads[u].status == Status::Running)
+        {
             return Ok(());
         }
         let details = live
@@ -577,14 +778,24 @@ impl Machine {
                 match &self.threads[u].status {
                     Status::AtBarrier => format!("{name} waits at syncthreads"),
                     Status::Spinning(watch) => {
-                        let locs: Vec<&str> = watch.iter().map(|&l| self.setup.locs[l].name.as_str()).collect();
-                        format!("{name} spins waiting for a new store to {}", locs.join(", "))
+                        let locs: Vec<&str> = watch
+                            .iter()
+                            .map(|&l| self.setup.locs[l].name.as_str())
+                            .collect();
+                        format!(
+                            "{name} spins waiting for a new store to {}",
+                            locs.join(", ")
+                        )
                     }
                     _ => unreachable!("only blocked threads remain"),
                 }
             })
             .collect();
-        self.fail(FailureKind::Deadlock, "every live thread is blocked".to_string(), details);
+        self.fail(
+            FailureKind::Deadlock,
+            "every live thread is blocked".to_string(),
+            details,
+        );
         Err(Halt)
     }
 
@@ -595,8 +806,15 @@ impl Machine {
             return;
         }
         let block = self.setup.threads[t].block as usize;
-        let kernel_waiter = self.barrier_waiting[block].iter().find(|a| matches!(a.key, BarrierKey::Site(_)));
-        if let Some(&Arrival { thread: waiter, site, .. }) = kernel_waiter {
+        let kernel_waiter = self.barrier_waiting[block]
+            .iter()
+            .find(|a| matches!(a.key, BarrierKey::Site(_)));
+        if let Some(&Arrival {
+            thread: waiter,
+            site,
+            ..
+        }) = kernel_waiter
+        {
             let names = &self.setup.threads;
             let headline = format!(
                 "{} exited without reaching the syncthreads at {site} that {} waits at",
@@ -605,6 +823,7 @@ impl Machine {
             self.fail(FailureKind::BarrierDivergence, headline, vec![]);
             return;
         }
+        self.settle_barriers(block);
         let _ = self.check_deadlock();
     }
 

@@ -28,7 +28,10 @@ pub fn install_hook() {
         let previous = original;
         std::panic::set_hook(Box::new(move |info| {
             if IN_MODEL.with(|m| m.get()) > 0 {
-                let location = info.location().map(|l| format!(" at {l}")).unwrap_or_default();
+                let location = info
+                    .location()
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
                 let text = format!("{}{location}", message(info.payload()));
                 LAST_PANIC.with(|p| *p.borrow_mut() = Some(text));
             } else {
@@ -57,7 +60,9 @@ impl Drop for ModelGuard {
 
 /// The message of the panic just caught (with its location when the hook saw it).
 pub fn take_last(payload: &(dyn Any + Send)) -> String {
-    LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| message(payload))
+    LAST_PANIC
+        .with(|p| p.borrow_mut().take())
+        .unwrap_or_else(|| message(payload))
 }
 
 pub fn message(payload: &(dyn Any + Send)) -> String {

@@ -32,14 +32,22 @@ pub fn find_race(accesses: &[AccessRec], view: &View, actor: &Actor, write: bool
         let fix = (1..LEVELS)
             .find(|&level| view.knows(level, u, p.epoch) || ms & (1 << level) != 0)
             .map(|level| Scope::ALL[level]);
-        return Some(Race { prior: p.clone(), fix });
+        return Some(Race {
+            prior: p.clone(),
+            fix,
+        });
     }
     None
 }
 
 impl Race {
     /// Kind, headline and detail lines for a report.
-    pub fn describe(&self, m: &Machine, loc: usize, event: usize) -> (FailureKind, String, Vec<String>) {
+    pub fn describe(
+        &self,
+        m: &Machine,
+        loc: usize,
+        event: usize,
+    ) -> (FailureKind, String, Vec<String>) {
         let name = &m.setup.locs[loc].name;
         let kind = match self.fix {
             Some(fix) => FailureKind::ScopedRace { fix },
@@ -47,7 +55,11 @@ impl Race {
         };
         let (a, b) = (&m.events[self.prior.event - 1], &m.events[event - 1]);
         let mut details = vec![
-            format!("#{} {}", self.prior.event, describe_access(m, self.prior.event)),
+            format!(
+                "#{} {}",
+                self.prior.event,
+                describe_access(m, self.prior.event)
+            ),
             format!("#{event} {}", describe_access(m, event)),
         ];
         let (ta, tb) = (&m.setup.threads[a.thread], &m.setup.threads[b.thread]);
@@ -61,7 +73,10 @@ impl Race {
                     tb.name,
                     scope_label(fix)
                 ));
-                format!("scoped race on {name}: fix by using scope {}", scope_label(fix))
+                format!(
+                    "scoped race on {name}: fix by using scope {}",
+                    scope_label(fix)
+                )
             }
             Some(fix) => {
                 details.push(format!(
@@ -71,7 +86,10 @@ impl Race {
                     tb.name,
                     scope_label(fix)
                 ));
-                format!("scoped race on {name}: fix by using scope {}", scope_label(fix))
+                format!(
+                    "scoped race on {name}: fix by using scope {}",
+                    scope_label(fix)
+                )
             }
             None => {
                 details.push(

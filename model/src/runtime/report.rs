@@ -27,11 +27,35 @@ pub struct Event {
 
 #[derive(Clone, Debug)]
 pub enum EventKind {
-    Load { loc: usize, order: Order, scope: Option<Scope>, value: Bits, store: usize },
-    Store { loc: usize, order: Order, scope: Option<Scope>, value: Bits },
-    Rmw { loc: usize, kind: RmwKind, order: Order, scope: Scope, old: Bits, new: Option<Bits> },
-    Fence { order: Order, scope: Scope },
-    Barrier { key: super::machine::BarrierKey, wait: bool },
+    Load {
+        loc: usize,
+        order: Order,
+        scope: Option<Scope>,
+        value: Bits,
+        store: usize,
+    },
+    Store {
+        loc: usize,
+        order: Order,
+        scope: Option<Scope>,
+        value: Bits,
+    },
+    Rmw {
+        loc: usize,
+        kind: RmwKind,
+        order: Order,
+        scope: Scope,
+        old: Bits,
+        new: Option<Bits>,
+    },
+    Fence {
+        order: Order,
+        scope: Scope,
+    },
+    Barrier {
+        key: super::machine::BarrierKey,
+        wait: bool,
+    },
     SpinWait,
 }
 
@@ -126,8 +150,13 @@ impl std::str::FromStr for Token {
 
     fn from_str(s: &str) -> Result<Token, String> {
         let bad = |why: &str| format!("invalid replay token `{s}`: {why}");
-        let rest = s.trim().strip_prefix(TOKEN_PREFIX).ok_or_else(|| bad("expected prefix sc1-"))?;
-        let (fp, body) = rest.split_once('-').ok_or_else(|| bad("missing fingerprint"))?;
+        let rest = s
+            .trim()
+            .strip_prefix(TOKEN_PREFIX)
+            .ok_or_else(|| bad("expected prefix sc1-"))?;
+        let (fp, body) = rest
+            .split_once('-')
+            .ok_or_else(|| bad("missing fingerprint"))?;
         let fingerprint = u32::from_str_radix(fp, 16).map_err(|_| bad("fingerprint is not hex"))?;
         let mut decisions = Vec::new();
         let mut chars = body.chars();
@@ -144,7 +173,10 @@ impl std::str::FromStr for Token {
                 _ => return Err(bad(&format!("unexpected character `{c}`"))),
             });
         }
-        Ok(Token { fingerprint, decisions })
+        Ok(Token {
+            fingerprint,
+            decisions,
+        })
     }
 }
 

@@ -26,7 +26,9 @@ pub fn morally_strong(a: &Actor, b: &Actor) -> LevelMask {
     if a.thread == b.thread {
         return super::view::ALL_LEVELS;
     }
-    let (Some(sa), Some(sb)) = (a.scope, b.scope) else { return 0 };
+    let (Some(sa), Some(sb)) = (a.scope, b.scope) else {
+        return 0;
+    };
     let mut mask = 0;
     for level in 0..LEVELS {
         let (wa, wb) = (widened(sa, level), widened(sb, level));

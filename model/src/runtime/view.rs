@@ -53,7 +53,10 @@ pub struct View {
 
 impl View {
     pub fn new(threads: usize, locations: usize) -> View {
-        View { clocks: std::array::from_fn(|_| VClock::new(threads)), floor: vec![0; locations] }
+        View {
+            clocks: std::array::from_fn(|_| VClock::new(threads)),
+            floor: vec![0; locations],
+        }
     }
 
     /// Advance `thread`'s own component at every level; returns the new epoch.

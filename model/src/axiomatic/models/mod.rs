@@ -7,6 +7,7 @@
 
 pub mod ptx_v60;
 pub mod ptx_v75;
+pub mod tileir;
 
 use super::execution::Events;
 use super::rel::Rel;
@@ -35,11 +36,27 @@ pub trait Checker {
     fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str>;
     /// Release/acquire synchronization of a consistent execution (for witnesses).
     fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel;
+    /// Data races of a consistent execution, for models that make them undefined behaviour
+    /// (Tile IR); the PTX models report none here.
+    fn races(&self, ev: &Events, _x: &Dynamic) -> Rel {
+        Rel::empty(ev.n)
+    }
 }
 
 pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
     match model {
         Model::PtxV60 => Box::new(ptx_v60::PtxV60::new(ev)),
         Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
+        Model::TileIr => Box::new(tileir::TileIr::new(ev)),
     }
+}
+
+/// Observation order (PTX ISA "Observation Order"): a write is observed by a morally strong read
+/// of it, or through a chain of atomic RMWs, each observing the previous one's write:
+/// `(ms & rf) ; (rmw ; (ms & rf))*`. Like Dat3M we also count `rmw` itself, so that an RMW's
+/// read carries causality to its write.
+pub fn observation(ms: &Rel, rf: &Rel, rmw: &Rel) -> Rel {
+    let observed = ms & rf;
+    let chained = observed.seq(&rmw.seq(&observed).star());
+    &chained | rmw
 }

@@ -35,7 +35,7 @@ impl PtxV60 {
     }
 
     fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        &(&self.ms & &x.rf) | &ev.rmw
+        super::observation(&self.ms, &x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
@@ -57,9 +57,11 @@ impl Checker for PtxV60 {
     }
 
     fn location_ok(&self, ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool {
+        // Atomicity: no morally strong write between an RMW's read and its write.
         let atomicity = (&self.ms & fr).seq(&(&self.ms & co));
-        (&atomicity & &ev.rmw).is_empty()
-            && (&self.ms & &(&(rf | co) | fr)).seq(&ev.po_loc).acyclic()
+        // SC-per-Location (6.0 form): morally strong communication followed by po-loc.
+        let sc_per_location = (&self.ms & &(&(rf | co) | fr)).seq(&ev.po_loc);
+        (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
     fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {

@@ -15,6 +15,9 @@ pub struct PtxV75 {
     acquire_pattern: Rel,
     /// `[F]; (same-proxy & scta); [M]`: a proxy fence and the accesses of its proxy in its CTA.
     proxy_fence_ops: Rel,
+    /// Every access is generic and no location has a second name: then (cause-base being
+    /// transitive) every proxy-preserving clause is contained in the first, `vloc & cause-base`.
+    generic_only: bool,
 }
 
 impl PtxV75 {
@@ -38,16 +41,18 @@ impl PtxV75 {
         let acquire_pattern = &po_vloc.opt().restrict(ev.strong_r, ev.acq_r)
             | &ev.po.restrict(ev.strong_r, ev.f_acq_rel);
         let proxy_fence_ops = (&ev.same_proxy & &ev.scta).restrict(ev.f, ev.m);
+        let generic_only = ev.m & !ev.init & !ev.gen == 0 && ev.vloc == ev.loc;
         PtxV75 {
             ms,
             release_pattern,
             acquire_pattern,
             proxy_fence_ops,
+            generic_only,
         }
     }
 
     fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        &(&self.ms & &x.rf) | &ev.rmw
+        super::observation(&self.ms, &x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
@@ -59,6 +64,9 @@ impl PtxV75 {
         let po_opt = ev.po.opt();
         let base = &(&self.sync(obs) | &x.sync_fence) | &x.sync_barrier;
         let cb = &po_opt.seq(&base.seq(&po_opt).plus()) | &ev.po;
+        if self.generic_only {
+            return obs.opt().seq(&(&ev.vloc & &cb).restrict(ev.gen, ev.gen));
+        }
 
         let gen = ev.id(ev.gen);
         // cause-base into a proxy fence of the source's proxy, and out of one into its proxy.
@@ -91,9 +99,11 @@ impl Checker for PtxV75 {
     }
 
     fn location_ok(&self, ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool {
+        // Atomicity: no morally strong write between an RMW's read and its write.
         let atomicity = (&self.ms & fr).seq(&(&self.ms & co));
-        (&atomicity & &ev.rmw).is_empty()
-            && (&(&self.ms & &(&(rf | co) | fr)) | &ev.po_loc).acyclic()
+        // SC-per-Location: morally strong communication agrees with program order per location.
+        let sc_per_location = &(&self.ms & &(&(rf | co) | fr)) | &ev.po_loc;
+        (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
     fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
