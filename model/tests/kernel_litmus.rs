@@ -7,7 +7,7 @@
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::engine::{Dfs, Engine, Loom, Random};
-use scopecheck_model::litmus::{parse, parse_file};
+use scopecheck_model::litmus::{parse, parse_file, Instr, Program};
 use scopecheck_model::runtime::litmus::{explore, explore_with, Options as RunOptions};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,21 @@ y=0;
 
 exists (P0:r0 == 0 /\ P1:r0 == 0)
 "#;
+
+/// Does some thread branch back to an earlier label (a loop)?
+fn has_backward_branch(p: &Program) -> bool {
+    p.threads.iter().any(|th| {
+        let label_at = |name: &str| {
+            th.body
+                .iter()
+                .position(|s| matches!(&s.instr, Instr::Label(l) if l == name))
+        };
+        th.body.iter().enumerate().any(|(i, s)| match &s.instr {
+            Instr::Branch { target, .. } => label_at(target).is_some_and(|l| l < i),
+            _ => false,
+        })
+    })
+}
 
 fn states_of(src: &str, engine: &dyn Engine) -> BTreeSet<String> {
     let p = parse(src, "inline.litmus").expect("parses");
@@ -109,7 +124,16 @@ fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
             }
         };
         let t0 = std::time::Instant::now();
+        if has_backward_branch(&p) && std::env::var_os("SCOPECHECK_SLOW_TESTS").is_none() {
+            // The axiomatic engine needs about half a minute per ticket lock in a debug build
+            // (and then declines them); set SCOPECHECK_SLOW_TESTS=1 to include loops.
+            skipped.push(format!("{test}: has a loop (set SCOPECHECK_SLOW_TESTS=1)"));
+            continue;
+        }
         let Ok(axiomatic) = analyze(&p, Model::PtxV75, &Options::default()) else {
+            if std::env::var_os("TIMING").is_some() {
+                println!("TIME {test} axiomatic declines after {:?}", t0.elapsed());
+            }
             skipped.push(format!("{test}: axiomatic engine declines"));
             continue;
         };
@@ -153,6 +177,6 @@ fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests() {
     for s in &skipped {
         println!("  skipped {s}");
     }
-    assert!(checked > 100, "too few oracle tests ran: {checked}");
+    assert!(checked > 150, "too few oracle tests ran: {checked}");
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
