@@ -130,6 +130,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
             body.push(Stmt {
                 instr: instr(u, n_locations, &mut regs, &mut arith_left)?,
                 span: Span::default(),
+                token: None,
             });
         }
         threads.push(Thread {
@@ -196,6 +197,7 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                     quorum: None,
                 },
                 span: Span::default(),
+                token: None,
             },
         );
     }
