@@ -32,6 +32,10 @@ pub struct Args {
     /// Most `add`/`sub` read-modify-writes per program (slow for the axiomatic engine).
     #[arg(long, default_value_t = Limits::differential().max_arith_rmws)]
     pub arith: usize,
+    /// Let `add`/`sub` take a register operand (a loaded value): the axiomatic engine's value
+    /// domains then grow fastest.
+    #[arg(long)]
+    pub arith_registers: bool,
     /// Most runtime executions per program (the check stays sound when cut short).
     #[arg(long, default_value_t = Options::default().runtime_executions)]
     pub runtime_executions: u64,
@@ -62,6 +66,7 @@ pub fn run(args: Args) -> ExitCode {
     let limits = Limits {
         max_events: args.max_events,
         max_arith_rmws: args.arith,
+        arith_register_operands: args.arith_registers,
         ..Limits::differential()
     };
     let opts = Options {
