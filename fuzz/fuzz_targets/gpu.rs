@@ -38,7 +38,7 @@ fuzz_target!(
     },
     |data: &[u8]| {
         let gpu = GPU.get().expect("opened in init");
-        let Ok(p) = program(&mut Unstructured::new(data), &Limits::differential()) else {
+        let Ok(p) = program(&mut Unstructured::new(data), &Limits::gpu()) else {
             return;
         };
         // Programs the harness generator cannot express are not the GPU's to judge.

@@ -35,6 +35,12 @@ pub struct Limits {
     /// Whether an `add`/`sub` may take its operand from a register (a value loaded earlier), which
     /// lets values multiply fastest.
     pub arith_register_operands: bool,
+    /// Threads may run on a second GPU (reached only by `.sys`).
+    pub multi_gpu: bool,
+    /// Pairs of CTAs may share a cluster.
+    pub clusters: bool,
+    /// The threads of one CTA may meet at a `bar.cta.sync`.
+    pub barriers: bool,
 }
 
 impl Default for Limits {
@@ -47,6 +53,9 @@ impl Default for Limits {
             max_events: 16,
             max_arith_rmws: 2,
             arith_register_operands: true,
+            multi_gpu: true,
+            clusters: true,
+            barriers: true,
         }
     }
 }
@@ -63,6 +72,17 @@ impl Limits {
             max_arith_rmws: 1,
             arith_register_operands: false,
             ..Limits::default()
+        }
+    }
+
+    /// The differential's programs, within what the GPU harness runs: one GPU, no clusters, no
+    /// barriers (many test instances share a block).
+    pub fn gpu() -> Limits {
+        Limits {
+            multi_gpu: false,
+            clusters: false,
+            barriers: false,
+            ..Limits::differential()
         }
     }
 }
@@ -123,7 +143,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     let mut arith_left = limits.max_arith_rmws;
     let mut events_left = limits.max_events.max(n_threads);
     for t in 0..n_threads {
-        let placement = placement(u, n_threads)?;
+        let placement = placement(u, n_threads, limits)?;
         let mut regs = Vec::new();
         // Leave at least one instruction for each thread still to come.
         let most = limits
@@ -148,12 +168,14 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         written.push(regs);
     }
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
-    if one_in(u, 4)? {
+    if limits.clusters && one_in(u, 4)? {
         for t in &mut threads {
             t.placement.cluster = Some(t.placement.cta / 2);
         }
     }
-    barrier(u, &mut threads, limits)?;
+    if limits.barriers {
+        barrier(u, &mut threads, limits)?;
+    }
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
         name: "generated".to_string(),
@@ -167,9 +189,13 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
 
 /// Same or different CTA of GPU 0; one thread in eight runs on GPU 1, where only `.sys`
 /// reaches it.
-fn placement(u: &mut Unstructured<'_>, n_threads: usize) -> Result<Placement> {
+fn placement(u: &mut Unstructured<'_>, n_threads: usize, limits: &Limits) -> Result<Placement> {
     let cta = u.int_in_range(0..=n_threads as u32 - 1)?;
-    let gpu = if one_in(u, 8)? { 1 } else { 0 };
+    let gpu = if limits.multi_gpu && one_in(u, 8)? {
+        1
+    } else {
+        0
+    };
     Ok(Placement::new(cta, gpu))
 }
 
