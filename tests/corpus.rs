@@ -1,5 +1,6 @@
 //! The corpus: `scopecheck check corpus/` (the README's main job) must pass, and every bug model
-//! must show its expected verdict under every engine that fits it.
+//! must show its expected verdict under every engine that fits it. The cuTile guide's tile
+//! kernels (producer/consumer, double buffering, …) are tested here, through the corpus.
 
 #[path = "../corpus/bugs/mod.rs"]
 #[allow(dead_code)]

@@ -197,3 +197,40 @@ fn sb_with_fence_sc_cta_across_blocks_allows_both_zero() {
 fn sb_without_fences_allows_both_zero() {
     assert_eq!(store_buffering(None), Verdict::Fail(FailureKind::Assertion));
 }
+
+/// Producer/consumer between blocks 0 and 1 of a grid of clusters of two blocks.
+fn clustered(scope: MemoryScope, consumer_block: u32) -> Verdict {
+    let mut k = Kernel::new("clustered_mp", Grid::new(4, 1).with_clusters(2));
+    let data = k.global::<i32>("data", 1);
+    let flag = k.global::<i32>("flag", 1);
+    verdict(Checker::check_all(&k, move |t| {
+        if t.bid() == 0 {
+            t.store(&data, 0, 7);
+            t.atomic_store(&flag, 0, 1, MemoryOrder::Release, scope);
+        } else if t.bid() == consumer_block
+            && t.atomic_load(&flag, 0, MemoryOrder::Acquire, scope) == 1
+        {
+            check!(t.load(&data, 0) == 7);
+        }
+    }))
+}
+
+#[test]
+fn block_scope_within_a_cluster_is_fixed_by_cluster_scope() {
+    assert_eq!(
+        clustered(MemoryScope::Block, 1),
+        Verdict::Fail(FailureKind::ScopedRace {
+            fix: Scope::Cluster
+        })
+    );
+    assert_eq!(clustered(MemoryScope::Cluster, 1), Verdict::Pass);
+}
+
+#[test]
+fn cluster_scope_across_clusters_is_fixed_by_device_scope() {
+    assert_eq!(
+        clustered(MemoryScope::Cluster, 2),
+        Verdict::Fail(FailureKind::ScopedRace { fix: Scope::Gpu })
+    );
+    assert_eq!(clustered(MemoryScope::Device, 2), Verdict::Pass);
+}
