@@ -7,7 +7,7 @@
 //! memory model gives a meaning to (no proxies other than generic, no branches, and a barrier only
 //! where every thread of its CTA meets it, so every thread terminates).
 //!
-//! Shape, kept small so that exhaustive engines answer in microseconds:
+//! Shape (the defaults; [`Limits::differential`] and [`Limits::gpu`] narrow it for the engines):
 //! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom`, `red` and fences
 //! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
 //! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
