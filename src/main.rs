@@ -25,6 +25,8 @@ enum Command {
     Check(cli::check::Args),
     /// Run litmus programs on the GPU and diff the outcomes against the model.
     Gpu(cli::gpu::Args),
+    /// Fuzz the engines against each other: generated programs, runtime states ⊆ axiomatic.
+    Fuzz(cli::fuzz::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,5 +34,6 @@ fn main() -> ExitCode {
         Command::Litmus(args) => cli::litmus::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
+        Command::Fuzz(args) => cli::fuzz::run(args),
     }
 }

@@ -210,8 +210,11 @@ impl<'a> Parser<'a> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '~' || *c == '_')
                 .collect();
+            // A label may be called `exists`; only the keyword itself starts the condition.
+            let is_label = trimmed[word.len()..].trim_start().starts_with(':');
             if matches!(word.as_str(), "exists" | "~exists" | "forall" | "~")
                 && !trimmed.contains('|')
+                && !is_label
             {
                 let at = offset + (line.len() - trimmed.len());
                 return Ok((
@@ -727,6 +730,18 @@ impl<'a> Parser<'a> {
             defined.extend(thread.body.iter().filter_map(|s| written_reg(&s.instr)));
             for stmt in &thread.body {
                 for reg in read_regs(&stmt.instr) {
+                    // A location first used in a later row is declared only then, so an earlier
+                    // operand of that name was taken for a register: reject it here, wherever it is.
+                    if p.location_named(&reg.0).is_some() {
+                        return Err(LitmusError::at(
+                            self.file,
+                            self.src,
+                            stmt.span,
+                            format!(
+                                "`{reg}` is a location; a value operand must be a register or an integer"
+                            ),
+                        ));
+                    }
                     if !defined.contains(reg) {
                         return Err(LitmusError::at(
                             self.file,

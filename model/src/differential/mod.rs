@@ -1,0 +1,275 @@
+//! The engine differential: SC ⊆ runtime ⊆ axioms, on the final states of one program.
+//!
+//! - The operational runtime must never reach a final state the axiomatic PTX v7.5 model
+//!   forbids. Its modification order is execution order, so it reaches a subset of what the
+//!   axioms allow (load buffering, for one, is allowed but unreachable); the converse would fail
+//!   on correct engines. The check stays sound when the runtime's exploration is cut short by its
+//!   execution budget: every state it did reach must still be allowed.
+//! - Every sequentially consistent outcome ([`sc`]) must be allowed by the axioms and, when the
+//!   runtime explored everything, reached by it. This catches engines that are too strong, which
+//!   the first check cannot see.
+
+pub mod sc;
+
+use crate::axiomatic::{self, FinalState, Model};
+use crate::engine::Dfs;
+use crate::litmus::{print, Fence, Instr, LocationKind, Program, Proxy};
+use crate::runtime::litmus::{explore_with, Options as RuntimeOptions};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// Bounds for one check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The most executions the runtime's DFS runs per program; past it the check covers the
+    /// states reached so far (and says so in [`Agreement::runtime_complete`]).
+    pub runtime_executions: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            runtime_executions: 20_000,
+        }
+    }
+}
+
+/// The engines agree on a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agreement {
+    pub allowed: usize,
+    pub reached: usize,
+    /// The runtime explored every execution it can reach (not cut by the budget).
+    pub runtime_complete: bool,
+}
+
+/// Why the engines do not agree on a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// The runtime reached states the axioms forbid.
+    Disagreement {
+        program: String,
+        allowed: BTreeSet<FinalState>,
+        reached: BTreeSet<FinalState>,
+    },
+    /// Sequentially consistent outcomes the axioms forbid.
+    ScForbidden {
+        program: String,
+        states: BTreeSet<FinalState>,
+    },
+    /// Sequentially consistent outcomes the runtime never reached in a complete exploration.
+    ScNotReached {
+        program: String,
+        states: BTreeSet<FinalState>,
+    },
+    /// The axiomatic engine refused a program it should analyse.
+    AxiomaticError { program: String, message: String },
+    /// The runtime could not run the program at all.
+    RuntimeError { program: String, message: String },
+}
+
+impl Finding {
+    /// The reached states the axioms forbid (empty unless this is a disagreement).
+    pub fn forbidden(&self) -> Vec<&FinalState> {
+        match self {
+            Finding::Disagreement {
+                allowed, reached, ..
+            } => reached.difference(allowed).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// One line naming the kind of finding.
+    pub fn summary(&self) -> String {
+        match self {
+            Finding::Disagreement { .. } => format!(
+                "the runtime reached {} state(s) ptx-v7.5 forbids",
+                self.forbidden().len()
+            ),
+            Finding::ScForbidden { states, .. } => format!(
+                "ptx-v7.5 forbids {} sequentially consistent state(s)",
+                states.len()
+            ),
+            Finding::ScNotReached { states, .. } => format!(
+                "the runtime never reached {} sequentially consistent state(s)",
+                states.len()
+            ),
+            Finding::AxiomaticError { message, .. } => {
+                format!("the axiomatic engine refused the program: {message}")
+            }
+            Finding::RuntimeError { message, .. } => {
+                format!("the runtime could not run the program: {message}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.summary())?;
+        if let Finding::Disagreement {
+            allowed, reached, ..
+        } = self
+        {
+            writeln!(f, "--- reached by the runtime but forbidden:")?;
+            for s in self.forbidden() {
+                writeln!(f, "  {s}")?;
+            }
+            writeln!(f, "--- allowed by ptx-v7.5 ({}):", allowed.len())?;
+            for s in allowed {
+                writeln!(f, "  {s}")?;
+            }
+            writeln!(f, "--- reached by the runtime ({}):", reached.len())?;
+            for s in reached {
+                writeln!(f, "  {s}")?;
+            }
+        }
+        if let Finding::ScForbidden { states, .. } | Finding::ScNotReached { states, .. } = self {
+            for s in states {
+                writeln!(f, "  {s}")?;
+            }
+        }
+        let (Finding::Disagreement { program, .. }
+        | Finding::ScForbidden { program, .. }
+        | Finding::ScNotReached { program, .. }
+        | Finding::AxiomaticError { program, .. }
+        | Finding::RuntimeError { program, .. }) = self;
+        write!(f, "--- program:\n{program}")
+    }
+}
+
+/// The most instructions a hand-written seed may have to be checked (exhaustive engines pay
+/// exponentially for each one).
+pub const MAX_SEED_INSTRUCTIONS: usize = 6;
+
+/// Whether a parsed program (a seed from `corpus/litmus/`, say) suits the differential: small,
+/// and within what both engines model. The runtime does not model proxies, so aliases and
+/// non-generic accesses would be compared against semantics it does not claim to have.
+pub fn suitable(p: &Program) -> bool {
+    let instructions: usize = p.threads.iter().map(|t| t.body.len()).sum();
+    let generic = |i: &Instr| match i {
+        Instr::Load { access, .. }
+        | Instr::Store { access, .. }
+        | Instr::Atom { access, .. }
+        | Instr::Red { access, .. } => access.proxy == Proxy::Generic,
+        Instr::Fence(Fence::Proxy(_)) => false,
+        _ => true,
+    };
+    instructions <= MAX_SEED_INSTRUCTIONS
+        && p.locations
+            .iter()
+            .all(|l| matches!(l.kind, LocationKind::Plain { .. }))
+        && p.threads
+            .iter()
+            .all(|t| t.body.iter().all(|s| generic(&s.instr)))
+}
+
+/// Runs both engines on `p` and compares their final states.
+pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
+    let analysis =
+        axiomatic::analyze(p, Model::PtxV75, &axiomatic::Options::default()).map_err(|e| {
+            Finding::AxiomaticError {
+                program: print(p),
+                message: e.to_string(),
+            }
+        })?;
+    let allowed: BTreeSet<FinalState> = analysis.states.into_iter().map(|s| s.state).collect();
+    let engine = Dfs {
+        max_executions: opts.runtime_executions,
+    };
+    let outcomes = explore_with(p, &engine, &RuntimeOptions::default());
+    if let Some(message) = outcomes.error {
+        return Err(Finding::RuntimeError {
+            program: print(p),
+            message,
+        });
+    }
+    if !outcomes.states.is_subset(&allowed) {
+        return Err(Finding::Disagreement {
+            program: print(p),
+            allowed,
+            reached: outcomes.states,
+        });
+    }
+    if let Some(sc) = sc::final_states(p) {
+        let forbidden: BTreeSet<FinalState> = sc.difference(&allowed).cloned().collect();
+        if !forbidden.is_empty() {
+            return Err(Finding::ScForbidden {
+                program: print(p),
+                states: forbidden,
+            });
+        }
+        let missed: BTreeSet<FinalState> = sc.difference(&outcomes.states).cloned().collect();
+        if outcomes.complete && !missed.is_empty() {
+            return Err(Finding::ScNotReached {
+                program: print(p),
+                states: missed,
+            });
+        }
+    }
+    Ok(Agreement {
+        allowed: allowed.len(),
+        reached: outcomes.states.len(),
+        runtime_complete: outcomes.complete,
+    })
+}
+
+/// A smaller program on which `fails` still holds: statements and then whole threads are dropped
+/// one at a time while the program stays valid (it prints and parses back) and keeps failing.
+/// The final condition plays no part in the differential, so it becomes `exists (true)` first
+/// if that keeps the failure.
+pub fn shrink(p: &Program, fails: impl Fn(&Program) -> bool) -> Program {
+    let valid =
+        |c: &Program| crate::litmus::parse(&print(c), "shrink").is_ok_and(|back| &back == c);
+    let keeps = |c: &Program| valid(c) && fails(c);
+    let mut best = p.clone();
+    let mut plain = best.clone();
+    plain.condition.prop = crate::litmus::Prop::True;
+    if keeps(&plain) {
+        best = plain;
+    }
+    loop {
+        let mut smaller = None;
+        'search: for t in 0..best.threads.len() {
+            for i in 0..best.threads[t].body.len() {
+                let mut c = best.clone();
+                c.threads[t].body.remove(i);
+                if keeps(&c) {
+                    smaller = Some(c);
+                    break 'search;
+                }
+            }
+            if best.threads.len() > 1 && best.condition.prop == crate::litmus::Prop::True {
+                let mut c = best.clone();
+                c.threads.remove(t);
+                c.reg_init.retain(|r| r.thread != t);
+                for r in &mut c.reg_init {
+                    if r.thread > t {
+                        r.thread -= 1;
+                    }
+                }
+                if keeps(&c) {
+                    smaller = Some(c);
+                    break 'search;
+                }
+            }
+        }
+        match smaller {
+            Some(c) => best = c,
+            None => return best,
+        }
+    }
+}
+
+/// A finding as a litmus file for `corpus/fuzz-findings/`: the program, named `name`, with
+/// comments saying what was found and the verdict a correct pair of engines gives.
+pub fn finding_file(p: &Program, name: &str, finding: &Finding, origin: &str) -> String {
+    let clean = |s: String| s.replace(['"', '\n'], " ");
+    let mut p = p.clone();
+    p.name = name.to_string();
+    p.comments = vec![
+        clean(format!("found: ({origin}) {}", finding.summary())),
+        "expect: engines agree".to_string(),
+    ];
+    print(&p)
+}

@@ -1,0 +1,391 @@
+//! Small random litmus programs, for fuzzing the parser, the engines and the GPU.
+//!
+//! The generator reads its choices from an [`arbitrary::Unstructured`] byte stream, so
+//! cargo-fuzz mutates programs through their bytes and a fixed seed always yields the same
+//! program. Every program it builds is *valid*: it prints in the litmus dialect and parses back
+//! to itself, every register it reads was written before, and every instruction is one the PTX
+//! memory model gives a meaning to (no proxies other than generic, no branches, and a barrier only
+//! where every thread of its CTA meets it, so every thread terminates).
+//!
+//! Shape, kept small so that exhaustive engines answer in microseconds:
+//! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom`, `red` and fences
+//! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
+//! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
+//! meets; and a condition over the final registers.
+
+use super::ir::*;
+use crate::scope::{Order, Placement, Scope};
+use arbitrary::{Arbitrary, Result, Unstructured};
+use rand::{RngCore, SeedableRng};
+use std::fmt;
+
+/// Bounds on the generated programs' size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub min_threads: usize,
+    pub max_threads: usize,
+    /// Instructions per thread (at least one each).
+    pub max_instrs: usize,
+    pub max_locations: usize,
+    /// Instructions in the whole program: exhaustive engines pay exponentially for each one.
+    pub max_events: usize,
+    /// `add`/`sub` read-modify-writes in the whole program. Each one makes new values out of
+    /// old ones, and engines that guess the values loads return pay for every value reachable.
+    pub max_arith_rmws: usize,
+    /// Whether an `add`/`sub` may take its operand from a register (a value loaded earlier), which
+    /// lets values multiply fastest.
+    pub arith_register_operands: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            min_threads: 2,
+            max_threads: 4,
+            max_instrs: 4,
+            max_locations: 3,
+            max_events: 16,
+            max_arith_rmws: 2,
+            arith_register_operands: true,
+        }
+    }
+}
+
+impl Limits {
+    /// Programs both engines answer in milliseconds, for the engine differential: at most six
+    /// instructions and one `add`/`sub`, with a constant operand. The axiomatic engine guesses
+    /// the values loads return from a domain closed under every store; an `add` of a value loaded
+    /// from the same location can grow that domain past the engine's limits (see
+    /// `corpus/fuzz-findings/axiomatic-*`).
+    pub fn differential() -> Limits {
+        Limits {
+            max_events: 6,
+            max_arith_rmws: 1,
+            arith_register_operands: false,
+            ..Limits::default()
+        }
+    }
+}
+
+const LOCATION_NAMES: [&str; 4] = ["x", "y", "z", "w"];
+
+/// A generated program. `Debug` prints it as litmus text, which is what cargo-fuzz shows for a
+/// failing input.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Generated(pub Program);
+
+impl<'a> Arbitrary<'a> for Generated {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Generated> {
+        program(u, &Limits::default()).map(Generated)
+    }
+}
+
+impl fmt::Debug for Generated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", super::print(&self.0))
+    }
+}
+
+/// How many random bytes [`from_seed`] feeds the generator: enough for the largest program.
+const SEED_BYTES: usize = 512;
+
+/// The program a 64-bit seed stands for (stable across runs and machines).
+pub fn from_seed(seed: u64) -> Program {
+    from_seed_with(seed, &Limits::default())
+}
+
+/// [`from_seed`] within other limits.
+pub fn from_seed_with(seed: u64, limits: &Limits) -> Program {
+    let mut bytes = [0u8; SEED_BYTES];
+    rand::rngs::StdRng::seed_from_u64(seed).fill_bytes(&mut bytes);
+    program(&mut Unstructured::new(&bytes), limits)
+        .expect("the generator falls back to defaults when bytes run out")
+}
+
+/// Reads one program from `u`. Running out of bytes is not an error: every choice then takes its
+/// smallest value, so any input, even an empty one, gives a valid program.
+pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
+    let n_locations = u.int_in_range(1..=limits.max_locations.clamp(1, LOCATION_NAMES.len()))?;
+    let mut locations = Vec::new();
+    for name in &LOCATION_NAMES[..n_locations] {
+        // A non-zero initial value now and then tells "read the initial value" from "read 0".
+        let init = if one_in(u, 8)? { 1 } else { 0 };
+        locations.push(Location {
+            name: name.to_string(),
+            kind: LocationKind::Plain { init },
+            span: Span::default(),
+        });
+    }
+    let n_threads = u.int_in_range(limits.min_threads.max(1)..=limits.max_threads.max(1))?;
+    let mut threads = Vec::new();
+    // Registers each thread writes, in order: the pool the condition draws from.
+    let mut written: Vec<Vec<Reg>> = Vec::new();
+    let mut arith_left = limits.max_arith_rmws;
+    let mut events_left = limits.max_events.max(n_threads);
+    for t in 0..n_threads {
+        let placement = placement(u, n_threads)?;
+        let mut regs = Vec::new();
+        // Leave at least one instruction for each thread still to come.
+        let most = limits
+            .max_instrs
+            .min(events_left - (n_threads - t - 1))
+            .max(1);
+        let n_instrs = u.int_in_range(1..=most)?;
+        events_left -= n_instrs;
+        let mut body = Vec::new();
+        for _ in 0..n_instrs {
+            body.push(Stmt {
+                instr: instr(u, n_locations, &mut regs, &mut arith_left, limits)?,
+                span: Span::default(),
+                token: None,
+            });
+        }
+        threads.push(Thread {
+            placement,
+            body,
+            span: Span::default(),
+        });
+        written.push(regs);
+    }
+    // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
+    if one_in(u, 4)? {
+        for t in &mut threads {
+            t.placement.cluster = Some(t.placement.cta / 2);
+        }
+    }
+    barrier(u, &mut threads, limits)?;
+    let condition = condition(u, &written, n_locations)?;
+    Ok(Program {
+        name: "generated".to_string(),
+        comments: Vec::new(),
+        locations,
+        reg_init: Vec::new(),
+        threads,
+        condition,
+    })
+}
+
+/// Same or different CTA of GPU 0; one thread in eight runs on GPU 1, where only `.sys`
+/// reaches it.
+fn placement(u: &mut Unstructured<'_>, n_threads: usize) -> Result<Placement> {
+    let cta = u.int_in_range(0..=n_threads as u32 - 1)?;
+    let gpu = if one_in(u, 8)? { 1 } else { 0 };
+    Ok(Placement::new(cta, gpu))
+}
+
+/// Now and then every thread of one CTA meets at `bar.cta.sync 0`, each at a random point of its
+/// body, when all of them have room for one more instruction.
+fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let cta = threads[u.choose_index(threads.len())?].placement;
+    let members: Vec<usize> = (0..threads.len())
+        .filter(|&i| {
+            let p = threads[i].placement;
+            p.gpu == cta.gpu && p.cta == cta.cta
+        })
+        .collect();
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    let room = members
+        .iter()
+        .all(|&i| threads[i].body.len() < limits.max_instrs);
+    if members.len() < 2 || !room || events + members.len() > limits.max_events {
+        return Ok(());
+    }
+    for i in members {
+        let at = u.int_in_range(0..=threads[i].body.len())?;
+        threads[i].body.insert(
+            at,
+            Stmt {
+                instr: Instr::Barrier {
+                    op: BarrierOp::Sync,
+                    id: vec![Operand::Imm(0)],
+                    quorum: None,
+                },
+                span: Span::default(),
+                token: None,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// True once in `n` draws; false when the bytes have run out, so that exhausted input leans to
+/// the plain case (unlike `Unstructured::ratio`, which then answers true).
+fn one_in(u: &mut Unstructured<'_>, n: u8) -> Result<bool> {
+    Ok(u.int_in_range(1..=n)? == n)
+}
+
+fn scope(u: &mut Unstructured<'_>) -> Result<Scope> {
+    u.choose(&Scope::ALL).copied()
+}
+
+/// A strong order from `orders` with a scope, or a weak access (no scope) when `Weak` is drawn.
+fn access(u: &mut Unstructured<'_>, orders: &[Order]) -> Result<Access> {
+    let order = *u.choose(orders)?;
+    let scope = if order == Order::Weak {
+        None
+    } else {
+        Some(scope(u)?)
+    };
+    Ok(Access {
+        proxy: Proxy::Generic,
+        order,
+        scope,
+    })
+}
+
+fn fresh_reg(regs: &mut Vec<Reg>) -> Reg {
+    let r = Reg(format!("r{}", regs.len()));
+    regs.push(r.clone());
+    r
+}
+
+/// A small constant, or now and then a register written earlier (a data dependency).
+fn value(u: &mut Unstructured<'_>, regs: &[Reg], lo: Value, hi: Value) -> Result<Operand> {
+    if !regs.is_empty() && one_in(u, 4)? {
+        return Ok(Operand::Reg(u.choose(regs)?.clone()));
+    }
+    Ok(Operand::Imm(u.int_in_range(lo..=hi)?))
+}
+
+fn instr(
+    u: &mut Unstructured<'_>,
+    n_locations: usize,
+    regs: &mut Vec<Reg>,
+    arith_left: &mut usize,
+    limits: &Limits,
+) -> Result<Instr> {
+    use Order::*;
+    let arith_regs: &[Reg] = if limits.arith_register_operands {
+        regs
+    } else {
+        &[]
+    };
+    let loc = u.choose_index(n_locations)?;
+    let mut kind = u.int_in_range(0..=9u8)?;
+    if kind == 7 && *arith_left == 0 {
+        // `red` only adds or subtracts: with the budget spent, draw an `atom` instead.
+        kind = 6;
+    }
+    Ok(match kind {
+        0..=2 => Instr::Load {
+            access: access(u, &[Weak, Relaxed, Acquire])?,
+            dst: fresh_reg(regs),
+            loc,
+        },
+        3..=5 => Instr::Store {
+            access: access(u, &[Weak, Relaxed, Release])?,
+            loc,
+            value: value(u, regs, 1, 3)?,
+        },
+        6 => {
+            let access = access(u, &[Relaxed, Acquire, Release, AcqRel])?;
+            let ops: &[RmwOp] = if *arith_left > 0 {
+                &[RmwOp::Add, RmwOp::Sub, RmwOp::Exch, RmwOp::Cas]
+            } else {
+                &[RmwOp::Exch, RmwOp::Cas]
+            };
+            let op = *u.choose(ops)?;
+            if matches!(op, RmwOp::Add | RmwOp::Sub) {
+                *arith_left -= 1;
+            }
+            let (operand, new) = match op {
+                RmwOp::Cas => (value(u, regs, 0, 2)?, Some(value(u, regs, 1, 3)?)),
+                RmwOp::Exch => (value(u, regs, 1, 3)?, None),
+                RmwOp::Add | RmwOp::Sub => (value(u, arith_regs, 1, 3)?, None),
+            };
+            Instr::Atom {
+                access,
+                op,
+                dst: fresh_reg(regs),
+                loc,
+                operand,
+                new,
+            }
+        }
+        7 => {
+            *arith_left -= 1;
+            Instr::Red {
+                // PTX `red` is relaxed or release.
+                access: access(u, &[Relaxed, Release])?,
+                op: *u.choose(&[RmwOp::Add, RmwOp::Sub])?,
+                loc,
+                operand: value(u, arith_regs, 1, 3)?,
+            }
+        }
+        _ => {
+            let s = scope(u)?;
+            Instr::Fence(if one_in(u, 2)? {
+                Fence::Sc(s)
+            } else {
+                Fence::AcqRel(s)
+            })
+        }
+    })
+}
+
+/// A proposition over final registers (over a location when no thread writes a register).
+fn condition(
+    u: &mut Unstructured<'_>,
+    written: &[Vec<Reg>],
+    n_locations: usize,
+) -> Result<Condition> {
+    let quantifier = *u.choose(&[
+        Quantifier::Exists,
+        Quantifier::Exists,
+        Quantifier::NotExists,
+        Quantifier::Forall,
+    ])?;
+    let n_atoms = u.int_in_range(1..=3)?;
+    let mut prop = atom(u, written, n_locations)?;
+    for _ in 1..n_atoms {
+        let next = atom(u, written, n_locations)?;
+        prop = match u.int_in_range(0..=5u8)? {
+            0 => Prop::Or(Box::new(prop), Box::new(next)),
+            1 => Prop::And(Box::new(prop), Box::new(Prop::Not(Box::new(next)))),
+            _ => Prop::And(Box::new(prop), Box::new(next)),
+        };
+    }
+    Ok(Condition {
+        quantifier,
+        prop,
+        span: Span::default(),
+    })
+}
+
+fn atom(u: &mut Unstructured<'_>, written: &[Vec<Reg>], n_locations: usize) -> Result<Prop> {
+    let regs: Vec<(ThreadId, &Reg)> = written
+        .iter()
+        .enumerate()
+        .flat_map(|(t, rs)| rs.iter().map(move |r| (t, r)))
+        .collect();
+    let term = if regs.is_empty() {
+        Term::Loc(u.choose_index(n_locations)?)
+    } else {
+        let (t, r) = *u.choose(&regs)?;
+        Term::Reg(t, r.clone())
+    };
+    let cmp = if one_in(u, 6)? { Cmp::Ne } else { Cmp::Eq };
+    Ok(Prop::Cmp(cmp, term, Term::Const(u.int_in_range(0..=3)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_input_gives_the_smallest_valid_program() {
+        let p = program(&mut Unstructured::new(&[]), &Limits::default()).unwrap();
+        assert_eq!(p.threads.len(), 2);
+        assert_eq!(p.locations.len(), 1);
+        assert!(p.threads.iter().all(|t| t.body.len() == 1));
+    }
+
+    #[test]
+    fn seeds_are_stable() {
+        assert_eq!(from_seed(7), from_seed(7));
+        assert_ne!(from_seed(7), from_seed(8));
+    }
+}

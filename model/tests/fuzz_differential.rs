@@ -1,0 +1,110 @@
+//! The engine differential over a fixed set of generated programs, so CI runs the fuzzer's
+//! check without nightly: on every program the runtime reaches only states ptx-v7.5 allows.
+
+use scopecheck_model::differential::{check, finding_file, sc, shrink, Finding, Options};
+use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
+use scopecheck_model::litmus::{parse, Fence, Instr, Prop};
+
+const SEEDS: std::ops::Range<u64> = 0..120;
+
+#[test]
+fn runtime_states_are_allowed_on_fixed_seeds() {
+    let mut failures = Vec::new();
+    let mut allowed = 0;
+    for seed in SEEDS {
+        let p = from_seed_with(seed, &Limits::differential());
+        match check(&p, &Options::default()) {
+            Ok(a) => {
+                assert!(a.reached >= 1, "seed {seed}: the runtime reached no state");
+                assert!(a.reached <= a.allowed, "seed {seed}");
+                allowed += a.allowed;
+            }
+            Err(f) => failures.push(format!("seed {seed}: {f}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{} programs, {allowed} allowed states in all", SEEDS.end);
+}
+
+/// The check can fail: a runtime state the axioms forbid is reported with both sets.
+#[test]
+fn a_forbidden_state_is_a_disagreement() {
+    let p = from_seed_with(3, &Limits::differential());
+    let reached =
+        scopecheck_model::runtime::litmus::explore(&p, &scopecheck_model::engine::Dfs::default());
+    let mut allowed = reached.clone();
+    let dropped = allowed.pop_first().expect("the runtime reaches some state");
+    let f = Finding::Disagreement {
+        program: scopecheck_model::litmus::print(&p),
+        allowed,
+        reached,
+    };
+    assert_eq!(f.forbidden(), vec![&dropped]);
+    let text = f.to_string();
+    assert!(
+        text.contains("reached by the runtime but forbidden") && text.contains("PTX generated")
+    );
+}
+
+#[test]
+fn shrinking_keeps_the_failure_and_drops_the_rest() {
+    let has_sc_fence = |p: &scopecheck_model::litmus::Program| {
+        p.threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .any(|s| matches!(s.instr, Instr::Fence(Fence::Sc(_))))
+    };
+    let seed = (0..)
+        .find(|&s| {
+            let p = from_seed_with(s, &Limits::default());
+            has_sc_fence(&p) && p.threads.iter().map(|t| t.body.len()).sum::<usize>() > 4
+        })
+        .unwrap();
+    let small = shrink(&from_seed_with(seed, &Limits::default()), has_sc_fence);
+    assert!(has_sc_fence(&small));
+    assert_eq!(small.condition.prop, Prop::True);
+    assert_eq!(small.threads.len(), 1, "{small:?}");
+    assert_eq!(small.threads[0].body.len(), 1);
+}
+
+#[test]
+fn finding_files_parse_and_carry_their_verdict() {
+    let p = from_seed_with(5, &Limits::differential());
+    let f = Finding::AxiomaticError {
+        program: String::new(),
+        message: "a \"quoted\"\nmessage".into(),
+    };
+    let text = finding_file(&p, "fuzz-seed-5", &f, "test");
+    let back = parse(&text, "finding").unwrap();
+    assert_eq!(back.threads, p.threads);
+    assert_eq!(back.name, "fuzz-seed-5");
+    assert!(back.comments[0].starts_with("found: (test) the axiomatic engine refused"));
+    assert_eq!(back.comments[1], "expect: engines agree");
+}
+
+#[test]
+fn sc_reference_gives_the_interleaving_outcomes_of_store_buffering() {
+    let sb = parse(
+        "PTX SB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\nexists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
+        "SB",
+    )
+    .unwrap();
+    let outcomes: Vec<(i64, i64)> = sc::final_states(&sb)
+        .unwrap()
+        .iter()
+        .map(|s| (s.regs["P0:r0"], s.regs["P1:r1"]))
+        .collect();
+    assert_eq!(outcomes, vec![(0, 1), (1, 0), (1, 1)]);
+    // The weak outcome is the axioms' (and the runtime's) alone; the engines agree here.
+    assert!(check(&sb, &Options::default()).is_ok());
+}
+
+#[test]
+fn sc_reference_leaves_barriers_and_branches_to_the_engines() {
+    let with_barrier = parse(
+        "PTX B\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n bar.cta.sync 0 | bar.cta.sync 0 ;\nexists (x == 0)\n",
+        "B",
+    )
+    .unwrap();
+    assert!(sc::final_states(&with_barrier).is_none());
+}

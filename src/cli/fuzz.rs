@@ -1,0 +1,183 @@
+//! `scopecheck fuzz`: the engine differential in-process, for users without cargo-fuzz.
+//!
+//! Generates small litmus programs from consecutive seeds, runs each on the axiomatic engine
+//! (ptx-v7.5) and on the operational runtime (exhaustive DFS), and reports every program where
+//! the runtime reaches a state the axioms forbid (or an engine fails), shrunk to a few
+//! instructions. The engines run on a worker thread so that `--seconds` holds even when one
+//! program takes long: at the deadline the run reports and ends, abandoning that program.
+
+use scopecheck_model::differential::{check, finding_file, shrink, Finding, Options};
+use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
+use scopecheck_model::litmus::{print, Program};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// How long to fuzz, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// First seed (programs use consecutive seeds); random when not given.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop after this many programs, even before the time is up.
+    #[arg(long)]
+    pub programs: Option<u64>,
+    /// Most instructions per program.
+    #[arg(long, default_value_t = Limits::differential().max_events)]
+    pub max_events: usize,
+    /// Most `add`/`sub` read-modify-writes per program (slow for the axiomatic engine).
+    #[arg(long, default_value_t = Limits::differential().max_arith_rmws)]
+    pub arith: usize,
+    /// Let `add`/`sub` take a register operand (a loaded value): the axiomatic engine's value
+    /// domains then grow fastest.
+    #[arg(long)]
+    pub arith_registers: bool,
+    /// Most runtime executions per program (the check stays sound when cut short).
+    #[arg(long, default_value_t = Options::default().runtime_executions)]
+    pub runtime_executions: u64,
+    /// Write each shrunk finding as a `.litmus` file into this directory.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+/// What the worker tells the main thread after each program.
+enum Event {
+    Checked { runtime_complete: bool },
+    Found(Box<Report>),
+}
+
+struct Report {
+    seed: u64,
+    generated: Program,
+    shrunk: Program,
+    finding: Finding,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let first = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let limits = Limits {
+        max_events: args.max_events,
+        max_arith_rmws: args.arith,
+        arith_register_operands: args.arith_registers,
+        ..Limits::differential()
+    };
+    let opts = Options {
+        runtime_executions: args.runtime_executions,
+    };
+    eprintln!(
+        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (DFS), seeds from {first}, {} s",
+        args.seconds
+    );
+    let (tx, rx) = mpsc::channel();
+    let limit = args.programs;
+    // Detached: at the deadline the process ends with it still inside one program.
+    std::thread::spawn(move || {
+        let mut seed = first;
+        while limit.is_none_or(|n| seed.wrapping_sub(first) < n) {
+            let event = differential(seed, &limits, &opts);
+            if tx.send(event).is_err() {
+                return;
+            }
+            seed = seed.wrapping_add(1);
+        }
+    });
+
+    let tty = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.seconds);
+    let (mut checked, mut findings, mut incomplete) = (0u64, 0u64, 0u64);
+    let progress = |checked: u64, findings: u64, incomplete: u64, end: &str| {
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        eprint!(
+            "{}{checked} programs checked, {:.0} exec/s, {findings} findings ({incomplete} runtime explorations cut by the budget){end}",
+            if tty { "\r" } else { "" },
+            checked as f64 / secs
+        );
+        let _ = std::io::stderr().flush();
+    };
+    let mut next_report = start + Duration::from_secs(1);
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            break;
+        }
+        match rx.recv_timeout(next_report.min(deadline) - now) {
+            Ok(Event::Checked { runtime_complete }) => {
+                checked += 1;
+                incomplete += u64::from(!runtime_complete);
+            }
+            Ok(Event::Found(report)) => {
+                checked += 1;
+                findings += 1;
+                if tty {
+                    eprintln!();
+                }
+                if let Err(code) = show(&report, args.save.as_ref()) {
+                    return code;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if Instant::now() >= next_report {
+            next_report += Duration::from_secs(1);
+            progress(checked, findings, incomplete, if tty { "" } else { "\n" });
+        }
+    }
+    progress(checked, findings, incomplete, "\n");
+    if findings == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Checks the program of one seed; a finding comes back shrunk.
+fn differential(seed: u64, limits: &Limits, opts: &Options) -> Event {
+    let generated = from_seed_with(seed, limits);
+    match check(&generated, opts) {
+        Ok(agreement) => Event::Checked {
+            runtime_complete: agreement.runtime_complete,
+        },
+        Err(finding) => {
+            let kind = std::mem::discriminant(&finding);
+            let shrunk = shrink(&generated, |c| {
+                check(c, opts).is_err_and(|f| std::mem::discriminant(&f) == kind)
+            });
+            let finding = check(&shrunk, opts).err().unwrap_or(finding);
+            Event::Found(Box::new(Report {
+                seed,
+                generated,
+                shrunk,
+                finding,
+            }))
+        }
+    }
+}
+
+fn show(r: &Report, save: Option<&PathBuf>) -> Result<(), ExitCode> {
+    println!("finding at seed {}: {}", r.seed, r.finding);
+    if r.shrunk != r.generated {
+        println!("--- shrunk from:\n{}", print(&r.generated));
+    }
+    if let Some(dir) = save {
+        let name = format!("fuzz-seed-{}", r.seed);
+        let origin = format!("scopecheck fuzz --seed {}", r.seed);
+        let text = finding_file(&r.shrunk, &name, &r.finding, &origin);
+        let path = dir.join(format!("{name}.litmus"));
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, text)) {
+            eprintln!("scopecheck fuzz: cannot write {}: {e}", path.display());
+            return Err(ExitCode::from(2));
+        }
+        println!("saved {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! `scopecheck fuzz`: the engine differential from the command line.
+
+use std::process::Command;
+
+fn scopecheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
+        .args(args)
+        .output()
+        .expect("run scopecheck");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn fuzz_checks_programs_and_reports_progress() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-fuzz-cli-{}", std::process::id()));
+    let (code, stdout, stderr) = scopecheck(&[
+        "fuzz",
+        "--seconds",
+        "120",
+        "--programs",
+        "25",
+        "--seed",
+        "0",
+        "--save",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stderr.contains("seeds from 0"), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("25 programs checked,") && last.contains("exec/s, 0 findings"),
+        "{stderr}"
+    );
+    assert!(!dir.exists(), "no finding, so nothing saved");
+}
+
+#[test]
+fn fuzz_rejects_bad_arguments() {
+    let (code, _, stderr) = scopecheck(&["fuzz", "--seconds", "soon"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--seconds"), "{stderr}");
+}
