@@ -33,6 +33,8 @@ pub struct Valuations<'a> {
     offset: Vec<usize>,
     /// Thread and index of each read, with its possible sources.
     reads: Vec<(usize, usize, Vec<Source>)>,
+    /// Each read's index in the flat value vector.
+    flat: Vec<usize>,
 }
 
 /// The value of every read (by flat index; other events hold `None`).
@@ -73,10 +75,12 @@ impl<'a> Valuations<'a> {
                 reads.push((t, i, sources));
             }
         }
+        let flat = reads.iter().map(|(t, i, _)| offset[*t] + i).collect();
         Valuations {
             paths,
             offset,
             reads,
+            flat,
         }
     }
 
@@ -119,12 +123,11 @@ impl<'a> Valuations<'a> {
     ) -> ControlFlow<()> {
         let open = (0..self.reads.len())
             .filter(|&k| rf[k].is_none() && values[self.flat(k)].is_none())
-            .map(|k| (k, self.options(k, values)))
-            .min_by_key(|(_, options)| options.len());
-        let Some((k, options)) = open else {
+            .min_by_key(|&k| self.count_options(k, values));
+        let Some(k) = open else {
             return self.settle(rf, values.clone(), emit);
         };
-        for option in options {
+        for option in self.options(k, values) {
             let mut next = values.clone();
             match option {
                 Ok(v) => next[self.flat(k)] = Some(v),
@@ -137,6 +140,25 @@ impl<'a> Valuations<'a> {
             rf[k] = None;
         }
         ControlFlow::Continue(())
+    }
+
+    /// How many options [`Self::options`] gives, without allocating (it ranks every open
+    /// read at every step); beyond 16 known values each counts as distinct.
+    fn count_options(&self, k: usize, values: &Values) -> usize {
+        let mut known = [0 as Value; 16];
+        let (mut distinct, mut count) = (0, 0);
+        for &s in &self.reads[k].2 {
+            match self.source_value(Some(s), values) {
+                Some(v) if known[..distinct].contains(&v) => {}
+                Some(v) if distinct < known.len() => {
+                    known[distinct] = v;
+                    distinct += 1;
+                    count += 1;
+                }
+                _ => count += 1,
+            }
+        }
+        count
     }
 
     /// What read `k` may return: each value its sources are known to write (`Ok`), and each
@@ -191,8 +213,7 @@ impl<'a> Valuations<'a> {
     }
 
     fn flat(&self, k: usize) -> usize {
-        let (t, i, _) = &self.reads[k];
-        self.offset[*t] + i
+        self.flat[k]
     }
 
     /// The value a source writes, once it can be computed.
