@@ -87,10 +87,7 @@ impl<'a> Valuations<'a> {
     /// Calls `f` with the traces of every distinct valuation that satisfies every assumption,
     /// until `f` breaks.
     pub fn for_each(&self, f: &mut dyn FnMut(Vec<Trace>) -> ControlFlow<()>) {
-        let n = self
-            .offset
-            .last()
-            .map_or(0, |o| o + self.paths.last().unwrap().events.len());
+        let n = self.paths.iter().map(|path| path.events.len()).sum();
         let mut seen = HashSet::new();
         let mut emit = |values: &Values| {
             if seen.insert(values.clone()) {
