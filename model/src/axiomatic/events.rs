@@ -1,53 +1,55 @@
-//! From a program to events: each thread is run on its own, once per choice of the values its
-//! loads return, giving every *trace* the thread can take (loops unrolled up to a bound).
+//! From a program to events: each thread is run on its own, giving every *path* it can take
+//! (loops unrolled up to a bound), with the values its loads return left symbolic.
 //!
-//! A load may return any value some store could ever write to its physical location; that set
-//! (the *value domain*) is found by a fixpoint over all threads first. Matching each load to a
-//! store that wrote the guessed value is then the job of `enumerate.rs` (as in herd).
+//! A load's value is [`Expr::Read`] of its own event; registers, stored values and barrier ids
+//! are expressions over such reads. Where a branch or a CAS depends on a loaded value, the path
+//! forks and each side records the condition it assumed. `values.rs` later chooses reads-from,
+//! computes the values along it and keeps the choices that satisfy every condition: the
+//! *traces* (paths with concrete values) that `enumerate.rs` turns into candidate executions.
 //!
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
-use super::domain::{self, Domain, Usage};
 use crate::litmus::*;
 use crate::scope::Order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// What one event of a thread does.
+/// What one event of a thread does; `V` is a concrete [`Value`] in a [`Trace`], an [`Expr`]
+/// over the path's reads in a [`Path`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum Kind<V = Value> {
     /// `rmw`: a write of the same instruction follows this read.
     Read {
         loc: LocId,
         access: Access,
-        value: Value,
+        value: V,
         rmw: bool,
     },
     /// `rmw`: this write completes the read just before it.
     Write {
         loc: LocId,
         access: Access,
-        value: Value,
+        value: V,
         rmw: bool,
     },
     Fence(Fence),
     Barrier {
         op: BarrierOp,
-        id: Vec<Value>,
-        quorum: Option<Value>,
+        id: Vec<V>,
+        quorum: Option<V>,
     },
 }
 
 #[derive(Clone, Debug)]
-pub struct ThreadEvent {
+pub struct ThreadEvent<V = Value> {
     /// Index of the statement in the thread's body.
     pub stmt: usize,
-    pub kind: Kind,
+    pub kind: Kind<V>,
     /// Indices (within the trace) of the reads this event depends on.
     pub deps: Vec<usize>,
 }
 
-/// One way a thread can run to its end.
+/// One way a thread can run to its end, with the values its loads returned.
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub events: Vec<ThreadEvent>,
@@ -55,21 +57,87 @@ pub struct Trace {
     pub regs: BTreeMap<Reg, Value>,
 }
 
-/// Every trace of every thread, plus what the bound cut off.
-pub struct Traces {
-    pub per_thread: Vec<Vec<Trace>>,
-    /// Some run needed more loop iterations than the bound allows.
-    pub bounded: bool,
+/// A value computed from constants and the values of a path's reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    Const(Value),
+    /// The value returned by the read at this index of the path.
+    Read(usize),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
 }
 
-/// Why a program cannot be turned into traces.
+impl Expr {
+    /// `a + b`, folded when both are constants.
+    fn add(a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Const(x), Expr::Const(y)) => Expr::Const(x.wrapping_add(*y)),
+            _ => Expr::Add(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a - b`, folded when both are constants.
+    fn sub(a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Const(x), Expr::Const(y)) => Expr::Const(x.wrapping_sub(*y)),
+            _ => Expr::Sub(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// The value, once every read it mentions has one (`read` gives them by index).
+    pub fn eval(&self, read: &impl Fn(usize) -> Option<Value>) -> Option<Value> {
+        match self {
+            Expr::Const(v) => Some(*v),
+            Expr::Read(i) => read(*i),
+            Expr::Add(a, b) => Some(a.eval(read)?.wrapping_add(b.eval(read)?)),
+            Expr::Sub(a, b) => Some(a.eval(read)?.wrapping_sub(b.eval(read)?)),
+        }
+    }
+}
+
+/// A comparison a path assumed about its values (the side of a branch or a CAS it took).
+#[derive(Clone, Debug)]
+pub struct Assumption {
+    pub cmp: Cmp,
+    pub a: Expr,
+    pub b: Expr,
+}
+
+impl Assumption {
+    /// `Some(false)` once the values show the path impossible; `None` while undecided.
+    pub fn holds(&self, read: &impl Fn(usize) -> Option<Value>) -> Option<bool> {
+        let (a, b) = (self.a.eval(read)?, self.b.eval(read)?);
+        Some(match self.cmp {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        })
+    }
+}
+
+/// One way a thread can run, its values symbolic.
+#[derive(Clone, Debug)]
+pub struct Path {
+    pub events: Vec<ThreadEvent<Expr>>,
+    pub regs: BTreeMap<Reg, Expr>,
+    /// What the path assumed at branches and CAS operations that depend on loaded values.
+    pub assumes: Vec<Assumption>,
+    /// The backward branch whose bound cut this path short; `None` for a path that ends.
+    pub cut: Option<Span>,
+}
+
+/// Every path of every thread (including those cut by the bound).
+pub struct Paths {
+    pub per_thread: Vec<Vec<Path>>,
+}
+
+/// Why a program cannot be turned into paths.
 pub struct TraceError {
     pub span: Span,
     pub message: String,
 }
 
-/// The most traces one thread may have before we give up (a guard against value explosions).
-const MAX_TRACES: usize = 200_000;
+/// The most paths one thread may have before we give up.
+const MAX_PATHS: usize = 200_000;
 
 /// Every register a thread mentions, with its initial value.
 pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
@@ -147,109 +215,332 @@ fn collect_condition_regs(prop: &Prop, t: ThreadId, note: &mut impl FnMut(&Reg))
     }
 }
 
-/// All traces of all threads, with loads drawing from a value domain closed under every store
-/// (a fixpoint over rounds of trace enumeration; see `domain.rs` for why it terminates).
-pub fn traces(p: &Program, unroll: u32) -> Result<Traces, TraceError> {
-    let max_writes = domain::max_writes(p, unroll);
-    let init = domain::initial(p);
-    let mut domain = init.clone();
-    loop {
-        let mut next = init.clone();
-        for t in 0..p.threads.len() {
-            let run = thread_traces(p, t, &domain, unroll)?;
-            for (l, v, usage) in run.written {
-                if domain::within(&usage, &max_writes) {
-                    domain::insert_minimal(&mut next[l], v, usage);
-                }
-            }
-        }
-        if next == domain {
-            break;
-        }
-        domain = next;
-    }
-    // Traces only need the values; one entry per value avoids duplicate traces.
-    let values = domain::values_only(&domain);
-    let mut bounded = false;
-    let mut per_thread = Vec::with_capacity(p.threads.len());
-    for t in 0..p.threads.len() {
-        let run = thread_traces(p, t, &values, unroll)?;
-        if run.traces.is_empty() {
-            // With every value a store can write available, this thread can never finish.
-            return Err(TraceError {
-                span: run.cut.unwrap_or(p.threads[t].span),
-                message: format!(
-                    "thread P{t} cannot finish within the unroll bound of {unroll} loop iterations (raise --unroll)"
-                ),
-            });
-        }
-        bounded |= run.cut.is_some();
-        per_thread.push(run.traces);
-    }
-    Ok(Traces {
-        per_thread,
-        bounded,
-    })
+/// Every path of every thread.
+pub fn paths(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
+    let per_thread = (0..p.threads.len())
+        .map(|t| thread_paths(p, t, unroll))
+        .collect::<Result<_, _>>()?;
+    Ok(Paths { per_thread })
 }
 
 /// A register's value and the reads it was computed from.
 #[derive(Clone)]
 struct Tainted {
-    value: Value,
+    value: Expr,
     deps: BTreeSet<usize>,
-    usage: Usage,
 }
 
 impl Tainted {
-    /// A value computed from two others: both sets of dependencies, the larger usage.
-    fn combine(&self, other: &Tainted, value: Value) -> Tainted {
+    fn constant(value: Value) -> Tainted {
+        Tainted {
+            value: Expr::Const(value),
+            deps: BTreeSet::new(),
+        }
+    }
+
+    /// The value `read` returned.
+    fn read(read: usize) -> Tainted {
+        Tainted {
+            value: Expr::Read(read),
+            deps: BTreeSet::from([read]),
+        }
+    }
+
+    /// A value computed from two others: both sets of dependencies.
+    fn combine(&self, other: &Tainted, value: Expr) -> Tainted {
         Tainted {
             value,
             deps: self.deps.union(&other.deps).copied().collect(),
-            usage: self
-                .usage
-                .iter()
-                .zip(&other.usage)
-                .map(|(a, b)| *a.max(b))
-                .collect(),
         }
     }
 }
 
 #[derive(Clone)]
 struct State {
-    n_locations: usize,
     pc: usize,
     regs: HashMap<Reg, Tainted>,
     /// Reads every later event depends on through a branch.
     ctrl: BTreeSet<usize>,
-    events: Vec<ThreadEvent>,
+    events: Vec<ThreadEvent<Expr>>,
+    assumes: Vec<Assumption>,
     /// Times each backward branch (by statement index) has been taken.
     loops: HashMap<usize, u32>,
-    /// Values written so far: (physical location, value, usage including this write).
-    written: Vec<(LocId, Value, Usage)>,
 }
 
 impl State {
     fn operand(&self, o: &Operand) -> Tainted {
         match o {
-            Operand::Imm(v) => Tainted {
-                value: *v,
-                deps: BTreeSet::new(),
-                usage: self.zero(),
-            },
+            Operand::Imm(v) => Tainted::constant(*v),
             Operand::Reg(r) => self.regs[r].clone(),
         }
     }
 
-    fn zero(&self) -> Usage {
-        vec![0; self.n_locations]
-    }
-
-    fn push(&mut self, stmt: usize, kind: Kind, data: &BTreeSet<usize>) -> usize {
+    fn push(&mut self, stmt: usize, kind: Kind<Expr>, data: &BTreeSet<usize>) -> usize {
         let deps = data.union(&self.ctrl).copied().collect();
         self.events.push(ThreadEvent { stmt, kind, deps });
         self.events.len() - 1
+    }
+
+    /// The index the next event will have.
+    fn next_event(&self) -> usize {
+        self.events.len()
+    }
+
+    fn into_path(self, cut: Option<Span>) -> Path {
+        Path {
+            events: self.events,
+            regs: self.regs.into_iter().map(|(r, v)| (r, v.value)).collect(),
+            assumes: self.assumes,
+            cut,
+        }
+    }
+}
+
+/// The two sides of a comparison: `(cmp holds?, state assuming it)` for each side that the
+/// constants leave possible.
+fn sides(s: State, cmp: Cmp, a: &Tainted, b: &Tainted) -> Vec<(bool, State)> {
+    if let (Expr::Const(x), Expr::Const(y)) = (&a.value, &b.value) {
+        let holds = match cmp {
+            Cmp::Eq => x == y,
+            Cmp::Ne => x != y,
+        };
+        return vec![(holds, s)];
+    }
+    let negated = match cmp {
+        Cmp::Eq => Cmp::Ne,
+        Cmp::Ne => Cmp::Eq,
+    };
+    let mut other = s.clone();
+    let mut yes = s;
+    for (state, cmp) in [(&mut yes, cmp), (&mut other, negated)] {
+        state.assumes.push(Assumption {
+            cmp,
+            a: a.value.clone(),
+            b: b.value.clone(),
+        });
+    }
+    vec![(true, yes), (false, other)]
+}
+
+fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, TraceError> {
+    let body = &p.threads[t].body;
+    let labels: HashMap<&str, usize> = body
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.instr {
+            Instr::Label(l) => Some((l.as_str(), i)),
+            _ => None,
+        })
+        .collect();
+    let start = State {
+        pc: 0,
+        regs: registers(p, t)
+            .into_iter()
+            .map(|(r, value)| (r, Tainted::constant(value)))
+            .collect(),
+        ctrl: BTreeSet::new(),
+        events: Vec::new(),
+        assumes: Vec::new(),
+        loops: HashMap::new(),
+    };
+    let mut paths = Vec::new();
+    let mut stack = vec![start];
+    while let Some(mut s) = stack.pop() {
+        if paths.len() > MAX_PATHS {
+            return Err(TraceError {
+                span: p.threads[t].span,
+                message: format!(
+                    "thread P{t} has more than {MAX_PATHS} distinct paths; lower --unroll"
+                ),
+            });
+        }
+        let Some(stmt) = body.get(s.pc) else {
+            paths.push(s.into_path(None));
+            continue;
+        };
+        let here = s.pc;
+        s.pc += 1;
+        match &stmt.instr {
+            Instr::Load { access, dst, loc } => {
+                let r = s.next_event();
+                let kind = Kind::Read {
+                    loc: *loc,
+                    access: *access,
+                    value: Expr::Read(r),
+                    rmw: false,
+                };
+                s.push(here, kind, &BTreeSet::new());
+                s.regs.insert(dst.clone(), Tainted::read(r));
+                stack.push(s);
+            }
+            Instr::Store { access, loc, value } => {
+                let v = s.operand(value);
+                s.write(here, *access, *loc, &v, false);
+                stack.push(s);
+            }
+            Instr::Atom {
+                access,
+                op,
+                dst,
+                loc,
+                operand,
+                new,
+            } => {
+                let arg = s.operand(operand);
+                let cas_new = new.as_ref().map(|n| s.operand(n));
+                for mut n in s.rmw(here, *access, *op, *loc, &arg, cas_new.as_ref()) {
+                    let r = n.read;
+                    n.state.regs.insert(dst.clone(), Tainted::read(r));
+                    stack.push(n.state);
+                }
+            }
+            Instr::Red {
+                access,
+                op,
+                loc,
+                operand,
+            } => {
+                let arg = s.operand(operand);
+                for n in s.rmw(here, *access, *op, *loc, &arg, None) {
+                    stack.push(n.state);
+                }
+            }
+            Instr::Fence(f) => {
+                s.push(here, Kind::Fence(*f), &BTreeSet::new());
+                stack.push(s);
+            }
+            Instr::Barrier { op, id, quorum } => {
+                let ids: Vec<Tainted> = id.iter().map(|o| s.operand(o)).collect();
+                let q = quorum.as_ref().map(|o| s.operand(o));
+                let mut deps = BTreeSet::new();
+                for d in ids.iter().chain(q.iter()) {
+                    deps.extend(d.deps.iter().copied());
+                }
+                let kind = Kind::Barrier {
+                    op: *op,
+                    id: ids.into_iter().map(|t| t.value).collect(),
+                    quorum: q.map(|q| q.value),
+                };
+                s.push(here, kind, &deps);
+                stack.push(s);
+            }
+            Instr::Mov { dst, src } => {
+                let v = s.operand(src);
+                s.regs.insert(dst.clone(), v);
+                stack.push(s);
+            }
+            Instr::Add { dst, a, b } => {
+                let (a, b) = (s.operand(a), s.operand(b));
+                let sum = a.combine(&b, Expr::add(a.value.clone(), b.value.clone()));
+                s.regs.insert(dst.clone(), sum);
+                stack.push(s);
+            }
+            Instr::Label(_) => stack.push(s),
+            Instr::Branch { cond, target } => {
+                let Some(&dest) = labels.get(target.as_str()) else {
+                    return Err(TraceError {
+                        span: stmt.span,
+                        message: format!("branch to undefined label `{target}`"),
+                    });
+                };
+                let outcomes = match cond {
+                    None => vec![(true, s)],
+                    Some((cmp, a, b)) => {
+                        let (a, b) = (s.operand(a), s.operand(b));
+                        s.ctrl.extend(a.deps.iter().chain(&b.deps).copied());
+                        sides(s, *cmp, &a, &b)
+                    }
+                };
+                for (taken, mut s) in outcomes {
+                    if taken {
+                        if dest <= here {
+                            let times = s.loops.entry(here).or_insert(0);
+                            *times += 1;
+                            if *times > unroll {
+                                paths.push(s.into_path(Some(stmt.span)));
+                                continue;
+                            }
+                        }
+                        s.pc = dest;
+                    }
+                    stack.push(s);
+                }
+            }
+        }
+    }
+    // Depth-first search from a stack yields paths in reverse choice order; keep them stable.
+    paths.reverse();
+    Ok(paths)
+}
+
+/// One outcome of an RMW: the state after it and the index of its read.
+struct RmwOutcome {
+    state: State,
+    read: usize,
+}
+
+impl State {
+    /// A store of `v` to `loc`, depending on the reads `v` was computed from.
+    fn write(&mut self, stmt: usize, access: Access, loc: LocId, v: &Tainted, rmw: bool) {
+        let kind = Kind::Write {
+            loc,
+            access,
+            value: v.value.clone(),
+            rmw,
+        };
+        self.push(stmt, kind, &v.deps);
+    }
+
+    /// An RMW: a read, then (unless a CAS fails) a write of the new value. A CAS forks into
+    /// success and failure, each assuming how the value read compares with the expected one.
+    fn rmw(
+        self,
+        stmt: usize,
+        access: Access,
+        op: RmwOp,
+        loc: LocId,
+        arg: &Tainted,
+        cas_new: Option<&Tainted>,
+    ) -> Vec<RmwOutcome> {
+        let (ra, wa) = split_rmw(access);
+        let r = self.next_event();
+        let old = Tainted::read(r);
+        let new_value = match op {
+            RmwOp::Add => Some(Expr::add(old.value.clone(), arg.value.clone())),
+            RmwOp::Sub => Some(Expr::sub(old.value.clone(), arg.value.clone())),
+            RmwOp::Exch => Some(arg.value.clone()),
+            RmwOp::Cas => None,
+        };
+        let outcomes: Vec<(Option<Expr>, State)> = match new_value {
+            Some(v) => vec![(Some(v), self)],
+            None => sides(self, Cmp::Eq, &old, arg)
+                .into_iter()
+                .map(|(swapped, s)| {
+                    let written = cas_new.map_or(Expr::Const(0), |n| n.value.clone());
+                    (swapped.then_some(written), s)
+                })
+                .collect(),
+        };
+        outcomes
+            .into_iter()
+            .map(|(written, mut s)| {
+                let kind = Kind::Read {
+                    loc,
+                    access: ra,
+                    value: Expr::Read(r),
+                    rmw: written.is_some(),
+                };
+                s.push(stmt, kind, &BTreeSet::new());
+                if let Some(v) = written {
+                    let mut from = old.combine(arg, v.clone());
+                    if let Some(n) = cas_new {
+                        from = from.combine(n, v);
+                    }
+                    s.write(stmt, wa, loc, &from, true);
+                }
+                RmwOutcome { state: s, read: r }
+            })
+            .collect()
     }
 }
 
@@ -276,289 +567,4 @@ pub fn split_rmw(access: Access) -> (Access, Access) {
             ..access
         },
     )
-}
-
-/// Every trace of one thread, the span of a branch whose bound cut some run short, and every
-/// value its stores wrote (with usage).
-struct ThreadRuns {
-    traces: Vec<Trace>,
-    cut: Option<Span>,
-    written: Vec<(LocId, Value, Usage)>,
-}
-
-fn thread_traces(
-    p: &Program,
-    t: ThreadId,
-    domain: &Domain,
-    unroll: u32,
-) -> Result<ThreadRuns, TraceError> {
-    let n_locations = p.locations.len();
-    let body = &p.threads[t].body;
-    let labels: HashMap<&str, usize> = body
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match &s.instr {
-            Instr::Label(l) => Some((l.as_str(), i)),
-            _ => None,
-        })
-        .collect();
-    let zero = vec![0; n_locations];
-    let start = State {
-        n_locations,
-        pc: 0,
-        regs: registers(p, t)
-            .into_iter()
-            .map(|(r, value)| {
-                (
-                    r,
-                    Tainted {
-                        value,
-                        deps: BTreeSet::new(),
-                        usage: zero.clone(),
-                    },
-                )
-            })
-            .collect(),
-        ctrl: BTreeSet::new(),
-        events: Vec::new(),
-        loops: HashMap::new(),
-        written: Vec::new(),
-    };
-    let mut runs = ThreadRuns {
-        traces: Vec::new(),
-        cut: None,
-        written: Vec::new(),
-    };
-    let mut stack = vec![start];
-    while let Some(mut s) = stack.pop() {
-        let Some(stmt) = body.get(s.pc) else {
-            let regs = s.regs.iter().map(|(r, v)| (r.clone(), v.value)).collect();
-            runs.traces.push(Trace {
-                events: s.events,
-                regs,
-            });
-            runs.written.append(&mut s.written);
-            if runs.traces.len() > MAX_TRACES {
-                return Err(TraceError {
-                    span: p.threads[t].span,
-                    message: format!(
-                        "thread P{t} has more than {MAX_TRACES} distinct runs; lower --unroll"
-                    ),
-                });
-            }
-            continue;
-        };
-        let here = s.pc;
-        s.pc += 1;
-        let values = |loc: LocId| &domain[p.physical(loc)];
-        match &stmt.instr {
-            Instr::Load { access, dst, loc } => {
-                for (v, usage) in values(*loc) {
-                    let mut n = s.clone();
-                    let kind = Kind::Read {
-                        loc: *loc,
-                        access: *access,
-                        value: *v,
-                        rmw: false,
-                    };
-                    let r = n.push(here, kind, &BTreeSet::new());
-                    n.regs.insert(
-                        dst.clone(),
-                        Tainted {
-                            value: *v,
-                            deps: BTreeSet::from([r]),
-                            usage: usage.clone(),
-                        },
-                    );
-                    stack.push(n);
-                }
-            }
-            Instr::Store { access, loc, value } => {
-                let v = s.operand(value);
-                s.write(p, here, *access, *loc, &v, false);
-                stack.push(s);
-            }
-            Instr::Atom {
-                access,
-                op,
-                dst,
-                loc,
-                operand,
-                new,
-            } => {
-                let arg = s.operand(operand);
-                let cas_new = new.as_ref().map(|n| s.operand(n));
-                for (v, usage) in values(*loc) {
-                    let mut n = s.clone();
-                    let old = Tainted {
-                        value: *v,
-                        deps: BTreeSet::new(),
-                        usage: usage.clone(),
-                    };
-                    let r = n.rmw(p, here, *access, *op, *loc, old, &arg, cas_new.as_ref());
-                    n.regs.insert(
-                        dst.clone(),
-                        Tainted {
-                            value: *v,
-                            deps: BTreeSet::from([r]),
-                            usage: usage.clone(),
-                        },
-                    );
-                    stack.push(n);
-                }
-            }
-            Instr::Red {
-                access,
-                op,
-                loc,
-                operand,
-            } => {
-                let arg = s.operand(operand);
-                for (v, usage) in values(*loc) {
-                    let mut n = s.clone();
-                    let old = Tainted {
-                        value: *v,
-                        deps: BTreeSet::new(),
-                        usage: usage.clone(),
-                    };
-                    n.rmw(p, here, *access, *op, *loc, old, &arg, None);
-                    stack.push(n);
-                }
-            }
-            Instr::Fence(f) => {
-                s.push(here, Kind::Fence(*f), &BTreeSet::new());
-                stack.push(s);
-            }
-            Instr::Barrier { op, id, quorum } => {
-                let ids: Vec<Tainted> = id.iter().map(|o| s.operand(o)).collect();
-                let q = quorum.as_ref().map(|o| s.operand(o));
-                let mut deps = BTreeSet::new();
-                for d in ids.iter().chain(q.iter()) {
-                    deps.extend(d.deps.iter().copied());
-                }
-                let kind = Kind::Barrier {
-                    op: *op,
-                    id: ids.iter().map(|t| t.value).collect(),
-                    quorum: q.map(|q| q.value),
-                };
-                s.push(here, kind, &deps);
-                stack.push(s);
-            }
-            Instr::Mov { dst, src } => {
-                let v = s.operand(src);
-                s.regs.insert(dst.clone(), v);
-                stack.push(s);
-            }
-            Instr::Add { dst, a, b } => {
-                let (a, b) = (s.operand(a), s.operand(b));
-                let sum = a.combine(&b, a.value.wrapping_add(b.value));
-                s.regs.insert(dst.clone(), sum);
-                stack.push(s);
-            }
-            Instr::Label(_) => stack.push(s),
-            Instr::Branch { cond, target } => {
-                let Some(&dest) = labels.get(target.as_str()) else {
-                    return Err(TraceError {
-                        span: stmt.span,
-                        message: format!("branch to undefined label `{target}`"),
-                    });
-                };
-                let taken = match cond {
-                    None => true,
-                    Some((cmp, a, b)) => {
-                        let (a, b) = (s.operand(a), s.operand(b));
-                        s.ctrl.extend(a.deps.iter().chain(&b.deps).copied());
-                        match cmp {
-                            Cmp::Eq => a.value == b.value,
-                            Cmp::Ne => a.value != b.value,
-                        }
-                    }
-                };
-                if taken {
-                    if dest <= here {
-                        let times = s.loops.entry(here).or_insert(0);
-                        *times += 1;
-                        if *times > unroll {
-                            runs.cut.get_or_insert(stmt.span);
-                            continue;
-                        }
-                    }
-                    s.pc = dest;
-                }
-                stack.push(s);
-            }
-        }
-    }
-    // Depth-first search from a stack yields traces in reverse choice order; keep them stable.
-    runs.traces.reverse();
-    Ok(runs)
-}
-
-impl State {
-    /// A store of `v` to `loc`, depending on the reads `v` was computed from.
-    fn write(
-        &mut self,
-        p: &Program,
-        stmt: usize,
-        access: Access,
-        loc: LocId,
-        v: &Tainted,
-        rmw: bool,
-    ) {
-        self.push(
-            stmt,
-            Kind::Write {
-                loc,
-                access,
-                value: v.value,
-                rmw,
-            },
-            &v.deps,
-        );
-        let l = p.physical(loc);
-        let mut usage = v.usage.clone();
-        usage[l] += 1;
-        self.written.push((l, v.value, usage));
-    }
-
-    /// An RMW reading `old`: a read, then (unless a CAS fails) a write of the new value.
-    /// Returns the read's index.
-    #[allow(clippy::too_many_arguments)]
-    fn rmw(
-        &mut self,
-        p: &Program,
-        stmt: usize,
-        access: Access,
-        op: RmwOp,
-        loc: LocId,
-        old: Tainted,
-        arg: &Tainted,
-        cas_new: Option<&Tainted>,
-    ) -> usize {
-        let (ra, wa) = split_rmw(access);
-        let new_value = op.apply(old.value, arg.value, cas_new.map_or(0, |n| n.value));
-        let r = self.push(
-            stmt,
-            Kind::Read {
-                loc,
-                access: ra,
-                value: old.value,
-                rmw: new_value.is_some(),
-            },
-            &BTreeSet::new(),
-        );
-        if let Some(v) = new_value {
-            let mut from = Tainted {
-                value: v,
-                deps: BTreeSet::from([r]),
-                usage: old.usage,
-            };
-            from = from.combine(arg, v);
-            if let Some(n) = cas_new {
-                from = from.combine(n, v);
-            }
-            self.write(p, stmt, wa, loc, &from, true);
-        }
-        r
-    }
 }

@@ -1,7 +1,8 @@
 //! The axiomatic engine: every final state a memory model allows for a litmus program.
 //!
-//! `events.rs` turns each thread into traces (loops unrolled to a bound, loads returning values
-//! from `domain.rs`), `enumerate.rs` builds
+//! `events.rs` turns each thread into paths (loops unrolled to a bound, loaded values symbolic),
+//! `values.rs` chooses reads-from and computes the values along it, giving concrete traces,
+//! `enumerate.rs` builds
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
 //! `models/` judges each one with the model's axioms, written in the relation algebra of
 //! `rel.rs`. `dot.rs` draws a witness execution.
@@ -20,13 +21,13 @@
 //! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
 //!   synchronize; we enumerate the distinct restrictions.
 
-pub mod domain;
 pub mod dot;
 pub mod enumerate;
 pub mod events;
 pub mod execution;
 pub mod models;
 pub mod rel;
+pub mod values;
 
 pub use execution::{ExecEvent, Execution};
 
@@ -34,6 +35,7 @@ use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// The memory models the engine knows, by their command-line names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -159,7 +161,7 @@ impl std::error::Error for AnalysisError {}
 
 /// Every final state `model` allows for `p`.
 pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
-    let traces = events::traces(p, opts.unroll).map_err(|e| AnalysisError {
+    let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
     })?;
@@ -169,40 +171,79 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
         executions: 0,
         racy: 0,
     };
-    // Guard against programs whose thread runs multiply beyond any reasonable search.
+    // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
-    let combinations = traces
+    let combinations = paths
         .per_thread
         .iter()
-        .try_fold(1u64, |acc, ts| acc.checked_mul(ts.len() as u64))
+        .try_fold(1u64, |acc, ps| acc.checked_mul(ps.len() as u64))
         .filter(|&c| c <= MAX_COMBINATIONS);
     if combinations.is_none() {
         return Err(AnalysisError {
             span: p.condition.span,
             message: format!(
-                "the threads' runs combine into more than {MAX_COMBINATIONS} candidates; lower --unroll or split the test"
+                "the threads' paths combine into more than {MAX_COMBINATIONS} candidates; lower --unroll or split the test"
             ),
         });
     }
-    let mut choice = vec![0usize; traces.per_thread.len()];
-    'combos: loop {
-        let combo: Vec<&events::Trace> = choice
-            .iter()
-            .enumerate()
-            .map(|(t, &i)| &traces.per_thread[t][i])
-            .collect();
-        enumerate::explore(p, model, &combo, &mut out).map_err(|message| AnalysisError {
-            span: p.condition.span,
-            message,
-        })?;
-        for (t, c) in choice.iter_mut().enumerate() {
-            *c += 1;
-            if *c < traces.per_thread[t].len() {
-                continue 'combos;
+    // A path cut by the unroll bound that some valuation makes possible: the thread and the
+    // backward branch. Such runs make the result bounded.
+    let mut cut: Option<(usize, Span)> = None;
+    // Whether some combination of complete paths had values satisfying every path.
+    let mut finishes = false;
+    let mut choice = vec![0usize; paths.per_thread.len()];
+    if paths.per_thread.iter().all(|ps| !ps.is_empty()) {
+        'combos: loop {
+            let combo: Vec<&events::Path> = choice
+                .iter()
+                .enumerate()
+                .map(|(t, &i)| &paths.per_thread[t][i])
+                .collect();
+            let valuations = values::Valuations::new(p, &combo);
+            let cut_here = combo
+                .iter()
+                .enumerate()
+                .find_map(|(t, path)| path.cut.map(|span| (t, span)));
+            if let Some(c) = cut_here {
+                if cut.is_none() && valuations.any() {
+                    cut = Some(c);
+                }
+            } else {
+                let mut result = Ok(());
+                valuations.for_each(&mut |traces| {
+                    finishes = true;
+                    let combo: Vec<&events::Trace> = traces.iter().collect();
+                    result = enumerate::explore(p, model, &combo, &mut out);
+                    if result.is_err() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                result.map_err(|message| AnalysisError {
+                    span: p.condition.span,
+                    message,
+                })?;
             }
-            *c = 0;
+            for (t, c) in choice.iter_mut().enumerate() {
+                *c += 1;
+                if *c < paths.per_thread[t].len() {
+                    continue 'combos;
+                }
+                *c = 0;
+            }
+            break;
         }
-        break;
+    }
+    if let (false, Some((t, span))) = (finishes, cut) {
+        // Every run that values allow is cut: this thread can never finish.
+        return Err(AnalysisError {
+            span,
+            message: format!(
+                "thread P{t} cannot finish within the unroll bound of {} loop iterations (raise --unroll)",
+                opts.unroll
+            ),
+        });
     }
     let states: Vec<StateCount> = out
         .states
@@ -222,7 +263,7 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
     Ok(Analysis {
         states,
         holds,
-        bounded: traces.bounded,
+        bounded: cut.is_some(),
         executions: out.executions,
         racy_executions: out.racy,
     })

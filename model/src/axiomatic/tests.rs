@@ -480,3 +480,47 @@ fn many_fence_sc_enumerate_orders_by_the_cheaper_route() {
         "each total order of the fences is a distinct execution"
     );
 }
+
+fn parsed(src: &str) -> Program {
+    crate::litmus::parse(src, "values.litmus").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn values_follow_reads_from_into_stored_operands() {
+    // x := x + r0 with r0 loaded from x: once guessed from a value domain closed under
+    // addition, now computed along reads-from.
+    let p = parsed(
+        "PTX add-loaded
+{ x=0; }
+ P0@cta 0,gpu 0             | P1@cta 1,gpu 0             ;
+ ld.relaxed.gpu r0, x       | red.relaxed.gpu.add x, 1   ;
+ red.relaxed.gpu.add x, r0  |                            ;
+forall ((P0:r0 == 0 /\\ x == 1) \\/ (P0:r0 == 1 /\\ x == 2))
+",
+    );
+    for model in [Model::PtxV75, Model::PtxV60, Model::TileIr] {
+        let a = analyze(&p, model, &Options::default()).unwrap();
+        assert!(a.holds, "{model}");
+        assert_eq!(a.states.len(), 2, "{model}: both outcomes are reachable");
+    }
+}
+
+#[test]
+fn a_value_cycle_through_reads_from_is_thin_air() {
+    // Load buffering that copies: each read could justify the other's value. Only the values
+    // in play (the initial 0) may appear, and only Tile IR, which has no No-Thin-Air axiom,
+    // keeps the execution where each read reads the other thread's copy.
+    let p = parsed(
+        "PTX LB-copy
+{ x=0; y=0; }
+ P0@cta 0,gpu 0        | P1@cta 1,gpu 0        ;
+ ld.relaxed.gpu r0, x  | ld.relaxed.gpu r1, y  ;
+ st.relaxed.gpu y, r0  | st.relaxed.gpu x, r1  ;
+forall (P0:r0 == 0 /\\ P1:r1 == 0)
+",
+    );
+    let ptx = analyze(&p, Model::PtxV75, &Options::default()).unwrap();
+    let tile = analyze(&p, Model::TileIr, &Options::default()).unwrap();
+    assert!(ptx.holds && tile.holds);
+    assert_eq!(tile.executions, ptx.executions + 1);
+}

@@ -7,7 +7,8 @@
 //! in the definition of moral strength is token order between accesses to one location.
 //! Program dependencies do not order either, and the specification states No-Thin-Air only
 //! informally, so there is no dependency axiom: load buffering is visible without tokens. Values
-//! still cannot come from thin air here, because reads only return values some store writes.
+//! still cannot come from thin air here: a read whose value would justify itself through
+//! reads-from only takes values already in play at its location (see `values.rs`).
 
 use super::{Checker, Dynamic};
 use crate::axiomatic::execution::Events;

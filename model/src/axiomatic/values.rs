@@ -1,0 +1,319 @@
+//! Values along reads-from: which values the reads of a combination of paths (one per thread)
+//! can return, found by choosing for each read a write to its location and computing values
+//! along that choice (as herd does for loop-free code), instead of guessing them.
+//!
+//! Reads are given sources one at a time; after each choice every value that can be computed
+//! is, and a choice that contradicts an assumption of a path (a branch or CAS side) is dropped
+//! at once. A read whose source's value depends on the read itself (a cycle of data flow
+//! through reads-from) cannot be computed: it takes each value already in play at its location
+//! (the initial value, or one an evaluated write stores there) and keeps those that its source
+//! then confirms. Such executions are thin air, which the PTX models' No-Thin-Air axiom rejects;
+//! Tile IR, which has no such axiom, sees the self-justifying values that are in play.
+//!
+//! Each distinct valuation gives one trace per thread; `enumerate.rs` then chooses reads-from
+//! again, among the writes of the value each read returned, with coherence and the rest.
+
+use super::events::{Kind, Path, ThreadEvent, Trace};
+use crate::litmus::{Program, Value};
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+/// A write a read may take its value from.
+#[derive(Copy, Clone)]
+enum Source {
+    Initial(Value),
+    /// Thread and index of the write in its path.
+    Write(usize, usize),
+}
+
+/// The reads of one combination of paths and the writes each may read from.
+pub struct Valuations<'a> {
+    paths: &'a [&'a Path],
+    /// Where each thread's events start in the flat value vector.
+    offset: Vec<usize>,
+    /// Thread and index of each read, with its possible sources.
+    reads: Vec<(usize, usize, Vec<Source>)>,
+    /// Each read's index in the flat value vector.
+    flat: Vec<usize>,
+}
+
+/// The value of every read (by flat index; other events hold `None`).
+type Values = Vec<Option<Value>>;
+
+impl<'a> Valuations<'a> {
+    pub fn new(p: &Program, paths: &'a [&'a Path]) -> Valuations<'a> {
+        let mut offset = Vec::with_capacity(paths.len());
+        let mut at = 0;
+        for path in paths {
+            offset.push(at);
+            at += path.events.len();
+        }
+        let location = |k: &Kind<_>| match k {
+            Kind::Read { loc, .. } | Kind::Write { loc, .. } => Some(p.physical(*loc)),
+            _ => None,
+        };
+        let mut reads = Vec::new();
+        for (t, path) in paths.iter().enumerate() {
+            for (i, e) in path.events.iter().enumerate() {
+                let Kind::Read { loc, rmw, .. } = e.kind else {
+                    continue;
+                };
+                let l = p.physical(loc);
+                let mut sources = vec![Source::Initial(p.initial_value(l))];
+                for (u, other) in paths.iter().enumerate() {
+                    for (j, w) in other.events.iter().enumerate() {
+                        // Never the read's own RMW write.
+                        let own = rmw && u == t && j == i + 1;
+                        if matches!(w.kind, Kind::Write { .. })
+                            && location(&w.kind) == Some(l)
+                            && !own
+                        {
+                            sources.push(Source::Write(u, j));
+                        }
+                    }
+                }
+                reads.push((t, i, sources));
+            }
+        }
+        let flat = reads.iter().map(|(t, i, _)| offset[*t] + i).collect();
+        Valuations {
+            paths,
+            offset,
+            reads,
+            flat,
+        }
+    }
+
+    /// Calls `f` with the traces of every distinct valuation that satisfies every assumption,
+    /// until `f` breaks.
+    pub fn for_each(&self, f: &mut dyn FnMut(Vec<Trace>) -> ControlFlow<()>) {
+        let n = self.paths.iter().map(|path| path.events.len()).sum();
+        let mut seen = HashSet::new();
+        let mut emit = |values: &Values| {
+            if seen.insert(values.clone()) {
+                f(self.traces(values))
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let _ = self.choose(&mut vec![None; self.reads.len()], &vec![None; n], &mut emit);
+    }
+
+    /// Whether some valuation satisfies every assumption.
+    pub fn any(&self) -> bool {
+        let mut found = false;
+        self.for_each(&mut |_| {
+            found = true;
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// Chooses a source for one more read, and for the rest. The read with the fewest options
+    /// goes first, and sources whose values are already known count once per distinct value:
+    /// what follows depends on the value read, not on which write supplied it.
+    fn choose(
+        &self,
+        rf: &mut Vec<Option<Source>>,
+        values: &Values,
+        emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let open = (0..self.reads.len())
+            .filter(|&k| rf[k].is_none() && values[self.flat(k)].is_none())
+            .min_by_key(|&k| self.count_options(k, values));
+        let Some(k) = open else {
+            return self.settle(rf, values.clone(), emit);
+        };
+        for option in self.options(k, values) {
+            let mut next = values.clone();
+            match option {
+                Ok(v) => next[self.flat(k)] = Some(v),
+                Err(source) => rf[k] = Some(source),
+            }
+            self.propagate(rf, &mut next);
+            if self.possible(&next) {
+                self.choose(rf, &next, emit)?;
+            }
+            rf[k] = None;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// How many options [`Self::options`] gives, without allocating (it ranks every open
+    /// read at every step); beyond 16 known values each counts as distinct.
+    fn count_options(&self, k: usize, values: &Values) -> usize {
+        let mut known = [0 as Value; 16];
+        let (mut distinct, mut count) = (0, 0);
+        for &s in &self.reads[k].2 {
+            match self.source_value(Some(s), values) {
+                Some(v) if known[..distinct].contains(&v) => {}
+                Some(v) if distinct < known.len() => {
+                    known[distinct] = v;
+                    distinct += 1;
+                    count += 1;
+                }
+                _ => count += 1,
+            }
+        }
+        count
+    }
+
+    /// What read `k` may return: each value its sources are known to write (`Ok`), and each
+    /// source whose value is not known yet (`Err`).
+    fn options(&self, k: usize, values: &Values) -> Vec<Result<Value, Source>> {
+        let mut known = Vec::new();
+        let mut pending = Vec::new();
+        for &s in &self.reads[k].2 {
+            match self.source_value(Some(s), values) {
+                Some(v) => known.push(v),
+                None => pending.push(Err(s)),
+            }
+        }
+        known.sort();
+        known.dedup();
+        known.into_iter().map(Ok).chain(pending).collect()
+    }
+
+    /// With every source chosen: values left open lie on a data-flow cycle; take each value in
+    /// play for the first of them, and keep the valuations that every source confirms.
+    fn settle(
+        &self,
+        rf: &[Option<Source>],
+        mut values: Values,
+        emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.propagate(rf, &mut values);
+        let open = (0..self.reads.len()).find(|&k| values[self.flat(k)].is_none());
+        let Some(k) = open else {
+            // Reads given a value directly chose it among their sources' values.
+            let confirmed = (0..self.reads.len()).all(|k| {
+                rf[k].is_none() || values[self.flat(k)] == self.source_value(rf[k], &values)
+            });
+            if confirmed && self.satisfied(&values) {
+                return emit(&values);
+            }
+            return ControlFlow::Continue(());
+        };
+        let mut in_play: Vec<Value> = self.reads[k]
+            .2
+            .iter()
+            .filter_map(|&s| self.source_value(Some(s), &values))
+            .collect();
+        in_play.sort();
+        in_play.dedup();
+        for v in in_play {
+            let mut guessed = values.clone();
+            guessed[self.flat(k)] = Some(v);
+            self.settle(rf, guessed, emit)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn flat(&self, k: usize) -> usize {
+        self.flat[k]
+    }
+
+    /// The value a source writes, once it can be computed.
+    fn source_value(&self, source: Option<Source>, values: &Values) -> Option<Value> {
+        match source? {
+            Source::Initial(v) => Some(v),
+            Source::Write(t, j) => match &self.paths[t].events[j].kind {
+                Kind::Write { value, .. } => value.eval(&|i| values[self.offset[t] + i]),
+                _ => None,
+            },
+        }
+    }
+
+    /// Computes every read value its chosen source determines, to a fixpoint.
+    fn propagate(&self, rf: &[Option<Source>], values: &mut Values) {
+        loop {
+            let mut changed = false;
+            for (k, &source) in rf.iter().enumerate() {
+                let at = self.flat(k);
+                if values[at].is_none() {
+                    if let Some(v) = self.source_value(source, values) {
+                        values[at] = Some(v);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// No assumption is contradicted by the values known so far.
+    fn possible(&self, values: &Values) -> bool {
+        self.paths.iter().enumerate().all(|(t, path)| {
+            let read = |i: usize| values[self.offset[t] + i];
+            path.assumes.iter().all(|a| a.holds(&read) != Some(false))
+        })
+    }
+
+    /// Every assumption holds (all values known).
+    fn satisfied(&self, values: &Values) -> bool {
+        self.paths.iter().enumerate().all(|(t, path)| {
+            let read = |i: usize| values[self.offset[t] + i];
+            path.assumes.iter().all(|a| a.holds(&read) == Some(true))
+        })
+    }
+
+    /// The paths with their values filled in.
+    fn traces(&self, values: &Values) -> Vec<Trace> {
+        self.paths
+            .iter()
+            .enumerate()
+            .map(|(t, path)| {
+                let read = |i: usize| values[self.offset[t] + i];
+                let value = |e: &crate::axiomatic::events::Expr| {
+                    e.eval(&read).expect("every read has a value")
+                };
+                let events = path
+                    .events
+                    .iter()
+                    .map(|e| ThreadEvent {
+                        stmt: e.stmt,
+                        deps: e.deps.clone(),
+                        kind: match &e.kind {
+                            Kind::Read {
+                                loc,
+                                access,
+                                value: v,
+                                rmw,
+                            } => Kind::Read {
+                                loc: *loc,
+                                access: *access,
+                                value: value(v),
+                                rmw: *rmw,
+                            },
+                            Kind::Write {
+                                loc,
+                                access,
+                                value: v,
+                                rmw,
+                            } => Kind::Write {
+                                loc: *loc,
+                                access: *access,
+                                value: value(v),
+                                rmw: *rmw,
+                            },
+                            Kind::Fence(f) => Kind::Fence(*f),
+                            Kind::Barrier { op, id, quorum } => Kind::Barrier {
+                                op: *op,
+                                id: id.iter().map(value).collect(),
+                                quorum: quorum.as_ref().map(value),
+                            },
+                        },
+                    })
+                    .collect();
+                let regs = path
+                    .regs
+                    .iter()
+                    .map(|(r, e)| (r.clone(), value(e)))
+                    .collect();
+                Trace { events, regs }
+            })
+            .collect()
+    }
+}
