@@ -32,8 +32,8 @@ pub struct Args {
     /// Most `add`/`sub` read-modify-writes per program (slow for the axiomatic engine).
     #[arg(long, default_value_t = Limits::differential().max_arith_rmws)]
     pub arith: usize,
-    /// Let `add`/`sub` take a register operand (a loaded value): the axiomatic engine's value
-    /// domains then grow fastest.
+    /// Let `add`/`sub` take a register operand (a loaded value): data-dependent values, which
+    /// multiply the value sets the axiomatic engine computes along reads-from.
     #[arg(long)]
     pub arith_registers: bool,
     /// Most runtime executions per program (the check stays sound when cut short).

@@ -62,10 +62,9 @@ impl Default for Limits {
 
 impl Limits {
     /// Programs both engines answer in milliseconds, for the engine differential: at most six
-    /// instructions and one `add`/`sub`, with a constant operand. The axiomatic engine guesses
-    /// the values loads return from a domain closed under every store; an `add` of a value loaded
-    /// from the same location can grow that domain past the engine's limits (see
-    /// `corpus/fuzz-findings/axiomatic-*`).
+    /// instructions and one `add`/`sub`, with a constant operand. Arithmetic multiplies the
+    /// distinct values the axiomatic engine computes along reads-from and the executions the
+    /// runtime explores; `scopecheck fuzz --arith N --arith-registers --max-events N` widens this.
     pub fn differential() -> Limits {
         Limits {
             max_events: 6,
