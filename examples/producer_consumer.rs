@@ -66,12 +66,8 @@ fn main() -> ExitCode {
     let report = match replay {
         Some(token) => Checker::replay_tiles(&token, &kernel, body),
         None => {
-            let checker = match engine.as_str() {
-                "dfs" => Checker::dfs(),
-                "loom" => Checker::loom(),
-                "random" => Checker::random(1000, 1),
-                "pct" => Checker::pct(1000, 3, 1),
-                other => return usage(&format!("unknown engine `{other}`")),
+            let Some(checker) = Checker::by_name(&engine, 1000) else {
+                return usage(&format!("unknown engine `{engine}`"));
             };
             checker.check_tiles(&kernel, body)
         }

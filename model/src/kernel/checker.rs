@@ -153,6 +153,18 @@ impl Checker {
         })
     }
 
+    /// The engine a command line names: `dfs`, `loom`, `random` or `pct` (the sampling engines
+    /// run `iterations` executions; PCT with depth 3). `None` for any other name.
+    pub fn by_name(name: &str, iterations: usize) -> Option<Checker> {
+        Some(match name {
+            "dfs" => Checker::dfs(),
+            "loom" => Checker::loom(),
+            "random" => Checker::random(iterations, 1),
+            "pct" => Checker::pct(iterations, 3, 1),
+            _ => return None,
+        })
+    }
+
     /// Every engine that fits the kernel: loom (if it has at most 4 threads), shuttle random and
     /// PCT, and our DFS.
     pub fn every_engine(kernel: &Kernel) -> Vec<Checker> {
