@@ -60,3 +60,12 @@ pub fn observation(ms: &Rel, rf: &Rel, rmw: &Rel) -> Rel {
     let chained = observed.seq(&rmw.seq(&observed).star());
     &chained | rmw
 }
+
+/// Base causality (PTX ISA "Base Causality Order"): synchronization — release/acquire patterns,
+/// morally strong fence.sc pairs and barrier instances — chained through `order` (program order;
+/// token order in Tile IR): `order? ; (sync ; order?)+`.
+pub fn base_causality(order: &Rel, sync: &Rel, x: &Dynamic) -> Rel {
+    let order_opt = order.opt();
+    let base = &(sync | &x.sync_fence) | &x.sync_barrier;
+    order_opt.seq(&base.seq(&order_opt).plus())
+}

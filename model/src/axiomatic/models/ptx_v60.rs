@@ -44,9 +44,7 @@ impl PtxV60 {
 
     /// `cause = cause-base | observation ; (cause-base | po-loc)`.
     fn cause(&self, ev: &Events, x: &Dynamic, obs: &Rel) -> Rel {
-        let po_opt = ev.po.opt();
-        let base = &(&self.sync(obs) | &x.sync_fence) | &x.sync_barrier;
-        let cause_base = po_opt.seq(&base.seq(&po_opt).plus());
+        let cause_base = super::base_causality(&ev.po, &self.sync(obs), x);
         &cause_base | &obs.seq(&(&cause_base | &ev.po_loc))
     }
 }

@@ -61,9 +61,7 @@ impl PtxV75 {
 
     /// `cause = observation? ; proxy-preserved-cause-base`.
     fn cause(&self, ev: &Events, x: &Dynamic, obs: &Rel) -> Rel {
-        let po_opt = ev.po.opt();
-        let base = &(&self.sync(obs) | &x.sync_fence) | &x.sync_barrier;
-        let cb = &po_opt.seq(&base.seq(&po_opt).plus()) | &ev.po;
+        let cb = &super::base_causality(&ev.po, &self.sync(obs), x) | &ev.po;
         if self.generic_only {
             return obs.opt().seq(&(&ev.vloc & &cb).restrict(ev.gen, ev.gen));
         }

@@ -57,9 +57,8 @@ impl TileIr {
 
     /// Happens-before: token order and synchronization, transitively.
     pub fn happens_before(&self, ev: &Events, x: &Dynamic) -> Rel {
-        let tko_opt = ev.token_order.opt();
-        let base = &(&self.sync(&self.observation(ev, x)) | &x.sync_fence) | &x.sync_barrier;
-        &tko_opt.seq(&base.seq(&tko_opt).plus()) | &ev.token_order
+        let sync = self.sync(&self.observation(ev, x));
+        &super::base_causality(&ev.token_order, &sync, x) | &ev.token_order
     }
 }
 
