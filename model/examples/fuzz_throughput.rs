@@ -20,7 +20,7 @@ fn main() {
         ..Limits::differential()
     };
     let dfs = Dfs {
-        max_executions: scopecheck_model::differential::Options::default().runtime_executions,
+        max_executions: 20_000,
     };
     let (mut axiomatic, mut runtime, mut sequential, mut executions) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());

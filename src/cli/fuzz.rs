@@ -1,7 +1,7 @@
 //! `scopecheck fuzz`: the engine differential in-process, for users without cargo-fuzz.
 //!
 //! Generates small litmus programs from consecutive seeds, runs each on the axiomatic engine
-//! (ptx-v7.5) and on the operational runtime (exhaustive DFS), and reports every program where
+//! (ptx-v7.5) and on the operational runtime (exhaustive, by state caching), and reports every program where
 //! the runtime reaches a state the axioms forbid (or an engine fails), shrunk to a few
 //! instructions. The engines run on a worker thread so that `--seconds` holds even when one
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
@@ -36,9 +36,9 @@ pub struct Args {
     /// multiply the value sets the axiomatic engine computes along reads-from.
     #[arg(long)]
     pub arith_registers: bool,
-    /// Most runtime executions per program (the check stays sound when cut short).
-    #[arg(long, default_value_t = Options::default().runtime_executions)]
-    pub runtime_executions: u64,
+    /// Most distinct runtime configurations per program (the check stays sound when cut short).
+    #[arg(long, default_value_t = Options::default().runtime_configurations)]
+    pub runtime_configurations: u64,
     /// Write each shrunk finding as a `.litmus` file into this directory.
     #[arg(long)]
     pub save: Option<PathBuf>,
@@ -70,10 +70,10 @@ pub fn run(args: Args) -> ExitCode {
         ..Limits::differential()
     };
     let opts = Options {
-        runtime_executions: args.runtime_executions,
+        runtime_configurations: args.runtime_configurations,
     };
     eprintln!(
-        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (DFS), seeds from {first}, {} s",
+        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (state caching), seeds from {first}, {} s",
         args.seconds
     );
     let (tx, rx) = mpsc::channel();

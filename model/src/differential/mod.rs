@@ -3,8 +3,10 @@
 //! - The operational runtime must never reach a final state the axiomatic PTX v7.5 model
 //!   forbids. Its modification order is execution order, so it reaches a subset of what the
 //!   axioms allow (load buffering, for one, is allowed but unreachable); the converse would fail
-//!   on correct engines. The check stays sound when the runtime's exploration is cut short by its
-//!   execution budget: every state it did reach must still be allowed.
+//!   on correct engines. The runtime explores exhaustively by state caching
+//!   ([`explore_states`], which agrees with the DFS engine: `tests/litmus_states.rs`). The check
+//!   stays sound when that search is cut short by its budget: every state it did reach must
+//!   still be allowed.
 //! - Every sequentially consistent outcome ([`sc`]) must be allowed by the axioms and, when the
 //!   runtime explored everything, reached by it. This catches engines that are too strong, which
 //!   the first check cannot see.
@@ -12,24 +14,24 @@
 pub mod sc;
 
 use crate::axiomatic::{self, FinalState, Model};
-use crate::engine::Dfs;
 use crate::litmus::{print, Fence, Instr, LocationKind, Program, Proxy};
-use crate::runtime::litmus::{explore_with, Options as RuntimeOptions};
+use crate::runtime::litmus::{explore_states, Options as RuntimeOptions};
 use std::collections::BTreeSet;
 use std::fmt;
 
 /// Bounds for one check.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// The most executions the runtime's DFS runs per program; past it the check covers the
-    /// states reached so far (and says so in [`Agreement::runtime_complete`]).
-    pub runtime_executions: u64,
+    /// The most distinct configurations the runtime's state-caching search visits per program;
+    /// past it the check covers the states reached so far (and says so in
+    /// [`Agreement::runtime_complete`]).
+    pub runtime_configurations: u64,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            runtime_executions: 20_000,
+            runtime_configurations: 200_000,
         }
     }
 }
@@ -174,10 +176,13 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             }
         })?;
     let allowed: BTreeSet<FinalState> = analysis.states.into_iter().map(|s| s.state).collect();
-    let engine = Dfs {
-        max_executions: opts.runtime_executions,
-    };
-    let outcomes = explore_with(p, &engine, &RuntimeOptions::default());
+    let outcomes = explore_states(
+        p,
+        &RuntimeOptions {
+            max_configurations: opts.runtime_configurations,
+            ..RuntimeOptions::default()
+        },
+    );
     if let Some(message) = outcomes.error {
         return Err(Finding::RuntimeError {
             program: print(p),

@@ -8,12 +8,25 @@ use crate::axiomatic::FinalState;
 use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-/// One point of an interleaving: where each thread is, its registers, and memory.
+/// One point of an interleaving: where each thread is, its registers (in the order of
+/// [`registers`]), and memory.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct State {
     pc: Vec<usize>,
-    regs: Vec<BTreeMap<Reg, Value>>,
+    regs: Vec<Vec<Value>>,
     mem: Vec<Value>,
+}
+
+/// Each thread's register names: the slots of [`State::regs`].
+struct Slots(Vec<Vec<Reg>>);
+
+impl Slots {
+    fn of(&self, t: usize, r: &Reg) -> usize {
+        self.0[t]
+            .iter()
+            .position(|n| n == r)
+            .expect("every register a thread mentions has a slot")
+    }
 }
 
 /// Every final state of every interleaving, or `None` for programs with branches or barriers
@@ -28,9 +41,20 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     if !straight_line {
         return None;
     }
-    let start = State {
+    let initial: Vec<BTreeMap<Reg, Value>> =
+        (0..p.threads.len()).map(|t| registers(p, t)).collect();
+    let slots = Slots(
+        initial
+            .iter()
+            .map(|r| r.keys().cloned().collect())
+            .collect(),
+    );
+    let mut start = State {
         pc: vec![0; p.threads.len()],
-        regs: (0..p.threads.len()).map(|t| registers(p, t)).collect(),
+        regs: initial
+            .iter()
+            .map(|r| r.values().copied().collect())
+            .collect(),
         mem: (0..p.locations.len())
             .map(|l| match p.locations[l].kind {
                 LocationKind::Plain { init } => init,
@@ -38,6 +62,9 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
             })
             .collect(),
     };
+    for t in 0..p.threads.len() {
+        run_local(p, &slots, t, &mut start);
+    }
     let mut finals = BTreeSet::new();
     let mut seen = HashSet::new();
     let mut stack = vec![start];
@@ -50,27 +77,40 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
             if let Some(stmt) = p.threads[t].body.get(s.pc[t]) {
                 done = false;
                 let mut next = s.clone();
-                step(p, t, &stmt.instr, &mut next);
+                step(p, &slots, t, &stmt.instr, &mut next);
                 next.pc[t] += 1;
+                run_local(p, &slots, t, &mut next);
                 stack.push(next);
             }
         }
         if done {
-            finals.insert(final_state(p, &s));
+            finals.insert(final_state(p, &slots, &s));
         }
     }
     Some(finals)
 }
 
-fn step(p: &Program, t: usize, instr: &Instr, s: &mut State) {
-    let val = |regs: &BTreeMap<Reg, Value>, o: &Operand| match o {
-        Operand::Reg(r) => regs.get(r).copied().unwrap_or(0),
+/// Run thread `t`'s statements that touch no memory (fences, which order nothing under SC, and
+/// register moves) up to its next access: interleaving them could not change any outcome.
+fn run_local(p: &Program, slots: &Slots, t: usize, s: &mut State) {
+    while let Some(stmt) = p.threads[t].body.get(s.pc[t]) {
+        if stmt.instr.location().is_some() {
+            return;
+        }
+        step(p, slots, t, &stmt.instr, s);
+        s.pc[t] += 1;
+    }
+}
+
+fn step(p: &Program, slots: &Slots, t: usize, instr: &Instr, s: &mut State) {
+    let val = |regs: &Vec<Value>, o: &Operand| match o {
+        Operand::Reg(r) => regs[slots.of(t, r)],
         Operand::Imm(v) => *v,
     };
     let regs = &mut s.regs[t];
     match instr {
         Instr::Load { dst, loc, .. } => {
-            regs.insert(dst.clone(), s.mem[p.physical(*loc)]);
+            regs[slots.of(t, dst)] = s.mem[p.physical(*loc)];
         }
         Instr::Store { loc, value, .. } => s.mem[p.physical(*loc)] = val(regs, value),
         Instr::Atom {
@@ -87,7 +127,7 @@ fn step(p: &Program, t: usize, instr: &Instr, s: &mut State) {
             if let Some(v) = op.apply(old, val(regs, operand), new) {
                 s.mem[l] = v;
             }
-            regs.insert(dst.clone(), old);
+            regs[slots.of(t, dst)] = old;
         }
         Instr::Red {
             op, loc, operand, ..
@@ -98,21 +138,19 @@ fn step(p: &Program, t: usize, instr: &Instr, s: &mut State) {
             }
         }
         Instr::Mov { dst, src } => {
-            let v = val(regs, src);
-            regs.insert(dst.clone(), v);
+            regs[slots.of(t, dst)] = val(regs, src);
         }
         Instr::Add { dst, a, b } => {
-            let v = val(regs, a).wrapping_add(val(regs, b));
-            regs.insert(dst.clone(), v);
+            regs[slots.of(t, dst)] = val(regs, a).wrapping_add(val(regs, b));
         }
         Instr::Fence(_) | Instr::Barrier { .. } | Instr::Label(_) | Instr::Branch { .. } => {}
     }
 }
 
-fn final_state(p: &Program, s: &State) -> FinalState {
+fn final_state(p: &Program, slots: &Slots, s: &State) -> FinalState {
     let mut state = FinalState::default();
     for (t, regs) in s.regs.iter().enumerate() {
-        for (r, v) in regs {
+        for (r, v) in slots.0[t].iter().zip(regs) {
             state.regs.insert(format!("P{t}:{r}"), *v);
         }
     }

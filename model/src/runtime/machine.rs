@@ -81,19 +81,19 @@ pub enum Status {
 pub(super) struct ThreadState {
     pub(super) view: View,
     /// The latest release fence of each scope: heads for the strong stores that follow.
-    fence_heads: Vec<Head>,
+    pub(super) fence_heads: Vec<Head>,
     /// Strong reads an acquire fence may still turn into synchronization.
-    pending: Vec<PendingAcquire>,
+    pub(super) pending: Vec<PendingAcquire>,
     /// Per location, this thread's latest release store to it (release sequences).
-    rel_seq: Vec<(usize, Head)>,
+    pub(super) rel_seq: Vec<(usize, Head)>,
     pub(super) status: Status,
-    steps: usize,
+    pub(super) steps: usize,
     /// Locations read since the last spin-loop iteration ended.
-    watch: Vec<usize>,
+    pub(super) watch: Vec<usize>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
-    future_barriers: Option<Vec<i64>>,
+    pub(super) future_barriers: Option<Vec<i64>>,
     /// The view at the thread's latest `fence.proxy.async`: what its bulk copies may see of
     /// its generic-proxy writes.
     pub(super) async_view: Option<Arc<View>>,
@@ -116,26 +116,34 @@ pub enum BarrierKey {
 
 /// One thread's arrival at a barrier instance that has not completed yet.
 #[derive(Clone, Debug)]
-struct Arrival {
-    thread: usize,
+pub(super) struct Arrival {
+    pub(super) thread: usize,
     site: Site,
-    key: BarrierKey,
-    view: Arc<View>,
-    wait: bool,
-    quorum: Option<usize>,
+    pub(super) key: BarrierKey,
+    pub(super) view: Arc<View>,
+    pub(super) wait: bool,
+    pub(super) quorum: Option<usize>,
 }
 
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
 pub type BankKey = (Site, u32, u32, u32);
 
+/// Cloning a machine forks the execution (the state-caching search does, for litmus programs).
+#[derive(Clone)]
 pub struct Machine {
     pub setup: Arc<Setup>,
     pub(super) threads: Vec<ThreadState>,
     pub locs: Vec<LocState>,
-    sc_fences: Vec<ScFence>,
-    barrier_waiting: Vec<Vec<Arrival>>,
+    pub(super) sc_fences: Vec<ScFence>,
+    pub(super) barrier_waiting: Vec<Vec<Arrival>>,
     pub events: Vec<Event>,
+    /// Events so far (recorded in `events` only while tracing).
+    event_count: usize,
     pub decisions: Vec<Decision>,
+    /// Keep the trace, the decisions (for reports and replay tokens) and loom's mirrors. The
+    /// state-caching search turns it off: it reports final states only, and forks machines at
+    /// every step.
+    pub(crate) trace: bool,
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
     pub halted: bool,
@@ -186,7 +194,9 @@ impl Machine {
             sc_fences: Vec::new(),
             barrier_waiting: vec![Vec::new(); setup.blocks.len()],
             events: Vec::new(),
+            event_count: 0,
             decisions: Vec::new(),
+            trace: true,
             failure: None,
             halted: false,
             infeasible: false,
@@ -225,7 +235,9 @@ impl Machine {
 
     /// Start an operation of `t`: record the scheduling decision and enforce the step bound.
     pub(super) fn begin(&mut self, t: usize) -> Result<(), Halt> {
-        self.decisions.push(Decision::Run(t as u32));
+        if self.trace {
+            self.decisions.push(Decision::Run(t as u32));
+        }
         let th = &mut self.threads[t];
         th.steps += 1;
         if th.steps > self.setup.max_steps {
@@ -242,8 +254,11 @@ impl Machine {
     }
 
     pub(super) fn event(&mut self, thread: usize, site: Site, what: EventKind) -> usize {
-        self.events.push(Event { thread, site, what });
-        self.events.len()
+        self.event_count += 1;
+        if self.trace {
+            self.events.push(Event { thread, site, what });
+        }
+        self.event_count
     }
 
     /// Record the first failure and stop every thread.
@@ -414,6 +429,19 @@ impl Machine {
         }
     }
 
+    /// Loom only: a new version of `loc`'s mirror stands for its newest store.
+    fn push_mirror(&mut self, loc: usize) {
+        if self.trace {
+            let latest = self.locs[loc].latest() as u32;
+            self.locs[loc].mirror.push(latest);
+        }
+    }
+
+    /// How many stores a load of `loc` by `t` may read now (the engine chooses among them).
+    pub fn readable(&self, t: usize, loc: usize) -> usize {
+        self.locs[loc].latest() - self.threads[t].view.floor[loc] as usize + 1
+    }
+
     /// Which store a load of `loc` by `t` reads: loom's pick (checked against our floor) or
     /// the engine's choice among the `n` readable stores, newest first.
     fn pick_store(
@@ -437,7 +465,7 @@ impl Machine {
             None if latest == floor => latest,
             None => latest - choose(latest - floor + 1),
         };
-        if latest > floor {
+        if latest > floor && self.trace {
             self.decisions.push(Decision::Pick((latest - store) as u32));
         }
         Ok(store)
@@ -524,8 +552,7 @@ impl Machine {
         self.note_shared(t, loc, site);
         let heads = self.release_heads(t, loc, order, &actor);
         self.append_store(t, loc, value, epoch, actor, order, heads, event);
-        let latest = self.locs[loc].latest() as u32;
-        self.locs[loc].mirror.push(latest);
+        self.push_mirror(loc);
         Ok(())
     }
 
@@ -583,8 +610,7 @@ impl Machine {
             }
             self.append_store(t, loc, value, epoch, actor, order, heads, event);
         }
-        let latest = self.locs[loc].latest() as u32;
-        self.locs[loc].mirror.push(latest);
+        self.push_mirror(loc);
         Ok(old)
     }
 

@@ -114,7 +114,7 @@ impl Machine {
     ) -> Result<(), Halt> {
         let name = self.setup.mbarriers[bar].name.clone();
         let who = self.setup.threads[t].name.clone();
-        let epoch = self.threads[t].view.clocks[0].get(t);
+        let epoch = self.threads[t].view.clock(0)[t];
         let n = self.setup.threads.len();
         let b = &mut self.mbars[bar];
         b.uses.resize(n, 0);

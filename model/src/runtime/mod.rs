@@ -52,6 +52,7 @@ pub mod memory;
 pub mod panics;
 pub mod race;
 pub mod report;
+mod state_key;
 pub mod sync;
 pub mod tokens;
 pub mod view;

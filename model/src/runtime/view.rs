@@ -19,34 +19,12 @@ pub fn widened(scope: Scope, level: usize) -> Scope {
     scope.max(Scope::ALL[level])
 }
 
-/// One counter per GPU thread.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct VClock(Vec<u32>);
-
-impl VClock {
-    pub fn new(threads: usize) -> VClock {
-        VClock(vec![0; threads])
-    }
-
-    pub fn get(&self, thread: usize) -> u32 {
-        self.0[thread]
-    }
-
-    pub fn set(&mut self, thread: usize, value: u32) {
-        self.0[thread] = value;
-    }
-
-    pub fn join(&mut self, other: &VClock) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a = (*a).max(*b);
-        }
-    }
-}
-
 /// Everything a thread (or a release snapshot) knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
-    pub clocks: [VClock; LEVELS],
+    /// A vector clock per level, one counter per GPU thread: level `l`'s counter for thread
+    /// `t` at `l * threads + t` (one allocation: views are copied at every release).
+    clocks: Vec<u32>,
     /// Per location: index (in modification order) of the oldest store still readable.
     pub floor: Vec<u32>,
 }
@@ -54,31 +32,49 @@ pub struct View {
 impl View {
     pub fn new(threads: usize, locations: usize) -> View {
         View {
-            clocks: std::array::from_fn(|_| VClock::new(threads)),
+            clocks: vec![0; LEVELS * threads],
             floor: vec![0; locations],
         }
     }
 
+    fn threads(&self) -> usize {
+        self.clocks.len() / LEVELS
+    }
+
+    /// Level `level`'s vector clock.
+    pub fn clock(&self, level: usize) -> &[u32] {
+        let n = self.threads();
+        &self.clocks[level * n..(level + 1) * n]
+    }
+
     /// Advance `thread`'s own component at every level; returns the new epoch.
     pub fn tick(&mut self, thread: usize) -> u32 {
-        let epoch = self.clocks[0].get(thread) + 1;
-        for clock in &mut self.clocks {
-            clock.set(thread, epoch);
+        let n = self.threads();
+        let epoch = self.clocks[thread] + 1;
+        for level in 0..LEVELS {
+            self.clocks[level * n + thread] = epoch;
         }
         epoch
     }
 
     /// Does the event `(thread, epoch)` happen before this view at `level`?
     pub fn knows(&self, level: usize, thread: usize, epoch: u32) -> bool {
-        self.clocks[level].get(thread) >= epoch
+        self.clocks[level * self.threads() + thread] >= epoch
     }
 
     /// Join `other` at the levels in `mask`. Coherence floors travel with level 0 only: the
     /// widened levels never change what a load may read.
     pub fn join(&mut self, other: &View, mask: LevelMask) {
+        let n = self.threads();
         for level in 0..LEVELS {
             if mask & (1 << level) != 0 {
-                self.clocks[level].join(&other.clocks[level]);
+                let range = level * n..(level + 1) * n;
+                for (a, b) in self.clocks[range.clone()]
+                    .iter_mut()
+                    .zip(&other.clocks[range])
+                {
+                    *a = (*a).max(*b);
+                }
             }
         }
         if mask & 1 != 0 {

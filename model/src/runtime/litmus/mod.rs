@@ -11,17 +11,20 @@
 use super::driver::{explore as run_explore, Body};
 use super::machine::{Machine, Setup, ThreadInfo};
 use super::memory::{ElemKind, LocInfo};
-use super::report::{FailureKind, RmwKind, Site};
+use super::report::{FailureKind, Site};
 use super::Ctx;
 use crate::axiomatic::events::registers;
 use crate::axiomatic::FinalState;
 use crate::engine::{Engine, Flow};
-use crate::litmus::{
-    BarrierOp, Cmp, Fence, Instr, LocationKind, Operand, Program, Reg, RmwOp, Value,
-};
-use crate::scope::{Order, Scope};
+use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
+use thread::{Next, ThreadRun};
+
+mod states;
+mod thread;
+
+pub use states::explore_states;
 
 /// Bounds for running litmus threads.
 #[derive(Clone, Debug)]
@@ -31,6 +34,8 @@ pub struct Options {
     pub unroll: u32,
     /// Operations one thread may perform in one execution.
     pub max_steps: usize,
+    /// Distinct configurations [`explore_states`] may visit before it stops (bounded).
+    pub max_configurations: u64,
 }
 
 impl Default for Options {
@@ -38,6 +43,7 @@ impl Default for Options {
         Options {
             unroll: 2,
             max_steps: 500,
+            max_configurations: 200_000,
         }
     }
 }
@@ -54,6 +60,8 @@ pub struct Outcomes {
     pub cut: u64,
     /// Executions discarded as infeasible (loom).
     pub infeasible: u64,
+    /// Distinct configurations visited ([`explore_states`] only).
+    pub configurations: u64,
     /// The engine explored everything it can reach and no execution was cut.
     pub complete: bool,
     /// The exploration could not run (e.g. more threads than loom supports).
@@ -103,10 +111,13 @@ fn barrier_id(ops: impl Iterator<Item = i64>) -> i64 {
 }
 
 /// A litmus program prepared for running: per thread, its statements with labels resolved.
-struct LitmusModel {
+pub(crate) struct LitmusModel {
     threads: Vec<Vec<Step>>,
     /// Registers (and initial values) each thread reports.
     regs: Vec<BTreeMap<Reg, Value>>,
+    /// The same registers as slots of [`ThreadRun::regs`], and their initial values.
+    reg_names: Vec<Vec<Reg>>,
+    reg_init: Vec<Vec<Value>>,
     /// Our location index for every litmus location (aliases share their physical one).
     loc_of: Vec<usize>,
     /// Physical location names, in our order.
@@ -171,10 +182,15 @@ impl LitmusModel {
                     .collect()
             })
             .collect();
-        let regs = (0..p.threads.len()).map(|t| registers(p, t)).collect();
+        let regs: Vec<BTreeMap<Reg, Value>> =
+            (0..p.threads.len()).map(|t| registers(p, t)).collect();
+        let reg_names: Vec<Vec<Reg>> = regs.iter().map(|r| r.keys().cloned().collect()).collect();
+        let reg_init = regs.iter().map(|r| r.values().copied().collect()).collect();
         LitmusModel {
             threads,
             regs,
+            reg_names,
+            reg_init,
             loc_of,
             names,
             unroll: opts.unroll,
@@ -242,114 +258,26 @@ impl LitmusModel {
         state
     }
 
-    /// Interpret thread `ctx.thread()`'s statements on the runtime.
+    /// Interpret thread `ctx.thread()`'s statements on the runtime, one scheduling point per
+    /// visible statement.
     fn run_thread(&self, ctx: &Ctx) {
         let t = ctx.thread();
-        let body = &self.threads[t];
-        let mut regs: HashMap<Reg, Value> =
-            self.regs[t].iter().map(|(r, v)| (r.clone(), *v)).collect();
-        let mut taken_back: HashMap<usize, u32> = HashMap::new();
-        let val = |regs: &HashMap<Reg, Value>, o: &Operand| match o {
-            Operand::Reg(r) => regs.get(r).copied().unwrap_or(0),
-            Operand::Imm(v) => *v,
-        };
-        let mut pc = 0;
-        while pc < body.len() {
-            let step = &body[pc];
-            pc += 1;
-            match &step.instr {
-                Instr::Load { access, dst, loc } => {
-                    let v =
-                        ctx.load(self.loc_of[*loc], access.order, access.scope, step.site) as i64;
-                    regs.insert(dst.clone(), v);
-                }
-                Instr::Store { access, loc, value } => {
-                    let v = val(&regs, value);
-                    ctx.store(
-                        self.loc_of[*loc],
-                        v as u64,
-                        access.order,
-                        access.scope,
-                        step.site,
-                    );
-                }
-                Instr::Atom {
-                    access,
-                    op,
-                    dst,
-                    loc,
-                    operand,
-                    new,
-                } => {
-                    let (a, b) = (
-                        val(&regs, operand),
-                        new.as_ref().map_or(0, |n| val(&regs, n)),
-                    );
-                    let old = self.rmw(ctx, *loc, *op, a, b, access.order, access.scope, step.site);
-                    regs.insert(dst.clone(), old);
-                }
-                Instr::Red {
-                    access,
-                    op,
-                    loc,
-                    operand,
-                } => {
-                    let a = val(&regs, operand);
-                    self.rmw(ctx, *loc, *op, a, 0, access.order, access.scope, step.site);
-                }
-                Instr::Fence(Fence::Sc(scope)) => ctx.fence(Order::Sc, *scope, step.site),
-                Instr::Fence(Fence::AcqRel(scope)) => ctx.fence(Order::AcqRel, *scope, step.site),
-                // Proxies are not modelled: every access already uses the generic path.
-                Instr::Fence(Fence::Proxy(_)) => {}
-                Instr::Barrier { op, id, quorum } => {
-                    let id = barrier_id(id.iter().map(|o| val(&regs, o)));
-                    let quorum = quorum.as_ref().map(|q| val(&regs, q).max(1) as usize);
-                    // A barrier that ends its thread need not wait: nothing after it could
-                    // observe what waiting brings, and the axiomatic model lets it never complete.
-                    let last = body[pc..]
-                        .iter()
-                        .all(|s| matches!(s.instr, Instr::Label(_)));
-                    let wait = *op == BarrierOp::Sync && !last;
-                    ctx.bar(id, quorum, wait, self.future_barriers(t, pc), step.site);
-                }
-                Instr::Mov { dst, src } => {
-                    let v = val(&regs, src);
-                    regs.insert(dst.clone(), v);
-                }
-                Instr::Add { dst, a, b } => {
-                    let v = val(&regs, a).wrapping_add(val(&regs, b));
-                    regs.insert(dst.clone(), v);
-                }
-                Instr::Label(_) => {}
-                Instr::Branch { cond, .. } => {
-                    let taken = match cond {
-                        None => true,
-                        Some((Cmp::Eq, a, b)) => val(&regs, a) == val(&regs, b),
-                        Some((Cmp::Ne, a, b)) => val(&regs, a) != val(&regs, b),
-                    };
-                    if taken {
-                        let Some(target) = step.target else {
-                            ctx.fail(format!("P{t}: branch to an undefined label"));
-                        };
-                        if target < pc {
-                            let n = taken_back.entry(pc).or_insert(0);
-                            *n += 1;
-                            if *n > self.unroll {
-                                ctx.fail(format!(
-                                    "P{t}: loop unroll bound {} exceeded",
-                                    self.unroll
-                                ));
-                            }
-                        }
-                        pc = target;
-                    }
-                }
+        let mut run = ThreadRun::new(self, t);
+        loop {
+            match run.advance(self, t) {
+                Next::Finished => break,
+                Next::Failed(message) => ctx.fail(message),
+                Next::Visible => {}
+            }
+            let mirror = ctx.sched.point(t, run.point(self, t));
+            let sched = &ctx.sched;
+            let blocked = ctx.step(|m| run.exec(self, t, m, mirror, &|n| sched.choose(n)));
+            if blocked {
+                ctx.wait();
             }
         }
-        for (r, v) in regs {
-            if self.regs[t].contains_key(&r) {
-                ctx.record(format!("P{t}:{r}"), v);
-            }
+        for (key, value) in run.recorded(self, t) {
+            ctx.record(key, value);
         }
     }
 
@@ -374,40 +302,5 @@ impl LitmusModel {
             }
         }
         Some(ids)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn rmw(
-        &self,
-        ctx: &Ctx,
-        loc: usize,
-        op: RmwOp,
-        a: Value,
-        b: Value,
-        order: Order,
-        scope: Option<Scope>,
-        site: Site,
-    ) -> Value {
-        let kind = match op {
-            RmwOp::Add => RmwKind::Add,
-            RmwOp::Sub => RmwKind::Sub,
-            RmwOp::Exch => RmwKind::Exchange,
-            RmwOp::Cas => RmwKind::Cas,
-        };
-        let apply = move |old: u64| op.apply(old as i64, a, b).map(|v| v as u64);
-        // An atom without a scope is gpu-scoped (PTX's default); its order is at least relaxed.
-        let order = if order == Order::Weak {
-            Order::Relaxed
-        } else {
-            order
-        };
-        ctx.rmw(
-            self.loc_of[loc],
-            kind,
-            &apply,
-            order,
-            scope.unwrap_or(Scope::Gpu),
-            site,
-        ) as i64
     }
 }

@@ -1,0 +1,364 @@
+//! Exhaustive exploration of a litmus program by state caching, for speed.
+//!
+//! A litmus thread is plain data (a program counter and registers, [`ThreadRun`]), so a whole
+//! configuration — machine plus threads — can be cloned at every decision and compared with the
+//! ones already seen. The search steps the same [`Machine`] the engines drive, one visible
+//! operation at a time, and branches on which thread goes next and which store a load reads. It
+//! reaches exactly the final states the exhaustive engines reach ([`crate::engine::Dfs`] replays
+//! every decision sequence from the start instead), in far fewer steps:
+//!
+//! - *State caching*: interleavings that lead to the same configuration continue once. The key
+//!   ([`Machine::state_key`]) leaves out how a configuration was reached (trace, event numbers).
+//! - *Persistent sets*: when the next operation of some thread commutes with everything the
+//!   other threads may still do (a fence that is not `fence.sc`, an access to a location no
+//!   other thread touches again — or only reads, for a load), only that thread is stepped. This
+//!   keeps every final state (persistent sets preserve all terminal states of an acyclic state
+//!   space). Programs with barriers are explored without it: a barrier, and a thread's exit,
+//!   change what other threads may do.
+
+use super::thread::{Next, ThreadRun};
+use super::{LitmusModel, Options, Outcomes};
+use crate::axiomatic::FinalState;
+use crate::litmus::{Fence, Instr, Program};
+use crate::runtime::machine::{Halt, Machine, Status};
+use crate::runtime::report::FailureKind;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+/// The configurations seen so far, by key: the keys themselves (compared exactly) in a table
+/// indexed by their hash.
+#[derive(Default)]
+struct Seen {
+    keys: Vec<Box<[u64]>>,
+    by_hash: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>>,
+}
+
+impl Seen {
+    /// Whether `key` is new (and from now on seen).
+    fn insert(&mut self, key: &[u64]) -> bool {
+        // Multiply-rotate per word, as in FxHash: hits are compared exactly, so the hash only
+        // needs to spread the keys.
+        let hash = key.iter().fold(key.len() as u64, |h, &w| {
+            (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+        });
+        let bucket = self.by_hash.entry(hash).or_default();
+        if bucket.iter().any(|&i| *self.keys[i as usize] == *key) {
+            return false;
+        }
+        bucket.push(self.keys.len() as u32);
+        self.keys.push(key.into());
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+/// The hash of an already hashed key.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 hashes are hashed again")
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The final states the runtime reaches on `p` over every schedule and every choice of store,
+/// found by state caching. `executions` counts distinct final configurations, `configurations`
+/// every distinct configuration visited; past `opts.max_configurations` the search stops and
+/// says so (`complete: false`).
+pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
+    let model = LitmusModel::new(p, opts);
+    let setup = Arc::new(model.setup(p, opts));
+    let footprints = Footprints::new(&model, p);
+    let threads = setup.threads.len();
+    let mut out = Outcomes::default();
+    let mut machine = Machine::new(setup);
+    machine.trace = false;
+    let mut initial = Config {
+        m: machine,
+        runs: (0..threads).map(|t| ThreadRun::new(&model, t)).collect(),
+    };
+    let _ = initial.settle(&model);
+    let mut seen = Seen::default();
+    let mut stack = Vec::new();
+    let mut scratch = Vec::new();
+    let mut complete = true;
+    let mut push = |c: Config, stack: &mut Vec<Config>, seen: &mut Seen| {
+        scratch.clear();
+        c.key(&mut scratch);
+        if seen.insert(&scratch) {
+            stack.push(c);
+        }
+    };
+    push(initial, &mut stack, &mut seen);
+    while let Some(c) = stack.pop() {
+        if seen.len() as u64 > opts.max_configurations {
+            complete = false;
+            break;
+        }
+        if let Some(f) = &c.m.failure {
+            if f.kind == FailureKind::DataRace {
+                unreachable!("litmus setups do not stop on races");
+            }
+            out.cut += 1;
+            continue;
+        }
+        if c.m.halted {
+            out.cut += 1;
+            continue;
+        }
+        if c.runs.iter().all(|r| r.finished) {
+            out.executions += 1;
+            if c.m.races > 0 {
+                out.racy += 1;
+            }
+            out.states.insert(c.final_state(&model));
+            continue;
+        }
+        let enabled: Vec<usize> = (0..threads)
+            .filter(|&t| !c.runs[t].finished && *c.m.status(t) == Status::Running)
+            .collect();
+        if enabled.is_empty() {
+            // Every blocked state is diagnosed as a deadlock by the machine; this is a backstop.
+            out.cut += 1;
+            continue;
+        }
+        let persistent = enabled
+            .iter()
+            .copied()
+            .find(|&t| footprints.commutes(&model, &c, t))
+            .map_or(enabled, |t| vec![t]);
+        // Every successor forks `c`, except the last one, which takes it over.
+        let mut forks: Vec<(usize, usize)> = persistent
+            .iter()
+            .flat_map(|&t| (0..c.options(&model, t)).map(move |choice| (t, choice)))
+            .collect();
+        let mut c = Some(c);
+        while let Some((t, choice)) = forks.pop() {
+            let mut next = if forks.is_empty() {
+                c.take()
+                    .expect("the last successor takes the configuration")
+            } else {
+                c.as_ref().expect("kept for later successors").clone()
+            };
+            let _ = next.step(&model, t, &|_| choice);
+            push(next, &mut stack, &mut seen);
+        }
+    }
+    out.configurations = seen.len() as u64;
+    out.complete = complete && out.cut == 0;
+    out
+}
+
+/// The machine and every thread's interpreter.
+#[derive(Clone)]
+struct Config {
+    m: Machine,
+    runs: Vec<ThreadRun>,
+}
+
+impl Config {
+    fn key(&self, key: &mut Vec<u64>) {
+        self.m.state_key(key);
+        for r in &self.runs {
+            key.extend([r.pc as u64, r.finished as u64]);
+            key.extend(r.regs.iter().map(|&v| v as u64));
+            key.extend(r.back_taken.iter().map(|&n| n as u64));
+        }
+    }
+
+    /// How many transitions thread `t` has next: one per store its next load may read.
+    fn options(&self, model: &LitmusModel, t: usize) -> usize {
+        match self.runs[t].next_load(model, t) {
+            Some(loc) => self.m.readable(t, loc),
+            None => 1,
+        }
+    }
+
+    /// Thread `t`'s next transition: its visible operation, then the local statements of every
+    /// running thread up to their next visible one (or their exit), so that a running thread
+    /// always stands at a visible operation.
+    fn step(
+        &mut self,
+        model: &LitmusModel,
+        t: usize,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<(), Halt> {
+        self.runs[t].exec(model, t, &mut self.m, None, choose)?;
+        // Nobody parks here: woken threads are simply running again.
+        self.m.wake.clear();
+        self.settle(model)
+    }
+
+    /// Run the local statements of every running thread; exit those with none left (an exit
+    /// may complete a barrier and wake others, so repeat until nothing changes).
+    fn settle(&mut self, model: &LitmusModel) -> Result<(), Halt> {
+        loop {
+            let mut changed = false;
+            for t in 0..self.runs.len() {
+                if self.runs[t].finished || *self.m.status(t) != Status::Running {
+                    continue;
+                }
+                match self.runs[t].advance(model, t) {
+                    Next::Visible => {}
+                    Next::Finished => {
+                        self.finish(t)?;
+                        changed = true;
+                    }
+                    Next::Failed(message) => return self.fail(message),
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Registers from the threads, memory from the machine.
+    fn final_state(&self, model: &LitmusModel) -> FinalState {
+        let mut state = FinalState::default();
+        for (t, run) in self.runs.iter().enumerate() {
+            state.regs.extend(run.recorded(model, t));
+        }
+        for (l, name) in model.names.iter().enumerate() {
+            state.mem.insert(name.clone(), self.m.final_value(l) as i64);
+        }
+        state
+    }
+
+    fn finish(&mut self, t: usize) -> Result<(), Halt> {
+        self.runs[t].finished = true;
+        self.m.exit(t);
+        self.m.wake.clear();
+        if self.m.halted {
+            return Err(Halt);
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, message: String) -> Result<(), Halt> {
+        self.m.fail(FailureKind::Assertion, message, vec![]);
+        self.m.wake.clear();
+        Err(Halt)
+    }
+}
+
+/// Per thread and statement, the locations the thread may still read and write from there on,
+/// and whether a `fence.sc` is still ahead: what its next operation must commute with.
+struct Footprints {
+    /// `None` when the program is explored without persistent sets (barriers, or more
+    /// locations than a mask holds).
+    ahead: Option<Vec<Vec<Footprint>>>,
+    loc_of: Vec<usize>,
+}
+
+#[derive(Copy, Clone, Default)]
+struct Footprint {
+    reads: u64,
+    writes: u64,
+    sc_fence: bool,
+}
+
+impl Footprint {
+    fn add(&mut self, other: Footprint) {
+        self.reads |= other.reads;
+        self.writes |= other.writes;
+        self.sc_fence |= other.sc_fence;
+    }
+}
+
+impl Footprints {
+    fn new(model: &LitmusModel, p: &Program) -> Footprints {
+        let barriers = p.threads.iter().any(|th| {
+            th.body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::Barrier { .. }))
+        });
+        let loc_of = model.loc_of.clone();
+        if barriers || model.names.len() > 64 {
+            return Footprints {
+                ahead: None,
+                loc_of,
+            };
+        }
+        let own = |i: &Instr| {
+            let mut f = Footprint::default();
+            match i {
+                Instr::Load { loc, .. } => f.reads = 1 << loc_of[*loc],
+                Instr::Store { loc, .. } => f.writes = 1 << loc_of[*loc],
+                Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
+                    f.reads = 1 << loc_of[*loc];
+                    f.writes = 1 << loc_of[*loc];
+                }
+                Instr::Fence(Fence::Sc(_)) => f.sc_fence = true,
+                _ => {}
+            }
+            f
+        };
+        let ahead = p
+            .threads
+            .iter()
+            .map(|th| {
+                let mut from = vec![Footprint::default(); th.body.len() + 1];
+                for i in (0..th.body.len()).rev() {
+                    from[i] = from[i + 1];
+                    let f = own(&th.body[i].instr);
+                    from[i].add(f);
+                }
+                // A branch may go back anywhere: the whole body stays ahead.
+                if th
+                    .body
+                    .iter()
+                    .any(|s| matches!(s.instr, Instr::Branch { .. }))
+                {
+                    let whole = from[0];
+                    from.iter_mut().for_each(|f| *f = whole);
+                }
+                from
+            })
+            .collect();
+        Footprints {
+            ahead: Some(ahead),
+            loc_of,
+        }
+    }
+
+    /// Whether thread `t`'s next operation commutes with everything the other threads may
+    /// still do.
+    fn commutes(&self, model: &LitmusModel, c: &Config, t: usize) -> bool {
+        let Some(ahead) = &self.ahead else {
+            return false;
+        };
+        let mut others = Footprint::default();
+        for (u, run) in c.runs.iter().enumerate() {
+            if u != t && !run.finished {
+                others.add(ahead[u][run.pc]);
+            }
+        }
+        let Some(step) = model.threads[t].get(c.runs[t].pc).map(|s| &s.instr) else {
+            return false;
+        };
+        let bit = |loc: usize| 1u64 << self.loc_of[loc];
+        match step {
+            Instr::Load { loc, .. } => others.writes & bit(*loc) == 0,
+            Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
+                (others.reads | others.writes) & bit(*loc) == 0
+            }
+            Instr::Fence(Fence::AcqRel(_)) => true,
+            Instr::Fence(Fence::Sc(_)) => !others.sc_fence,
+            _ => false,
+        }
+    }
+}

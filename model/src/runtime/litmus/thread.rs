@@ -1,0 +1,257 @@
+//! One litmus thread as an interpreter: a program counter, its registers and its loop counts.
+//! Local statements (`mov`, `add`, labels, branches, proxy fences) run inside the thread; every
+//! other statement is one visible operation of the machine. Both explorations share it: the
+//! engines' coroutines ([`super::LitmusModel::run_thread`]) and the state-caching search
+//! ([`super::states`]), which clones and compares it, so it is plain data.
+
+use super::{barrier_id, LitmusModel};
+use crate::engine::Point;
+use crate::litmus::{BarrierOp, Cmp, Fence, Instr, Operand, Reg, RmwOp, Value};
+use crate::runtime::machine::{BarrierKey, Halt, Machine};
+use crate::runtime::report::RmwKind;
+use crate::scope::{Order, Scope};
+
+/// Where a thread stands.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ThreadRun {
+    /// The next statement.
+    pub pc: usize,
+    /// Register values, in the order of [`LitmusModel::reg_names`].
+    pub regs: Vec<Value>,
+    /// Per branch statement, how often it jumped backwards.
+    pub back_taken: Vec<u32>,
+    /// The thread ran off its end and exited.
+    pub finished: bool,
+}
+
+/// What the thread does next, once its local statements have run.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// The statement at `pc` is a visible operation.
+    Visible,
+    /// No statements left.
+    Finished,
+    /// A local statement failed (an undefined label, the unroll bound).
+    Failed(String),
+}
+
+impl ThreadRun {
+    pub fn new(model: &LitmusModel, t: usize) -> ThreadRun {
+        ThreadRun {
+            pc: 0,
+            regs: model.reg_init[t].clone(),
+            back_taken: vec![0; model.threads[t].len()],
+            finished: false,
+        }
+    }
+
+    fn slot(model: &LitmusModel, t: usize, r: &Reg) -> usize {
+        model.reg_names[t]
+            .iter()
+            .position(|n| n == r)
+            .expect("every register of a thread has a slot")
+    }
+
+    fn val(&self, model: &LitmusModel, t: usize, o: &Operand) -> Value {
+        match o {
+            Operand::Reg(r) => self.regs[Self::slot(model, t, r)],
+            Operand::Imm(v) => *v,
+        }
+    }
+
+    fn set(&mut self, model: &LitmusModel, t: usize, r: &Reg, v: Value) {
+        self.regs[Self::slot(model, t, r)] = v;
+    }
+
+    /// Run local statements until a visible one (or the end).
+    pub fn advance(&mut self, model: &LitmusModel, t: usize) -> Next {
+        let body = &model.threads[t];
+        while let Some(step) = body.get(self.pc) {
+            match &step.instr {
+                Instr::Mov { dst, src } => {
+                    let v = self.val(model, t, src);
+                    self.set(model, t, dst, v);
+                }
+                Instr::Add { dst, a, b } => {
+                    let v = self.val(model, t, a).wrapping_add(self.val(model, t, b));
+                    self.set(model, t, dst, v);
+                }
+                // Proxies are not modelled: every access already uses the generic path.
+                Instr::Label(_) | Instr::Fence(Fence::Proxy(_)) => {}
+                Instr::Branch { cond, .. } => {
+                    let taken = match cond {
+                        None => true,
+                        Some((Cmp::Eq, a, b)) => self.val(model, t, a) == self.val(model, t, b),
+                        Some((Cmp::Ne, a, b)) => self.val(model, t, a) != self.val(model, t, b),
+                    };
+                    if taken {
+                        let Some(target) = step.target else {
+                            return Next::Failed(format!("P{t}: branch to an undefined label"));
+                        };
+                        if target <= self.pc {
+                            self.back_taken[self.pc] += 1;
+                            if self.back_taken[self.pc] > model.unroll {
+                                return Next::Failed(format!(
+                                    "P{t}: loop unroll bound {} exceeded",
+                                    model.unroll
+                                ));
+                            }
+                        }
+                        self.pc = target;
+                        continue;
+                    }
+                }
+                _ => return Next::Visible,
+            }
+            self.pc += 1;
+        }
+        Next::Finished
+    }
+
+    /// The machine location the statement at `pc` loads from, if it is a load.
+    pub fn next_load(&self, model: &LitmusModel, t: usize) -> Option<usize> {
+        match &model.threads[t].get(self.pc)?.instr {
+            Instr::Load { loc, .. } => Some(model.loc_of[*loc]),
+            _ => None,
+        }
+    }
+
+    /// The scheduling point of the visible statement at `pc`.
+    pub fn point(&self, model: &LitmusModel, t: usize) -> Point {
+        match &model.threads[t][self.pc].instr {
+            Instr::Load { loc, .. } => Point::Read(model.loc_of[*loc]),
+            Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
+                Point::Write(model.loc_of[*loc])
+            }
+            _ => Point::Other,
+        }
+    }
+
+    /// Perform the visible statement at `pc` on `m`. Returns whether the thread must block (a
+    /// `bar.sync` whose instance has not completed).
+    pub fn exec(
+        &mut self,
+        model: &LitmusModel,
+        t: usize,
+        m: &mut Machine,
+        mirror: Option<u32>,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<bool, Halt> {
+        let body = &model.threads[t];
+        let step = &body[self.pc];
+        self.pc += 1;
+        let site = step.site;
+        match &step.instr {
+            Instr::Load { access, dst, loc } => {
+                let loc = model.loc_of[*loc];
+                let v = m.load(t, loc, access.order, access.scope, site, mirror, choose)? as i64;
+                self.set(model, t, dst, v);
+            }
+            Instr::Store { access, loc, value } => {
+                let v = self.val(model, t, value) as u64;
+                m.store(t, model.loc_of[*loc], v, access.order, access.scope, site)?;
+            }
+            Instr::Atom {
+                access,
+                op,
+                dst,
+                loc,
+                operand,
+                new,
+            } => {
+                let a = self.val(model, t, operand);
+                let b = new.as_ref().map_or(0, |n| self.val(model, t, n));
+                let rmw = Rmw {
+                    op: *op,
+                    a,
+                    b,
+                    order: access.order,
+                    scope: access.scope,
+                };
+                let old = rmw.run(m, t, model.loc_of[*loc], site)?;
+                self.set(model, t, dst, old);
+            }
+            Instr::Red {
+                access,
+                op,
+                loc,
+                operand,
+            } => {
+                let rmw = Rmw {
+                    op: *op,
+                    a: self.val(model, t, operand),
+                    b: 0,
+                    order: access.order,
+                    scope: access.scope,
+                };
+                rmw.run(m, t, model.loc_of[*loc], site)?;
+            }
+            Instr::Fence(Fence::Sc(scope)) => m.fence(t, Order::Sc, *scope, site)?,
+            Instr::Fence(Fence::AcqRel(scope)) => m.fence(t, Order::AcqRel, *scope, site)?,
+            Instr::Barrier { op, id, quorum } => {
+                let id = barrier_id(id.iter().map(|o| self.val(model, t, o)));
+                let quorum = quorum
+                    .as_ref()
+                    .map(|q| self.val(model, t, q).max(1) as usize);
+                // A barrier that ends its thread need not wait: nothing after it could observe
+                // what waiting brings, and the axiomatic model lets it never complete.
+                let last = body[self.pc..]
+                    .iter()
+                    .all(|s| matches!(s.instr, Instr::Label(_)));
+                let wait = *op == BarrierOp::Sync && !last;
+                m.set_future_barriers(t, model.future_barriers(t, self.pc));
+                return m.barrier_op(t, site, BarrierKey::Id(id), quorum, wait);
+            }
+            other => unreachable!("{other:?} is local; `advance` runs it"),
+        }
+        Ok(false)
+    }
+
+    /// The thread's registers and their final values, named as final states name them.
+    pub fn recorded<'a>(
+        &'a self,
+        model: &'a LitmusModel,
+        t: usize,
+    ) -> impl Iterator<Item = (String, i64)> + 'a {
+        model.reg_names[t]
+            .iter()
+            .zip(&self.regs)
+            .map(move |(r, v)| (format!("P{t}:{r}"), *v))
+    }
+}
+
+/// One `atom`/`red` with its operands evaluated.
+struct Rmw {
+    op: RmwOp,
+    a: Value,
+    b: Value,
+    order: Order,
+    scope: Option<Scope>,
+}
+
+impl Rmw {
+    fn run(
+        &self,
+        m: &mut Machine,
+        t: usize,
+        loc: usize,
+        site: crate::runtime::report::Site,
+    ) -> Result<Value, Halt> {
+        let kind = match self.op {
+            RmwOp::Add => RmwKind::Add,
+            RmwOp::Sub => RmwKind::Sub,
+            RmwOp::Exch => RmwKind::Exchange,
+            RmwOp::Cas => RmwKind::Cas,
+        };
+        let (op, a, b) = (self.op, self.a, self.b);
+        let apply = move |old: u64| op.apply(old as i64, a, b).map(|v| v as u64);
+        // An atom without a scope is gpu-scoped (PTX's default); its order is at least relaxed.
+        let order = if self.order == Order::Weak {
+            Order::Relaxed
+        } else {
+            self.order
+        };
+        let scope = self.scope.unwrap_or(Scope::Gpu);
+        Ok(m.rmw(t, loc, kind, &apply, order, scope, site)? as i64)
+    }
+}

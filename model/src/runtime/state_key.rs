@@ -1,0 +1,136 @@
+//! A machine's state as a key: what decides how an execution can go on and how it can end, and
+//! nothing about how it got there (trace, decisions, event numbers). Two machines with equal keys
+//! (and equal thread states) have the same futures, so a state-caching search explores only one.
+//!
+//! The key is exact, not a hash: equal keys mean states with the same futures as far as final
+//! states and races go (the widened views, which only name a race's fix, are left out). It
+//! covers what litmus programs use; mbarriers, copy agents and Tile IR tokens are not part of it (the search refuses setups
+//! that have them).
+
+use super::machine::{BarrierKey, Machine, Status};
+use super::sync::{Actor, Head};
+use super::view::View;
+use crate::scope::Scope;
+
+fn scope_code(scope: Option<Scope>) -> u64 {
+    scope.map_or(0, |s| 1 + s as u64)
+}
+
+fn actor(key: &mut Vec<u64>, a: &Actor) {
+    // The placement is the thread's own, fixed by the setup.
+    key.push(((a.thread as u64) << 8) | scope_code(a.scope));
+}
+
+/// Level 0 of a view: its clock and coherence floors. The widened levels are left out: they
+/// never change what a load may read or whether an access races, only which scope a report
+/// would name as the fix.
+fn view(key: &mut Vec<u64>, v: &View) {
+    key.extend(v.clock(0).iter().map(|&c| c as u64));
+    key.extend(v.floor.iter().map(|&f| f as u64));
+}
+
+fn heads<'a>(key: &mut Vec<u64>, hs: impl ExactSizeIterator<Item = &'a Head>) {
+    key.push(hs.len() as u64);
+    for h in hs {
+        actor(key, &h.releaser);
+        key.push(h.levels as u64);
+        view(key, &h.view);
+    }
+}
+
+fn status(key: &mut Vec<u64>, s: &Status) {
+    match s {
+        Status::Running => key.push(0),
+        Status::AtBarrier => key.push(1),
+        Status::Spinning(watch) => {
+            key.push(2);
+            key.push(watch.len() as u64);
+            key.extend(watch.iter().map(|&l| l as u64));
+        }
+        Status::MBarWait { bar, phase } => key.extend([3, *bar as u64, *phase as u64]),
+        Status::BulkWait => key.push(4),
+        Status::AgentIdle => key.push(5),
+        Status::Done => key.push(6),
+    }
+}
+
+impl Machine {
+    /// Append this machine's state key to `key`.
+    pub(crate) fn state_key(&self, key: &mut Vec<u64>) {
+        key.push(
+            (self.halted as u64)
+                | (self.infeasible as u64) << 1
+                | (self.failure.is_some() as u64) << 2
+                | ((self.races > 0) as u64) << 3,
+        );
+        for th in &self.threads {
+            status(key, &th.status);
+            key.push(th.steps as u64);
+            view(key, &th.view);
+            heads(key, th.fence_heads.iter());
+            key.push(th.pending.len() as u64);
+            for p in &th.pending {
+                key.push(p.rf_levels as u64);
+                heads(key, p.heads.iter());
+            }
+            key.push(th.rel_seq.len() as u64);
+            for (loc, head) in &th.rel_seq {
+                key.push(*loc as u64);
+                heads(key, std::iter::once(head));
+            }
+            key.push(th.watch.len() as u64);
+            key.extend(th.watch.iter().map(|&l| l as u64));
+            match &th.future_barriers {
+                None => key.push(u64::MAX),
+                Some(ids) => {
+                    key.push(ids.len() as u64);
+                    key.extend(ids.iter().map(|&id| id as u64));
+                }
+            }
+        }
+        for loc in &self.locs {
+            key.push(loc.stores.len() as u64);
+            for s in &loc.stores {
+                key.push(s.value);
+                key.push(s.writer.map_or(0, |w| w as u64 + 1));
+                key.push(s.epoch as u64);
+                match &s.actor {
+                    Some(a) => actor(key, a),
+                    None => key.push(u64::MAX),
+                }
+                heads(key, s.heads.iter());
+            }
+            // Race checks look at every earlier access, in no particular order.
+            key.push(loc.accesses.len() as u64);
+            let start = key.len();
+            key.extend(loc.accesses.iter().map(|a| {
+                ((a.actor.thread as u64) << 48)
+                    | ((a.epoch as u64) << 16)
+                    | ((a.write as u64) << 8)
+                    | scope_code(a.actor.scope)
+            }));
+            key[start..].sort_unstable();
+        }
+        // Fence-SC order is execution order: keep it.
+        key.push(self.sc_fences.len() as u64);
+        for f in &self.sc_fences {
+            actor(key, &f.actor);
+            view(key, &f.view);
+        }
+        for block in &self.barrier_waiting {
+            key.push(block.len() as u64);
+            for a in block {
+                key.push(a.thread as u64);
+                match a.key {
+                    BarrierKey::Id(id) => key.extend([0, id as u64]),
+                    BarrierKey::Site(site) => {
+                        let file = site.file().as_ptr() as u64;
+                        key.extend([1, file, site.line() as u64, site.column() as u64])
+                    }
+                }
+                key.push((a.wait as u64) | (a.quorum.map_or(0, |q| q as u64 + 1) << 1));
+                view(key, &a.view);
+            }
+        }
+    }
+}

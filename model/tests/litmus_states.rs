@@ -1,0 +1,119 @@
+//! The state-caching search ([`explore_states`]) against the exhaustive DFS engine on the same
+//! runtime: where the DFS finishes, both must reach exactly the same final states and agree on
+//! whether some execution was cut (deadlock, unroll bound); where the DFS stops at its budget,
+//! what it reached must be among what the search reached. Run over the shared Dartagnan tests,
+//! the corpus' litmus files and generated programs.
+
+mod common_shared;
+
+use scopecheck_model::engine::Dfs;
+use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
+use scopecheck_model::litmus::{parse_file, print, Program};
+use scopecheck_model::runtime::litmus::{explore_states, explore_with, Options};
+use std::path::{Path, PathBuf};
+
+/// Compares both explorations of `p`; returns whether the DFS finished.
+fn compare(name: &str, p: &Program, dfs_budget: u64) -> bool {
+    let opts = Options::default();
+    let dfs = explore_with(
+        p,
+        &Dfs {
+            max_executions: dfs_budget,
+        },
+        &opts,
+    );
+    assert!(dfs.error.is_none(), "{name}: {:?}", dfs.error);
+    let cached = explore_states(p, &opts);
+    let dfs_finished = dfs.executions + dfs.cut + dfs.infeasible < dfs_budget;
+    if dfs_finished {
+        assert_eq!(
+            dfs.states,
+            cached.states,
+            "{name}: the state-caching search and the DFS reach different final states\n{}",
+            print(p)
+        );
+        assert_eq!(
+            dfs.complete,
+            cached.complete,
+            "{name}: one exploration cut executions, the other did not\n{}",
+            print(p)
+        );
+    } else {
+        assert!(
+            dfs.states.is_subset(&cached.states),
+            "{name}: the DFS reached final states the state-caching search missed\n{}",
+            print(p)
+        );
+    }
+    dfs_finished
+}
+
+fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            litmus_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "litmus") {
+            out.push(path);
+        }
+    }
+}
+
+fn compare_files(files: &[PathBuf]) -> (usize, usize) {
+    let (mut finished, mut total) = (0, 0);
+    for path in files {
+        let Ok(p) = parse_file(path) else { continue };
+        total += 1;
+        if compare(&path.display().to_string(), &p, 5_000) {
+            finished += 1;
+        }
+    }
+    (finished, total)
+}
+
+#[test]
+fn agrees_with_the_dfs_on_the_corpus() {
+    let mut files = Vec::new();
+    litmus_files(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus"),
+        &mut files,
+    );
+    let (finished, total) = compare_files(&files);
+    println!("corpus: {total} programs compared, the DFS finished on {finished}");
+    assert!(total > 150 && finished > 150, "{finished}/{total}");
+}
+
+#[test]
+fn agrees_with_the_dfs_on_the_shared_oracle_tests() {
+    let Some(shared) = common_shared::shared_dir() else {
+        println!("SKIP state-caching vs DFS on the oracle: no shared/oracle/ptx");
+        return;
+    };
+    let mut files = Vec::new();
+    litmus_files(&shared.join("oracle/ptx/tests"), &mut files);
+    let (finished, total) = compare_files(&files);
+    println!("oracle: {total} programs compared, the DFS finished on {finished}");
+    assert!(total > 150 && finished > 100, "{finished}/{total}");
+}
+
+#[test]
+fn agrees_with_the_dfs_on_generated_programs() {
+    let wide = Limits {
+        max_events: 9,
+        ..Limits::default()
+    };
+    let mut finished = 0;
+    for seed in 0..400 {
+        let limits = if seed % 4 == 3 {
+            wide
+        } else {
+            Limits::differential()
+        };
+        let p = from_seed_with(seed, &limits);
+        if compare(&format!("seed {seed}"), &p, 20_000) {
+            finished += 1;
+        }
+    }
+    println!("generated: 400 programs compared, the DFS finished on {finished}");
+    assert!(finished > 350, "{finished}/400");
+}
