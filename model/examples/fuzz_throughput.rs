@@ -1,17 +1,19 @@
 //! Where the engine differential spends its time: per-program cost of the axiomatic engine, the
-//! runtime's DFS and the SC reference on generated programs, as percentiles.
+//! runtime's state-caching search and the SC reference on generated programs, as percentiles
+//! (and the runtime's DFS engine, for comparison, with `--dfs`).
 //!
-//! `cargo run --release -p scopecheck-model --example fuzz_throughput -- [programs] [max-events]`
+//! `cargo run --release -p scopecheck-model --example fuzz_throughput -- [programs] [max-events] [--dfs]`
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::differential::sc;
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
-use scopecheck_model::runtime::litmus::{explore_with, Options as RuntimeOptions};
+use scopecheck_model::runtime::litmus::{explore_states, explore_with, Options as RuntimeOptions};
 use std::time::Instant;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let with_dfs = std::env::args().any(|a| a == "--dfs");
+    let mut args = std::env::args().skip(1).filter(|a| a != "--dfs");
     let n: u64 = args.next().map_or(1000, |a| a.parse().expect("programs"));
     let limits = Limits {
         max_events: args.next().map_or(Limits::differential().max_events, |a| {
@@ -22,24 +24,31 @@ fn main() {
     let dfs = Dfs {
         max_executions: 20_000,
     };
-    let (mut axiomatic, mut runtime, mut sequential, mut executions) =
+    let (mut axiomatic, mut runtime, mut sequential, mut configurations) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut dfs_ms, mut executions) = (Vec::new(), Vec::new());
     let start = Instant::now();
     for seed in 0..n {
         let p = from_seed_with(seed, &limits);
         let t0 = Instant::now();
         let _ = analyze(&p, Model::PtxV75, &Options::default());
         let t1 = Instant::now();
-        let r = explore_with(&p, &dfs, &RuntimeOptions::default());
+        let r = explore_states(&p, &RuntimeOptions::default());
         let t2 = Instant::now();
         let _ = sc::final_states(&p);
         let t3 = Instant::now();
         axiomatic.push((t1 - t0).as_secs_f64() * 1e3);
         runtime.push((t2 - t1).as_secs_f64() * 1e3);
         sequential.push((t3 - t2).as_secs_f64() * 1e3);
-        executions.push((r.executions + r.cut) as f64);
+        configurations.push(r.configurations as f64);
+        if with_dfs {
+            let t4 = Instant::now();
+            let d = explore_with(&p, &dfs, &RuntimeOptions::default());
+            dfs_ms.push(t4.elapsed().as_secs_f64() * 1e3);
+            executions.push((d.executions + d.cut) as f64);
+        }
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = start.elapsed().as_secs_f64() - dfs_ms.iter().sum::<f64>() / 1e3;
     println!(
         "{n} programs of at most {} instructions in {secs:.2} s: {:.0} programs/s",
         limits.max_events,
@@ -49,8 +58,13 @@ fn main() {
         ("axiomatic ms", &mut axiomatic),
         ("runtime ms", &mut runtime),
         ("SC reference ms", &mut sequential),
-        ("runtime executions", &mut executions),
+        ("runtime configurations", &mut configurations),
+        ("DFS ms", &mut dfs_ms),
+        ("DFS executions", &mut executions),
     ] {
+        if v.is_empty() {
+            continue;
+        }
         let mean = v.iter().sum::<f64>() / v.len() as f64;
         v.sort_by(f64::total_cmp);
         let at = |q: usize| v[(v.len() * q / 100).min(v.len() - 1)];

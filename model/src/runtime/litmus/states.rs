@@ -9,12 +9,12 @@
 //!
 //! - *State caching*: interleavings that lead to the same configuration continue once. The key
 //!   ([`Machine::state_key`]) leaves out how a configuration was reached (trace, event numbers).
-//! - *Persistent sets*: when the next operation of some thread commutes with everything the
-//!   other threads may still do (a fence that is not `fence.sc`, an access to a location no
-//!   other thread touches again — or only reads, for a load), only that thread is stepped. This
-//!   keeps every final state (persistent sets preserve all terminal states of an acyclic state
-//!   space). Programs with barriers are explored without it: a barrier, and a thread's exit,
-//!   change what other threads may do.
+//! - *Persistent sets*: only a set of threads whose next operations commute with everything the
+//!   other threads may still do is stepped (a fence that is not `fence.sc` commutes with
+//!   everything; an access with every operation on other locations, and a load with loads).
+//!   This keeps every final state (persistent sets preserve all terminal states of an acyclic
+//!   state space). Programs with barriers are explored without it: a barrier, and a thread's
+//!   exit, change what other threads may do.
 
 use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
@@ -22,19 +22,31 @@ use crate::axiomatic::FinalState;
 use crate::litmus::{Fence, Instr, Program};
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-/// The configurations seen so far, by key: the keys themselves (compared exactly) in a table
-/// indexed by their hash.
+/// The configurations seen so far, by key: the keys themselves (compared exactly), end to end
+/// in one arena, found through their hash (keys with equal hashes are chained).
 #[derive(Default)]
 struct Seen {
-    keys: Vec<Box<[u64]>>,
-    by_hash: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>>,
+    arena: Vec<u64>,
+    /// Per key: where it starts in `arena`, and the next key with the same hash.
+    keys: Vec<(usize, u32)>,
+    first_with_hash: HashMap<u64, u32, BuildHasherDefault<Identity>>,
 }
 
 impl Seen {
+    fn key(&self, i: u32) -> &[u64] {
+        let start = self.keys[i as usize].0;
+        let end = self
+            .keys
+            .get(i as usize + 1)
+            .map_or(self.arena.len(), |k| k.0);
+        &self.arena[start..end]
+    }
+
     /// Whether `key` is new (and from now on seen).
     fn insert(&mut self, key: &[u64]) -> bool {
         // Multiply-rotate per word, as in FxHash: hits are compared exactly, so the hash only
@@ -42,12 +54,27 @@ impl Seen {
         let hash = key.iter().fold(key.len() as u64, |h, &w| {
             (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
         });
-        let bucket = self.by_hash.entry(hash).or_default();
-        if bucket.iter().any(|&i| *self.keys[i as usize] == *key) {
-            return false;
+        let new = self.keys.len() as u32;
+        let mut chain = match self.first_with_hash.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(new);
+                None
+            }
+            Entry::Occupied(slot) => Some(*slot.get()),
+        };
+        while let Some(i) = chain {
+            if self.key(i) == key {
+                return false;
+            }
+            let next = self.keys[i as usize].1;
+            if next == u32::MAX {
+                self.keys[i as usize].1 = new;
+                break;
+            }
+            chain = Some(next);
         }
-        bucket.push(self.keys.len() as u32);
-        self.keys.push(key.into());
+        self.keys.push((self.arena.len(), u32::MAX));
+        self.arena.extend_from_slice(key);
         true
     }
 
@@ -135,11 +162,7 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
             out.cut += 1;
             continue;
         }
-        let persistent = enabled
-            .iter()
-            .copied()
-            .find(|&t| footprints.commutes(&model, &c, t))
-            .map_or(enabled, |t| vec![t]);
+        let persistent = footprints.persistent(&model, &c, &enabled);
         // Every successor forks `c`, except the last one, which takes it over.
         let mut forks: Vec<(usize, usize)> = persistent
             .iter()
@@ -335,30 +358,52 @@ impl Footprints {
         }
     }
 
-    /// Whether thread `t`'s next operation commutes with everything the other threads may
-    /// still do.
-    fn commutes(&self, model: &LitmusModel, c: &Config, t: usize) -> bool {
+    /// A persistent set of threads to step: the smallest conflict closure of one enabled thread
+    /// (every thread whose remaining operations may conflict with the next operation of a
+    /// thread in the set joins it), so that nothing the threads outside it may still do depends
+    /// on what the set does next. Every enabled thread when there is no footprint.
+    fn persistent(&self, model: &LitmusModel, c: &Config, enabled: &[usize]) -> Vec<usize> {
         let Some(ahead) = &self.ahead else {
-            return false;
+            return enabled.to_vec();
         };
-        let mut others = Footprint::default();
-        for (u, run) in c.runs.iter().enumerate() {
-            if u != t && !run.finished {
-                others.add(ahead[u][run.pc]);
+        let mut best = enabled.to_vec();
+        for &seed in enabled {
+            let mut set = vec![seed];
+            let mut i = 0;
+            while i < set.len() && set.len() < best.len() {
+                let u = set[i];
+                i += 1;
+                let Some(next) = model.threads[u].get(c.runs[u].pc).map(|s| &s.instr) else {
+                    continue;
+                };
+                for (v, run) in c.runs.iter().enumerate() {
+                    if !run.finished && !set.contains(&v) && self.conflicts(next, ahead[v][run.pc])
+                    {
+                        set.push(v);
+                    }
+                }
+            }
+            if set.len() < best.len() {
+                best = set;
+            }
+            if best.len() == 1 {
+                break;
             }
         }
-        let Some(step) = model.threads[t].get(c.runs[t].pc).map(|s| &s.instr) else {
-            return false;
-        };
-        let bit = |loc: usize| 1u64 << self.loc_of[loc];
-        match step {
-            Instr::Load { loc, .. } => others.writes & bit(*loc) == 0,
+        best
+    }
+
+    /// Whether `next` may fail to commute with some operation of `rest`.
+    fn conflicts(&self, next: &Instr, rest: Footprint) -> bool {
+        let bit = |loc: &usize| 1u64 << self.loc_of[*loc];
+        match next {
+            Instr::Load { loc, .. } => rest.writes & bit(loc) != 0,
             Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
-                (others.reads | others.writes) & bit(*loc) == 0
+                (rest.reads | rest.writes) & bit(loc) != 0
             }
-            Instr::Fence(Fence::AcqRel(_)) => true,
-            Instr::Fence(Fence::Sc(_)) => !others.sc_fence,
-            _ => false,
+            Instr::Fence(Fence::AcqRel(_)) => false,
+            Instr::Fence(Fence::Sc(_)) => rest.sc_fence,
+            _ => true,
         }
     }
 }
