@@ -113,6 +113,9 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     let mut out = Outcomes::default();
     let mut machine = Machine::new(setup);
     machine.trace = false;
+    for loc in &mut machine.locs {
+        loc.mirror = Vec::new();
+    }
     let mut initial = Config {
         m: machine,
         runs: (0..threads).map(|t| ThreadRun::new(&model, t)).collect(),
@@ -198,6 +201,7 @@ impl Config {
         for r in &self.runs {
             key.extend([r.pc as u64, r.finished as u64]);
             key.extend(r.regs.iter().map(|&v| v as u64));
+            key.push(r.back_taken.len() as u64);
             key.extend(r.back_taken.iter().map(|&n| n as u64));
         }
     }

@@ -18,7 +18,7 @@ pub(crate) struct ThreadRun {
     pub pc: usize,
     /// Register values, in the order of [`LitmusModel::reg_names`].
     pub regs: Vec<Value>,
-    /// Per branch statement, how often it jumped backwards.
+    /// Per branch statement, how often it jumped backwards (empty until the first time).
     pub back_taken: Vec<u32>,
     /// The thread ran off its end and exited.
     pub finished: bool,
@@ -40,7 +40,7 @@ impl ThreadRun {
         ThreadRun {
             pc: 0,
             regs: model.reg_init[t].clone(),
-            back_taken: vec![0; model.threads[t].len()],
+            back_taken: Vec::new(),
             finished: false,
         }
     }
@@ -89,6 +89,9 @@ impl ThreadRun {
                             return Next::Failed(format!("P{t}: branch to an undefined label"));
                         };
                         if target <= self.pc {
+                            if self.back_taken.is_empty() {
+                                self.back_taken = vec![0; body.len()];
+                            }
                             self.back_taken[self.pc] += 1;
                             if self.back_taken[self.pc] > model.unroll {
                                 return Next::Failed(format!(

@@ -1,0 +1,62 @@
+//! Replays a cargo-fuzz corpus of the `engines` target (litmus text or generator bytes, decoded
+//! as the target decodes them) and prints the slowest inputs with the time each engine took.
+//!
+//! `cargo run --release -p scopecheck-model --example corpus_timing -- DIR [how-many]`
+
+use arbitrary::Unstructured;
+use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::differential::suitable;
+use scopecheck_model::litmus::arbitrary::{program, Limits};
+use scopecheck_model::litmus::{parse, print};
+use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = args.next().expect("a corpus directory");
+    let show: usize = args.next().map_or(5, |a| a.parse().expect("how many"));
+    let mut timings = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("a readable directory") {
+        let path = entry.expect("an entry").path();
+        let data = std::fs::read(&path).expect("a readable file");
+        let seed = std::str::from_utf8(&data)
+            .ok()
+            .and_then(|src| parse(src, "input.litmus").ok())
+            .filter(suitable);
+        let p = match seed {
+            Some(p) => p,
+            None => match program(&mut Unstructured::new(&data), &Limits::differential()) {
+                Ok(p) => p,
+                Err(_) => continue,
+            },
+        };
+        let t0 = Instant::now();
+        let _ = analyze(&p, Model::PtxV75, &Options::default());
+        let t1 = Instant::now();
+        let _ = explore_states(&p, &RuntimeOptions::default());
+        let t2 = Instant::now();
+        timings.push(((t1 - t0).as_secs_f64(), (t2 - t1).as_secs_f64(), path, p));
+    }
+    let n = timings.len();
+    let (ax, rt): (f64, f64) = timings
+        .iter()
+        .fold((0.0, 0.0), |(a, r), t| (a + t.0, r + t.1));
+    println!(
+        "{n} inputs: axiomatic {:.3} ms, runtime {:.3} ms on average",
+        ax * 1e3 / n as f64,
+        rt * 1e3 / n as f64
+    );
+    // `RUNTIME=1` ranks by the runtime's time alone.
+    let runtime_only = std::env::var_os("RUNTIME").is_some();
+    let cost = |t: &(f64, f64, std::path::PathBuf, _)| if runtime_only { t.1 } else { t.0 + t.1 };
+    timings.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
+    for (a, r, path, p) in timings.iter().take(show) {
+        println!(
+            "--- {}: axiomatic {:.1} ms, runtime {:.1} ms\n{}",
+            path.display(),
+            a * 1e3,
+            r * 1e3,
+            print(p)
+        );
+    }
+}
