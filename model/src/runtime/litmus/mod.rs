@@ -115,8 +115,10 @@ pub(crate) struct LitmusModel {
     threads: Vec<Vec<Step>>,
     /// Registers (and initial values) each thread reports.
     regs: Vec<BTreeMap<Reg, Value>>,
-    /// The same registers as slots of [`ThreadRun::regs`], and their initial values.
+    /// The same registers as slots of [`ThreadRun::regs`], their names in final states
+    /// (`P1:r0`) and their initial values.
     reg_names: Vec<Vec<Reg>>,
+    reg_keys: Vec<Vec<String>>,
     reg_init: Vec<Vec<Value>>,
     /// Our location index for every litmus location (aliases share their physical one).
     loc_of: Vec<usize>,
@@ -185,11 +187,17 @@ impl LitmusModel {
         let regs: Vec<BTreeMap<Reg, Value>> =
             (0..p.threads.len()).map(|t| registers(p, t)).collect();
         let reg_names: Vec<Vec<Reg>> = regs.iter().map(|r| r.keys().cloned().collect()).collect();
+        let reg_keys = reg_names
+            .iter()
+            .enumerate()
+            .map(|(t, names)| names.iter().map(|r| format!("P{t}:{r}")).collect())
+            .collect();
         let reg_init = regs.iter().map(|r| r.values().copied().collect()).collect();
         LitmusModel {
             threads,
             regs,
             reg_names,
+            reg_keys,
             reg_init,
             loc_of,
             names,

@@ -216,10 +216,10 @@ impl ThreadRun {
         model: &'a LitmusModel,
         t: usize,
     ) -> impl Iterator<Item = (String, i64)> + 'a {
-        model.reg_names[t]
+        model.reg_keys[t]
             .iter()
             .zip(&self.regs)
-            .map(move |(r, v)| (format!("P{t}:{r}"), *v))
+            .map(|(key, v)| (key.clone(), *v))
     }
 }
 
