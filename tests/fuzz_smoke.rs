@@ -1,0 +1,82 @@
+//! The cargo-fuzz `engines` target under libFuzzer for 60 seconds, seeded from `corpus/litmus`:
+//! the engine differential must run clean. Needs a nightly toolchain and cargo-fuzz; without them
+//! this prints a skip line (the same check runs on stable in `model/tests/fuzz_differential.rs`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A `cargo +nightly` command with the variables of the enclosing `cargo test` removed, so the
+/// fuzz crate builds with its own toolchain, flags and target directory.
+fn nightly_cargo() -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.arg("+nightly");
+    for var in [
+        "RUSTUP_TOOLCHAIN",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+        "RUSTFLAGS",
+        "RUSTDOCFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO",
+        "RUSTC",
+        "RUSTC_WRAPPER",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn cargo_fuzz_available() -> bool {
+    nightly_cargo()
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn engines_target_runs_clean_under_libfuzzer() {
+    if !cargo_fuzz_available() {
+        println!("SKIP libFuzzer smoke run: no nightly toolchain with cargo-fuzz");
+        return;
+    }
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let corpus = std::env::temp_dir().join(format!("scopecheck-fuzz-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&corpus).unwrap();
+    let out = nightly_cargo()
+        .current_dir(repo.join("fuzz"))
+        .args(["fuzz", "run", "-s", "none", "engines"])
+        .arg(&corpus)
+        .arg(repo.join("corpus/litmus"))
+        .args([
+            "--",
+            "-max_total_time=60",
+            "-seed=1",
+            "-print_final_stats=1",
+        ])
+        .output()
+        .expect("run cargo fuzz");
+    let _ = std::fs::remove_dir_all(&corpus);
+    let log = String::from_utf8_lossy(&out.stderr);
+    for line in log
+        .lines()
+        .filter(|l| l.starts_with("stat::") || l.starts_with("engines:") || l.contains("DONE"))
+    {
+        println!("{line}");
+    }
+    assert!(
+        out.status.success(),
+        "the engines target failed under libFuzzer:\n{}",
+        log.lines()
+            .rev()
+            .take(80)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        log.contains("stat::number_of_executed_units"),
+        "libFuzzer printed no final stats:\n{log}"
+    );
+}
