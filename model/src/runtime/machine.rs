@@ -397,7 +397,7 @@ impl Machine {
         });
         let index = state.latest() as u32;
         let th = &mut self.threads[t];
-        th.view.floor[loc] = index;
+        th.view.floor_mut()[loc] = index;
         if let Some(head) = own {
             th.rel_seq.retain(|(l, _)| *l != loc);
             th.rel_seq.push((loc, head));
@@ -418,7 +418,7 @@ impl Machine {
                 continue;
             }
             if let Status::Spinning(watch) = &self.threads[u].status {
-                let seen = self.locs[loc].stores[self.threads[u].view.floor[loc] as usize].value;
+                let seen = self.locs[loc].stores[self.threads[u].view.floor()[loc] as usize].value;
                 if watch.contains(&loc) && seen != value {
                     let watch = watch.clone();
                     self.threads[u].status = Status::Running;
@@ -439,7 +439,7 @@ impl Machine {
 
     /// How many stores a load of `loc` by `t` may read now (the engine chooses among them).
     pub fn readable(&self, t: usize, loc: usize) -> usize {
-        self.locs[loc].latest() - self.threads[t].view.floor[loc] as usize + 1
+        self.locs[loc].latest() - self.threads[t].view.floor()[loc] as usize + 1
     }
 
     /// Which store a load of `loc` by `t` reads: loom's pick (checked against our floor) or
@@ -451,7 +451,7 @@ impl Machine {
         mirror: Option<u32>,
         choose: &dyn Fn(usize) -> usize,
     ) -> Result<usize, Halt> {
-        let floor = self.threads[t].view.floor[loc] as usize;
+        let floor = self.threads[t].view.floor()[loc] as usize;
         let latest = self.locs[loc].latest();
         let store = match mirror {
             Some(version) => {
@@ -520,7 +520,7 @@ impl Machine {
         );
         self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
-        self.threads[t].view.floor[loc] = store as u32;
+        self.threads[t].view.floor_mut()[loc] = store as u32;
         self.watch(t, loc);
         self.observe(t, loc, store, &actor, order);
         Ok(value)
@@ -589,7 +589,7 @@ impl Machine {
         );
         self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
-        self.threads[t].view.floor[loc] = read as u32;
+        self.threads[t].view.floor_mut()[loc] = read as u32;
         self.watch(t, loc);
         self.observe(t, loc, read, &actor, order);
         if let Some(value) = new {
@@ -801,7 +801,7 @@ impl Machine {
         let mut any = false;
         for &loc in watch {
             let stores = &self.locs[loc].stores;
-            let floor = &mut self.threads[t].view.floor[loc];
+            let floor = &mut self.threads[t].view.floor_mut()[loc];
             let seen = stores[*floor as usize].value;
             if let Some(newer) =
                 (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen)

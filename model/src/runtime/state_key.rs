@@ -26,7 +26,7 @@ fn actor(key: &mut Vec<u64>, a: &Actor) {
 /// would name as the fix.
 fn view(key: &mut Vec<u64>, v: &View) {
     key.extend(v.clock(0).iter().map(|&c| c as u64));
-    key.extend(v.floor.iter().map(|&f| f as u64));
+    key.extend(v.floor().iter().map(|&f| f as u64));
 }
 
 fn heads<'a>(key: &mut Vec<u64>, hs: impl ExactSizeIterator<Item = &'a Head>) {

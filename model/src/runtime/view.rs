@@ -19,68 +19,78 @@ pub fn widened(scope: Scope, level: usize) -> Scope {
     scope.max(Scope::ALL[level])
 }
 
-/// Everything a thread (or a release snapshot) knows.
+/// Everything a thread (or a release snapshot) knows: a vector clock per level (one counter per
+/// GPU thread) and a coherence floor per location, in one allocation (views are copied at every
+/// release and, in the state-caching search, at every step).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
-    /// A vector clock per level, one counter per GPU thread: level `l`'s counter for thread
-    /// `t` at `l * threads + t` (one allocation: views are copied at every release).
-    clocks: Vec<u32>,
-    /// Per location: index (in modification order) of the oldest store still readable.
-    pub floor: Vec<u32>,
+    /// Level `l`'s counter for thread `t` at `l * threads + t`, then the floors: per location,
+    /// the index (in modification order) of the oldest store still readable.
+    words: Vec<u32>,
+    threads: u32,
 }
 
 impl View {
     pub fn new(threads: usize, locations: usize) -> View {
         View {
-            clocks: vec![0; LEVELS * threads],
-            floor: vec![0; locations],
+            words: vec![0; LEVELS * threads + locations],
+            threads: threads as u32,
         }
     }
 
-    fn threads(&self) -> usize {
-        self.clocks.len() / LEVELS
+    fn clocks_len(&self) -> usize {
+        LEVELS * self.threads as usize
     }
 
     /// Level `level`'s vector clock.
     pub fn clock(&self, level: usize) -> &[u32] {
-        let n = self.threads();
-        &self.clocks[level * n..(level + 1) * n]
+        let n = self.threads as usize;
+        &self.words[level * n..(level + 1) * n]
+    }
+
+    /// Per location, the oldest store still readable.
+    pub fn floor(&self) -> &[u32] {
+        &self.words[self.clocks_len()..]
+    }
+
+    pub fn floor_mut(&mut self) -> &mut [u32] {
+        let start = self.clocks_len();
+        &mut self.words[start..]
     }
 
     /// Advance `thread`'s own component at every level; returns the new epoch.
     pub fn tick(&mut self, thread: usize) -> u32 {
-        let n = self.threads();
-        let epoch = self.clocks[thread] + 1;
+        let n = self.threads as usize;
+        let epoch = self.words[thread] + 1;
         for level in 0..LEVELS {
-            self.clocks[level * n + thread] = epoch;
+            self.words[level * n + thread] = epoch;
         }
         epoch
     }
 
     /// Does the event `(thread, epoch)` happen before this view at `level`?
     pub fn knows(&self, level: usize, thread: usize, epoch: u32) -> bool {
-        self.clocks[level * self.threads() + thread] >= epoch
+        self.words[level * self.threads as usize + thread] >= epoch
     }
 
     /// Join `other` at the levels in `mask`. Coherence floors travel with level 0 only: the
     /// widened levels never change what a load may read.
     pub fn join(&mut self, other: &View, mask: LevelMask) {
-        let n = self.threads();
+        let n = self.threads as usize;
+        let join = |a: &mut [u32], b: &[u32]| {
+            for (a, b) in a.iter_mut().zip(b) {
+                *a = (*a).max(*b);
+            }
+        };
         for level in 0..LEVELS {
             if mask & (1 << level) != 0 {
                 let range = level * n..(level + 1) * n;
-                for (a, b) in self.clocks[range.clone()]
-                    .iter_mut()
-                    .zip(&other.clocks[range])
-                {
-                    *a = (*a).max(*b);
-                }
+                join(&mut self.words[range.clone()], &other.words[range]);
             }
         }
         if mask & 1 != 0 {
-            for (a, b) in self.floor.iter_mut().zip(&other.floor) {
-                *a = (*a).max(*b);
-            }
+            let start = self.clocks_len();
+            join(&mut self.words[start..], &other.words[start..]);
         }
     }
 }
