@@ -144,6 +144,9 @@ pub struct Machine {
     /// state-caching search turns it off: it reports final states only, and forks machines at
     /// every step.
     pub(crate) trace: bool,
+    /// Threads may end spin-loop iterations ([`Machine::spin_wait`]), so loads note what they
+    /// watch. Litmus programs never do (their loops are unrolled).
+    pub(crate) spin_loops: bool,
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
     pub halted: bool,
@@ -160,7 +163,7 @@ pub struct Machine {
     pub(super) mbars: Vec<super::mbarrier::MBarState>,
     /// Per block, the copies its async agent has yet to perform.
     pub(super) agent_work: Vec<super::async_copy::AgentWork>,
-    /// Tile IR token-ordered operations, per thread.
+    /// Tile IR token-ordered operations, per thread (empty until the first one).
     pub(super) tokens: Vec<super::tokens::TokenLog>,
     empty_heads: Heads,
 }
@@ -197,6 +200,7 @@ impl Machine {
             event_count: 0,
             decisions: Vec::new(),
             trace: true,
+            spin_loops: true,
             failure: None,
             halted: false,
             infeasible: false,
@@ -206,7 +210,7 @@ impl Machine {
             wake: Vec::new(),
             mbars: vec![super::mbarrier::MBarState::default(); setup.mbarriers.len()],
             agent_work: vec![super::async_copy::AgentWork::default(); setup.agents.len()],
-            tokens: vec![super::tokens::TokenLog::default(); n],
+            tokens: Vec::new(),
             empty_heads,
             setup,
         }
@@ -335,6 +339,9 @@ impl Machine {
     }
 
     fn watch(&mut self, t: usize, loc: usize) {
+        if !self.spin_loops {
+            return;
+        }
         let w = &mut self.threads[t].watch;
         if !w.contains(&loc) {
             w.push(loc);
@@ -820,6 +827,10 @@ impl Machine {
     /// Repeating an iteration that reads the same values changes nothing but the thread's
     /// knowledge, and knowing less only allows more behaviours and races, so no bug is lost.
     pub fn spin_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        assert!(
+            self.spin_loops,
+            "spin_wait on a machine set up without spin loops"
+        );
         let watch = std::mem::take(&mut self.threads[t].watch);
         if watch.is_empty() || self.raise_floors(t, &watch) {
             return Ok(false);
@@ -833,10 +844,13 @@ impl Machine {
     /// Every live thread of the kernel blocked, and no async agent at work: deadlock. (An idle
     /// agent cannot unblock anyone: it only acts on copies threads issue.)
     pub(super) fn check_deadlock(&mut self) -> Result<(), Halt> {
+        if self.threads.iter().any(|th| th.status == Status::Running) {
+            return Ok(());
+        }
         let live: Vec<usize> = (0..self.threads.len())
             .filter(|&u| self.threads[u].status != Status::Done && !self.setup.threads[u].agent)
             .collect();
-        if live.is_empty() || self.threads.iter().any(|th| th.status == Status::Running) {
+        if live.is_empty() {
             return Ok(());
         }
         let details = live

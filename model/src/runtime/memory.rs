@@ -73,12 +73,30 @@ pub struct AccessRec {
     pub event: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct LocState {
     pub stores: Vec<StoreRec>,
     pub accesses: Vec<AccessRec>,
     /// Loom only: store index behind each version of the location's loom mirror.
     pub mirror: Vec<u32>,
+}
+
+/// A copy with room for one more store and access: a forked execution (the state-caching
+/// search) usually appends one next, and an exact-capacity copy would reallocate at once.
+impl Clone for LocState {
+    fn clone(&self) -> LocState {
+        LocState {
+            stores: with_room(&self.stores),
+            accesses: with_room(&self.accesses),
+            mirror: self.mirror.clone(),
+        }
+    }
+}
+
+fn with_room<T: Clone>(v: &[T]) -> Vec<T> {
+    let mut copy = Vec::with_capacity(v.len() + 1);
+    copy.extend_from_slice(v);
+    copy
 }
 
 impl LocState {

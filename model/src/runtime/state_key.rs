@@ -4,8 +4,8 @@
 //!
 //! The key is exact, not a hash: equal keys mean states with the same futures as far as final
 //! states and races go (the widened views, which only name a race's fix, are left out). It
-//! covers what litmus programs use; mbarriers, copy agents and Tile IR tokens are not part of it (the search refuses setups
-//! that have them).
+//! covers what litmus programs use: mbarriers, copy agents and Tile IR tokens, which litmus
+//! setups never have, are not part of it.
 
 use super::machine::{BarrierKey, Machine, Status};
 use super::sync::{Actor, Head};

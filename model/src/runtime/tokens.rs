@@ -38,6 +38,9 @@ impl Machine {
     /// Start a token-ordered operation that waits for the operations `after` (token ids); its
     /// own id is its token. With `run == false` it is only a token join (no accesses).
     pub fn token_begin(&mut self, t: usize, after: &[u32], run: bool) -> u32 {
+        if self.tokens.is_empty() {
+            self.tokens = vec![TokenLog::default(); self.setup.threads.len()];
+        }
         let log = &mut self.tokens[t];
         let mut closure: Vec<u32> = Vec::new();
         for &a in after {

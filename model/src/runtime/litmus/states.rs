@@ -23,7 +23,7 @@ use crate::litmus::{Fence, Instr, Program};
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
@@ -49,11 +49,7 @@ impl Seen {
 
     /// Whether `key` is new (and from now on seen).
     fn insert(&mut self, key: &[u64]) -> bool {
-        // Multiply-rotate per word, as in FxHash: hits are compared exactly, so the hash only
-        // needs to spread the keys.
-        let hash = key.iter().fold(key.len() as u64, |h, &w| {
-            (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-        });
+        let hash = hash_words(key);
         let new = self.keys.len() as u32;
         let mut chain = match self.first_with_hash.entry(hash) {
             Entry::Vacant(slot) => {
@@ -81,6 +77,25 @@ impl Seen {
     fn len(&self) -> usize {
         self.keys.len()
     }
+}
+
+/// Multiply-rotate per word, as in FxHash, over four interleaved lanes (independent chains run in
+/// parallel). Hits are compared exactly, so the hash only needs to spread the keys.
+fn hash_words(key: &[u64]) -> u64 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut lanes = [key.len() as u64, 1, 2, 3];
+    let mut chunks = key.chunks_exact(4);
+    for chunk in &mut chunks {
+        for (lane, &w) in lanes.iter_mut().zip(chunk) {
+            *lane = (lane.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+    }
+    for (lane, &w) in lanes.iter_mut().zip(chunks.remainder()) {
+        *lane = (lane.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    lanes
+        .iter()
+        .fold(0u64, |h, &lane| (h.rotate_left(5) ^ lane).wrapping_mul(K))
 }
 
 /// The hash of an already hashed key.
@@ -111,8 +126,15 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     let footprints = Footprints::new(&model, p);
     let threads = setup.threads.len();
     let mut out = Outcomes::default();
+    if threads > 64 {
+        out.error = Some(format!(
+            "the state-caching search runs at most 64 threads; this program has {threads}"
+        ));
+        return out;
+    }
     let mut machine = Machine::new(setup);
     machine.trace = false;
+    machine.spin_loops = false;
     for loc in &mut machine.locs {
         loc.mirror = Vec::new();
     }
@@ -125,6 +147,8 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     let mut stack = Vec::new();
     let mut scratch = Vec::new();
     let mut complete = true;
+    let mut finals = HashSet::new();
+    let mut forks: Vec<(usize, usize)> = Vec::new();
     let mut push = |c: Config, stack: &mut Vec<Config>, seen: &mut Seen| {
         scratch.clear();
         c.key(&mut scratch);
@@ -154,23 +178,31 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
             if c.m.races > 0 {
                 out.racy += 1;
             }
-            out.states.insert(c.final_state(&model));
+            // Many final configurations share a final state: compare values before building it.
+            let values: Vec<i64> = c
+                .runs
+                .iter()
+                .flat_map(|r| r.regs.iter().copied())
+                .chain((0..model.names.len()).map(|l| c.m.final_value(l) as i64))
+                .collect();
+            if finals.insert(values) {
+                out.states.insert(c.final_state(&model));
+            }
             continue;
         }
-        let enabled: Vec<usize> = (0..threads)
+        let enabled = (0..threads)
             .filter(|&t| !c.runs[t].finished && *c.m.status(t) == Status::Running)
-            .collect();
-        if enabled.is_empty() {
+            .fold(0u64, |set, t| set | 1 << t);
+        if enabled == 0 {
             // Every blocked state is diagnosed as a deadlock by the machine; this is a backstop.
             out.cut += 1;
             continue;
         }
-        let persistent = footprints.persistent(&model, &c, &enabled);
         // Every successor forks `c`, except the last one, which takes it over.
-        let mut forks: Vec<(usize, usize)> = persistent
-            .iter()
-            .flat_map(|&t| (0..c.options(&model, t)).map(move |choice| (t, choice)))
-            .collect();
+        forks.clear();
+        for t in members(footprints.persistent(&model, &c, enabled)) {
+            forks.extend((0..c.options(&model, t)).map(|choice| (t, choice)));
+        }
         let mut c = Some(c);
         while let Some((t, choice)) = forks.pop() {
             let mut next = if forks.is_empty() {
@@ -186,6 +218,11 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     out.configurations = seen.len() as u64;
     out.complete = complete && out.cut == 0;
     out
+}
+
+/// The threads in a set (one bit per thread).
+fn members(set: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |t| set & (1 << t) != 0)
 }
 
 /// The machine and every thread's interpreter.
@@ -366,31 +403,34 @@ impl Footprints {
     /// (every thread whose remaining operations may conflict with the next operation of a
     /// thread in the set joins it), so that nothing the threads outside it may still do depends
     /// on what the set does next. Every enabled thread when there is no footprint.
-    fn persistent(&self, model: &LitmusModel, c: &Config, enabled: &[usize]) -> Vec<usize> {
+    fn persistent(&self, model: &LitmusModel, c: &Config, enabled: u64) -> u64 {
         let Some(ahead) = &self.ahead else {
-            return enabled.to_vec();
+            return enabled;
         };
-        let mut best = enabled.to_vec();
-        for &seed in enabled {
-            let mut set = vec![seed];
-            let mut i = 0;
-            while i < set.len() && set.len() < best.len() {
-                let u = set[i];
-                i += 1;
+        let unfinished = (0..c.runs.len())
+            .filter(|&t| !c.runs[t].finished)
+            .fold(0u64, |set, t| set | 1 << t);
+        let mut best = enabled;
+        for seed in members(enabled) {
+            let (mut set, mut todo) = (1u64 << seed, 1u64 << seed);
+            while todo != 0 && set.count_ones() < best.count_ones() {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
                 let Some(next) = model.threads[u].get(c.runs[u].pc).map(|s| &s.instr) else {
                     continue;
                 };
-                for (v, run) in c.runs.iter().enumerate() {
-                    if !run.finished && !set.contains(&v) && self.conflicts(next, ahead[v][run.pc])
-                    {
-                        set.push(v);
+                for v in members(unfinished & !set) {
+                    if self.conflicts(next, ahead[v][c.runs[v].pc]) {
+                        set |= 1 << v;
+                        todo |= 1 << v;
                     }
                 }
             }
-            if set.len() < best.len() {
+            // A closure cut short at `best`'s size is no smaller, so it is never taken.
+            if set.count_ones() < best.count_ones() {
                 best = set;
             }
-            if best.len() == 1 {
+            if best.count_ones() == 1 {
                 break;
             }
         }

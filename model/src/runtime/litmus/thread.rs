@@ -17,11 +17,58 @@ pub(crate) struct ThreadRun {
     /// The next statement.
     pub pc: usize,
     /// Register values, in the order of [`LitmusModel::reg_names`].
-    pub regs: Vec<Value>,
+    pub regs: Regs,
     /// Per branch statement, how often it jumped backwards (empty until the first time).
     pub back_taken: Vec<u32>,
     /// The thread ran off its end and exited.
     pub finished: bool,
+}
+
+/// A thread's register values: inline for the few registers litmus threads have (the
+/// state-caching search copies them at every step), on the heap past that.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Regs {
+    Inline {
+        len: u8,
+        values: [Value; INLINE_REGS],
+    },
+    Heap(Vec<Value>),
+}
+
+const INLINE_REGS: usize = 6;
+
+impl Regs {
+    fn new(initial: &[Value]) -> Regs {
+        if initial.len() > INLINE_REGS {
+            return Regs::Heap(initial.to_vec());
+        }
+        let mut values = [0; INLINE_REGS];
+        values[..initial.len()].copy_from_slice(initial);
+        Regs::Inline {
+            len: initial.len() as u8,
+            values,
+        }
+    }
+}
+
+impl std::ops::Deref for Regs {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        match self {
+            Regs::Inline { len, values } => &values[..*len as usize],
+            Regs::Heap(values) => values,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Regs {
+    fn deref_mut(&mut self) -> &mut [Value] {
+        match self {
+            Regs::Inline { len, values } => &mut values[..*len as usize],
+            Regs::Heap(values) => values,
+        }
+    }
 }
 
 /// What the thread does next, once its local statements have run.
@@ -39,7 +86,7 @@ impl ThreadRun {
     pub fn new(model: &LitmusModel, t: usize) -> ThreadRun {
         ThreadRun {
             pc: 0,
-            regs: model.reg_init[t].clone(),
+            regs: Regs::new(&model.reg_init[t]),
             back_taken: Vec::new(),
             finished: false,
         }
@@ -218,7 +265,7 @@ impl ThreadRun {
     ) -> impl Iterator<Item = (String, i64)> + 'a {
         model.reg_keys[t]
             .iter()
-            .zip(&self.regs)
+            .zip(self.regs.iter())
             .map(|(key, v)| (key.clone(), *v))
     }
 }
