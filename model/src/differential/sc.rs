@@ -7,25 +7,35 @@ use crate::axiomatic::events::registers;
 use crate::axiomatic::FinalState;
 use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ops::Range;
 
-/// One point of an interleaving: where each thread is, its registers (in the order of
-/// [`registers`]), and memory.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct State {
-    pc: Vec<usize>,
-    regs: Vec<Vec<Value>>,
-    mem: Vec<Value>,
+/// One point of an interleaving, flat (it is copied and hashed at every step): each thread's next
+/// statement, then every thread's registers (in the order of [`registers`]), then memory.
+type State = Vec<Value>;
+
+/// Where each part of a [`State`] lives.
+struct Layout {
+    /// Per thread, its register names and where its registers start.
+    names: Vec<Vec<Reg>>,
+    reg_base: Vec<usize>,
+    mem_base: usize,
 }
 
-/// Each thread's register names: the slots of [`State::regs`].
-struct Slots(Vec<Vec<Reg>>);
-
-impl Slots {
-    fn of(&self, t: usize, r: &Reg) -> usize {
-        self.0[t]
+impl Layout {
+    fn reg(&self, t: usize, r: &Reg) -> usize {
+        let slot = self.names[t]
             .iter()
             .position(|n| n == r)
-            .expect("every register a thread mentions has a slot")
+            .expect("every register a thread mentions has a slot");
+        self.reg_base[t] + slot
+    }
+
+    fn regs(&self, t: usize) -> Range<usize> {
+        self.reg_base[t]..self.reg_base[t] + self.names[t].len()
+    }
+
+    fn mem(&self, p: &Program, loc: usize) -> usize {
+        self.mem_base + p.physical(loc)
     }
 }
 
@@ -41,50 +51,50 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     if !straight_line {
         return None;
     }
-    let initial: Vec<BTreeMap<Reg, Value>> =
-        (0..p.threads.len()).map(|t| registers(p, t)).collect();
-    let slots = Slots(
-        initial
+    let threads = p.threads.len();
+    let initial: Vec<BTreeMap<Reg, Value>> = (0..threads).map(|t| registers(p, t)).collect();
+    let mut reg_base = Vec::new();
+    let mut start: State = vec![0; threads];
+    for regs in &initial {
+        reg_base.push(start.len());
+        start.extend(regs.values().copied());
+    }
+    let layout = Layout {
+        names: initial
             .iter()
             .map(|r| r.keys().cloned().collect())
             .collect(),
-    );
-    let mut start = State {
-        pc: vec![0; p.threads.len()],
-        regs: initial
-            .iter()
-            .map(|r| r.values().copied().collect())
-            .collect(),
-        mem: (0..p.locations.len())
-            .map(|l| match p.locations[l].kind {
-                LocationKind::Plain { init } => init,
-                LocationKind::Alias { .. } => 0,
-            })
-            .collect(),
+        reg_base,
+        mem_base: start.len(),
     };
-    for t in 0..p.threads.len() {
-        run_local(p, &slots, t, &mut start);
+    start.extend(p.locations.iter().map(|l| match l.kind {
+        LocationKind::Plain { init } => init,
+        LocationKind::Alias { .. } => 0,
+    }));
+    for t in 0..threads {
+        run_local(p, &layout, t, &mut start);
     }
     let mut finals = BTreeSet::new();
     let mut seen = HashSet::new();
+    seen.insert(start.clone());
     let mut stack = vec![start];
     while let Some(s) = stack.pop() {
-        if !seen.insert(s.clone()) {
-            continue;
-        }
         let mut done = true;
-        for t in 0..p.threads.len() {
-            if let Some(stmt) = p.threads[t].body.get(s.pc[t]) {
+        for t in 0..threads {
+            if let Some(stmt) = p.threads[t].body.get(s[t] as usize) {
                 done = false;
                 let mut next = s.clone();
-                step(p, &slots, t, &stmt.instr, &mut next);
-                next.pc[t] += 1;
-                run_local(p, &slots, t, &mut next);
-                stack.push(next);
+                step(p, &layout, t, &stmt.instr, &mut next);
+                next[t] += 1;
+                run_local(p, &layout, t, &mut next);
+                if !seen.contains(&next) {
+                    seen.insert(next.clone());
+                    stack.push(next);
+                }
             }
         }
         if done {
-            finals.insert(final_state(p, &slots, &s));
+            finals.insert(final_state(p, &layout, &s));
         }
     }
     Some(finals)
@@ -92,27 +102,24 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
 
 /// Run thread `t`'s statements that touch no memory (fences, which order nothing under SC, and
 /// register moves) up to its next access: interleaving them could not change any outcome.
-fn run_local(p: &Program, slots: &Slots, t: usize, s: &mut State) {
-    while let Some(stmt) = p.threads[t].body.get(s.pc[t]) {
+fn run_local(p: &Program, layout: &Layout, t: usize, s: &mut State) {
+    while let Some(stmt) = p.threads[t].body.get(s[t] as usize) {
         if stmt.instr.location().is_some() {
             return;
         }
-        step(p, slots, t, &stmt.instr, s);
-        s.pc[t] += 1;
+        step(p, layout, t, &stmt.instr, s);
+        s[t] += 1;
     }
 }
 
-fn step(p: &Program, slots: &Slots, t: usize, instr: &Instr, s: &mut State) {
-    let val = |regs: &Vec<Value>, o: &Operand| match o {
-        Operand::Reg(r) => regs[slots.of(t, r)],
+fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
+    let val = |s: &State, o: &Operand| match o {
+        Operand::Reg(r) => s[layout.reg(t, r)],
         Operand::Imm(v) => *v,
     };
-    let regs = &mut s.regs[t];
     match instr {
-        Instr::Load { dst, loc, .. } => {
-            regs[slots.of(t, dst)] = s.mem[p.physical(*loc)];
-        }
-        Instr::Store { loc, value, .. } => s.mem[p.physical(*loc)] = val(regs, value),
+        Instr::Load { dst, loc, .. } => s[layout.reg(t, dst)] = s[layout.mem(p, *loc)],
+        Instr::Store { loc, value, .. } => s[layout.mem(p, *loc)] = val(s, value),
         Instr::Atom {
             op,
             dst,
@@ -121,42 +128,40 @@ fn step(p: &Program, slots: &Slots, t: usize, instr: &Instr, s: &mut State) {
             new,
             ..
         } => {
-            let l = p.physical(*loc);
-            let old = s.mem[l];
-            let new = new.as_ref().map_or(0, |n| val(regs, n));
-            if let Some(v) = op.apply(old, val(regs, operand), new) {
-                s.mem[l] = v;
+            let l = layout.mem(p, *loc);
+            let old = s[l];
+            let new = new.as_ref().map_or(0, |n| val(s, n));
+            if let Some(v) = op.apply(old, val(s, operand), new) {
+                s[l] = v;
             }
-            regs[slots.of(t, dst)] = old;
+            s[layout.reg(t, dst)] = old;
         }
         Instr::Red {
             op, loc, operand, ..
         } => {
-            let l = p.physical(*loc);
-            if let Some(v) = op.apply(s.mem[l], val(regs, operand), 0) {
-                s.mem[l] = v;
+            let l = layout.mem(p, *loc);
+            if let Some(v) = op.apply(s[l], val(s, operand), 0) {
+                s[l] = v;
             }
         }
-        Instr::Mov { dst, src } => {
-            regs[slots.of(t, dst)] = val(regs, src);
-        }
+        Instr::Mov { dst, src } => s[layout.reg(t, dst)] = val(s, src),
         Instr::Add { dst, a, b } => {
-            regs[slots.of(t, dst)] = val(regs, a).wrapping_add(val(regs, b));
+            s[layout.reg(t, dst)] = val(s, a).wrapping_add(val(s, b));
         }
         Instr::Fence(_) | Instr::Barrier { .. } | Instr::Label(_) | Instr::Branch { .. } => {}
     }
 }
 
-fn final_state(p: &Program, slots: &Slots, s: &State) -> FinalState {
+fn final_state(p: &Program, layout: &Layout, s: &State) -> FinalState {
     let mut state = FinalState::default();
-    for (t, regs) in s.regs.iter().enumerate() {
-        for (r, v) in slots.0[t].iter().zip(regs) {
+    for t in 0..p.threads.len() {
+        for (r, v) in layout.names[t].iter().zip(&s[layout.regs(t)]) {
             state.regs.insert(format!("P{t}:{r}"), *v);
         }
     }
     for (l, loc) in p.locations.iter().enumerate() {
         if matches!(loc.kind, LocationKind::Plain { .. }) {
-            state.mem.insert(loc.name.clone(), s.mem[l]);
+            state.mem.insert(loc.name.clone(), s[layout.mem_base + l]);
         }
     }
     state
