@@ -2,6 +2,9 @@
 //! runtime's DFS and the SC reference on generated programs, as percentiles.
 //!
 //! `cargo run --release -p scopecheck-model --example fuzz_throughput -- [programs] [max-events]`
+//!
+//! With `AXIOMATIC_ONLY=1` in the environment only the axiomatic engine runs (the other rows
+//! print zeros), and the slowest seeds are listed, to find the tail quickly.
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::differential::sc;
@@ -24,17 +27,27 @@ fn main() {
     };
     let (mut axiomatic, mut runtime, mut sequential, mut executions) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let axiomatic_only = std::env::var_os("AXIOMATIC_ONLY").is_some_and(|v| v != "0");
+    let mut slowest: Vec<(f64, u64)> = Vec::new();
     let start = Instant::now();
     for seed in 0..n {
         let p = from_seed_with(seed, &limits);
         let t0 = Instant::now();
         let _ = analyze(&p, Model::PtxV75, &Options::default());
         let t1 = Instant::now();
+        let ms = (t1 - t0).as_secs_f64() * 1e3;
+        axiomatic.push(ms);
+        slowest.push((ms, seed));
+        if axiomatic_only {
+            runtime.push(0.0);
+            sequential.push(0.0);
+            executions.push(0.0);
+            continue;
+        }
         let r = explore_with(&p, &dfs, &RuntimeOptions::default());
         let t2 = Instant::now();
         let _ = sc::final_states(&p);
         let t3 = Instant::now();
-        axiomatic.push((t1 - t0).as_secs_f64() * 1e3);
         runtime.push((t2 - t1).as_secs_f64() * 1e3);
         sequential.push((t3 - t2).as_secs_f64() * 1e3);
         executions.push((r.executions + r.cut) as f64);
@@ -61,5 +74,14 @@ fn main() {
             at(99),
             at(100)
         );
+    }
+    if axiomatic_only {
+        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let list: Vec<String> = slowest
+            .iter()
+            .take(5)
+            .map(|(ms, seed)| format!("seed {seed} ({ms:.1} ms)"))
+            .collect();
+        println!("slowest axiomatic: {}", list.join(", "));
     }
 }

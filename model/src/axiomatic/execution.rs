@@ -271,16 +271,19 @@ impl Events {
         let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
             let own = bit(i);
-            ev.int.rows_mut()[i] = thread_of[i] | own;
+            ev.int.set_row(i, thread_of[i] | own);
             // Later events of the same thread (events are laid out in trace order).
-            ev.po.rows_mut()[i] = thread_of[i] & !(own | (own - 1));
-            ev.loc.rows_mut()[i] = loc_of[i];
-            ev.vloc.rows_mut()[i] = vaddr_of[i];
-            ev.same_proxy.rows_mut()[i] = proxies
-                .iter()
-                .filter(|s| *s & own != 0)
-                .fold(0, |a, s| a | s);
-            ev.scta.rows_mut()[i] = cta_of[i];
+            ev.po.set_row(i, thread_of[i] & !(own | (own - 1)));
+            ev.loc.set_row(i, loc_of[i]);
+            ev.vloc.set_row(i, vaddr_of[i]);
+            ev.same_proxy.set_row(
+                i,
+                proxies
+                    .iter()
+                    .filter(|s| *s & own != 0)
+                    .fold(0, |a, s| a | s),
+            );
+            ev.scta.set_row(i, cta_of[i]);
             if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
                 for &j in &scoped {
                     let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
