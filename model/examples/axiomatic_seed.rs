@@ -1,7 +1,7 @@
 //! Prints one generated program and how long the axiomatic engine takes on it, per model: for
 //! looking into the slow tail that `fuzz_throughput` reports.
 //!
-//! `cargo run --release -p scopecheck-model --example axiomatic_seed -- <seed> [max-events] [repeat]`
+//! `cargo run --release -p scopecheck-model --example axiomatic_seed -- <seed> [max-events] [repeat] [model]`
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
@@ -18,9 +18,15 @@ fn main() {
         ..Limits::differential()
     };
     let repeat: u32 = args.next().map_or(1, |a| a.parse().expect("repeat"));
+    let only = args
+        .next()
+        .map(|m| Model::from_name(&m).expect("a model name"));
     let p = from_seed_with(seed, &limits);
     println!("{}", print(&p));
     for model in Model::ALL {
+        if only.is_some_and(|m| m != model) {
+            continue;
+        }
         let t0 = Instant::now();
         let mut result = None;
         for _ in 0..repeat {

@@ -59,12 +59,15 @@ pub fn explore(
         ev: &ev,
         checker: checker.as_ref(),
         combo,
+        witnesses: out.witnesses,
         candidates,
         fence_orders,
         barrier_options,
     };
     let empty = Rel::empty(ev.n);
-    search.location(&locations, &empty, &empty, out);
+    let mut tally = Tally::default();
+    search.location(&locations, &empty, &empty, &mut tally);
+    search.merge(tally, out);
     Ok(())
 }
 
@@ -96,62 +99,125 @@ struct Search<'a> {
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
+    /// Keep the first execution reaching each final state.
+    witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
     fence_orders: Vec<Rel>,
     barrier_options: Vec<Rel>,
 }
 
+/// The choices to make at one location: its reads (with their candidate writes) and its
+/// non-initial writes, whose coherence order is chosen.
+struct Choices<'a> {
+    reads: Vec<&'a (usize, Vec<usize>)>,
+    writes: Vec<usize>,
+    /// The locations after this one.
+    rest: &'a [LocId],
+}
+
+/// The consistent executions of one combination of traces, grouped by the writes they leave
+/// coherence-last (with the traces' registers, these make the final state), in the order first
+/// found; [`Tally::merge`] adds them to the [`Collector`].
+#[derive(Default)]
+struct Tally {
+    executions: u64,
+    racy: u64,
+    /// Last writes, executions, the first execution (on request).
+    by_last_writes: Vec<(Set, u64, Option<Execution>)>,
+}
+
 impl Search<'_> {
+    /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
+    /// monotone (more rf, co or fr pairs never repair a violation), and every pair chosen so far
+    /// is one of the final execution's.
+    fn locations_ok(&self, rf: &Rel, co: &Rel) -> bool {
+        let fr = rf.inv().seq(co);
+        self.checker.location_ok(self.ev, rf, co, &fr)
+    }
+
     /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest.
-    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, out: &mut Collector) {
+    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, tally: &mut Tally) {
         let Some((&l, rest)) = locs.split_first() else {
-            self.finish(rf, co, out);
+            self.finish(rf, co, tally);
             return;
         };
         let ev = self.ev;
         let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
         let reads: Vec<&(usize, Vec<usize>)> =
             self.candidates.iter().filter(|(r, _)| here(*r)).collect();
-        let writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
-        let (init, others): (Vec<usize>, Vec<usize>) =
-            writes.iter().partition(|&&w| ev.init & bit(w) != 0);
-        let mut choice = vec![0usize; reads.len()];
-        loop {
-            let mut rf_l = rf.clone();
-            for (k, (r, ws)) in reads.iter().enumerate() {
-                rf_l.add(ws[choice[k]], *r);
+        let all_writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
+        let (init, writes): (Vec<usize>, Vec<usize>) =
+            all_writes.iter().partition(|&&w| ev.init & bit(w) != 0);
+        // Coherence starts with the initial write.
+        let mut co_l = co.clone();
+        for (i, &a) in init.iter().enumerate() {
+            for &b in init[i + 1..].iter().chain(&writes) {
+                co_l.add(a, b);
             }
-            for_each_permutation(&others, &mut |order| {
-                let mut co_l = co.clone();
-                let chain: Vec<usize> = init.iter().chain(order.iter()).copied().collect();
-                for (i, &a) in chain.iter().enumerate() {
-                    for &b in &chain[i + 1..] {
-                        co_l.add(a, b);
-                    }
-                }
-                let fr = rf_l.inv().seq(&co_l);
-                if self.checker.location_ok(ev, &rf_l, &co_l, &fr) {
-                    self.location(rest, &rf_l, &co_l, out);
-                }
-            });
-            // Next reads-from choice (odometer).
-            let mut k = 0;
-            loop {
-                if k == reads.len() {
-                    return;
-                }
-                choice[k] += 1;
-                if choice[k] < reads[k].1.len() {
-                    break;
-                }
-                choice[k] = 0;
-                k += 1;
+        }
+        if !self.locations_ok(rf, &co_l) {
+            return;
+        }
+        let here = Choices {
+            reads,
+            writes,
+            rest,
+        };
+        self.reads_from(&here, here.reads.len(), rf, &co_l, tally);
+    }
+
+    /// Chooses the writes `here.reads[..k]` read from, the last read first (so choices come in
+    /// odometer order, the first read turning fastest), pruning as soon as a choice violates a
+    /// per-location axiom; then the coherence order.
+    fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
+        let Some(k) = k.checked_sub(1) else {
+            let mut order = here.writes.clone();
+            self.coherence(here, &mut order, 0, rf, co, tally);
+            return;
+        };
+        let (r, ws) = here.reads[k];
+        for &w in ws {
+            let mut rf_r = rf.clone();
+            rf_r.add(w, *r);
+            if self.locations_ok(&rf_r, co) {
+                self.reads_from(here, k, &rf_r, co, tally);
             }
         }
     }
 
-    /// Every fence.sc order and barrier matching, then the full model.
-    fn finish(&self, rf: &Rel, co: &Rel, out: &mut Collector) {
+    /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
+    /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
+    /// before every write still unplaced, so a prefix that already violates a per-location
+    /// axiom is dropped with all its completions.
+    fn coherence(
+        &self,
+        here: &Choices,
+        order: &mut Vec<usize>,
+        k: usize,
+        rf: &Rel,
+        co: &Rel,
+        tally: &mut Tally,
+    ) {
+        if k == order.len() {
+            self.location(here.rest, rf, co, tally);
+            return;
+        }
+        for i in k..order.len() {
+            order.swap(k, i);
+            let mut co_k = co.clone();
+            for &later in &order[k + 1..] {
+                co_k.add(order[k], later);
+            }
+            if self.locations_ok(rf, &co_k) {
+                self.coherence(here, order, k + 1, rf, &co_k, tally);
+            }
+            order.swap(k, i);
+        }
+    }
+
+    /// Every fence.sc order and barrier matching, then the axioms beyond single locations
+    /// (every location already passed its own).
+    fn finish(&self, rf: &Rel, co: &Rel, tally: &mut Tally) {
         let fr = rf.inv().seq(co);
         for sync_fence in &self.fence_orders {
             for sync_barrier in &self.barrier_options {
@@ -162,14 +228,33 @@ impl Search<'_> {
                     sync_fence: sync_fence.clone(),
                     sync_barrier: sync_barrier.clone(),
                 };
-                if self.checker.consistent(self.ev, &x).is_ok() {
-                    self.record(&x, out);
+                if self.checker.global_ok(self.ev, &x).is_ok() {
+                    self.record(&x, tally);
                 }
             }
         }
     }
 
-    fn record(&self, x: &Dynamic, out: &mut Collector) {
+    fn record(&self, x: &Dynamic, tally: &mut Tally) {
+        // Writes with no coherence successor.
+        let last = members(self.ev.w)
+            .filter(|&w| x.co.row(w) == 0)
+            .fold(0, |s, w| s | bit(w));
+        tally.executions += 1;
+        if !self.checker.races(self.ev, x).is_empty() {
+            tally.racy += 1;
+        }
+        match tally.by_last_writes.iter_mut().find(|(l, ..)| *l == last) {
+            Some(entry) => entry.1 += 1,
+            None => {
+                let example = self.witnesses.then(|| self.witness(x));
+                tally.by_last_writes.push((last, 1, example));
+            }
+        }
+    }
+
+    /// The final state of executions that leave `last` coherence-last.
+    fn state(&self, last: Set) -> FinalState {
         let p = self.p;
         let mut state = FinalState::default();
         for (t, tr) in self.combo.iter().enumerate() {
@@ -177,23 +262,26 @@ impl Search<'_> {
                 state.regs.insert(format!("P{t}:{r}"), *v);
             }
         }
-        for w in members(self.ev.w) {
-            if x.co.row(w) == 0 {
-                let l = p.physical(self.ev.location(w).expect("writes have locations"));
-                state.mem.insert(
-                    p.locations[l].name.clone(),
-                    self.ev.value(w).expect("writes have values"),
-                );
+        for w in members(last) {
+            let l = p.physical(self.ev.location(w).expect("writes have locations"));
+            state.mem.insert(
+                p.locations[l].name.clone(),
+                self.ev.value(w).expect("writes have values"),
+            );
+        }
+        state
+    }
+
+    /// Adds what one combination of traces found to the collector.
+    fn merge(&self, tally: Tally, out: &mut Collector) {
+        out.executions += tally.executions;
+        out.racy += tally.racy;
+        for (last, count, example) in tally.by_last_writes {
+            let entry = out.states.entry(self.state(last)).or_insert((0, None));
+            entry.0 += count;
+            if entry.1.is_none() {
+                entry.1 = example;
             }
-        }
-        out.executions += 1;
-        if !self.checker.races(self.ev, x).is_empty() {
-            out.racy += 1;
-        }
-        let entry = out.states.entry(state).or_insert((0, None));
-        entry.0 += 1;
-        if out.witnesses && entry.1.is_none() {
-            entry.1 = Some(self.witness(x));
         }
     }
 

@@ -62,10 +62,7 @@ impl Checker for PtxV60 {
         (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        if !self.location_ok(ev, &x.rf, &x.co, &x.fr) {
-            return Err("sc-per-location/atomicity");
-        }
+    fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
         let obs = self.observation(ev, x);
         let cause = self.cause(ev, x, &obs);
         let co_or_id = x.co.opt();

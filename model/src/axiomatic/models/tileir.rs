@@ -75,10 +75,7 @@ impl Checker for TileIr {
             && (&(&self.ms & &(&(rf | co) | fr)) | &self.tko_loc).acyclic()
     }
 
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        if !self.location_ok(ev, &x.rf, &x.co, &x.fr) {
-            return Err("sc-per-location/atomicity");
-        }
+    fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
         let obs = self.observation(ev, x);
         let hb = self.happens_before(ev, x);
         let cause = &hb | &obs.seq(&(&hb | &self.tko_loc));
