@@ -8,7 +8,7 @@
 
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
-use super::models::{prepare, Checker, Dynamic};
+use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{FinalState, Model};
 use crate::litmus::*;
@@ -54,6 +54,14 @@ pub fn explore(
     let locations: Vec<LocId> = (0..p.locations.len())
         .filter(|&l| p.physical(l) == l)
         .collect();
+    // The synchronization every choice of fence.sc order and barrier matching has.
+    let common = |options: &[Rel]| {
+        options
+            .iter()
+            .skip(1)
+            .fold(options[0].clone(), |a, b| &a & b)
+    };
+    let (fence_floor, barrier_floor) = (common(&fence_orders), common(&barrier_options));
     let search = Search {
         p,
         ev: &ev,
@@ -63,6 +71,8 @@ pub fn explore(
         candidates,
         fence_orders,
         barrier_options,
+        fence_floor,
+        barrier_floor,
     };
     let empty = Rel::empty(ev.n);
     let mut tally = Tally::default();
@@ -104,6 +114,9 @@ struct Search<'a> {
     candidates: Vec<(usize, Vec<usize>)>,
     fence_orders: Vec<Rel>,
     barrier_options: Vec<Rel>,
+    /// What every fence order, and every barrier matching, has in common.
+    fence_floor: Rel,
+    barrier_floor: Rel,
 }
 
 /// The choices to make at one location: its reads (with their candidate writes) and its
@@ -171,8 +184,10 @@ impl Search<'_> {
     /// per-location axiom; then the coherence order.
     fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
         let Some(k) = k.checked_sub(1) else {
-            let mut order = here.writes.clone();
-            self.coherence(here, &mut order, 0, rf, co, tally);
+            if let Some(before) = self.coherence_floor(here, rf, co) {
+                let mut order = here.writes.clone();
+                self.coherence(here, &before, &mut order, 0, rf, co, tally);
+            }
             return;
         };
         let (r, ws) = here.reads[k];
@@ -185,13 +200,45 @@ impl Search<'_> {
         }
     }
 
+    /// With reads-from chosen up to this location: for each of its writes, the writes the
+    /// Coherence and Causality axioms require before it in coherence, given the causality these
+    /// reads-from pairs and the synchronization common to every choice already imply (all
+    /// later choices only add to it). `None` when that already breaks those axioms: a read
+    /// causally before the write it reads from, or a required pair the coherence chosen so far
+    /// (earlier locations, the initial write first) contradicts.
+    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Rel> {
+        let ev = self.ev;
+        let x = Dynamic {
+            rf: rf.clone(),
+            co: Rel::empty(ev.n),
+            fr: Rel::empty(ev.n),
+            sync_fence: self.fence_floor.clone(),
+            sync_barrier: self.barrier_floor.clone(),
+        };
+        let cause = self.checker.causality(ev, &x);
+        if !rf.seq(&cause).irreflexive() {
+            return None;
+        }
+        let required = coherence_required(ev, rf, &cause);
+        // Writes whose coherence position is fixed: those of earlier locations, the initial one.
+        let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
+        let fixed = (co.domain() | co.range() | ev.init) & ev.w & !open;
+        if !required.restrict(ev.w, fixed).subset_of(co) {
+            return None;
+        }
+        Some(required.restrict(open, open).inv())
+    }
+
     /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
     /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
-    /// before every write still unplaced, so a prefix that already violates a per-location
-    /// axiom is dropped with all its completions.
+    /// before every write still unplaced, so a write with a required predecessor (`before`)
+    /// still unplaced cannot go next, and a prefix that already violates a per-location axiom
+    /// is dropped with all its completions.
+    #[allow(clippy::too_many_arguments)]
     fn coherence(
         &self,
         here: &Choices,
+        before: &Rel,
         order: &mut Vec<usize>,
         k: usize,
         rf: &Rel,
@@ -202,14 +249,18 @@ impl Search<'_> {
             self.location(here.rest, rf, co, tally);
             return;
         }
+        let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
         for i in k..order.len() {
+            if before.row(order[i]) & unplaced != 0 {
+                continue;
+            }
             order.swap(k, i);
             let mut co_k = co.clone();
             for &later in &order[k + 1..] {
                 co_k.add(order[k], later);
             }
             if self.locations_ok(rf, &co_k) {
-                self.coherence(here, order, k + 1, rf, &co_k, tally);
+                self.coherence(here, before, order, k + 1, rf, &co_k, tally);
             }
             order.swap(k, i);
         }

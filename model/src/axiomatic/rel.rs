@@ -34,7 +34,7 @@ pub fn bit(i: usize) -> Set {
 /// Relations over up to this many events (every shared PTX test's, every fuzzed program's)
 /// keep 32-bit rows inline: relations are built and dropped by the million during a search,
 /// and a small fixed-size value is cheap to build, copy and return.
-const NARROW: usize = 32;
+const NARROW: usize = 30;
 
 /// Row storage: inline 32-bit rows for small executions, [`Set`] rows on the heap beyond. All
 /// relations of one search share their universe, hence their variant.

@@ -35,6 +35,11 @@ pub trait Checker {
     /// turns a violation into a pass — because the enumeration checks it on partial choices
     /// and drops every completion of a prefix that fails.
     fn location_ok(&self, ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool;
+    /// The causality order that the Coherence and Causality axioms (which every model here has,
+    /// in the forms `[W]; cause; [W] & loc ⊆ co` up to identity and `(rf | fr) ; cause`
+    /// irreflexive) compare coherence with. It reads reads-from and the synchronization
+    /// choices, never `x.co` or `x.fr`, and only grows as they grow.
+    fn causality(&self, ev: &Events, x: &Dynamic) -> Rel;
     /// The axioms beyond single locations, for an execution that passes `location_ok`; `Err`
     /// names the first one violated.
     fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str>;
@@ -60,6 +65,15 @@ pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
         Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
         Model::TileIr => Box::new(tileir::TileIr::new(ev)),
     }
+}
+
+/// The coherence pairs every consistent execution with (at least) these reads-from pairs and
+/// this causality order has, from the two axioms every model shares: Coherence (causality
+/// between two writes to one location is coherence order) and Causality (no `fr ; cause`
+/// cycle: a write causally before a read is coherence-before the write the read reads from).
+pub fn coherence_required(ev: &Events, rf: &Rel, cause: &Rel) -> Rel {
+    let before = cause | &cause.seq(&rf.inv());
+    (&before.restrict(ev.w, ev.w) & &ev.loc).minus_id()
 }
 
 /// Observation order (PTX ISA "Observation Order"): a write is observed by a morally strong read

@@ -62,9 +62,12 @@ impl Checker for PtxV60 {
         (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
+    fn causality(&self, ev: &Events, x: &Dynamic) -> Rel {
+        self.cause(ev, x, &self.observation(ev, x))
+    }
+
     fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        let obs = self.observation(ev, x);
-        let cause = self.cause(ev, x, &obs);
+        let cause = self.causality(ev, x);
         let co_or_id = x.co.opt();
         // Coherence: causality between writes to one location is coherence order.
         if !(&cause.restrict(ev.w, ev.w) & &ev.loc)

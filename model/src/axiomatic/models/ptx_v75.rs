@@ -104,9 +104,12 @@ impl Checker for PtxV75 {
         (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
+    fn causality(&self, ev: &Events, x: &Dynamic) -> Rel {
+        self.cause(ev, x, &self.observation(ev, x))
+    }
+
     fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        let obs = self.observation(ev, x);
-        let cause = self.cause(ev, x, &obs);
+        let cause = self.causality(ev, x);
         // Coherence: causality between writes to one location is coherence order.
         if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(&x.co) {
             return Err("coherence");

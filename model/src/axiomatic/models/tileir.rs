@@ -75,10 +75,15 @@ impl Checker for TileIr {
             && (&(&self.ms & &(&(rf | co) | fr)) | &self.tko_loc).acyclic()
     }
 
-    fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
+    /// Happens-before, extended by observation.
+    fn causality(&self, ev: &Events, x: &Dynamic) -> Rel {
         let obs = self.observation(ev, x);
         let hb = self.happens_before(ev, x);
-        let cause = &hb | &obs.seq(&(&hb | &self.tko_loc));
+        &hb | &obs.seq(&(&hb | &self.tko_loc))
+    }
+
+    fn global_ok(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
+        let cause = self.causality(ev, x);
         // Coherence: writes ordered by happens-before are ordered by coherence.
         if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(&x.co) {
             return Err("coherence");
