@@ -23,62 +23,117 @@ pub struct Collector {
     pub racy: u64,
 }
 
-/// Explores every candidate execution of one combination of traces (one per thread).
-pub fn explore(
-    p: &Program,
+/// Explores the candidate executions of the valuations of one combination of thread paths.
+/// The valuations differ only in values, so the events, their static relations, the model
+/// prepared on them and the fence.sc orders are built once, by the first valuation that needs
+/// them, and only the values change for the next.
+pub struct Explorer<'p> {
+    p: &'p Program,
     model: Model,
-    combo: &[&Trace],
-    out: &mut Collector,
-) -> Result<(), String> {
-    if !values_available(p, combo) {
-        return Ok(());
+    shared: Option<Shared>,
+}
+
+struct Shared {
+    ev: Events,
+    checker: Box<dyn Checker>,
+    /// The fence.sc orders and what they all have in common, once computed.
+    fences: Option<(Vec<Rel>, Rel)>,
+}
+
+impl<'p> Explorer<'p> {
+    pub fn new(p: &'p Program, model: Model) -> Explorer<'p> {
+        Explorer {
+            p,
+            model,
+            shared: None,
+        }
     }
-    let ev = Events::build(p, combo)?;
-    // Reads-from candidates: same physical location, same value; never the read's own write.
-    let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
-    for r in members(ev.r) {
-        let ws: Vec<usize> = members(ev.w & ev.loc.row(r))
-            .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
-            .collect();
-        if ws.is_empty() {
+
+    /// Explores every candidate execution of one combination of traces (one per thread, all
+    /// valuations of the same paths).
+    pub fn explore(&mut self, combo: &[&Trace], out: &mut Collector) -> Result<(), String> {
+        let p = self.p;
+        if !values_available(p, combo) {
             return Ok(());
         }
-        candidates.push((r, ws));
+        let shared = match &mut self.shared {
+            Some(shared) => {
+                shared.ev.set_values(combo);
+                shared
+            }
+            None => {
+                let ev = Events::build(p, combo)?;
+                let checker = prepare(self.model, &ev);
+                self.shared.insert(Shared {
+                    ev,
+                    checker,
+                    fences: None,
+                })
+            }
+        };
+        let ev = &shared.ev;
+        // Reads-from candidates: same physical location, same value; never the read's own write.
+        let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
+        for r in members(ev.r) {
+            let ws: Vec<usize> = members(ev.w & ev.loc.row(r))
+                .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
+                .collect();
+            if ws.is_empty() {
+                return Ok(());
+            }
+            candidates.push((r, ws));
+        }
+        let barrier_options = barrier_syncs(ev);
+        if barrier_options.is_empty() {
+            return Ok(());
+        }
+        if shared.fences.is_none() {
+            let orders = fence_orders(ev, shared.checker.morally_strong())?;
+            let floor = common(&orders);
+            shared.fences = Some((orders, floor));
+        }
+        let Some((fence_orders, fence_floor)) = &shared.fences else {
+            unreachable!("computed above")
+        };
+        let locations: Vec<LocId> = (0..p.locations.len())
+            .filter(|&l| p.physical(l) == l)
+            .collect();
+        let barrier_floor = common(&barrier_options);
+        let search = Search {
+            p,
+            ev,
+            checker: shared.checker.as_ref(),
+            combo,
+            witnesses: out.witnesses,
+            candidates,
+            fence_orders,
+            barrier_options,
+            fence_floor,
+            barrier_floor,
+        };
+        let empty = Rel::empty(ev.n);
+        let mut tally = Tally::default();
+        search.location(&locations, &empty, &empty, None, &mut tally);
+        search.merge(tally, out);
+        Ok(())
     }
-    let barrier_options = barrier_syncs(&ev);
-    if barrier_options.is_empty() {
-        return Ok(());
-    }
-    let checker = prepare(model, &ev);
-    let fence_orders = fence_orders(&ev, checker.morally_strong())?;
-    let locations: Vec<LocId> = (0..p.locations.len())
-        .filter(|&l| p.physical(l) == l)
-        .collect();
-    // The synchronization every choice of fence.sc order and barrier matching has.
-    let common = |options: &[Rel]| {
-        options
-            .iter()
-            .skip(1)
-            .fold(options[0].clone(), |a, b| &a & b)
-    };
-    let (fence_floor, barrier_floor) = (common(&fence_orders), common(&barrier_options));
-    let search = Search {
-        p,
-        ev: &ev,
-        checker: checker.as_ref(),
-        combo,
-        witnesses: out.witnesses,
-        candidates,
-        fence_orders,
-        barrier_options,
-        fence_floor,
-        barrier_floor,
-    };
-    let empty = Rel::empty(ev.n);
-    let mut tally = Tally::default();
-    search.location(&locations, &empty, &empty, &mut tally);
-    search.merge(tally, out);
-    Ok(())
+}
+
+/// What the causality of the reads-from pairs chosen so far, under the synchronization common to
+/// every option, requires of the coherence order of one location's writes.
+struct Floor {
+    /// For each write, the writes that must precede it.
+    before: Rel,
+    cause: Rel,
+}
+
+/// What every option has in common (options are never empty: at least the empty order, or no
+/// barrier synchronization).
+fn common(options: &[Rel]) -> Rel {
+    options
+        .iter()
+        .skip(1)
+        .fold(options[0].clone(), |a, b| &a & b)
 }
 
 /// Cheap test before building events: every value a read returns is written by some store of
@@ -112,10 +167,10 @@ struct Search<'a> {
     /// Keep the first execution reaching each final state.
     witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
-    fence_orders: Vec<Rel>,
+    fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
     /// What every fence order, and every barrier matching, has in common.
-    fence_floor: Rel,
+    fence_floor: &'a Rel,
     barrier_floor: Rel,
 }
 
@@ -148,10 +203,12 @@ impl Search<'_> {
         self.checker.location_ok(self.ev, rf, co, &fr)
     }
 
-    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest.
-    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, tally: &mut Tally) {
+    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `cause`: the
+    /// causality order of these (complete) reads-from pairs under the common synchronization,
+    /// when already computed.
+    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, cause: Option<&Rel>, tally: &mut Tally) {
         let Some((&l, rest)) = locs.split_first() else {
-            self.finish(rf, co, tally);
+            self.finish(rf, co, cause, tally);
             return;
         };
         let ev = self.ev;
@@ -184,9 +241,9 @@ impl Search<'_> {
     /// per-location axiom; then the coherence order.
     fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
         let Some(k) = k.checked_sub(1) else {
-            if let Some(before) = self.coherence_floor(here, rf, co) {
+            if let Some(floor) = self.coherence_floor(here, rf, co) {
                 let mut order = here.writes.clone();
-                self.coherence(here, &before, &mut order, 0, rf, co, tally);
+                self.coherence(here, &floor, &mut order, 0, rf, co, tally);
             }
             return;
         };
@@ -206,14 +263,15 @@ impl Search<'_> {
     /// later choices only add to it). `None` when that already breaks those axioms: a read
     /// causally before the write it reads from, or a required pair the coherence chosen so far
     /// (earlier locations, the initial write first) contradicts.
-    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Rel> {
+    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Floor> {
         let ev = self.ev;
+        let none = Rel::empty(ev.n);
         let x = Dynamic {
-            rf: rf.clone(),
-            co: Rel::empty(ev.n),
-            fr: Rel::empty(ev.n),
-            sync_fence: self.fence_floor.clone(),
-            sync_barrier: self.barrier_floor.clone(),
+            rf,
+            co: &none,
+            fr: &none,
+            sync_fence: self.fence_floor,
+            sync_barrier: &self.barrier_floor,
         };
         let cause = self.checker.causality(ev, &x);
         if !rf.seq(&cause).irreflexive() {
@@ -226,19 +284,23 @@ impl Search<'_> {
         if !required.restrict(ev.w, fixed).subset_of(co) {
             return None;
         }
-        Some(required.restrict(open, open).inv())
+        Some(Floor {
+            before: required.restrict(open, open).inv(),
+            cause,
+        })
     }
 
     /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
     /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
     /// before every write still unplaced, so a write with a required predecessor (`before`)
     /// still unplaced cannot go next, and a prefix that already violates a per-location axiom
-    /// is dropped with all its completions.
+    /// is dropped with all its completions. (The caller checked the per-location axioms on
+    /// `co`: with nothing placed yet, on the initial write's pairs.)
     #[allow(clippy::too_many_arguments)]
     fn coherence(
         &self,
         here: &Choices,
-        before: &Rel,
+        floor: &Floor,
         order: &mut Vec<usize>,
         k: usize,
         rf: &Rel,
@@ -246,12 +308,12 @@ impl Search<'_> {
         tally: &mut Tally,
     ) {
         if k == order.len() {
-            self.location(here.rest, rf, co, tally);
+            self.location(here.rest, rf, co, Some(&floor.cause), tally);
             return;
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
         for i in k..order.len() {
-            if before.row(order[i]) & unplaced != 0 {
+            if floor.before.row(order[i]) & unplaced != 0 {
                 continue;
             }
             order.swap(k, i);
@@ -259,8 +321,9 @@ impl Search<'_> {
             for &later in &order[k + 1..] {
                 co_k.add(order[k], later);
             }
-            if self.locations_ok(rf, &co_k) {
-                self.coherence(here, before, order, k + 1, rf, &co_k, tally);
+            // Placing the last write adds no pair: what its parent checked.
+            if k + 1 == order.len() || self.locations_ok(rf, &co_k) {
+                self.coherence(here, floor, order, k + 1, rf, &co_k, tally);
             }
             order.swap(k, i);
         }
@@ -268,25 +331,36 @@ impl Search<'_> {
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations
     /// (every location already passed its own).
-    fn finish(&self, rf: &Rel, co: &Rel, tally: &mut Tally) {
+    fn finish(&self, rf: &Rel, co: &Rel, floor_cause: Option<&Rel>, tally: &mut Tally) {
         let fr = rf.inv().seq(co);
-        for sync_fence in &self.fence_orders {
+        for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
                 let x = Dynamic {
-                    rf: rf.clone(),
-                    co: co.clone(),
-                    fr: fr.clone(),
-                    sync_fence: sync_fence.clone(),
-                    sync_barrier: sync_barrier.clone(),
+                    rf,
+                    co,
+                    fr: &fr,
+                    sync_fence,
+                    sync_barrier,
                 };
-                if self.checker.global_ok(self.ev, &x).is_ok() {
+                // Causality reads rf and the synchronization only: under the common
+                // synchronization it was computed with the last location's floor.
+                let common = sync_fence == self.fence_floor && *sync_barrier == self.barrier_floor;
+                let computed;
+                let cause = match floor_cause {
+                    Some(cause) if common => cause,
+                    _ => {
+                        computed = self.checker.causality(self.ev, &x);
+                        &computed
+                    }
+                };
+                if self.checker.global_ok(self.ev, &x, cause).is_ok() {
                     self.record(&x, tally);
                 }
             }
         }
     }
 
-    fn record(&self, x: &Dynamic, tally: &mut Tally) {
+    fn record(&self, x: &Dynamic<'_>, tally: &mut Tally) {
         // Writes with no coherence successor.
         let last = members(self.ev.w)
             .filter(|&w| x.co.row(w) == 0)
@@ -336,7 +410,7 @@ impl Search<'_> {
         }
     }
 
-    fn witness(&self, x: &Dynamic) -> Execution {
+    fn witness(&self, x: &Dynamic<'_>) -> Execution {
         let ev = self.ev;
         let events = (0..ev.n)
             .map(|e| {
@@ -357,7 +431,7 @@ impl Search<'_> {
             po: immediate(&ev.po),
             rmw: ev.rmw.pairs().collect(),
             rf: x.rf.pairs().collect(),
-            co: immediate(&x.co),
+            co: immediate(x.co),
             fr: x.fr.pairs().collect(),
             sync: self.checker.synchronizes(ev, x).pairs().collect(),
             sc: x.sync_fence.pairs().collect(),

@@ -315,6 +315,21 @@ impl Events {
         Ok(ev)
     }
 
+    /// Takes the values of another valuation of the same paths: `combo` has the same events
+    /// as the traces these events were built from, with other values. Values (of reads,
+    /// writes and barrier ids) appear in no static relation, so only the events change.
+    pub fn set_values(&mut self, combo: &[&Trace]) {
+        let mut i = self.init.count_ones() as usize;
+        for tr in combo {
+            for e in &tr.events {
+                debug_assert_eq!(self.info[i].stmt, Some(e.stmt), "same paths");
+                self.info[i].kind.clone_from(&e.kind);
+                i += 1;
+            }
+        }
+        debug_assert_eq!(i, self.n, "same paths");
+    }
+
     pub fn location(&self, e: usize) -> Option<LocId> {
         match self.info[e].kind {
             Kind::Read { loc, .. } | Kind::Write { loc, .. } => Some(loc),

@@ -210,10 +210,11 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
                 }
             } else {
                 let mut result = Ok(());
+                let mut explorer = enumerate::Explorer::new(p, model);
                 valuations.for_each(&mut |traces| {
                     finishes = true;
                     let combo: Vec<&events::Trace> = traces.iter().collect();
-                    result = enumerate::explore(p, model, &combo, &mut out);
+                    result = explorer.explore(&combo, &mut out);
                     if result.is_err() {
                         ControlFlow::Break(())
                     } else {

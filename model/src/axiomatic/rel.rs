@@ -34,10 +34,12 @@ pub fn bit(i: usize) -> Set {
 /// Relations over up to this many events (every shared PTX test's, every fuzzed program's)
 /// keep 32-bit rows inline: relations are built and dropped by the million during a search,
 /// and a small fixed-size value is cheap to build, copy and return.
-const NARROW: usize = 30;
+const NARROW: usize = 32;
 
 /// Row storage: inline 32-bit rows for small executions, [`Set`] rows on the heap beyond. All
-/// relations of one search share their universe, hence their variant.
+/// relations of one search share their universe, hence their variant. Inline, the kernels run
+/// over all 32 rows (rows past the universe stay empty): fixed-size loops that compile to a
+/// few vector instructions.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Rows {
     /// Rows at `n..` stay empty.
@@ -178,21 +180,24 @@ mod kernel {
     }
 
     /// Peels off events with no successor left until none remain (or a cycle blocks it).
+    /// Events are visited last first and peeled at once, so relations that mostly point
+    /// forward (program order, initial writes first) peel in one or two passes.
     pub fn acyclic<R: Row>(r: &[R], all: super::Set) -> bool {
         let mut left = R::from_set(all);
-        while left != R::ZERO {
-            let mut sinks = R::ZERO;
-            for i in row_members(left) {
-                if r[i] & left == R::ZERO {
-                    sinks = sinks | R::bit(i);
+        loop {
+            let before = left;
+            for i in (0..r.len()).rev() {
+                if left & R::bit(i) != R::ZERO && r[i] & left == R::ZERO {
+                    left = left & !R::bit(i);
                 }
             }
-            if sinks == R::ZERO {
+            if left == R::ZERO {
+                return true;
+            }
+            if left == before {
                 return false;
             }
-            left = left & !sinks;
         }
-        true
     }
 }
 
@@ -200,8 +205,8 @@ mod kernel {
 macro_rules! rows {
     ($rel:expr => $rows:ident; $body:expr) => {
         match &$rel.rows {
-            Rows::Narrow { n, rows } => {
-                let $rows = &rows[..*n as usize];
+            Rows::Narrow { rows, .. } => {
+                let $rows = &rows[..];
                 $body
             }
             Rows::Wide(v) => {
@@ -216,10 +221,10 @@ macro_rules! rows {
 macro_rules! zip_rows {
     ($out:expr => $o:ident $(, $name:ident = $rel:expr)*; $body:expr) => {
         match &mut $out.rows {
-            Rows::Narrow { n, rows } => {
-                let $o = &mut rows[..*n as usize];
+            Rows::Narrow { rows, .. } => {
+                let $o = &mut rows[..];
                 $(let $name: &[u32] = match &$rel.rows {
-                    Rows::Narrow { rows, .. } => &rows[..$o.len()],
+                    Rows::Narrow { rows, .. } => &rows[..],
                     Rows::Wide(_) => unreachable!("relations over different universes"),
                 };)*
                 $body
@@ -348,14 +353,16 @@ impl Rel {
     /// `r^-1`.
     pub fn inv(&self) -> Rel {
         let mut r = Rel::empty(self.len());
-        zip_rows!(r => o, a = self; kernel::inv(a, o));
+        let n = self.len();
+        zip_rows!(r => o, a = self; kernel::inv(&a[..n], o));
         r
     }
 
     /// `self ; other`.
     pub fn seq(&self, other: &Rel) -> Rel {
         let mut r = Rel::empty(self.len());
-        zip_rows!(r => o, a = self, b = other; kernel::seq(a, b, o));
+        let n = self.len();
+        zip_rows!(r => o, a = self, b = other; kernel::seq(&a[..n], b, &mut o[..n]));
         r
     }
 
@@ -369,7 +376,8 @@ impl Rel {
     /// `self+`: transitive closure (Warshall over bit rows).
     pub fn plus(&self) -> Rel {
         let mut r = self.clone();
-        zip_rows!(r => o; kernel::plus(o));
+        let n = self.len();
+        zip_rows!(r => o; kernel::plus(&mut o[..n]));
         r
     }
 
@@ -381,7 +389,8 @@ impl Rel {
     /// `self?`: reflexive closure over all events.
     pub fn opt(&self) -> Rel {
         let mut r = self.clone();
-        zip_rows!(r => o; kernel::diagonal(o, true));
+        let n = self.len();
+        zip_rows!(r => o; kernel::diagonal(&mut o[..n], true));
         r
     }
 
@@ -393,7 +402,8 @@ impl Rel {
     /// blocks the peeling). Cheaper than a closure, and allocates nothing.
     pub fn acyclic(&self) -> bool {
         let all = self.universe();
-        rows!(self => r; kernel::acyclic(r, all))
+        let n = self.len();
+        rows!(self => r; kernel::acyclic(&r[..n], all))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -401,7 +411,12 @@ impl Rel {
     }
 
     pub fn subset_of(&self, other: &Rel) -> bool {
-        (0..self.len()).all(|i| self.row(i) & !other.row(i) == 0)
+        match (&self.rows, &other.rows) {
+            (Rows::Narrow { rows: a, .. }, Rows::Narrow { rows: b, .. }) => {
+                a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x & !y)) == 0
+            }
+            _ => (0..self.len()).all(|i| self.row(i) & !other.row(i) == 0),
+        }
     }
 
     /// Events with at least one successor.
@@ -413,7 +428,7 @@ impl Rel {
 
     /// Events with at least one predecessor.
     pub fn range(&self) -> Set {
-        (0..self.len()).fold(0, |s, i| s | self.row(i))
+        rows!(self => r; r.iter().fold(0, |s, &row| s | row.to_set()))
     }
 
     /// Drops the identity pairs: `self \ id`.
