@@ -30,8 +30,12 @@ pub struct Collector {
 pub struct Explorer<'p> {
     p: &'p Program,
     model: Model,
+    search: SearchFn,
     shared: Option<Shared>,
 }
+
+/// How to go through the candidate executions of one combination of traces.
+pub type SearchFn = fn(&Search<'_>, &mut Tally);
 
 struct Shared {
     ev: Events,
@@ -41,10 +45,11 @@ struct Shared {
 }
 
 impl<'p> Explorer<'p> {
-    pub fn new(p: &'p Program, model: Model) -> Explorer<'p> {
+    pub fn new(p: &'p Program, model: Model, search: SearchFn) -> Explorer<'p> {
         Explorer {
             p,
             model,
+            search,
             shared: None,
         }
     }
@@ -101,6 +106,7 @@ impl<'p> Explorer<'p> {
         let barrier_floor = common(&barrier_options);
         let search = Search {
             p,
+            locations: &locations,
             ev,
             checker: shared.checker.as_ref(),
             combo,
@@ -111,9 +117,8 @@ impl<'p> Explorer<'p> {
             fence_floor,
             barrier_floor,
         };
-        let empty = Rel::empty(ev.n);
         let mut tally = Tally::default();
-        search.location(&locations, &empty, &empty, None, &mut tally);
+        (self.search)(&search, &mut tally);
         search.merge(tally, out);
         Ok(())
     }
@@ -159,8 +164,11 @@ fn values_available(p: &Program, combo: &[&Trace]) -> bool {
     })
 }
 
-struct Search<'a> {
+/// The candidate executions of one combination of traces.
+pub struct Search<'a> {
     p: &'a Program,
+    /// Physical locations.
+    locations: &'a [LocId],
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
@@ -187,7 +195,7 @@ struct Choices<'a> {
 /// coherence-last (with the traces' registers, these make the final state), in the order first
 /// found; [`Tally::merge`] adds them to the [`Collector`].
 #[derive(Default)]
-struct Tally {
+pub struct Tally {
     executions: u64,
     racy: u64,
     /// Last writes, executions, the first execution (on request).
@@ -195,6 +203,76 @@ struct Tally {
 }
 
 impl Search<'_> {
+    /// Every candidate, pruned as early as the axioms allow.
+    pub fn pruned(&self, tally: &mut Tally) {
+        let empty = Rel::empty(self.ev.n);
+        self.location(self.locations, &empty, &empty, None, tally);
+    }
+
+    /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
+    /// [`Self::pruned`] must agree with.
+    #[cfg(test)]
+    pub fn exhaustive(&self, tally: &mut Tally) {
+        let ev = self.ev;
+        let mut choice = vec![0usize; self.candidates.len()];
+        loop {
+            let mut rf = Rel::empty(ev.n);
+            for (k, (r, ws)) in self.candidates.iter().enumerate() {
+                rf.add(ws[choice[k]], *r);
+            }
+            self.every_coherence(self.locations, &rf, &Rel::empty(ev.n), tally);
+            let mut k = 0;
+            loop {
+                if k == choice.len() {
+                    return;
+                }
+                choice[k] += 1;
+                if choice[k] < self.candidates[k].1.len() {
+                    break;
+                }
+                choice[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn every_coherence(&self, locs: &[LocId], rf: &Rel, co: &Rel, tally: &mut Tally) {
+        let ev = self.ev;
+        let Some((&l, rest)) = locs.split_first() else {
+            let fr = rf.inv().seq(co);
+            for sync_fence in self.fence_orders {
+                for sync_barrier in &self.barrier_options {
+                    let x = Dynamic {
+                        rf,
+                        co,
+                        fr: &fr,
+                        sync_fence,
+                        sync_barrier,
+                    };
+                    if self.checker.consistent(ev, &x).is_ok() {
+                        self.record(&x, tally);
+                    }
+                }
+            }
+            return;
+        };
+        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
+        let writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
+        let (init, others): (Vec<usize>, Vec<usize>) =
+            writes.iter().partition(|&&w| ev.init & bit(w) != 0);
+        for_each_permutation(&others, &mut |order| {
+            let mut co_l = co.clone();
+            let chain: Vec<usize> = init.iter().chain(order).copied().collect();
+            for (i, &a) in chain.iter().enumerate() {
+                for &b in &chain[i + 1..] {
+                    co_l.add(a, b);
+                }
+            }
+            self.every_coherence(rest, rf, &co_l, tally);
+        });
+    }
+
     /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
     /// monotone (more rf, co or fr pairs never repair a violation), and every pair chosen so far
     /// is one of the final execution's.
