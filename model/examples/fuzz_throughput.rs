@@ -3,6 +3,9 @@
 //! (and the runtime's DFS engine, for comparison, with `--dfs`).
 //!
 //! `cargo run --release -p scopecheck-model --example fuzz_throughput -- [programs] [max-events] [--dfs]`
+//!
+//! With `AXIOMATIC_ONLY=1` in the environment only the axiomatic engine runs (the other rows are
+//! left out), and the slowest seeds are listed, to find the tail quickly.
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::differential::sc;
@@ -27,17 +30,24 @@ fn main() {
     let (mut axiomatic, mut runtime, mut sequential, mut configurations) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut dfs_ms, mut executions) = (Vec::new(), Vec::new());
+    let axiomatic_only = std::env::var_os("AXIOMATIC_ONLY").is_some_and(|v| v != "0");
+    let mut slowest: Vec<(f64, u64)> = Vec::new();
     let start = Instant::now();
     for seed in 0..n {
         let p = from_seed_with(seed, &limits);
         let t0 = Instant::now();
         let _ = analyze(&p, Model::PtxV75, &Options::default());
         let t1 = Instant::now();
+        let ms = (t1 - t0).as_secs_f64() * 1e3;
+        axiomatic.push(ms);
+        slowest.push((ms, seed));
+        if axiomatic_only {
+            continue;
+        }
         let r = explore_states(&p, &RuntimeOptions::default());
         let t2 = Instant::now();
         let _ = sc::final_states(&p);
         let t3 = Instant::now();
-        axiomatic.push((t1 - t0).as_secs_f64() * 1e3);
         runtime.push((t2 - t1).as_secs_f64() * 1e3);
         sequential.push((t3 - t2).as_secs_f64() * 1e3);
         configurations.push(r.configurations as f64);
@@ -75,5 +85,14 @@ fn main() {
             at(99),
             at(100)
         );
+    }
+    if axiomatic_only {
+        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let list: Vec<String> = slowest
+            .iter()
+            .take(5)
+            .map(|(ms, seed)| format!("seed {seed} ({ms:.1} ms)"))
+            .collect();
+        println!("slowest axiomatic: {}", list.join(", "));
     }
 }

@@ -8,7 +8,7 @@
 
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
-use super::models::{prepare, Checker, Dynamic};
+use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{FinalState, Model};
 use crate::litmus::*;
@@ -23,49 +23,122 @@ pub struct Collector {
     pub racy: u64,
 }
 
-/// Explores every candidate execution of one combination of traces (one per thread).
-pub fn explore(
-    p: &Program,
+/// Explores the candidate executions of the valuations of one combination of thread paths.
+/// The valuations differ only in values, so the events, their static relations, the model
+/// prepared on them and the fence.sc orders are built once, by the first valuation that needs
+/// them, and only the values change for the next.
+pub struct Explorer<'p> {
+    p: &'p Program,
     model: Model,
-    combo: &[&Trace],
-    out: &mut Collector,
-) -> Result<(), String> {
-    if !values_available(p, combo) {
-        return Ok(());
+    search: SearchFn,
+    shared: Option<Shared>,
+}
+
+/// How to go through the candidate executions of one combination of traces.
+pub type SearchFn = fn(&Search<'_>, &mut Tally);
+
+struct Shared {
+    ev: Events,
+    checker: Box<dyn Checker>,
+    /// The fence.sc orders and what they all have in common, once computed.
+    fences: Option<(Vec<Rel>, Rel)>,
+}
+
+impl<'p> Explorer<'p> {
+    pub fn new(p: &'p Program, model: Model, search: SearchFn) -> Explorer<'p> {
+        Explorer {
+            p,
+            model,
+            search,
+            shared: None,
+        }
     }
-    let ev = Events::build(p, combo)?;
-    // Reads-from candidates: same physical location, same value; never the read's own write.
-    let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
-    for r in members(ev.r) {
-        let ws: Vec<usize> = members(ev.w & ev.loc.row(r))
-            .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
-            .collect();
-        if ws.is_empty() {
+
+    /// Explores every candidate execution of one combination of traces (one per thread, all
+    /// valuations of the same paths).
+    pub fn explore(&mut self, combo: &[&Trace], out: &mut Collector) -> Result<(), String> {
+        let p = self.p;
+        if !values_available(p, combo) {
             return Ok(());
         }
-        candidates.push((r, ws));
+        let shared = match &mut self.shared {
+            Some(shared) => {
+                shared.ev.set_values(combo);
+                shared
+            }
+            None => {
+                let ev = Events::build(p, combo)?;
+                let checker = prepare(self.model, &ev);
+                self.shared.insert(Shared {
+                    ev,
+                    checker,
+                    fences: None,
+                })
+            }
+        };
+        let ev = &shared.ev;
+        // Reads-from candidates: same physical location, same value; never the read's own write.
+        let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
+        for r in members(ev.r) {
+            let ws: Vec<usize> = members(ev.w & ev.loc.row(r))
+                .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
+                .collect();
+            if ws.is_empty() {
+                return Ok(());
+            }
+            candidates.push((r, ws));
+        }
+        let barrier_options = barrier_syncs(ev);
+        if barrier_options.is_empty() {
+            return Ok(());
+        }
+        if shared.fences.is_none() {
+            let orders = fence_orders(ev, shared.checker.morally_strong())?;
+            let floor = common(&orders);
+            shared.fences = Some((orders, floor));
+        }
+        let Some((fence_orders, fence_floor)) = &shared.fences else {
+            unreachable!("computed above")
+        };
+        let locations: Vec<LocId> = (0..p.locations.len())
+            .filter(|&l| p.physical(l) == l)
+            .collect();
+        let barrier_floor = common(&barrier_options);
+        let search = Search {
+            p,
+            locations: &locations,
+            ev,
+            checker: shared.checker.as_ref(),
+            combo,
+            witnesses: out.witnesses,
+            candidates,
+            fence_orders,
+            barrier_options,
+            fence_floor,
+            barrier_floor,
+        };
+        let mut tally = Tally::default();
+        (self.search)(&search, &mut tally);
+        search.merge(tally, out);
+        Ok(())
     }
-    let barrier_options = barrier_syncs(&ev);
-    if barrier_options.is_empty() {
-        return Ok(());
-    }
-    let checker = prepare(model, &ev);
-    let fence_orders = fence_orders(&ev, checker.morally_strong())?;
-    let locations: Vec<LocId> = (0..p.locations.len())
-        .filter(|&l| p.physical(l) == l)
-        .collect();
-    let search = Search {
-        p,
-        ev: &ev,
-        checker: checker.as_ref(),
-        combo,
-        candidates,
-        fence_orders,
-        barrier_options,
-    };
-    let empty = Rel::empty(ev.n);
-    search.location(&locations, &empty, &empty, out);
-    Ok(())
+}
+
+/// What the causality of the reads-from pairs chosen so far, under the synchronization common to
+/// every option, requires of the coherence order of one location's writes.
+struct Floor {
+    /// For each write, the writes that must precede it.
+    before: Rel,
+    cause: Rel,
+}
+
+/// What every option has in common (options are never empty: at least the empty order, or no
+/// barrier synchronization).
+fn common(options: &[Rel]) -> Rel {
+    options
+        .iter()
+        .skip(1)
+        .fold(options[0].clone(), |a, b| &a & b)
 }
 
 /// Cheap test before building events: every value a read returns is written by some store of
@@ -91,57 +164,70 @@ fn values_available(p: &Program, combo: &[&Trace]) -> bool {
     })
 }
 
-struct Search<'a> {
+/// The candidate executions of one combination of traces.
+pub struct Search<'a> {
     p: &'a Program,
+    /// Physical locations.
+    locations: &'a [LocId],
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
+    /// Keep the first execution reaching each final state.
+    witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
-    fence_orders: Vec<Rel>,
+    fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
+    /// What every fence order, and every barrier matching, has in common.
+    fence_floor: &'a Rel,
+    barrier_floor: Rel,
+}
+
+/// The choices to make at one location: its reads (with their candidate writes) and its
+/// non-initial writes, whose coherence order is chosen.
+struct Choices<'a> {
+    reads: Vec<&'a (usize, Vec<usize>)>,
+    writes: Vec<usize>,
+    /// The locations after this one.
+    rest: &'a [LocId],
+}
+
+/// The consistent executions of one combination of traces, grouped by the writes they leave
+/// coherence-last (with the traces' registers, these make the final state), in the order first
+/// found; [`Tally::merge`] adds them to the [`Collector`].
+#[derive(Default)]
+pub struct Tally {
+    executions: u64,
+    racy: u64,
+    /// Last writes, executions, the first execution (on request).
+    by_last_writes: Vec<(Set, u64, Option<Execution>)>,
 }
 
 impl Search<'_> {
-    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest.
-    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, out: &mut Collector) {
-        let Some((&l, rest)) = locs.split_first() else {
-            self.finish(rf, co, out);
-            return;
-        };
+    /// Every candidate, pruned as early as the axioms allow.
+    pub fn pruned(&self, tally: &mut Tally) {
+        let empty = Rel::empty(self.ev.n);
+        self.location(self.locations, &empty, &empty, None, tally);
+    }
+
+    /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
+    /// [`Self::pruned`] must agree with.
+    #[cfg(test)]
+    pub fn exhaustive(&self, tally: &mut Tally) {
         let ev = self.ev;
-        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
-        let reads: Vec<&(usize, Vec<usize>)> =
-            self.candidates.iter().filter(|(r, _)| here(*r)).collect();
-        let writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
-        let (init, others): (Vec<usize>, Vec<usize>) =
-            writes.iter().partition(|&&w| ev.init & bit(w) != 0);
-        let mut choice = vec![0usize; reads.len()];
+        let mut choice = vec![0usize; self.candidates.len()];
         loop {
-            let mut rf_l = rf.clone();
-            for (k, (r, ws)) in reads.iter().enumerate() {
-                rf_l.add(ws[choice[k]], *r);
+            let mut rf = Rel::empty(ev.n);
+            for (k, (r, ws)) in self.candidates.iter().enumerate() {
+                rf.add(ws[choice[k]], *r);
             }
-            for_each_permutation(&others, &mut |order| {
-                let mut co_l = co.clone();
-                let chain: Vec<usize> = init.iter().chain(order.iter()).copied().collect();
-                for (i, &a) in chain.iter().enumerate() {
-                    for &b in &chain[i + 1..] {
-                        co_l.add(a, b);
-                    }
-                }
-                let fr = rf_l.inv().seq(&co_l);
-                if self.checker.location_ok(ev, &rf_l, &co_l, &fr) {
-                    self.location(rest, &rf_l, &co_l, out);
-                }
-            });
-            // Next reads-from choice (odometer).
+            self.every_coherence(self.locations, &rf, &Rel::empty(ev.n), tally);
             let mut k = 0;
             loop {
-                if k == reads.len() {
+                if k == choice.len() {
                     return;
                 }
                 choice[k] += 1;
-                if choice[k] < reads[k].1.len() {
+                if choice[k] < self.candidates[k].1.len() {
                     break;
                 }
                 choice[k] = 0;
@@ -150,26 +236,228 @@ impl Search<'_> {
         }
     }
 
-    /// Every fence.sc order and barrier matching, then the full model.
-    fn finish(&self, rf: &Rel, co: &Rel, out: &mut Collector) {
+    #[cfg(test)]
+    fn every_coherence(&self, locs: &[LocId], rf: &Rel, co: &Rel, tally: &mut Tally) {
+        let ev = self.ev;
+        let Some((&l, rest)) = locs.split_first() else {
+            let fr = rf.inv().seq(co);
+            for sync_fence in self.fence_orders {
+                for sync_barrier in &self.barrier_options {
+                    let x = Dynamic {
+                        rf,
+                        co,
+                        fr: &fr,
+                        sync_fence,
+                        sync_barrier,
+                    };
+                    if self.checker.consistent(ev, &x).is_ok() {
+                        self.record(&x, tally);
+                    }
+                }
+            }
+            return;
+        };
+        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
+        let writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
+        let (init, others): (Vec<usize>, Vec<usize>) =
+            writes.iter().partition(|&&w| ev.init & bit(w) != 0);
+        for_each_permutation(&others, &mut |order| {
+            let mut co_l = co.clone();
+            let chain: Vec<usize> = init.iter().chain(order).copied().collect();
+            for (i, &a) in chain.iter().enumerate() {
+                for &b in &chain[i + 1..] {
+                    co_l.add(a, b);
+                }
+            }
+            self.every_coherence(rest, rf, &co_l, tally);
+        });
+    }
+
+    /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
+    /// monotone (more rf, co or fr pairs never repair a violation), and every pair chosen so far
+    /// is one of the final execution's.
+    fn locations_ok(&self, rf: &Rel, co: &Rel) -> bool {
         let fr = rf.inv().seq(co);
-        for sync_fence in &self.fence_orders {
+        self.checker.location_ok(self.ev, rf, co, &fr)
+    }
+
+    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `cause`: the
+    /// causality order of these (complete) reads-from pairs under the common synchronization,
+    /// when already computed.
+    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, cause: Option<&Rel>, tally: &mut Tally) {
+        let Some((&l, rest)) = locs.split_first() else {
+            self.finish(rf, co, cause, tally);
+            return;
+        };
+        let ev = self.ev;
+        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
+        let reads: Vec<&(usize, Vec<usize>)> =
+            self.candidates.iter().filter(|(r, _)| here(*r)).collect();
+        let all_writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
+        let (init, writes): (Vec<usize>, Vec<usize>) =
+            all_writes.iter().partition(|&&w| ev.init & bit(w) != 0);
+        // Coherence starts with the initial write.
+        let mut co_l = co.clone();
+        for (i, &a) in init.iter().enumerate() {
+            for &b in init[i + 1..].iter().chain(&writes) {
+                co_l.add(a, b);
+            }
+        }
+        if !self.locations_ok(rf, &co_l) {
+            return;
+        }
+        let here = Choices {
+            reads,
+            writes,
+            rest,
+        };
+        self.reads_from(&here, here.reads.len(), rf, &co_l, tally);
+    }
+
+    /// Chooses the writes `here.reads[..k]` read from, the last read first (so choices come in
+    /// odometer order, the first read turning fastest), pruning as soon as a choice violates a
+    /// per-location axiom; then the coherence order.
+    fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
+        let Some(k) = k.checked_sub(1) else {
+            if let Some(floor) = self.coherence_floor(here, rf, co) {
+                let mut order = here.writes.clone();
+                self.coherence(here, &floor, &mut order, 0, rf, co, tally);
+            }
+            return;
+        };
+        let (r, ws) = here.reads[k];
+        for &w in ws {
+            let mut rf_r = rf.clone();
+            rf_r.add(w, *r);
+            if self.locations_ok(&rf_r, co) {
+                self.reads_from(here, k, &rf_r, co, tally);
+            }
+        }
+    }
+
+    /// With reads-from chosen up to this location: for each of its writes, the writes the
+    /// Coherence and Causality axioms require before it in coherence, given the causality these
+    /// reads-from pairs and the synchronization common to every choice already imply (all
+    /// later choices only add to it). `None` when that already breaks those axioms: a read
+    /// causally before the write it reads from, or a required pair the coherence chosen so far
+    /// (earlier locations, the initial write first) contradicts.
+    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Floor> {
+        let ev = self.ev;
+        let none = Rel::empty(ev.n);
+        let x = Dynamic {
+            rf,
+            co: &none,
+            fr: &none,
+            sync_fence: self.fence_floor,
+            sync_barrier: &self.barrier_floor,
+        };
+        let cause = self.checker.causality(ev, &x);
+        if !rf.seq(&cause).irreflexive() {
+            return None;
+        }
+        let required = coherence_required(ev, rf, &cause);
+        // Writes whose coherence position is fixed: those of earlier locations, the initial one.
+        let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
+        let fixed = (co.domain() | co.range() | ev.init) & ev.w & !open;
+        if !required.restrict(ev.w, fixed).subset_of(co) {
+            return None;
+        }
+        Some(Floor {
+            before: required.restrict(open, open).inv(),
+            cause,
+        })
+    }
+
+    /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
+    /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
+    /// before every write still unplaced, so a write with a required predecessor (`before`)
+    /// still unplaced cannot go next, and a prefix that already violates a per-location axiom
+    /// is dropped with all its completions. (The caller checked the per-location axioms on
+    /// `co`: with nothing placed yet, on the initial write's pairs.)
+    #[allow(clippy::too_many_arguments)]
+    fn coherence(
+        &self,
+        here: &Choices,
+        floor: &Floor,
+        order: &mut Vec<usize>,
+        k: usize,
+        rf: &Rel,
+        co: &Rel,
+        tally: &mut Tally,
+    ) {
+        if k == order.len() {
+            self.location(here.rest, rf, co, Some(&floor.cause), tally);
+            return;
+        }
+        let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
+        for i in k..order.len() {
+            if floor.before.row(order[i]) & unplaced != 0 {
+                continue;
+            }
+            order.swap(k, i);
+            let mut co_k = co.clone();
+            for &later in &order[k + 1..] {
+                co_k.add(order[k], later);
+            }
+            // Placing the last write adds no pair: what its parent checked.
+            if k + 1 == order.len() || self.locations_ok(rf, &co_k) {
+                self.coherence(here, floor, order, k + 1, rf, &co_k, tally);
+            }
+            order.swap(k, i);
+        }
+    }
+
+    /// Every fence.sc order and barrier matching, then the axioms beyond single locations
+    /// (every location already passed its own).
+    fn finish(&self, rf: &Rel, co: &Rel, floor_cause: Option<&Rel>, tally: &mut Tally) {
+        let fr = rf.inv().seq(co);
+        for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
                 let x = Dynamic {
-                    rf: rf.clone(),
-                    co: co.clone(),
-                    fr: fr.clone(),
-                    sync_fence: sync_fence.clone(),
-                    sync_barrier: sync_barrier.clone(),
+                    rf,
+                    co,
+                    fr: &fr,
+                    sync_fence,
+                    sync_barrier,
                 };
-                if self.checker.consistent(self.ev, &x).is_ok() {
-                    self.record(&x, out);
+                // Causality reads rf and the synchronization only: under the common
+                // synchronization it was computed with the last location's floor.
+                let common = sync_fence == self.fence_floor && *sync_barrier == self.barrier_floor;
+                let computed;
+                let cause = match floor_cause {
+                    Some(cause) if common => cause,
+                    _ => {
+                        computed = self.checker.causality(self.ev, &x);
+                        &computed
+                    }
+                };
+                if self.checker.global_ok(self.ev, &x, cause).is_ok() {
+                    self.record(&x, tally);
                 }
             }
         }
     }
 
-    fn record(&self, x: &Dynamic, out: &mut Collector) {
+    fn record(&self, x: &Dynamic<'_>, tally: &mut Tally) {
+        // Writes with no coherence successor.
+        let last = members(self.ev.w)
+            .filter(|&w| x.co.row(w) == 0)
+            .fold(0, |s, w| s | bit(w));
+        tally.executions += 1;
+        if !self.checker.races(self.ev, x).is_empty() {
+            tally.racy += 1;
+        }
+        match tally.by_last_writes.iter_mut().find(|(l, ..)| *l == last) {
+            Some(entry) => entry.1 += 1,
+            None => {
+                let example = self.witnesses.then(|| self.witness(x));
+                tally.by_last_writes.push((last, 1, example));
+            }
+        }
+    }
+
+    /// The final state of executions that leave `last` coherence-last.
+    fn state(&self, last: Set) -> FinalState {
         let p = self.p;
         let mut state = FinalState::default();
         for (t, tr) in self.combo.iter().enumerate() {
@@ -177,27 +465,30 @@ impl Search<'_> {
                 state.regs.insert(format!("P{t}:{r}"), *v);
             }
         }
-        for w in members(self.ev.w) {
-            if x.co.row(w) == 0 {
-                let l = p.physical(self.ev.location(w).expect("writes have locations"));
-                state.mem.insert(
-                    p.locations[l].name.clone(),
-                    self.ev.value(w).expect("writes have values"),
-                );
+        for w in members(last) {
+            let l = p.physical(self.ev.location(w).expect("writes have locations"));
+            state.mem.insert(
+                p.locations[l].name.clone(),
+                self.ev.value(w).expect("writes have values"),
+            );
+        }
+        state
+    }
+
+    /// Adds what one combination of traces found to the collector.
+    fn merge(&self, tally: Tally, out: &mut Collector) {
+        out.executions += tally.executions;
+        out.racy += tally.racy;
+        for (last, count, example) in tally.by_last_writes {
+            let entry = out.states.entry(self.state(last)).or_insert((0, None));
+            entry.0 += count;
+            if entry.1.is_none() {
+                entry.1 = example;
             }
-        }
-        out.executions += 1;
-        if !self.checker.races(self.ev, x).is_empty() {
-            out.racy += 1;
-        }
-        let entry = out.states.entry(state).or_insert((0, None));
-        entry.0 += 1;
-        if out.witnesses && entry.1.is_none() {
-            entry.1 = Some(self.witness(x));
         }
     }
 
-    fn witness(&self, x: &Dynamic) -> Execution {
+    fn witness(&self, x: &Dynamic<'_>) -> Execution {
         let ev = self.ev;
         let events = (0..ev.n)
             .map(|e| {
@@ -218,7 +509,7 @@ impl Search<'_> {
             po: immediate(&ev.po),
             rmw: ev.rmw.pairs().collect(),
             rf: x.rf.pairs().collect(),
-            co: immediate(&x.co),
+            co: immediate(x.co),
             fr: x.fr.pairs().collect(),
             sync: self.checker.synchronizes(ev, x).pairs().collect(),
             sc: x.sync_fence.pairs().collect(),

@@ -271,16 +271,19 @@ impl Events {
         let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
             let own = bit(i);
-            ev.int.rows_mut()[i] = thread_of[i] | own;
+            ev.int.set_row(i, thread_of[i] | own);
             // Later events of the same thread (events are laid out in trace order).
-            ev.po.rows_mut()[i] = thread_of[i] & !(own | (own - 1));
-            ev.loc.rows_mut()[i] = loc_of[i];
-            ev.vloc.rows_mut()[i] = vaddr_of[i];
-            ev.same_proxy.rows_mut()[i] = proxies
-                .iter()
-                .filter(|s| *s & own != 0)
-                .fold(0, |a, s| a | s);
-            ev.scta.rows_mut()[i] = cta_of[i];
+            ev.po.set_row(i, thread_of[i] & !(own | (own - 1)));
+            ev.loc.set_row(i, loc_of[i]);
+            ev.vloc.set_row(i, vaddr_of[i]);
+            ev.same_proxy.set_row(
+                i,
+                proxies
+                    .iter()
+                    .filter(|s| *s & own != 0)
+                    .fold(0, |a, s| a | s),
+            );
+            ev.scta.set_row(i, cta_of[i]);
             if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
                 for &j in &scoped {
                     let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
@@ -310,6 +313,21 @@ impl Events {
             ev.token_order = ev.rmw.clone();
         }
         Ok(ev)
+    }
+
+    /// Takes the values of another valuation of the same paths: `combo` has the same events
+    /// as the traces these events were built from, with other values. Values (of reads,
+    /// writes and barrier ids) appear in no static relation, so only the events change.
+    pub fn set_values(&mut self, combo: &[&Trace]) {
+        let mut i = self.init.count_ones() as usize;
+        for tr in combo {
+            for e in &tr.events {
+                debug_assert_eq!(self.info[i].stmt, Some(e.stmt), "same paths");
+                self.info[i].kind.clone_from(&e.kind);
+                i += 1;
+            }
+        }
+        debug_assert_eq!(i, self.n, "same paths");
     }
 
     pub fn location(&self, e: usize) -> Option<LocId> {

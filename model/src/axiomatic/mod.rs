@@ -161,6 +161,17 @@ impl std::error::Error for AnalysisError {}
 
 /// Every final state `model` allows for `p`.
 pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
+    analyze_by(p, model, opts, |search, tally| search.pruned(tally))
+}
+
+/// [`analyze`] with the given search of one combination of traces (the pruned one, or in tests
+/// the exhaustive reference).
+fn analyze_by(
+    p: &Program,
+    model: Model,
+    opts: &Options,
+    search: enumerate::SearchFn,
+) -> Result<Analysis, AnalysisError> {
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -210,10 +221,11 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
                 }
             } else {
                 let mut result = Ok(());
+                let mut explorer = enumerate::Explorer::new(p, model, search);
                 valuations.for_each(&mut |traces| {
                     finishes = true;
                     let combo: Vec<&events::Trace> = traces.iter().collect();
-                    result = enumerate::explore(p, model, &combo, &mut out);
+                    result = explorer.explore(&combo, &mut out);
                     if result.is_err() {
                         ControlFlow::Break(())
                     } else {

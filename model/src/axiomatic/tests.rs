@@ -524,3 +524,34 @@ forall (P0:r0 == 0 /\\ P1:r1 == 0)
     assert!(ptx.holds && tile.holds);
     assert_eq!(tile.executions, ptx.executions + 1);
 }
+
+#[test]
+fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
+    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    let limits = Limits::differential();
+    let opts = Options::default();
+    for seed in 0..400 {
+        let p = from_seed_with(seed, &limits);
+        for model in Model::ALL {
+            let fast = analyze(&p, model, &opts).map_err(|e| e.message);
+            let slow = analyze_by(&p, model, &opts, |search, tally| search.exhaustive(tally))
+                .map_err(|e| e.message);
+            let summary = |a: &Result<Analysis, String>| {
+                a.clone().map(|a| {
+                    let states: Vec<(FinalState, u64)> = a
+                        .states
+                        .iter()
+                        .map(|s| (s.state.clone(), s.witnesses))
+                        .collect();
+                    (states, a.holds, a.bounded, a.executions, a.racy_executions)
+                })
+            };
+            assert_eq!(
+                summary(&fast),
+                summary(&slow),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+        }
+    }
+}

@@ -14,31 +14,47 @@ use super::rel::Rel;
 use super::Model;
 
 /// The choices that make a candidate execution.
-pub struct Dynamic {
-    pub rf: Rel,
+pub struct Dynamic<'a> {
+    pub rf: &'a Rel,
     /// Coherence order: total per physical location, initial write first, transitive.
-    pub co: Rel,
+    pub co: &'a Rel,
     /// From-reads: `rf^-1 ; co`.
-    pub fr: Rel,
+    pub fr: &'a Rel,
     /// The fence.sc order restricted to morally strong pairs.
-    pub sync_fence: Rel,
+    pub sync_fence: &'a Rel,
     /// Barrier synchronization (see `enumerate.rs`).
-    pub sync_barrier: Rel,
+    pub sync_barrier: &'a Rel,
 }
 
 /// A model prepared for one set of events.
 pub trait Checker {
     /// Morally strong pairs (the fence.sc order only relates these).
     fn morally_strong(&self) -> &Rel;
-    /// The axioms that only relate accesses to one location, on the locations chosen so far.
+    /// The axioms that only relate accesses to one location (SC-per-Location, Atomicity), on
+    /// the locations chosen so far. Must be monotone — adding pairs to `rf`, `co` or `fr` never
+    /// turns a violation into a pass — because the enumeration checks it on partial choices
+    /// and drops every completion of a prefix that fails.
     fn location_ok(&self, ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool;
+    /// The causality order that the Coherence and Causality axioms (which every model here has,
+    /// in the forms `[W]; cause; [W] & loc ⊆ co` up to identity and `(rf | fr) ; cause`
+    /// irreflexive) compare coherence with. It reads reads-from and the synchronization
+    /// choices, never `x.co` or `x.fr`, and only grows as they grow.
+    fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel;
+    /// The axioms beyond single locations, for an execution that passes `location_ok`, given
+    /// its causality order (`self.causality(ev, x)`); `Err` names the first one violated.
+    fn global_ok(&self, ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str>;
     /// Every axiom; `Err` names the first one violated.
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str>;
+    fn consistent(&self, ev: &Events, x: &Dynamic<'_>) -> Result<(), &'static str> {
+        if !self.location_ok(ev, x.rf, x.co, x.fr) {
+            return Err("sc-per-location/atomicity");
+        }
+        self.global_ok(ev, x, &self.causality(ev, x))
+    }
     /// Release/acquire synchronization of a consistent execution (for witnesses).
-    fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel;
+    fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel;
     /// Data races of a consistent execution, for models that make them undefined behaviour
     /// (Tile IR); the PTX models report none here.
-    fn races(&self, ev: &Events, _x: &Dynamic) -> Rel {
+    fn races(&self, ev: &Events, _x: &Dynamic<'_>) -> Rel {
         Rel::empty(ev.n)
     }
 }
@@ -49,6 +65,15 @@ pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
         Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
         Model::TileIr => Box::new(tileir::TileIr::new(ev)),
     }
+}
+
+/// The coherence pairs every consistent execution with (at least) these reads-from pairs and
+/// this causality order has, from the two axioms every model shares: Coherence (causality
+/// between two writes to one location is coherence order) and Causality (no `fr ; cause`
+/// cycle: a write causally before a read is coherence-before the write the read reads from).
+pub fn coherence_required(ev: &Events, rf: &Rel, cause: &Rel) -> Rel {
+    let before = cause | &cause.seq(&rf.inv());
+    (&before.restrict(ev.w, ev.w) & &ev.loc).minus_id()
 }
 
 /// Observation order (PTX ISA "Observation Order"): a write is observed by a morally strong read
@@ -64,8 +89,8 @@ pub fn observation(ms: &Rel, rf: &Rel, rmw: &Rel) -> Rel {
 /// Base causality (PTX ISA "Base Causality Order"): synchronization — release/acquire patterns,
 /// morally strong fence.sc pairs and barrier instances — chained through `order` (program order;
 /// token order in Tile IR): `order? ; (sync ; order?)+`.
-pub fn base_causality(order: &Rel, sync: &Rel, x: &Dynamic) -> Rel {
+pub fn base_causality(order: &Rel, sync: &Rel, x: &Dynamic<'_>) -> Rel {
     let order_opt = order.opt();
-    let base = &(sync | &x.sync_fence) | &x.sync_barrier;
+    let base = &(sync | x.sync_fence) | x.sync_barrier;
     order_opt.seq(&base.seq(&order_opt).plus())
 }

@@ -34,8 +34,8 @@ impl PtxV60 {
         }
     }
 
-    fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        super::observation(&self.ms, &x.rf, &ev.rmw)
+    fn observation(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        super::observation(&self.ms, x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
@@ -43,7 +43,7 @@ impl PtxV60 {
     }
 
     /// `cause = cause-base | observation ; (cause-base | po-loc)`.
-    fn cause(&self, ev: &Events, x: &Dynamic, obs: &Rel) -> Rel {
+    fn cause(&self, ev: &Events, x: &Dynamic<'_>, obs: &Rel) -> Rel {
         let cause_base = super::base_causality(&ev.po, &self.sync(obs), x);
         &cause_base | &obs.seq(&(&cause_base | &ev.po_loc))
     }
@@ -62,12 +62,11 @@ impl Checker for PtxV60 {
         (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        if !self.location_ok(ev, &x.rf, &x.co, &x.fr) {
-            return Err("sc-per-location/atomicity");
-        }
-        let obs = self.observation(ev, x);
-        let cause = self.cause(ev, x, &obs);
+    fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        self.cause(ev, x, &self.observation(ev, x))
+    }
+
+    fn global_ok(&self, ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         let co_or_id = x.co.opt();
         // Coherence: causality between writes to one location is coherence order.
         if !(&cause.restrict(ev.w, ev.w) & &ev.loc)
@@ -82,19 +81,19 @@ impl Checker for PtxV60 {
             return Err("coherence-ms");
         }
         // FenceSC: causality between fence.sc pairs agrees with their order.
-        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(&x.sync_fence) {
+        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(x.sync_fence) {
             return Err("fence-sc");
         }
-        if !(&x.rf | &ev.dep).acyclic() {
+        if !(x.rf | &ev.dep).acyclic() {
             return Err("no-thin-air");
         }
-        if !(&x.rf | &x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(&cause).irreflexive() {
             return Err("causality");
         }
         Ok(())
     }
 
-    fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel {
+    fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         self.sync(&self.observation(ev, x))
     }
 }

@@ -51,8 +51,8 @@ impl PtxV75 {
         }
     }
 
-    fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        super::observation(&self.ms, &x.rf, &ev.rmw)
+    fn observation(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        super::observation(&self.ms, x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
@@ -60,7 +60,7 @@ impl PtxV75 {
     }
 
     /// `cause = observation? ; proxy-preserved-cause-base`.
-    fn cause(&self, ev: &Events, x: &Dynamic, obs: &Rel) -> Rel {
+    fn cause(&self, ev: &Events, x: &Dynamic<'_>, obs: &Rel) -> Rel {
         let cb = &super::base_causality(&ev.po, &self.sync(obs), x) | &ev.po;
         if self.generic_only {
             return obs.opt().seq(&(&ev.vloc & &cb).restrict(ev.gen, ev.gen));
@@ -104,32 +104,31 @@ impl Checker for PtxV75 {
         (&atomicity & &ev.rmw).is_empty() && sc_per_location.acyclic()
     }
 
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        if !self.location_ok(ev, &x.rf, &x.co, &x.fr) {
-            return Err("sc-per-location/atomicity");
-        }
-        let obs = self.observation(ev, x);
-        let cause = self.cause(ev, x, &obs);
+    fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        self.cause(ev, x, &self.observation(ev, x))
+    }
+
+    fn global_ok(&self, ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         // Coherence: causality between writes to one location is coherence order.
-        if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(&x.co) {
+        if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(x.co) {
             return Err("coherence");
         }
         // FenceSC: causality between fence.sc pairs agrees with their order.
-        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(&x.sync_fence) {
+        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(x.sync_fence) {
             return Err("fence-sc");
         }
         // No-Thin-Air: no value depends on itself.
-        if !(&x.rf | &ev.dep).acyclic() {
+        if !(x.rf | &ev.dep).acyclic() {
             return Err("no-thin-air");
         }
         // Causality: no read observes a write causality places after it, no cycle through fr.
-        if !(&x.rf | &x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(&cause).irreflexive() {
             return Err("causality");
         }
         Ok(())
     }
 
-    fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel {
+    fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         self.sync(&self.observation(ev, x))
     }
 }

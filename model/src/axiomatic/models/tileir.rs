@@ -47,8 +47,8 @@ impl TileIr {
         }
     }
 
-    fn observation(&self, ev: &Events, x: &Dynamic) -> Rel {
-        super::observation(&self.ms, &x.rf, &ev.rmw)
+    fn observation(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        super::observation(&self.ms, x.rf, &ev.rmw)
     }
 
     fn sync(&self, obs: &Rel) -> Rel {
@@ -56,7 +56,7 @@ impl TileIr {
     }
 
     /// Happens-before: token order and synchronization, transitively.
-    pub fn happens_before(&self, ev: &Events, x: &Dynamic) -> Rel {
+    pub fn happens_before(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         let sync = self.sync(&self.observation(ev, x));
         &super::base_causality(&ev.token_order, &sync, x) | &ev.token_order
     }
@@ -75,34 +75,35 @@ impl Checker for TileIr {
             && (&(&self.ms & &(&(rf | co) | fr)) | &self.tko_loc).acyclic()
     }
 
-    fn consistent(&self, ev: &Events, x: &Dynamic) -> Result<(), &'static str> {
-        if !self.location_ok(ev, &x.rf, &x.co, &x.fr) {
-            return Err("sc-per-location/atomicity");
-        }
+    /// Happens-before, extended by observation.
+    fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         let obs = self.observation(ev, x);
         let hb = self.happens_before(ev, x);
-        let cause = &hb | &obs.seq(&(&hb | &self.tko_loc));
+        &hb | &obs.seq(&(&hb | &self.tko_loc))
+    }
+
+    fn global_ok(&self, ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         // Coherence: writes ordered by happens-before are ordered by coherence.
-        if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(&x.co) {
+        if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(x.co) {
             return Err("coherence");
         }
-        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(&x.sync_fence) {
+        if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(x.sync_fence) {
             return Err("fence-sc");
         }
         // Causality: no read observes a write that happens after it.
-        if !(&x.rf | &x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(&cause).irreflexive() {
             return Err("causality");
         }
         Ok(())
     }
 
-    fn synchronizes(&self, ev: &Events, x: &Dynamic) -> Rel {
+    fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         self.sync(&self.observation(ev, x))
     }
 
     /// Conflicting accesses (one location, at least one a write) neither ordered by
     /// happens-before nor morally strong: a data race, undefined behaviour in Tile IR.
-    fn races(&self, ev: &Events, x: &Dynamic) -> Rel {
+    fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         let hb = self.happens_before(ev, x);
         let conflicting = (&ev.loc.restrict(ev.w, ev.m) | &ev.loc.restrict(ev.m, ev.w)).minus_id();
         let ordered = &(&hb | &hb.inv()) | &self.ms;
