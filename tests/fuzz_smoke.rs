@@ -40,11 +40,50 @@ fn engines_target_runs_clean_under_libfuzzer() {
         return;
     }
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // Build first, offline: a machine without the fuzz crate's dependencies in its cargo cache
+    // skips (there is nothing to fetch them from in CI); any other build failure is ours.
+    let build = nightly_cargo()
+        .current_dir(repo.join("fuzz"))
+        .env("CARGO_NET_OFFLINE", "true")
+        .args([
+            "fuzz",
+            "build",
+            "-s",
+            "none",
+            "--no-trace-compares",
+            "engines",
+        ])
+        .output()
+        .expect("run cargo fuzz build");
+    if !build.status.success() {
+        let err = String::from_utf8_lossy(&build.stderr);
+        let offline = [
+            "offline",
+            "failed to download",
+            "no matching package",
+            "failed to get",
+        ];
+        if offline.iter().any(|hint| err.contains(hint)) {
+            println!(
+                "SKIP libFuzzer smoke run: the fuzz crate's dependencies are not available offline"
+            );
+            return;
+        }
+        panic!("the fuzz crate does not build:\n{err}");
+    }
     let corpus = std::env::temp_dir().join(format!("scopecheck-fuzz-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&corpus).unwrap();
     let out = nightly_cargo()
         .current_dir(repo.join("fuzz"))
-        .args(["fuzz", "run", "-s", "none", "--no-trace-compares", "engines"])
+        .env("CARGO_NET_OFFLINE", "true")
+        .args([
+            "fuzz",
+            "run",
+            "-s",
+            "none",
+            "--no-trace-compares",
+            "engines",
+        ])
         .arg(&corpus)
         .arg(repo.join("corpus/litmus"))
         .args([
