@@ -4,11 +4,19 @@
 //! when some allowed final state satisfies the proposition), every allowed final state with the
 //! number of executions reaching it, and the time taken. `--json` prints one object per test
 //! and line instead; `--dot DIR` writes one Graphviz file per test with a witness execution.
+//! `--runtime` also runs the program on the operational runtime (exhaustively, by state caching)
+//! and marks the allowed states it reaches; a reached state the model forbids is an engine
+//! disagreement and makes the exit status 1.
 
-use scopecheck_model::axiomatic::{analyze, condition_holds_on, dot, Analysis, Model, Options};
+use scopecheck_model::axiomatic::{
+    analyze, condition_holds_on, dot, Analysis, FinalState, Model, Options,
+};
+use scopecheck_model::differential::runtime_models;
 use scopecheck_model::litmus::print::{prop, Level};
 use scopecheck_model::litmus::{collect_files, parse, LitmusError, Program};
+use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
 use serde::Serialize;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,6 +38,10 @@ pub struct Args {
     /// One JSON object per test and line.
     #[arg(long)]
     pub json: bool,
+    /// Also explore the program on the operational runtime and mark the allowed states it
+    /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
+    #[arg(long)]
+    pub runtime: bool,
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -53,6 +65,56 @@ struct Report<'a> {
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
     racy_executions: Option<u64>,
+    /// With `--runtime`: the final states the operational runtime reaches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runtime: Option<&'a RuntimeStates>,
+}
+
+/// What the operational runtime reaches on a test (`--runtime`).
+#[derive(Serialize)]
+struct RuntimeStates {
+    reached: BTreeSet<FinalState>,
+    /// Reached, but forbidden by the model: an engine disagreement.
+    forbidden: Vec<FinalState>,
+    /// Every execution explored (not cut by the search budget, a deadlock or the unroll bound).
+    complete: bool,
+    configurations: u64,
+    /// Why the runtime was not compared, if it was not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+}
+
+impl RuntimeStates {
+    fn explore(p: &Program, allowed: &Analysis) -> RuntimeStates {
+        let mut out = RuntimeStates {
+            reached: BTreeSet::new(),
+            forbidden: Vec::new(),
+            complete: false,
+            configurations: 0,
+            skipped: None,
+        };
+        if !runtime_models(p) {
+            out.skipped =
+                Some("the runtime does not model proxies or aliases; not compared".to_string());
+            return out;
+        }
+        let o = explore_states(p, &RuntimeOptions::default());
+        if let Some(e) = o.error {
+            out.skipped = Some(e);
+            return out;
+        }
+        let allowed: BTreeSet<&FinalState> = allowed.states.iter().map(|s| &s.state).collect();
+        out.forbidden = o
+            .states
+            .iter()
+            .filter(|s| !allowed.contains(s))
+            .cloned()
+            .collect();
+        out.reached = o.states;
+        out.complete = o.complete;
+        out.configurations = o.configurations;
+        out
+    }
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -77,22 +139,31 @@ pub fn run(args: Args) -> ExitCode {
         unroll: args.unroll,
         witnesses: args.dot.is_some(),
     };
-    let mut all_decided = true;
+    let (mut all_decided, mut disagreements) = (true, 0);
     for file in &files {
-        if let Err(e) = decide(file, &args, &opts) {
-            eprintln!("{e}");
-            all_decided = false;
+        match decide(file, &args, &opts) {
+            Ok(agree) => disagreements += usize::from(!agree),
+            Err(e) => {
+                eprintln!("{e}");
+                all_decided = false;
+            }
         }
     }
-    if all_decided {
-        ExitCode::SUCCESS
-    } else {
+    if !all_decided {
         ExitCode::from(2)
+    } else if disagreements > 0 {
+        eprintln!(
+            "scopecheck litmus: the runtime reached forbidden states in {disagreements} test(s)"
+        );
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
-/// Parses, analyses and reports one file; errors carry file:line:col and a caret.
-fn decide(file: &Path, args: &Args, opts: &Options) -> Result<(), String> {
+/// Parses, analyses and reports one file; errors carry file:line:col and a caret. Returns
+/// whether the runtime (with `--runtime`) agrees with the model.
+fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
     let name = file.display().to_string();
     let src =
         std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read file: {e}"))?;
@@ -104,6 +175,9 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<(), String> {
     if let Some(dir) = &args.dot {
         write_dot(dir, file, &program, &analysis)?;
     }
+    let runtime = args
+        .runtime
+        .then(|| RuntimeStates::explore(&program, &analysis));
     if args.json {
         let report = Report {
             test: &program.name,
@@ -115,15 +189,23 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<(), String> {
             bounded: analysis.bounded,
             seconds,
             racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
+            runtime: runtime.as_ref(),
         };
         println!(
             "{}",
             serde_json::to_string(&report).expect("reports serialize")
         );
     } else {
-        print_human(&program, &name, args.model, &analysis, seconds);
+        print_human(
+            &program,
+            &name,
+            args.model,
+            &analysis,
+            runtime.as_ref(),
+            seconds,
+        );
     }
-    Ok(())
+    Ok(runtime.is_none_or(|r| r.forbidden.is_empty()))
 }
 
 fn condition_text(p: &Program) -> String {
@@ -134,7 +216,14 @@ fn condition_text(p: &Program) -> String {
     )
 }
 
-fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64) {
+fn print_human(
+    p: &Program,
+    file: &str,
+    model: Model,
+    a: &Analysis,
+    runtime: Option<&RuntimeStates>,
+    seconds: f64,
+) {
     println!("Test {} ({file}) under {model}", p.name);
     println!("States {}", a.states.len());
     if a.states.is_empty() {
@@ -146,7 +235,11 @@ fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64
         } else {
             ""
         };
-        println!("  {:>6} x  {}{mark}", s.witnesses, s.state);
+        let reached = match runtime {
+            Some(r) if r.reached.contains(&s.state) => "  [runtime]",
+            _ => "",
+        };
+        println!("  {:>6} x  {}{mark}{reached}", s.witnesses, s.state);
     }
     println!("{}", if a.satisfiable(p) { "Ok" } else { "No" });
     let verdict = match (a.holds, a.bounded) {
@@ -168,8 +261,38 @@ fn print_human(p: &Program, file: &str, model: Model, a: &Analysis, seconds: f64
             }
         );
     }
+    if let Some(r) = runtime {
+        print_runtime(model, a, r);
+    }
     println!("Executions {}  Time {seconds:.4} s", a.executions);
     println!();
+}
+
+fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
+    if let Some(why) = &r.skipped {
+        println!("Runtime: {why}");
+        return;
+    }
+    let extent = if r.complete {
+        "exhaustive"
+    } else {
+        "bounded: the search was cut short"
+    };
+    println!(
+        "Runtime reaches {} of {} allowed states ({extent}, {} configurations)",
+        r.reached.len() - r.forbidden.len(),
+        a.states.len(),
+        r.configurations
+    );
+    if !r.forbidden.is_empty() {
+        println!(
+            "Runtime reaches {} state(s) {model} forbids (an engine disagreement):",
+            r.forbidden.len()
+        );
+        for s in &r.forbidden {
+            println!("  {s}");
+        }
+    }
 }
 
 /// `DIR/<file stem>.dot`: a witness of a state satisfying the proposition when there is one

@@ -145,10 +145,16 @@ impl fmt::Display for Finding {
 pub const MAX_SEED_INSTRUCTIONS: usize = 6;
 
 /// Whether a parsed program (a seed from `corpus/litmus/`, say) suits the differential: small,
-/// and within what both engines model. The runtime does not model proxies, so aliases and
-/// non-generic accesses would be compared against semantics it does not claim to have.
+/// and within what both engines model ([`runtime_models`]).
 pub fn suitable(p: &Program) -> bool {
     let instructions: usize = p.threads.iter().map(|t| t.body.len()).sum();
+    instructions <= MAX_SEED_INSTRUCTIONS && runtime_models(p)
+}
+
+/// Whether the operational runtime gives `p` the meaning PTX does. It does not model proxies,
+/// so aliases and non-generic accesses would be compared against semantics it does not claim to
+/// have.
+pub fn runtime_models(p: &Program) -> bool {
     let generic = |i: &Instr| match i {
         Instr::Load { access, .. }
         | Instr::Store { access, .. }
@@ -157,10 +163,9 @@ pub fn suitable(p: &Program) -> bool {
         Instr::Fence(Fence::Proxy(_)) => false,
         _ => true,
     };
-    instructions <= MAX_SEED_INSTRUCTIONS
-        && p.locations
-            .iter()
-            .all(|l| matches!(l.kind, LocationKind::Plain { .. }))
+    p.locations
+        .iter()
+        .all(|l| matches!(l.kind, LocationKind::Plain { .. }))
         && p.threads
             .iter()
             .all(|t| t.body.iter().all(|s| generic(&s.instr)))
