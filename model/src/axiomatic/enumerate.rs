@@ -124,6 +124,13 @@ impl<'p> Explorer<'p> {
     }
 }
 
+/// Reads-from pairs, and the same inverted (for `fr = rf^-1 ; co`).
+#[derive(Clone)]
+struct Rf {
+    rel: Rel,
+    inv: Rel,
+}
+
 /// What the causality of the reads-from pairs chosen so far, under the synchronization common to
 /// every option, requires of the coherence order of one location's writes.
 struct Floor {
@@ -206,7 +213,11 @@ impl Search<'_> {
     /// Every candidate, pruned as early as the axioms allow.
     pub fn pruned(&self, tally: &mut Tally) {
         let empty = Rel::empty(self.ev.n);
-        self.location(self.locations, &empty, &empty, None, tally);
+        let rf = Rf {
+            rel: empty.clone(),
+            inv: empty.clone(),
+        };
+        self.location(self.locations, &rf, &empty, None, tally);
     }
 
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
@@ -276,17 +287,24 @@ impl Search<'_> {
     /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
     /// monotone (more rf, co or fr pairs never repair a violation), and every pair chosen so far
     /// is one of the final execution's.
-    fn locations_ok(&self, rf: &Rel, co: &Rel) -> bool {
-        let fr = rf.inv().seq(co);
-        self.checker.location_ok(self.ev, rf, co, &fr)
+    fn locations_ok(&self, rf: &Rf, co: &Rel) -> bool {
+        let fr = rf.inv.seq(co);
+        self.checker.location_ok(self.ev, &rf.rel, co, &fr)
     }
 
-    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `cause`: the
-    /// causality order of these (complete) reads-from pairs under the common synchronization,
-    /// when already computed.
-    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, cause: Option<&Rel>, tally: &mut Tally) {
+    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `floor`: the last
+    /// location's, once every location is chosen (its causality order is then that of the
+    /// complete reads-from under the common synchronization).
+    fn location(
+        &self,
+        locs: &[LocId],
+        rf: &Rf,
+        co: &Rel,
+        floor: Option<&Floor>,
+        tally: &mut Tally,
+    ) {
         let Some((&l, rest)) = locs.split_first() else {
-            self.finish(rf, co, cause, tally);
+            self.finish(rf, co, floor, tally);
             return;
         };
         let ev = self.ev;
@@ -317,7 +335,7 @@ impl Search<'_> {
     /// Chooses the writes `here.reads[..k]` read from, the last read first (so choices come in
     /// odometer order, the first read turning fastest), pruning as soon as a choice violates a
     /// per-location axiom; then the coherence order.
-    fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
+    fn reads_from(&self, here: &Choices, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let Some(k) = k.checked_sub(1) else {
             if let Some(floor) = self.coherence_floor(here, rf, co) {
                 let mut order = here.writes.clone();
@@ -328,7 +346,8 @@ impl Search<'_> {
         let (r, ws) = here.reads[k];
         for &w in ws {
             let mut rf_r = rf.clone();
-            rf_r.add(w, *r);
+            rf_r.rel.add(w, *r);
+            rf_r.inv.add(*r, w);
             if self.locations_ok(&rf_r, co) {
                 self.reads_from(here, k, &rf_r, co, tally);
             }
@@ -341,21 +360,21 @@ impl Search<'_> {
     /// later choices only add to it). `None` when that already breaks those axioms: a read
     /// causally before the write it reads from, or a required pair the coherence chosen so far
     /// (earlier locations, the initial write first) contradicts.
-    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Floor> {
+    fn coherence_floor(&self, here: &Choices, rf: &Rf, co: &Rel) -> Option<Floor> {
         let ev = self.ev;
         let none = Rel::empty(ev.n);
         let x = Dynamic {
-            rf,
+            rf: &rf.rel,
             co: &none,
             fr: &none,
             sync_fence: self.fence_floor,
             sync_barrier: &self.barrier_floor,
         };
         let cause = self.checker.causality(ev, &x);
-        if !rf.seq(&cause).irreflexive() {
+        if !rf.rel.seq(&cause).irreflexive() {
             return None;
         }
-        let required = coherence_required(ev, rf, &cause);
+        let required = coherence_required(ev, &rf.inv, &cause);
         // Writes whose coherence position is fixed: those of earlier locations, the initial one.
         let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
         let fixed = (co.domain() | co.range() | ev.init) & ev.w & !open;
@@ -381,12 +400,12 @@ impl Search<'_> {
         floor: &Floor,
         order: &mut Vec<usize>,
         k: usize,
-        rf: &Rel,
+        rf: &Rf,
         co: &Rel,
         tally: &mut Tally,
     ) {
         if k == order.len() {
-            self.location(here.rest, rf, co, Some(&floor.cause), tally);
+            self.location(here.rest, rf, co, Some(floor), tally);
             return;
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
@@ -409,8 +428,9 @@ impl Search<'_> {
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations
     /// (every location already passed its own).
-    fn finish(&self, rf: &Rel, co: &Rel, floor_cause: Option<&Rel>, tally: &mut Tally) {
-        let fr = rf.inv().seq(co);
+    fn finish(&self, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
+        let fr = rf.inv.seq(co);
+        let rf = &rf.rel;
         for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
                 let x = Dynamic {
@@ -424,8 +444,8 @@ impl Search<'_> {
                 // synchronization it was computed with the last location's floor.
                 let common = sync_fence == self.fence_floor && *sync_barrier == self.barrier_floor;
                 let computed;
-                let cause = match floor_cause {
-                    Some(cause) if common => cause,
+                let cause = match floor {
+                    Some(floor) if common => &floor.cause,
                     _ => {
                         computed = self.checker.causality(self.ev, &x);
                         &computed
