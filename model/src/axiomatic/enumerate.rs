@@ -104,9 +104,13 @@ impl<'p> Explorer<'p> {
             .filter(|&l| p.physical(l) == l)
             .collect();
         let barrier_floor = common(&barrier_options);
+        let places = locations
+            .iter()
+            .map(|&l| Place::of(ev, p, &candidates, l))
+            .collect();
         let search = Search {
             p,
-            locations: &locations,
+            places,
             ev,
             checker: shared.checker.as_ref(),
             combo,
@@ -174,14 +178,14 @@ fn values_available(p: &Program, combo: &[&Trace]) -> bool {
 /// The candidate executions of one combination of traces.
 pub struct Search<'a> {
     p: &'a Program,
-    /// Physical locations.
-    locations: &'a [LocId],
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
     /// Keep the first execution reaching each final state.
     witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
+    /// Per physical location, in order.
+    places: Vec<Place>,
     fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
     /// What every fence order, and every barrier matching, has in common.
@@ -189,13 +193,30 @@ pub struct Search<'a> {
     barrier_floor: Rel,
 }
 
-/// The choices to make at one location: its reads (with their candidate writes) and its
-/// non-initial writes, whose coherence order is chosen.
-struct Choices<'a> {
-    reads: Vec<&'a (usize, Vec<usize>)>,
+/// The choices to make at one physical location: its reads (with their candidate writes) and
+/// its non-initial writes, whose coherence order is chosen.
+struct Place {
+    /// Indices into [`Search::candidates`].
+    reads: Vec<usize>,
+    init: Vec<usize>,
     writes: Vec<usize>,
-    /// The locations after this one.
-    rest: &'a [LocId],
+}
+
+impl Place {
+    fn of(ev: &Events, p: &Program, candidates: &[(usize, Vec<usize>)], l: LocId) -> Place {
+        let here = |e: usize| ev.location(e).map(|x| p.physical(x)) == Some(l);
+        let reads = (0..candidates.len())
+            .filter(|&k| here(candidates[k].0))
+            .collect();
+        let (init, writes) = members(ev.w)
+            .filter(|&w| here(w))
+            .partition(|&w| ev.init & bit(w) != 0);
+        Place {
+            reads,
+            init,
+            writes,
+        }
+    }
 }
 
 /// The consistent executions of one combination of traces, grouped by the writes they leave
@@ -217,7 +238,7 @@ impl Search<'_> {
             rel: empty.clone(),
             inv: empty.clone(),
         };
-        self.location(self.locations, &rf, &empty, None, tally);
+        self.location(0, &rf, &empty, None, tally);
     }
 
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
@@ -231,7 +252,11 @@ impl Search<'_> {
             for (k, (r, ws)) in self.candidates.iter().enumerate() {
                 rf.add(ws[choice[k]], *r);
             }
-            self.every_coherence(self.locations, &rf, &Rel::empty(ev.n), tally);
+            let p = self.p;
+            let locations: Vec<LocId> = (0..p.locations.len())
+                .filter(|&l| p.physical(l) == l)
+                .collect();
+            self.every_coherence(&locations, &rf, &Rel::empty(ev.n), tally);
             let mut k = 0;
             loop {
                 if k == choice.len() {
@@ -292,64 +317,47 @@ impl Search<'_> {
         self.checker.location_ok(self.ev, &rf.rel, co, &fr)
     }
 
-    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `floor`: the last
-    /// location's, once every location is chosen (its causality order is then that of the
-    /// complete reads-from under the common synchronization).
-    fn location(
-        &self,
-        locs: &[LocId],
-        rf: &Rf,
-        co: &Rel,
-        floor: Option<&Floor>,
-        tally: &mut Tally,
-    ) {
-        let Some((&l, rest)) = locs.split_first() else {
+    /// Chooses rf and co for the physical location `at` (an index into [`Self::places`]),
+    /// prunes, and recurses on the rest. `floor`: the last location's, once every location is
+    /// chosen (its causality order is then that of the complete reads-from under the common
+    /// synchronization).
+    fn location(&self, at: usize, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
+        let Some(here) = self.places.get(at) else {
             self.finish(rf, co, floor, tally);
             return;
         };
-        let ev = self.ev;
-        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
-        let reads: Vec<&(usize, Vec<usize>)> =
-            self.candidates.iter().filter(|(r, _)| here(*r)).collect();
-        let all_writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
-        let (init, writes): (Vec<usize>, Vec<usize>) =
-            all_writes.iter().partition(|&&w| ev.init & bit(w) != 0);
         // Coherence starts with the initial write.
         let mut co_l = co.clone();
-        for (i, &a) in init.iter().enumerate() {
-            for &b in init[i + 1..].iter().chain(&writes) {
+        for (i, &a) in here.init.iter().enumerate() {
+            for &b in here.init[i + 1..].iter().chain(&here.writes) {
                 co_l.add(a, b);
             }
         }
         if !self.locations_ok(rf, &co_l) {
             return;
         }
-        let here = Choices {
-            reads,
-            writes,
-            rest,
-        };
-        self.reads_from(&here, here.reads.len(), rf, &co_l, tally);
+        self.reads_from(at, here.reads.len(), rf, &co_l, tally);
     }
 
-    /// Chooses the writes `here.reads[..k]` read from, the last read first (so choices come in
-    /// odometer order, the first read turning fastest), pruning as soon as a choice violates a
-    /// per-location axiom; then the coherence order.
-    fn reads_from(&self, here: &Choices, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
+    /// Chooses the writes the first `k` reads of location `at` read from, the last read first
+    /// (so choices come in odometer order, the first read turning fastest), pruning as soon as
+    /// a choice violates a per-location axiom; then the coherence order.
+    fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
+        let here = &self.places[at];
         let Some(k) = k.checked_sub(1) else {
             if let Some(floor) = self.coherence_floor(here, rf, co) {
                 let mut order = here.writes.clone();
-                self.coherence(here, &floor, &mut order, 0, rf, co, tally);
+                self.coherence(at, &floor, &mut order, 0, rf, co, tally);
             }
             return;
         };
-        let (r, ws) = here.reads[k];
+        let (r, ws) = &self.candidates[here.reads[k]];
         for &w in ws {
             let mut rf_r = rf.clone();
             rf_r.rel.add(w, *r);
             rf_r.inv.add(*r, w);
             if self.locations_ok(&rf_r, co) {
-                self.reads_from(here, k, &rf_r, co, tally);
+                self.reads_from(at, k, &rf_r, co, tally);
             }
         }
     }
@@ -360,7 +368,7 @@ impl Search<'_> {
     /// later choices only add to it). `None` when that already breaks those axioms: a read
     /// causally before the write it reads from, or a required pair the coherence chosen so far
     /// (earlier locations, the initial write first) contradicts.
-    fn coherence_floor(&self, here: &Choices, rf: &Rf, co: &Rel) -> Option<Floor> {
+    fn coherence_floor(&self, here: &Place, rf: &Rf, co: &Rel) -> Option<Floor> {
         let ev = self.ev;
         let none = Rel::empty(ev.n);
         let x = Dynamic {
@@ -396,7 +404,7 @@ impl Search<'_> {
     #[allow(clippy::too_many_arguments)]
     fn coherence(
         &self,
-        here: &Choices,
+        at: usize,
         floor: &Floor,
         order: &mut Vec<usize>,
         k: usize,
@@ -405,7 +413,7 @@ impl Search<'_> {
         tally: &mut Tally,
     ) {
         if k == order.len() {
-            self.location(here.rest, rf, co, Some(floor), tally);
+            self.location(at + 1, rf, co, Some(floor), tally);
             return;
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
@@ -420,7 +428,7 @@ impl Search<'_> {
             }
             // Placing the last write adds no pair: what its parent checked.
             if k + 1 == order.len() || self.locations_ok(rf, &co_k) {
-                self.coherence(here, floor, order, k + 1, rf, &co_k, tally);
+                self.coherence(at, floor, order, k + 1, rf, &co_k, tally);
             }
             order.swap(k, i);
         }
