@@ -398,9 +398,9 @@ impl Search<'_> {
     /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
     /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
     /// before every write still unplaced, so a write with a required predecessor (`before`)
-    /// still unplaced cannot go next, and a prefix that already violates a per-location axiom
-    /// is dropped with all its completions. (The caller checked the per-location axioms on
-    /// `co`: with nothing placed yet, on the initial write's pairs.)
+    /// still unplaced cannot go next; a complete order that violates a per-location axiom is
+    /// dropped. (The caller checked the per-location axioms on `co`: with nothing placed yet,
+    /// on the initial write's pairs.)
     #[allow(clippy::too_many_arguments)]
     fn coherence(
         &self,
@@ -426,8 +426,10 @@ impl Search<'_> {
             for &later in &order[k + 1..] {
                 co_k.add(order[k], later);
             }
-            // Placing the last write adds no pair: what its parent checked.
-            if k + 1 == order.len() || self.locations_ok(rf, &co_k) {
+            // The per-location axioms are checked once the order is complete (placing the
+            // second-to-last write fixes the last; a single write adds no pair to what the
+            // caller checked): checking shorter prefixes prunes too rarely to pay.
+            if k + 2 != order.len() || self.locations_ok(rf, &co_k) {
                 self.coherence(at, floor, order, k + 1, rf, &co_k, tally);
             }
             order.swap(k, i);
