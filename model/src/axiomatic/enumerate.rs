@@ -40,6 +40,8 @@ pub type SearchFn = fn(&Search<'_>, &mut Tally);
 struct Shared {
     ev: Events,
     checker: Box<dyn Checker>,
+    /// Per physical location, in order.
+    places: Vec<Place>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
 }
@@ -69,9 +71,14 @@ impl<'p> Explorer<'p> {
             None => {
                 let ev = Events::build(p, combo)?;
                 let checker = prepare(self.model, &ev);
+                let places = (0..p.locations.len())
+                    .filter(|&l| p.physical(l) == l)
+                    .map(|l| Place::of(&ev, p, l))
+                    .collect();
                 self.shared.insert(Shared {
                     ev,
                     checker,
+                    places,
                     fences: None,
                 })
             }
@@ -100,17 +107,10 @@ impl<'p> Explorer<'p> {
         let Some((fence_orders, fence_floor)) = &shared.fences else {
             unreachable!("computed above")
         };
-        let locations: Vec<LocId> = (0..p.locations.len())
-            .filter(|&l| p.physical(l) == l)
-            .collect();
         let barrier_floor = common(&barrier_options);
-        let places = locations
-            .iter()
-            .map(|&l| Place::of(ev, p, &candidates, l))
-            .collect();
         let search = Search {
             p,
-            places,
+            places: &shared.places,
             ev,
             checker: shared.checker.as_ref(),
             combo,
@@ -185,7 +185,7 @@ pub struct Search<'a> {
     witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
     /// Per physical location, in order.
-    places: Vec<Place>,
+    places: &'a [Place],
     fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
     /// What every fence order, and every barrier matching, has in common.
@@ -196,17 +196,19 @@ pub struct Search<'a> {
 /// The choices to make at one physical location: its reads (with their candidate writes) and
 /// its non-initial writes, whose coherence order is chosen.
 struct Place {
-    /// Indices into [`Search::candidates`].
+    /// Indices into [`Search::candidates`] (which lists every read, in order).
     reads: Vec<usize>,
     init: Vec<usize>,
     writes: Vec<usize>,
 }
 
 impl Place {
-    fn of(ev: &Events, p: &Program, candidates: &[(usize, Vec<usize>)], l: LocId) -> Place {
+    fn of(ev: &Events, p: &Program, l: LocId) -> Place {
         let here = |e: usize| ev.location(e).map(|x| p.physical(x)) == Some(l);
-        let reads = (0..candidates.len())
-            .filter(|&k| here(candidates[k].0))
+        let reads = members(ev.r)
+            .enumerate()
+            .filter(|&(_, r)| here(r))
+            .map(|(k, _)| k)
             .collect();
         let (init, writes) = members(ev.w)
             .filter(|&w| here(w))
@@ -333,7 +335,10 @@ impl Search<'_> {
                 co_l.add(a, b);
             }
         }
-        if !self.locations_ok(rf, &co_l) {
+        // Each choice of a read's source, and each complete coherence order of two or more
+        // writes, is checked with these pairs: check them here only when none will be.
+        let checked_later = !here.reads.is_empty() || here.writes.len() >= 2;
+        if !checked_later && !self.locations_ok(rf, &co_l) {
             return;
         }
         self.reads_from(at, here.reads.len(), rf, &co_l, tally);
