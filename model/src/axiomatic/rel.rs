@@ -133,9 +133,9 @@ mod kernel {
                 continue;
             }
             let bk = R::bit(k);
-            for i in 0..r.len() {
-                if r[i] & bk != R::ZERO {
-                    r[i] = r[i] | rk;
+            for row in r.iter_mut() {
+                if *row & bk != R::ZERO {
+                    *row = *row | rk;
                 }
             }
         }
@@ -270,7 +270,10 @@ impl Rel {
     }
 
     pub fn is_empty_universe(&self) -> bool {
-        self.len() == 0
+        match &self.rows {
+            Rows::Narrow { n, .. } => *n == 0,
+            Rows::Wide(v) => v.is_empty(),
+        }
     }
 
     /// Every event of the universe.
