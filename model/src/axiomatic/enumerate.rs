@@ -335,8 +335,8 @@ impl Search<'_> {
                 co_l.add(a, b);
             }
         }
-        // Each choice of a read's source, and each complete coherence order of two or more
-        // writes, is checked with these pairs: check them here only when none will be.
+        // Each complete choice of the reads' sources, and each complete coherence order of two
+        // or more writes, is checked with these pairs: check them here only when none will be.
         let checked_later = !here.reads.is_empty() || here.writes.len() >= 2;
         if !checked_later && !self.locations_ok(rf, &co_l) {
             return;
@@ -345,8 +345,8 @@ impl Search<'_> {
     }
 
     /// Chooses the writes the first `k` reads of location `at` read from, the last read first
-    /// (so choices come in odometer order, the first read turning fastest), pruning as soon as
-    /// a choice violates a per-location axiom; then the coherence order.
+    /// (so choices come in odometer order, the first read turning fastest), dropping a choice
+    /// that violates a per-location axiom; then the coherence order.
     fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
         let Some(k) = k.checked_sub(1) else {
@@ -361,7 +361,8 @@ impl Search<'_> {
             let mut rf_r = rf.clone();
             rf_r.rel.add(w, *r);
             rf_r.inv.add(*r, w);
-            if self.locations_ok(&rf_r, co) {
+            // Checked once every read here has its source (prefixes prune too rarely to pay).
+            if k > 0 || self.locations_ok(&rf_r, co) {
                 self.reads_from(at, k, &rf_r, co, tally);
             }
         }
