@@ -128,6 +128,10 @@ impl<'p> Explorer<'p> {
     }
 }
 
+/// Reads-from choices are checked before every read has its source only when at least this many
+/// completions hang on them.
+const PREFIX_CHECK: usize = 4;
+
 /// Reads-from pairs, and the same inverted (for `fr = rf^-1 ; co`).
 #[derive(Clone)]
 struct Rf {
@@ -357,12 +361,17 @@ impl Search<'_> {
             return;
         };
         let (r, ws) = &self.candidates[here.reads[k]];
+        // How many ways the reads still open can go: checking a prefix pays only when that
+        // many completions could be dropped at once.
+        let completions: usize = here.reads[..k]
+            .iter()
+            .map(|&j| self.candidates[j].1.len())
+            .product();
         for &w in ws {
             let mut rf_r = rf.clone();
             rf_r.rel.add(w, *r);
             rf_r.inv.add(*r, w);
-            // Checked once every read here has its source (prefixes prune too rarely to pay).
-            if k > 0 || self.locations_ok(&rf_r, co) {
+            if (k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co) {
                 self.reads_from(at, k, &rf_r, co, tally);
             }
         }
