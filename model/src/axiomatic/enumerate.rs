@@ -12,12 +12,13 @@ use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{FinalState, Model};
 use crate::litmus::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What every consistent execution contributes to.
 pub struct Collector {
     pub witnesses: bool,
-    pub states: BTreeMap<FinalState, (u64, Option<Execution>)>,
+    /// Hashed while the search runs; [`super::analyze`] sorts them.
+    pub states: HashMap<FinalState, (u64, Option<Execution>)>,
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
@@ -42,6 +43,9 @@ struct Shared {
     checker: Box<dyn Checker>,
     /// Per physical location, in order.
     places: Vec<Place>,
+    /// Per thread, the final state's name of each of its registers (`P0:r1`), in the order of
+    /// its traces' registers.
+    reg_keys: Vec<Vec<String>>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
 }
@@ -75,10 +79,16 @@ impl<'p> Explorer<'p> {
                     .filter(|&l| p.physical(l) == l)
                     .map(|l| Place::of(&ev, p, l))
                     .collect();
+                let reg_keys = combo
+                    .iter()
+                    .enumerate()
+                    .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
+                    .collect();
                 self.shared.insert(Shared {
                     ev,
                     checker,
                     places,
+                    reg_keys,
                     fences: None,
                 })
             }
@@ -111,6 +121,7 @@ impl<'p> Explorer<'p> {
         let search = Search {
             p,
             places: &shared.places,
+            reg_keys: &shared.reg_keys,
             ev,
             checker: shared.checker.as_ref(),
             combo,
@@ -190,6 +201,7 @@ pub struct Search<'a> {
     candidates: Vec<(usize, Vec<usize>)>,
     /// Per physical location, in order.
     places: &'a [Place],
+    reg_keys: &'a [Vec<String>],
     fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
     /// What every fence order, and every barrier matching, has in common.
@@ -501,31 +513,34 @@ impl Search<'_> {
         }
     }
 
-    /// The final state of executions that leave `last` coherence-last.
-    fn state(&self, last: Set) -> FinalState {
-        let p = self.p;
-        let mut state = FinalState::default();
-        for (t, tr) in self.combo.iter().enumerate() {
-            for (r, v) in &tr.regs {
-                state.regs.insert(format!("P{t}:{r}"), *v);
-            }
-        }
-        for w in members(last) {
-            let l = p.physical(self.ev.location(w).expect("writes have locations"));
-            state.mem.insert(
-                p.locations[l].name.clone(),
-                self.ev.value(w).expect("writes have values"),
-            );
-        }
-        state
-    }
-
-    /// Adds what one combination of traces found to the collector.
+    /// Adds what one combination of traces found to the collector: final states are the
+    /// traces' registers (the same for all) and the values of the writes left last.
     fn merge(&self, tally: Tally, out: &mut Collector) {
         out.executions += tally.executions;
         out.racy += tally.racy;
+        if tally.by_last_writes.is_empty() {
+            return;
+        }
+        let p = self.p;
+        let mut regs = BTreeMap::new();
+        for (tr, keys) in self.combo.iter().zip(self.reg_keys) {
+            for (key, (_, v)) in keys.iter().zip(&tr.regs) {
+                regs.insert(key.clone(), *v);
+            }
+        }
         for (last, count, example) in tally.by_last_writes {
-            let entry = out.states.entry(self.state(last)).or_insert((0, None));
+            let mut state = FinalState {
+                regs: regs.clone(),
+                mem: BTreeMap::new(),
+            };
+            for w in members(last) {
+                let l = p.physical(self.ev.location(w).expect("writes have locations"));
+                state.mem.insert(
+                    p.locations[l].name.clone(),
+                    self.ev.value(w).expect("writes have values"),
+                );
+            }
+            let entry = out.states.entry(state).or_insert((0, None));
             entry.0 += count;
             if entry.1.is_none() {
                 entry.1 = example;
