@@ -2,9 +2,17 @@
 //! writes of the value the read returned), a coherence order per location, an order of the
 //! morally strong fence.sc pairs, and a matching of barriers — then ask the model.
 //!
-//! Pruning: the per-location axioms (SC-per-Location, Atomicity) are checked as soon as one
-//! location's reads-from and coherence are chosen, so inconsistent choices for early locations
-//! never multiply with the choices for later ones.
+//! Pruning, location by location (each only drops candidates the axioms reject, so the
+//! consistent executions, their number and their order are those of trying every candidate —
+//! a test checks this against an exhaustive search):
+//! - the per-location axioms (SC-per-Location, Atomicity) are checked as soon as a location's
+//!   reads-from (and, with many completions left, part of it) and then its coherence order are
+//!   chosen, so inconsistent choices for early locations never multiply with later ones;
+//! - the Coherence and Causality axioms fix coherence pairs as soon as reads-from is known (the
+//!   causality order does not depend on coherence), so coherence orders are built only in
+//!   agreement with them, one write at a time;
+//! - events, the model's static relations and the fence.sc orders are built once per
+//!   combination of thread paths, not per valuation.
 
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
@@ -239,7 +247,7 @@ impl Place {
 
 /// The consistent executions of one combination of traces, grouped by the writes they leave
 /// coherence-last (with the traces' registers, these make the final state), in the order first
-/// found; [`Tally::merge`] adds them to the [`Collector`].
+/// found; `Search::merge` adds them to the [`Collector`].
 #[derive(Default)]
 pub struct Tally {
     executions: u64,
