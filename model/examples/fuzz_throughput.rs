@@ -5,7 +5,8 @@
 //! `cargo run --release -p scopecheck-model --example fuzz_throughput -- [programs] [max-events] [--dfs]`
 //!
 //! With `AXIOMATIC_ONLY=1` in the environment only the axiomatic engine runs (the other rows are
-//! left out), and the slowest seeds are listed, to find the tail quickly.
+//! left out), and the slowest seeds are listed (`SLOWEST=n` of them, 5 by default), to find the
+//! tail quickly.
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::differential::sc;
@@ -90,7 +91,7 @@ fn main() {
         slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
         let list: Vec<String> = slowest
             .iter()
-            .take(5)
+            .take(std::env::var("SLOWEST").map_or(5, |v| v.parse().expect("SLOWEST: a count")))
             .map(|(ms, seed)| format!("seed {seed} ({ms:.1} ms)"))
             .collect();
         println!("slowest axiomatic: {}", list.join(", "));

@@ -2,9 +2,17 @@
 //! writes of the value the read returned), a coherence order per location, an order of the
 //! morally strong fence.sc pairs, and a matching of barriers — then ask the model.
 //!
-//! Pruning: the per-location axioms (SC-per-Location, Atomicity) are checked as soon as one
-//! location's reads-from and coherence are chosen, so inconsistent choices for early locations
-//! never multiply with the choices for later ones.
+//! Pruning, location by location (each only drops candidates the axioms reject, so the
+//! consistent executions, their number and their order are those of trying every candidate —
+//! a test checks this against an exhaustive search):
+//! - the per-location axioms (SC-per-Location, Atomicity) are checked as soon as a location's
+//!   reads-from (and, with many completions left, part of it) and then its coherence order are
+//!   chosen, so inconsistent choices for early locations never multiply with later ones;
+//! - the Coherence and Causality axioms fix coherence pairs as soon as reads-from is known (the
+//!   causality order does not depend on coherence), so coherence orders are built only in
+//!   agreement with them, one write at a time;
+//! - events, the model's static relations and the fence.sc orders are built once per
+//!   combination of thread paths, not per valuation.
 
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
@@ -12,12 +20,13 @@ use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{FinalState, Model};
 use crate::litmus::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What every consistent execution contributes to.
 pub struct Collector {
     pub witnesses: bool,
-    pub states: BTreeMap<FinalState, (u64, Option<Execution>)>,
+    /// Hashed while the search runs; [`super::analyze`] sorts them.
+    pub states: HashMap<FinalState, (u64, Option<Execution>)>,
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
@@ -40,6 +49,11 @@ pub type SearchFn = fn(&Search<'_>, &mut Tally);
 struct Shared {
     ev: Events,
     checker: Box<dyn Checker>,
+    /// Per physical location, in order.
+    places: Vec<Place>,
+    /// Per thread, the final state's name of each of its registers (`P0:r1`), in the order of
+    /// its traces' registers.
+    reg_keys: Vec<Vec<String>>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
 }
@@ -69,9 +83,20 @@ impl<'p> Explorer<'p> {
             None => {
                 let ev = Events::build(p, combo)?;
                 let checker = prepare(self.model, &ev);
+                let places = (0..p.locations.len())
+                    .filter(|&l| p.physical(l) == l)
+                    .map(|l| Place::of(&ev, p, l))
+                    .collect();
+                let reg_keys = combo
+                    .iter()
+                    .enumerate()
+                    .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
+                    .collect();
                 self.shared.insert(Shared {
                     ev,
                     checker,
+                    places,
+                    reg_keys,
                     fences: None,
                 })
             }
@@ -100,13 +125,11 @@ impl<'p> Explorer<'p> {
         let Some((fence_orders, fence_floor)) = &shared.fences else {
             unreachable!("computed above")
         };
-        let locations: Vec<LocId> = (0..p.locations.len())
-            .filter(|&l| p.physical(l) == l)
-            .collect();
         let barrier_floor = common(&barrier_options);
         let search = Search {
             p,
-            locations: &locations,
+            places: &shared.places,
+            reg_keys: &shared.reg_keys,
             ev,
             checker: shared.checker.as_ref(),
             combo,
@@ -122,6 +145,17 @@ impl<'p> Explorer<'p> {
         search.merge(tally, out);
         Ok(())
     }
+}
+
+/// Reads-from choices are checked before every read has its source only when at least this many
+/// completions hang on them.
+const PREFIX_CHECK: usize = 4;
+
+/// Reads-from pairs, and the same inverted (for `fr = rf^-1 ; co`).
+#[derive(Clone)]
+struct Rf {
+    rel: Rel,
+    inv: Rel,
 }
 
 /// What the causality of the reads-from pairs chosen so far, under the synchronization common to
@@ -167,14 +201,15 @@ fn values_available(p: &Program, combo: &[&Trace]) -> bool {
 /// The candidate executions of one combination of traces.
 pub struct Search<'a> {
     p: &'a Program,
-    /// Physical locations.
-    locations: &'a [LocId],
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
     /// Keep the first execution reaching each final state.
     witnesses: bool,
     candidates: Vec<(usize, Vec<usize>)>,
+    /// Per physical location, in order.
+    places: &'a [Place],
+    reg_keys: &'a [Vec<String>],
     fence_orders: &'a [Rel],
     barrier_options: Vec<Rel>,
     /// What every fence order, and every barrier matching, has in common.
@@ -182,18 +217,37 @@ pub struct Search<'a> {
     barrier_floor: Rel,
 }
 
-/// The choices to make at one location: its reads (with their candidate writes) and its
-/// non-initial writes, whose coherence order is chosen.
-struct Choices<'a> {
-    reads: Vec<&'a (usize, Vec<usize>)>,
+/// The choices to make at one physical location: its reads (with their candidate writes) and
+/// its non-initial writes, whose coherence order is chosen.
+struct Place {
+    /// Indices into [`Search::candidates`] (which lists every read, in order).
+    reads: Vec<usize>,
+    init: Vec<usize>,
     writes: Vec<usize>,
-    /// The locations after this one.
-    rest: &'a [LocId],
+}
+
+impl Place {
+    fn of(ev: &Events, p: &Program, l: LocId) -> Place {
+        let here = |e: usize| ev.location(e).map(|x| p.physical(x)) == Some(l);
+        let reads = members(ev.r)
+            .enumerate()
+            .filter(|&(_, r)| here(r))
+            .map(|(k, _)| k)
+            .collect();
+        let (init, writes) = members(ev.w)
+            .filter(|&w| here(w))
+            .partition(|&w| ev.init & bit(w) != 0);
+        Place {
+            reads,
+            init,
+            writes,
+        }
+    }
 }
 
 /// The consistent executions of one combination of traces, grouped by the writes they leave
 /// coherence-last (with the traces' registers, these make the final state), in the order first
-/// found; [`Tally::merge`] adds them to the [`Collector`].
+/// found; `Search::merge` adds them to the [`Collector`].
 #[derive(Default)]
 pub struct Tally {
     executions: u64,
@@ -206,7 +260,11 @@ impl Search<'_> {
     /// Every candidate, pruned as early as the axioms allow.
     pub fn pruned(&self, tally: &mut Tally) {
         let empty = Rel::empty(self.ev.n);
-        self.location(self.locations, &empty, &empty, None, tally);
+        let rf = Rf {
+            rel: empty.clone(),
+            inv: empty.clone(),
+        };
+        self.location(0, &rf, &empty, None, tally);
     }
 
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
@@ -220,7 +278,11 @@ impl Search<'_> {
             for (k, (r, ws)) in self.candidates.iter().enumerate() {
                 rf.add(ws[choice[k]], *r);
             }
-            self.every_coherence(self.locations, &rf, &Rel::empty(ev.n), tally);
+            let p = self.p;
+            let locations: Vec<LocId> = (0..p.locations.len())
+                .filter(|&l| p.physical(l) == l)
+                .collect();
+            self.every_coherence(&locations, &rf, &Rel::empty(ev.n), tally);
             let mut k = 0;
             loop {
                 if k == choice.len() {
@@ -276,61 +338,61 @@ impl Search<'_> {
     /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
     /// monotone (more rf, co or fr pairs never repair a violation), and every pair chosen so far
     /// is one of the final execution's.
-    fn locations_ok(&self, rf: &Rel, co: &Rel) -> bool {
-        let fr = rf.inv().seq(co);
-        self.checker.location_ok(self.ev, rf, co, &fr)
+    fn locations_ok(&self, rf: &Rf, co: &Rel) -> bool {
+        let fr = rf.inv.seq(co);
+        self.checker.location_ok(self.ev, &rf.rel, co, &fr)
     }
 
-    /// Chooses rf and co for `locs[0]`, prunes, and recurses on the rest. `cause`: the
-    /// causality order of these (complete) reads-from pairs under the common synchronization,
-    /// when already computed.
-    fn location(&self, locs: &[LocId], rf: &Rel, co: &Rel, cause: Option<&Rel>, tally: &mut Tally) {
-        let Some((&l, rest)) = locs.split_first() else {
-            self.finish(rf, co, cause, tally);
+    /// Chooses rf and co for the physical location `at` (an index into [`Self::places`]),
+    /// prunes, and recurses on the rest. `floor`: the last location's, once every location is
+    /// chosen (its causality order is then that of the complete reads-from under the common
+    /// synchronization).
+    fn location(&self, at: usize, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
+        let Some(here) = self.places.get(at) else {
+            self.finish(rf, co, floor, tally);
             return;
         };
-        let ev = self.ev;
-        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
-        let reads: Vec<&(usize, Vec<usize>)> =
-            self.candidates.iter().filter(|(r, _)| here(*r)).collect();
-        let all_writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
-        let (init, writes): (Vec<usize>, Vec<usize>) =
-            all_writes.iter().partition(|&&w| ev.init & bit(w) != 0);
         // Coherence starts with the initial write.
         let mut co_l = co.clone();
-        for (i, &a) in init.iter().enumerate() {
-            for &b in init[i + 1..].iter().chain(&writes) {
+        for (i, &a) in here.init.iter().enumerate() {
+            for &b in here.init[i + 1..].iter().chain(&here.writes) {
                 co_l.add(a, b);
             }
         }
-        if !self.locations_ok(rf, &co_l) {
+        // Each complete choice of the reads' sources, and each complete coherence order of two
+        // or more writes, is checked with these pairs: check them here only when none will be.
+        let checked_later = !here.reads.is_empty() || here.writes.len() >= 2;
+        if !checked_later && !self.locations_ok(rf, &co_l) {
             return;
         }
-        let here = Choices {
-            reads,
-            writes,
-            rest,
-        };
-        self.reads_from(&here, here.reads.len(), rf, &co_l, tally);
+        self.reads_from(at, here.reads.len(), rf, &co_l, tally);
     }
 
-    /// Chooses the writes `here.reads[..k]` read from, the last read first (so choices come in
-    /// odometer order, the first read turning fastest), pruning as soon as a choice violates a
-    /// per-location axiom; then the coherence order.
-    fn reads_from(&self, here: &Choices, k: usize, rf: &Rel, co: &Rel, tally: &mut Tally) {
+    /// Chooses the writes the first `k` reads of location `at` read from, the last read first
+    /// (so choices come in odometer order, the first read turning fastest), dropping a choice
+    /// that violates a per-location axiom; then the coherence order.
+    fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
+        let here = &self.places[at];
         let Some(k) = k.checked_sub(1) else {
             if let Some(floor) = self.coherence_floor(here, rf, co) {
                 let mut order = here.writes.clone();
-                self.coherence(here, &floor, &mut order, 0, rf, co, tally);
+                self.coherence(at, &floor, &mut order, 0, rf, co, tally);
             }
             return;
         };
-        let (r, ws) = here.reads[k];
+        let (r, ws) = &self.candidates[here.reads[k]];
+        // How many ways the reads still open can go: checking a prefix pays only when that
+        // many completions could be dropped at once.
+        let completions: usize = here.reads[..k]
+            .iter()
+            .map(|&j| self.candidates[j].1.len())
+            .product();
         for &w in ws {
             let mut rf_r = rf.clone();
-            rf_r.add(w, *r);
-            if self.locations_ok(&rf_r, co) {
-                self.reads_from(here, k, &rf_r, co, tally);
+            rf_r.rel.add(w, *r);
+            rf_r.inv.add(*r, w);
+            if (k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co) {
+                self.reads_from(at, k, &rf_r, co, tally);
             }
         }
     }
@@ -341,21 +403,21 @@ impl Search<'_> {
     /// later choices only add to it). `None` when that already breaks those axioms: a read
     /// causally before the write it reads from, or a required pair the coherence chosen so far
     /// (earlier locations, the initial write first) contradicts.
-    fn coherence_floor(&self, here: &Choices, rf: &Rel, co: &Rel) -> Option<Floor> {
+    fn coherence_floor(&self, here: &Place, rf: &Rf, co: &Rel) -> Option<Floor> {
         let ev = self.ev;
         let none = Rel::empty(ev.n);
         let x = Dynamic {
-            rf,
+            rf: &rf.rel,
             co: &none,
             fr: &none,
             sync_fence: self.fence_floor,
             sync_barrier: &self.barrier_floor,
         };
         let cause = self.checker.causality(ev, &x);
-        if !rf.seq(&cause).irreflexive() {
+        if !rf.rel.seq(&cause).irreflexive() {
             return None;
         }
-        let required = coherence_required(ev, rf, &cause);
+        let required = coherence_required(ev, &rf.inv, &cause);
         // Writes whose coherence position is fixed: those of earlier locations, the initial one.
         let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
         let fixed = (co.domain() | co.range() | ev.init) & ev.w & !open;
@@ -371,22 +433,22 @@ impl Search<'_> {
     /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
     /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
     /// before every write still unplaced, so a write with a required predecessor (`before`)
-    /// still unplaced cannot go next, and a prefix that already violates a per-location axiom
-    /// is dropped with all its completions. (The caller checked the per-location axioms on
-    /// `co`: with nothing placed yet, on the initial write's pairs.)
+    /// still unplaced cannot go next; a complete order that violates a per-location axiom is
+    /// dropped. (The caller checked the per-location axioms on `co`: with nothing placed yet,
+    /// on the initial write's pairs.)
     #[allow(clippy::too_many_arguments)]
     fn coherence(
         &self,
-        here: &Choices,
+        at: usize,
         floor: &Floor,
         order: &mut Vec<usize>,
         k: usize,
-        rf: &Rel,
+        rf: &Rf,
         co: &Rel,
         tally: &mut Tally,
     ) {
         if k == order.len() {
-            self.location(here.rest, rf, co, Some(&floor.cause), tally);
+            self.location(at + 1, rf, co, Some(floor), tally);
             return;
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
@@ -399,9 +461,11 @@ impl Search<'_> {
             for &later in &order[k + 1..] {
                 co_k.add(order[k], later);
             }
-            // Placing the last write adds no pair: what its parent checked.
-            if k + 1 == order.len() || self.locations_ok(rf, &co_k) {
-                self.coherence(here, floor, order, k + 1, rf, &co_k, tally);
+            // The per-location axioms are checked once the order is complete (placing the
+            // second-to-last write fixes the last; a single write adds no pair to what the
+            // caller checked): checking shorter prefixes prunes too rarely to pay.
+            if k + 2 != order.len() || self.locations_ok(rf, &co_k) {
+                self.coherence(at, floor, order, k + 1, rf, &co_k, tally);
             }
             order.swap(k, i);
         }
@@ -409,8 +473,9 @@ impl Search<'_> {
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations
     /// (every location already passed its own).
-    fn finish(&self, rf: &Rel, co: &Rel, floor_cause: Option<&Rel>, tally: &mut Tally) {
-        let fr = rf.inv().seq(co);
+    fn finish(&self, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
+        let fr = rf.inv.seq(co);
+        let rf = &rf.rel;
         for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
                 let x = Dynamic {
@@ -424,8 +489,8 @@ impl Search<'_> {
                 // synchronization it was computed with the last location's floor.
                 let common = sync_fence == self.fence_floor && *sync_barrier == self.barrier_floor;
                 let computed;
-                let cause = match floor_cause {
-                    Some(cause) if common => cause,
+                let cause = match floor {
+                    Some(floor) if common => &floor.cause,
                     _ => {
                         computed = self.checker.causality(self.ev, &x);
                         &computed
@@ -456,31 +521,34 @@ impl Search<'_> {
         }
     }
 
-    /// The final state of executions that leave `last` coherence-last.
-    fn state(&self, last: Set) -> FinalState {
-        let p = self.p;
-        let mut state = FinalState::default();
-        for (t, tr) in self.combo.iter().enumerate() {
-            for (r, v) in &tr.regs {
-                state.regs.insert(format!("P{t}:{r}"), *v);
-            }
-        }
-        for w in members(last) {
-            let l = p.physical(self.ev.location(w).expect("writes have locations"));
-            state.mem.insert(
-                p.locations[l].name.clone(),
-                self.ev.value(w).expect("writes have values"),
-            );
-        }
-        state
-    }
-
-    /// Adds what one combination of traces found to the collector.
+    /// Adds what one combination of traces found to the collector: final states are the
+    /// traces' registers (the same for all) and the values of the writes left last.
     fn merge(&self, tally: Tally, out: &mut Collector) {
         out.executions += tally.executions;
         out.racy += tally.racy;
+        if tally.by_last_writes.is_empty() {
+            return;
+        }
+        let p = self.p;
+        let mut regs = BTreeMap::new();
+        for (tr, keys) in self.combo.iter().zip(self.reg_keys) {
+            for (key, (_, v)) in keys.iter().zip(&tr.regs) {
+                regs.insert(key.clone(), *v);
+            }
+        }
         for (last, count, example) in tally.by_last_writes {
-            let entry = out.states.entry(self.state(last)).or_insert((0, None));
+            let mut state = FinalState {
+                regs: regs.clone(),
+                mem: BTreeMap::new(),
+            };
+            for w in members(last) {
+                let l = p.physical(self.ev.location(w).expect("writes have locations"));
+                state.mem.insert(
+                    p.locations[l].name.clone(),
+                    self.ev.value(w).expect("writes have values"),
+                );
+            }
+            let entry = out.states.entry(state).or_insert((0, None));
             entry.0 += count;
             if entry.1.is_none() {
                 entry.1 = example;

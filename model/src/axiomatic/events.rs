@@ -13,6 +13,7 @@
 use crate::litmus::*;
 use crate::scope::Order;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// What one event of a thread does; `V` is a concrete [`Value`] in a [`Trace`], an [`Expr`]
 /// over the path's reads in a [`Path`].
@@ -45,16 +46,17 @@ pub struct ThreadEvent<V = Value> {
     /// Index of the statement in the thread's body.
     pub stmt: usize,
     pub kind: Kind<V>,
-    /// Indices (within the trace) of the reads this event depends on.
-    pub deps: Vec<usize>,
+    /// Indices (within the trace) of the reads this event depends on (shared: every
+    /// valuation of a path has the same).
+    pub deps: Rc<[usize]>,
 }
 
 /// One way a thread can run to its end, with the values its loads returned.
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub events: Vec<ThreadEvent>,
-    /// The final value of every register of the thread.
-    pub regs: BTreeMap<Reg, Value>,
+    /// The final value of every register of the thread, by register name.
+    pub regs: Vec<(Reg, Value)>,
 }
 
 /// A value computed from constants and the values of a path's reads.
@@ -276,7 +278,7 @@ impl State {
     }
 
     fn push(&mut self, stmt: usize, kind: Kind<Expr>, data: &BTreeSet<usize>) -> usize {
-        let deps = data.union(&self.ctrl).copied().collect();
+        let deps = data.union(&self.ctrl).copied().collect::<Vec<_>>().into();
         self.events.push(ThreadEvent { stmt, kind, deps });
         self.events.len() - 1
     }

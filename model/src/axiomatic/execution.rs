@@ -297,7 +297,7 @@ impl Events {
         }
         for (i, li) in local_index.iter().enumerate() {
             if let Some((t, k)) = li {
-                for &d in &combo[*t].events[*k].deps {
+                for &d in combo[*t].events[*k].deps.iter() {
                     ev.dep.add(first_of_thread[*t] + d, i);
                 }
             }

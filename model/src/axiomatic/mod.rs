@@ -33,7 +33,7 @@ pub use execution::{ExecEvent, Execution};
 
 use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -178,7 +178,7 @@ fn analyze_by(
     })?;
     let mut out = enumerate::Collector {
         witnesses: opts.witnesses,
-        states: BTreeMap::new(),
+        states: HashMap::new(),
         executions: 0,
         racy: 0,
     };
@@ -257,7 +257,7 @@ fn analyze_by(
             ),
         });
     }
-    let states: Vec<StateCount> = out
+    let mut states: Vec<StateCount> = out
         .states
         .into_iter()
         .map(|(state, (witnesses, example))| StateCount {
@@ -266,6 +266,7 @@ fn analyze_by(
             example,
         })
         .collect();
+    states.sort_unstable_by(|a, b| a.state.cmp(&b.state));
     let sat = |s: &StateCount| condition_holds_on(p, &s.state);
     let holds = match p.condition.quantifier {
         Quantifier::Exists => states.iter().any(sat),

@@ -33,12 +33,13 @@ pub fn bit(i: usize) -> Set {
 
 /// Relations over up to this many events (every shared PTX test's, every fuzzed program's)
 /// keep 32-bit rows inline: relations are built and dropped by the million during a search,
-/// and a small fixed-size value is cheap to build, copy and return.
-const NARROW: usize = 32;
+/// and a small fixed-size value is cheap to build, copy and return (30 rows: the whole value
+/// fits 128 bytes, which moves without a call to `memcpy`).
+const NARROW: usize = 30;
 
 /// Row storage: inline 32-bit rows for small executions, [`Set`] rows on the heap beyond. All
 /// relations of one search share their universe, hence their variant. Inline, the kernels run
-/// over all 32 rows (rows past the universe stay empty): fixed-size loops that compile to a
+/// over all the rows (rows past the universe stay empty): fixed-size loops that compile to a
 /// few vector instructions.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Rows {
@@ -132,9 +133,9 @@ mod kernel {
                 continue;
             }
             let bk = R::bit(k);
-            for i in 0..r.len() {
-                if r[i] & bk != R::ZERO {
-                    r[i] = r[i] | rk;
+            for row in r.iter_mut() {
+                if *row & bk != R::ZERO {
+                    *row = *row | rk;
                 }
             }
         }
@@ -269,7 +270,10 @@ impl Rel {
     }
 
     pub fn is_empty_universe(&self) -> bool {
-        self.len() == 0
+        match &self.rows {
+            Rows::Narrow { n, .. } => *n == 0,
+            Rows::Wide(v) => v.is_empty(),
+        }
     }
 
     /// Every event of the universe.

@@ -16,6 +16,7 @@
 use super::events::{Kind, Path, ThreadEvent, Trace};
 use crate::litmus::{Program, Value};
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 
 /// A write a read may take its value from.
@@ -39,6 +40,31 @@ pub struct Valuations<'a> {
 
 /// The value of every read (by flat index; other events hold `None`).
 type Values = Vec<Option<Value>>;
+
+/// A multiply-rotate hash for the short integer vectors of valuations, hashed once per
+/// valuation found: SipHash's resistance to chosen keys buys nothing here.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 impl<'a> Valuations<'a> {
     pub fn new(p: &Program, paths: &'a [&'a Path]) -> Valuations<'a> {
@@ -88,7 +114,7 @@ impl<'a> Valuations<'a> {
     /// until `f` breaks.
     pub fn for_each(&self, f: &mut dyn FnMut(Vec<Trace>) -> ControlFlow<()>) {
         let n = self.paths.iter().map(|path| path.events.len()).sum();
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<Values, BuildHasherDefault<Mix>> = HashSet::default();
         let mut emit = |values: &Values| {
             if seen.insert(values.clone()) {
                 f(self.traces(values))

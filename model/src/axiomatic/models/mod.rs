@@ -71,8 +71,9 @@ pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
 /// this causality order has, from the two axioms every model shares: Coherence (causality
 /// between two writes to one location is coherence order) and Causality (no `fr ; cause`
 /// cycle: a write causally before a read is coherence-before the write the read reads from).
-pub fn coherence_required(ev: &Events, rf: &Rel, cause: &Rel) -> Rel {
-    let before = cause | &cause.seq(&rf.inv());
+/// `rf_inv` is `rf^-1`.
+pub fn coherence_required(ev: &Events, rf_inv: &Rel, cause: &Rel) -> Rel {
+    let before = cause | &cause.seq(rf_inv);
     (&before.restrict(ev.w, ev.w) & &ev.loc).minus_id()
 }
 

@@ -87,7 +87,7 @@ impl Checker for PtxV60 {
         if !(x.rf | &ev.dep).acyclic() {
             return Err("no-thin-air");
         }
-        if !(x.rf | x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(cause).irreflexive() {
             return Err("causality");
         }
         Ok(())

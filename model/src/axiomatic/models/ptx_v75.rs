@@ -122,7 +122,7 @@ impl Checker for PtxV75 {
             return Err("no-thin-air");
         }
         // Causality: no read observes a write causality places after it, no cycle through fr.
-        if !(x.rf | x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(cause).irreflexive() {
             return Err("causality");
         }
         Ok(())

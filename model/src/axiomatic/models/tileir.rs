@@ -91,7 +91,7 @@ impl Checker for TileIr {
             return Err("fence-sc");
         }
         // Causality: no read observes a write that happens after it.
-        if !(x.rf | x.fr).seq(&cause).irreflexive() {
+        if !(x.rf | x.fr).seq(cause).irreflexive() {
             return Err("causality");
         }
         Ok(())
