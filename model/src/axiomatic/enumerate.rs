@@ -18,15 +18,17 @@ use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
+use super::values::Mix;
 use super::{FinalState, Model};
 use crate::litmus::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 /// What every consistent execution contributes to.
 pub struct Collector {
     pub witnesses: bool,
     /// Hashed while the search runs; [`super::analyze`] sorts them.
-    pub states: HashMap<FinalState, (u64, Option<Execution>)>,
+    pub states: HashMap<FinalState, (u64, Option<Execution>), BuildHasherDefault<Mix>>,
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
