@@ -18,15 +18,17 @@ use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
+use super::values::Mix;
 use super::{FinalState, Model};
 use crate::litmus::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 /// What every consistent execution contributes to.
 pub struct Collector {
     pub witnesses: bool,
     /// Hashed while the search runs; [`super::analyze`] sorts them.
-    pub states: HashMap<FinalState, (u64, Option<Execution>)>,
+    pub states: HashMap<FinalState, (u64, Option<Execution>), BuildHasherDefault<Mix>>,
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
@@ -54,6 +56,8 @@ struct Shared {
     /// Per thread, the final state's name of each of its registers (`P0:r1`), in the order of
     /// its traces' registers.
     reg_keys: Vec<Vec<String>>,
+    /// Every read with the writes it may read from, for the current valuation.
+    candidates: Vec<(usize, Vec<usize>)>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
 }
@@ -97,21 +101,26 @@ impl<'p> Explorer<'p> {
                     checker,
                     places,
                     reg_keys,
+                    candidates: Vec::new(),
                     fences: None,
                 })
             }
         };
         let ev = &shared.ev;
         // Reads-from candidates: same physical location, same value; never the read's own write.
-        let mut candidates: Vec<(usize, Vec<usize>)> = Vec::new();
-        for r in members(ev.r) {
-            let ws: Vec<usize> = members(ev.w & ev.loc.row(r))
-                .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
-                .collect();
+        // (Refilled in place: the reads are the same for every valuation.)
+        let candidates = &mut shared.candidates;
+        candidates.resize_with(ev.r.count_ones() as usize, Default::default);
+        for ((read, ws), r) in candidates.iter_mut().zip(members(ev.r)) {
+            *read = r;
+            ws.clear();
+            ws.extend(
+                members(ev.w & ev.loc.row(r))
+                    .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w)),
+            );
             if ws.is_empty() {
                 return Ok(());
             }
-            candidates.push((r, ws));
         }
         let barrier_options = barrier_syncs(ev);
         if barrier_options.is_empty() {
@@ -134,7 +143,7 @@ impl<'p> Explorer<'p> {
             checker: shared.checker.as_ref(),
             combo,
             witnesses: out.witnesses,
-            candidates,
+            candidates: &shared.candidates,
             fence_orders,
             barrier_options,
             fence_floor,
@@ -206,7 +215,8 @@ pub struct Search<'a> {
     combo: &'a [&'a Trace],
     /// Keep the first execution reaching each final state.
     witnesses: bool,
-    candidates: Vec<(usize, Vec<usize>)>,
+    /// Every read with the writes it may read from.
+    candidates: &'a [(usize, Vec<usize>)],
     /// Per physical location, in order.
     places: &'a [Place],
     reg_keys: &'a [Vec<String>],

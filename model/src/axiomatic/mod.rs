@@ -178,7 +178,7 @@ fn analyze_by(
     })?;
     let mut out = enumerate::Collector {
         witnesses: opts.witnesses,
-        states: HashMap::new(),
+        states: HashMap::default(),
         executions: 0,
         racy: 0,
     };

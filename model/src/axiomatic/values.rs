@@ -41,10 +41,10 @@ pub struct Valuations<'a> {
 /// The value of every read (by flat index; other events hold `None`).
 type Values = Vec<Option<Value>>;
 
-/// A multiply-rotate hash for the short integer vectors of valuations, hashed once per
-/// valuation found: SipHash's resistance to chosen keys buys nothing here.
+/// A multiply-rotate hash for the engine's own keys (valuations, final states), hashed once
+/// per valuation or state found: SipHash's resistance to chosen keys buys nothing here.
 #[derive(Default)]
-struct Mix(u64);
+pub struct Mix(u64);
 
 impl Hasher for Mix {
     fn write(&mut self, bytes: &[u8]) {
