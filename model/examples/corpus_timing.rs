@@ -2,9 +2,12 @@
 //! as the target decodes them) and prints the slowest inputs with the time each engine took.
 //!
 //! `cargo run --release -p scopecheck-model --example corpus_timing -- DIR [how-many]`
+//!
+//! The axiomatic engine runs as the target runs it, for its states only; `COUNT=1` makes it
+//! count every consistent execution instead.
 
 use arbitrary::Unstructured;
-use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::axiomatic::{analyze, analyze_states, Model, Options};
 use scopecheck_model::differential::suitable;
 use scopecheck_model::litmus::arbitrary::{program, Limits};
 use scopecheck_model::litmus::{parse, print};
@@ -15,6 +18,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let dir = args.next().expect("a corpus directory");
     let show: usize = args.next().map_or(5, |a| a.parse().expect("how many"));
+    let count = std::env::var_os("COUNT").is_some_and(|v| v != "0");
+    let run_axiomatic = if count { analyze } else { analyze_states };
     let mut timings = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("a readable directory") {
         let path = entry.expect("an entry").path();
@@ -31,7 +36,7 @@ fn main() {
             },
         };
         let t0 = Instant::now();
-        let _ = analyze(&p, Model::PtxV75, &Options::default());
+        let _ = run_axiomatic(&p, Model::PtxV75, &Options::default());
         let t1 = Instant::now();
         let _ = explore_states(&p, &RuntimeOptions::default());
         let t2 = Instant::now();

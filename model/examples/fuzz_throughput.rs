@@ -7,8 +7,11 @@
 //! With `AXIOMATIC_ONLY=1` in the environment only the axiomatic engine runs (the other rows are
 //! left out), and the slowest seeds are listed (`SLOWEST=n` of them, 5 by default), to find the
 //! tail quickly.
+//!
+//! The axiomatic engine runs as the differential runs it, for its states only; `COUNT=1` makes
+//! it count every consistent execution instead (the default of `scopecheck litmus`).
 
-use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::axiomatic::{analyze, analyze_states, Model, Options};
 use scopecheck_model::differential::sc;
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
@@ -33,11 +36,13 @@ fn main() {
     let (mut dfs_ms, mut executions) = (Vec::new(), Vec::new());
     let axiomatic_only = std::env::var_os("AXIOMATIC_ONLY").is_some_and(|v| v != "0");
     let mut slowest: Vec<(f64, u64)> = Vec::new();
+    let count = std::env::var_os("COUNT").is_some_and(|v| v != "0");
+    let run_axiomatic = if count { analyze } else { analyze_states };
     let start = Instant::now();
     for seed in 0..n {
         let p = from_seed_with(seed, &limits);
         let t0 = Instant::now();
-        let _ = analyze(&p, Model::PtxV75, &Options::default());
+        let _ = run_axiomatic(&p, Model::PtxV75, &Options::default());
         let t1 = Instant::now();
         let ms = (t1 - t0).as_secs_f64() * 1e3;
         axiomatic.push(ms);

@@ -18,6 +18,7 @@ use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
+use super::targets::{Memories, Targets};
 use super::values::Mix;
 use super::{FinalState, Model};
 use crate::litmus::*;
@@ -32,6 +33,9 @@ pub struct Collector {
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
+    /// States only (see [`super::targets`]): the memories collected per registers. The
+    /// executions (and their races) are then counted only until each state has one.
+    pub memories: Option<Memories>,
 }
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
@@ -107,6 +111,22 @@ impl<'p> Explorer<'p> {
             }
         };
         let ev = &shared.ev;
+        // States only: a valuation all of whose final memories are collected has nothing new.
+        let regs = out
+            .memories
+            .as_ref()
+            .map(|_| registers(combo, &shared.reg_keys));
+        let targets = match (&out.memories, &regs) {
+            (Some(memories), Some(regs)) => {
+                let collected = memories.get(regs).map_or(&[][..], Vec::as_slice);
+                let targets = Targets::new(last_values(ev, &shared.places), collected);
+                if !targets.open(None) {
+                    return Ok(());
+                }
+                Some(targets)
+            }
+            _ => None,
+        };
         // Reads-from candidates: same physical location, same value; never the read's own write.
         // (Refilled in place: the reads are the same for every valuation.)
         let candidates = &mut shared.candidates;
@@ -149,9 +169,12 @@ impl<'p> Explorer<'p> {
             fence_floor,
             barrier_floor,
         };
-        let mut tally = Tally::default();
+        let mut tally = Tally {
+            targets,
+            ..Tally::default()
+        };
         (self.search)(&search, &mut tally);
-        search.merge(tally, out);
+        search.merge(tally, regs, out);
         Ok(())
     }
 }
@@ -182,6 +205,31 @@ fn common(options: &[Rel]) -> Rel {
         .iter()
         .skip(1)
         .fold(options[0].clone(), |a, b| &a & b)
+}
+
+/// The final state's registers: the traces' (every valuation of a combination has the same
+/// registers, with its own values).
+fn registers(combo: &[&Trace], reg_keys: &[Vec<String>]) -> BTreeMap<String, Value> {
+    let mut regs = BTreeMap::new();
+    for (tr, keys) in combo.iter().zip(reg_keys) {
+        for (key, (_, v)) in keys.iter().zip(&tr.regs) {
+            regs.insert(key.clone(), *v);
+        }
+    }
+    regs
+}
+
+/// Per physical location, the values its coherence-last write may have: any of its writes',
+/// the initial value when it has none.
+fn last_values(ev: &Events, places: &[Place]) -> Vec<Vec<Value>> {
+    let value = |w: &usize| ev.value(*w).expect("writes have values");
+    places
+        .iter()
+        .map(|place| match place.writes.is_empty() {
+            true => place.init.iter().map(value).collect(),
+            false => place.writes.iter().map(value).collect(),
+        })
+        .collect()
 }
 
 /// Cheap test before building events: every value a read returns is written by some store of
@@ -234,6 +282,8 @@ struct Place {
     reads: Vec<usize>,
     init: Vec<usize>,
     writes: Vec<usize>,
+    /// The read-modify-writes writing here, as (read, write).
+    rmws: Vec<(usize, usize)>,
 }
 
 impl Place {
@@ -247,10 +297,12 @@ impl Place {
         let (init, writes) = members(ev.w)
             .filter(|&w| here(w))
             .partition(|&w| ev.init & bit(w) != 0);
+        let rmws = ev.rmw.pairs().filter(|&(_, w)| here(w)).collect();
         Place {
             reads,
             init,
             writes,
+            rmws,
         }
     }
 }
@@ -264,6 +316,16 @@ pub struct Tally {
     racy: u64,
     /// Last writes, executions, the first execution (on request).
     by_last_writes: Vec<(Set, u64, Option<Execution>)>,
+    /// States only: the final memories still to find.
+    targets: Option<Targets>,
+}
+
+impl Tally {
+    /// Whether the branch can still reach a final state worth finding (always, when counting):
+    /// `next`, the values the location being ordered may end with (`None`: any).
+    fn open(&self, next: Option<&[Value]>) -> bool {
+        self.targets.as_ref().map_or(true, |t| t.open(next))
+    }
 }
 
 impl Search<'_> {
@@ -358,6 +420,9 @@ impl Search<'_> {
     /// chosen (its causality order is then that of the complete reads-from under the common
     /// synchronization).
     fn location(&self, at: usize, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
+        if !tally.open(None) {
+            return;
+        }
         let Some(here) = self.places.get(at) else {
             self.finish(rf, co, floor, tally);
             return;
@@ -458,15 +523,36 @@ impl Search<'_> {
         tally: &mut Tally,
     ) {
         if k == order.len() {
+            if tally.targets.is_none() {
+                self.location(at + 1, rf, co, Some(floor), tally);
+                return;
+            }
+            let init = &self.places[at].init;
+            let last = order
+                .last()
+                .or(init.last())
+                .expect("locations have a write");
+            let value = self.ev.value(*last).expect("writes have values");
+            if let Some(targets) = &mut tally.targets {
+                targets.push(value);
+            }
             self.location(at + 1, rf, co, Some(floor), tally);
+            if let Some(targets) = &mut tally.targets {
+                targets.pop();
+            }
             return;
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
+        let barred = self.between_rmw(at, rf, unplaced);
         for i in k..order.len() {
-            if floor.before.row(order[i]) & unplaced != 0 {
+            if floor.before.row(order[i]) & unplaced != 0 || barred & bit(order[i]) != 0 {
                 continue;
             }
             order.swap(k, i);
+            if tally.targets.is_some() && !tally.open(Some(&self.may_end(floor, order, k))) {
+                order.swap(k, i);
+                continue;
+            }
             let mut co_k = co.clone();
             for &later in &order[k + 1..] {
                 co_k.add(order[k], later);
@@ -479,6 +565,40 @@ impl Search<'_> {
             }
             order.swap(k, i);
         }
+    }
+
+    /// The unplaced writes that cannot come next in coherence without breaking Atomicity (as
+    /// every model states it: no morally strong write `u` with `fr(r, u)` and `co(u, w)` for an
+    /// RMW `(r, w)`, the relations restricted to morally strong pairs): once the write an
+    /// RMW's read reads from is placed and its own write is not, placing such a `u` next puts it
+    /// between them.
+    fn between_rmw(&self, at: usize, rf: &Rf, unplaced: Set) -> Set {
+        let ms = self.checker.morally_strong();
+        let mut barred = 0;
+        for &(r, w) in &self.places[at].rmws {
+            if unplaced & bit(w) != 0 && rf.inv.row(r) & unplaced == 0 {
+                barred |= members(unplaced & ms.row(r))
+                    .filter(|&u| u != w && ms.has(u, w))
+                    .fold(0, |s, u| s | bit(u));
+            }
+        }
+        barred
+    }
+
+    /// With `order[..=k]` placed: the values of the writes that may still end the order, those
+    /// unplaced that no other unplaced write must follow (`order[k]` itself when it is the
+    /// last).
+    fn may_end(&self, floor: &Floor, order: &[usize], k: usize) -> Vec<Value> {
+        let value = |w: usize| self.ev.value(w).expect("writes have values");
+        let rest = &order[k + 1..];
+        if rest.is_empty() {
+            return vec![value(order[k])];
+        }
+        let followed = rest.iter().fold(0, |s, &u| s | floor.before.row(u));
+        rest.iter()
+            .filter(|&&w| followed & bit(w) == 0)
+            .map(|&w| value(w))
+            .collect()
     }
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations
@@ -508,6 +628,11 @@ impl Search<'_> {
                 };
                 if self.checker.global_ok(self.ev, &x, cause).is_ok() {
                     self.record(&x, tally);
+                    // States only: this branch's final state is found.
+                    if let Some(targets) = &mut tally.targets {
+                        targets.found();
+                        return;
+                    }
                 }
             }
         }
@@ -533,18 +658,20 @@ impl Search<'_> {
 
     /// Adds what one combination of traces found to the collector: final states are the
     /// traces' registers (the same for all) and the values of the writes left last.
-    fn merge(&self, tally: Tally, out: &mut Collector) {
+    /// `regs`: the final state's registers, when already made.
+    fn merge(&self, tally: Tally, regs: Option<BTreeMap<String, Value>>, out: &mut Collector) {
         out.executions += tally.executions;
         out.racy += tally.racy;
         if tally.by_last_writes.is_empty() {
             return;
         }
         let p = self.p;
-        let mut regs = BTreeMap::new();
-        for (tr, keys) in self.combo.iter().zip(self.reg_keys) {
-            for (key, (_, v)) in keys.iter().zip(&tr.regs) {
-                regs.insert(key.clone(), *v);
-            }
+        let regs = regs.unwrap_or_else(|| registers(self.combo, self.reg_keys));
+        if let (Some(targets), Some(memories)) = (tally.targets, &mut out.memories) {
+            memories
+                .entry(regs.clone())
+                .or_default()
+                .extend(targets.fresh());
         }
         for (last, count, example) in tally.by_last_writes {
             let mut state = FinalState {

@@ -27,6 +27,7 @@ pub mod events;
 pub mod execution;
 pub mod models;
 pub mod rel;
+pub mod targets;
 pub mod values;
 
 pub use execution::{ExecEvent, Execution};
@@ -113,7 +114,8 @@ impl fmt::Display for FinalState {
     }
 }
 
-/// One allowed final state, how many consistent executions reach it, and (on request) one.
+/// One allowed final state, how many consistent executions reach it (at least one, not exact,
+/// from [`analyze_states`]), and (on request) one.
 #[derive(Clone, Debug)]
 pub struct StateCount {
     pub state: FinalState,
@@ -130,10 +132,11 @@ pub struct Analysis {
     pub holds: bool,
     /// Some run was cut by the unroll bound: the result covers bounded runs only.
     pub bounded: bool,
-    /// Consistent executions found.
+    /// Consistent executions found (all of them except from [`analyze_states`]).
     pub executions: u64,
     /// How many of them have a data race, for models where a race is undefined behaviour
-    /// (Tile IR); always 0 under the PTX models.
+    /// (Tile IR); always 0 under the PTX models. Not exact, as `executions`, from
+    /// [`analyze_states`].
     pub racy_executions: u64,
 }
 
@@ -164,12 +167,35 @@ pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, An
     analyze_by(p, model, opts, |search, tally| search.pruned(tally))
 }
 
+/// Every final state `model` allows for `p`, as [`analyze`] finds them (with the same `holds` and
+/// `bounded`), without counting executions: the search stops looking for executions of a final
+/// state it already has ([`targets`]), so `executions`, `racy_executions` and each state's
+/// `witnesses` only count the executions met on the way (at least one per state).
+pub fn analyze_states(
+    p: &Program,
+    model: Model,
+    opts: &Options,
+) -> Result<Analysis, AnalysisError> {
+    explore(p, model, opts, false, |search, tally| search.pruned(tally))
+}
+
 /// [`analyze`] with the given search of one combination of traces (the pruned one, or in tests
 /// the exhaustive reference).
 fn analyze_by(
     p: &Program,
     model: Model,
     opts: &Options,
+    search: enumerate::SearchFn,
+) -> Result<Analysis, AnalysisError> {
+    explore(p, model, opts, true, search)
+}
+
+/// `count_executions`: count every consistent execution, or only find every final state.
+fn explore(
+    p: &Program,
+    model: Model,
+    opts: &Options,
+    count_executions: bool,
     search: enumerate::SearchFn,
 ) -> Result<Analysis, AnalysisError> {
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
@@ -181,6 +207,7 @@ fn analyze_by(
         states: HashMap::default(),
         executions: 0,
         racy: 0,
+        memories: (!count_executions).then(Default::default),
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
