@@ -462,13 +462,15 @@ impl Search<'_> {
             .iter()
             .map(|&j| self.candidates[j].1.len())
             .product();
+        // One copy for all the choices, each added and taken back.
+        let mut rf_r = rf.clone();
         for &w in ws {
-            let mut rf_r = rf.clone();
-            rf_r.rel.add(w, *r);
-            rf_r.inv.add(*r, w);
+            rf_r.rel.set_row(w, rf.rel.row(w) | bit(*r));
+            rf_r.inv.set_row(*r, bit(w));
             if (k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co) {
                 self.reads_from(at, k, &rf_r, co, tally);
             }
+            rf_r.rel.set_row(w, rf.rel.row(w));
         }
     }
 
@@ -544,6 +546,9 @@ impl Search<'_> {
         }
         let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
         let barred = self.between_rmw(at, rf, unplaced);
+        // One copy for all the choices: the write placed next gets the unplaced ones as its
+        // coherence successors (it had none), taken back before the next choice.
+        let mut co_k = co.clone();
         for i in k..order.len() {
             if floor.before.row(order[i]) & unplaced != 0 || barred & bit(order[i]) != 0 {
                 continue;
@@ -553,16 +558,15 @@ impl Search<'_> {
                 order.swap(k, i);
                 continue;
             }
-            let mut co_k = co.clone();
-            for &later in &order[k + 1..] {
-                co_k.add(order[k], later);
-            }
+            let w = order[k];
+            co_k.set_row(w, co.row(w) | (unplaced & !bit(w)));
             // The per-location axioms are checked once the order is complete (placing the
             // second-to-last write fixes the last; a single write adds no pair to what the
             // caller checked): checking shorter prefixes prunes too rarely to pay.
             if k + 2 != order.len() || self.locations_ok(rf, &co_k) {
                 self.coherence(at, floor, order, k + 1, rf, &co_k, tally);
             }
+            co_k.set_row(w, co.row(w));
             order.swap(k, i);
         }
     }
