@@ -324,7 +324,7 @@ impl Tally {
     /// Whether the branch can still reach a final state worth finding (always, when counting):
     /// `next`, the values the location being ordered may end with (`None`: any).
     fn open(&self, next: Option<&[Value]>) -> bool {
-        self.targets.as_ref().map_or(true, |t| t.open(next))
+        self.targets.as_ref().is_none_or(|t| t.open(next))
     }
 }
 
