@@ -2,6 +2,8 @@
 //! the time each takes (best of a few runs) and whether both give the same states.
 //!
 //! `cargo run --release -p scopecheck-model --example states_only_timing -- FILE...`
+//!
+//! `REPEAT=n` runs the states-only search n more times per file, alone (for a profiler).
 
 use scopecheck_model::axiomatic::{
     analyze, analyze_states, Analysis, AnalysisError, Model, Options,
@@ -32,6 +34,10 @@ fn main() {
         let p = parse(&src, &file).expect("a litmus test");
         let (count_ms, counted) = timed(analyze, &p);
         let (states_ms, found) = timed(analyze_states, &p);
+        let repeat: usize = std::env::var("REPEAT").map_or(0, |n| n.parse().expect("a count"));
+        for _ in 0..repeat {
+            let _ = analyze_states(&p, Model::PtxV75, &Options::default());
+        }
         let same = counted
             .states
             .iter()

@@ -33,9 +33,9 @@ pub struct Collector {
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
-    /// States only (see [`super::targets`]): the memories collected per registers. The
-    /// executions (and their races) are then counted only until each state has one.
-    pub memories: Option<Memories>,
+    /// States only (see [`super::targets`]): executions (and their races) are counted only
+    /// until each final state has one.
+    pub states_only: bool,
 }
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
@@ -47,6 +47,8 @@ pub struct Explorer<'p> {
     model: Model,
     search: SearchFn,
     shared: Option<Shared>,
+    /// States only: the final memories found, per register values.
+    memories: Memories,
 }
 
 /// How to go through the candidate executions of one combination of traces.
@@ -73,6 +75,7 @@ impl<'p> Explorer<'p> {
             model,
             search,
             shared: None,
+            memories: Memories::default(),
         }
     }
 
@@ -111,21 +114,26 @@ impl<'p> Explorer<'p> {
             }
         };
         let ev = &shared.ev;
-        // States only: a valuation all of whose final memories are collected has nothing new.
-        let regs = out
-            .memories
-            .as_ref()
-            .map(|_| registers(combo, &shared.reg_keys));
-        let targets = match (&out.memories, &regs) {
-            (Some(memories), Some(regs)) => {
-                let collected = memories.get(regs).map_or(&[][..], Vec::as_slice);
-                let targets = Targets::new(last_values(ev, &shared.places), collected);
+        // States only: a valuation all of whose final memories are found has nothing new.
+        // (The registers, in the traces' order, are the same for every valuation of these
+        // paths: their values are enough to tell the valuations' registers apart.)
+        let regs: Vec<Value> = match out.states_only {
+            true => combo
+                .iter()
+                .flat_map(|tr| tr.regs.iter().map(|r| r.1))
+                .collect(),
+            false => Vec::new(),
+        };
+        let targets = match out.states_only {
+            true => {
+                let found = self.memories.get(&regs).map_or(&[][..], Vec::as_slice);
+                let targets = Targets::new(last_values(ev, &shared.places), found);
                 if !targets.open(None) {
                     return Ok(());
                 }
                 Some(targets)
             }
-            _ => None,
+            false => None,
         };
         // Reads-from candidates: same physical location, same value; never the read's own write.
         // (Refilled in place: the reads are the same for every valuation.)
@@ -174,7 +182,11 @@ impl<'p> Explorer<'p> {
             ..Tally::default()
         };
         (self.search)(&search, &mut tally);
-        search.merge(tally, regs, out);
+        if let Some(targets) = tally.targets.take() {
+            let fresh = targets.fresh();
+            self.memories.entry(regs).or_default().extend(fresh);
+        }
+        search.merge(tally, out);
         Ok(())
     }
 }
@@ -662,21 +674,14 @@ impl Search<'_> {
 
     /// Adds what one combination of traces found to the collector: final states are the
     /// traces' registers (the same for all) and the values of the writes left last.
-    /// `regs`: the final state's registers, when already made.
-    fn merge(&self, tally: Tally, regs: Option<BTreeMap<String, Value>>, out: &mut Collector) {
+    fn merge(&self, tally: Tally, out: &mut Collector) {
         out.executions += tally.executions;
         out.racy += tally.racy;
         if tally.by_last_writes.is_empty() {
             return;
         }
         let p = self.p;
-        let regs = regs.unwrap_or_else(|| registers(self.combo, self.reg_keys));
-        if let (Some(targets), Some(memories)) = (tally.targets, &mut out.memories) {
-            memories
-                .entry(regs.clone())
-                .or_default()
-                .extend(targets.fresh());
-        }
+        let regs = registers(self.combo, self.reg_keys);
         for (last, count, example) in tally.by_last_writes {
             let mut state = FinalState {
                 regs: regs.clone(),

@@ -207,7 +207,7 @@ fn explore(
         states: HashMap::default(),
         executions: 0,
         racy: 0,
-        memories: (!count_executions).then(Default::default),
+        states_only: !count_executions,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;

@@ -11,12 +11,15 @@
 //! until its first consistent execution. The states found are exactly the counting search's
 //! (only executions of states already found are skipped); the execution counts are not.
 
+use super::values::Mix;
 use crate::litmus::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-/// Per register valuation (`"P0:r1"` → value), the final memories collected with it, each
-/// listing the physical locations' last values in location order.
-pub type Memories = HashMap<BTreeMap<String, Value>, Vec<Vec<Value>>>;
+/// Per register values (of one combination of thread paths, in its traces' order), the final
+/// memories found with them, each listing the physical locations' last values in location
+/// order.
+pub type Memories = HashMap<Vec<Value>, Vec<Vec<Value>>, BuildHasherDefault<Mix>>;
 
 /// What is left to find for one valuation.
 pub struct Targets {
@@ -58,12 +61,13 @@ impl Targets {
         let Some(here) = self.lasts.get(at) else {
             return !self.known.contains(&self.prefix);
         };
-        let mut next = next.map_or_else(|| here.clone(), <[Value]>::to_vec);
-        next.sort_unstable();
-        next.dedup();
+        let next = next.unwrap_or(here);
+        let distinct = (0..next.len())
+            .filter(|&i| !next[..i].contains(&next[i]))
+            .count();
         let space = self.lasts[at + 1..]
             .iter()
-            .fold(next.len() as u64, |n, vs| n.saturating_mul(vs.len() as u64));
+            .fold(distinct as u64, |n, vs| n.saturating_mul(vs.len() as u64));
         let matching = self
             .known
             .iter()
