@@ -452,7 +452,29 @@ impl Search<'_> {
         if !checked_later && !self.locations_ok(rf, &co_l) {
             return;
         }
-        self.reads_from(at, here.reads.len(), rf, &co_l, tally);
+        if here.reads.is_empty() {
+            // Nothing read here: reads-from, so causality, is the last location's.
+            self.choose_coherence(at, rf, &co_l, floor, tally);
+        } else {
+            self.reads_from(at, here.reads.len(), rf, &co_l, tally);
+        }
+    }
+
+    /// With every read of location `at` given its source: its coherence order. `prior`: the
+    /// last location's floor, when reads-from is still what it was computed with.
+    fn choose_coherence(
+        &self,
+        at: usize,
+        rf: &Rf,
+        co: &Rel,
+        prior: Option<&Floor>,
+        tally: &mut Tally,
+    ) {
+        let here = &self.places[at];
+        if let Some(floor) = self.coherence_floor(here, rf, co, prior) {
+            let mut order = here.writes.clone();
+            self.coherence(at, &floor, &mut order, 0, rf, co, tally);
+        }
     }
 
     /// Chooses the writes the first `k` reads of location `at` read from, the last read first
@@ -461,10 +483,7 @@ impl Search<'_> {
     fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
         let Some(k) = k.checked_sub(1) else {
-            if let Some(floor) = self.coherence_floor(here, rf, co) {
-                let mut order = here.writes.clone();
-                self.coherence(at, &floor, &mut order, 0, rf, co, tally);
-            }
+            self.choose_coherence(at, rf, co, None, tally);
             return;
         };
         let (r, ws) = &self.candidates[here.reads[k]];
@@ -492,20 +511,34 @@ impl Search<'_> {
     /// later choices only add to it). `None` when that already breaks those axioms: a read
     /// causally before the write it reads from, or a required pair the coherence chosen so far
     /// (earlier locations, the initial write first) contradicts.
-    fn coherence_floor(&self, here: &Place, rf: &Rf, co: &Rel) -> Option<Floor> {
+    ///
+    /// `prior`: a floor computed with the same reads-from, whose causality (which passed) holds.
+    fn coherence_floor(
+        &self,
+        here: &Place,
+        rf: &Rf,
+        co: &Rel,
+        prior: Option<&Floor>,
+    ) -> Option<Floor> {
         let ev = self.ev;
-        let none = Rel::empty(ev.n);
-        let x = Dynamic {
-            rf: &rf.rel,
-            co: &none,
-            fr: &none,
-            sync_fence: self.fence_floor,
-            sync_barrier: &self.barrier_floor,
+        let cause = match prior {
+            Some(prior) => prior.cause.clone(),
+            None => {
+                let none = Rel::empty(ev.n);
+                let x = Dynamic {
+                    rf: &rf.rel,
+                    co: &none,
+                    fr: &none,
+                    sync_fence: self.fence_floor,
+                    sync_barrier: &self.barrier_floor,
+                };
+                let cause = self.checker.causality(ev, &x);
+                if !rf.rel.seq(&cause).irreflexive() {
+                    return None;
+                }
+                cause
+            }
         };
-        let cause = self.checker.causality(ev, &x);
-        if !rf.rel.seq(&cause).irreflexive() {
-            return None;
-        }
         let required = coherence_required(ev, &rf.inv, &cause);
         // Writes whose coherence position is fixed: those of earlier locations, the initial one.
         let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
