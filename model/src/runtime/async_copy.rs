@@ -85,7 +85,7 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let block = self.setup.threads[t].block as usize;
         let name = |l: &[usize]| match (l.first(), l.last()) {
             (Some(&a), Some(&b)) if a != b => {
@@ -117,7 +117,7 @@ impl Machine {
                 self.mbar_check_init(t, bar, event)?;
                 self.mbars[bar].in_flight += 1;
             }
-            Completion::BulkGroup => self.threads[t].bulk_outstanding += 1,
+            Completion::BulkGroup => Arc::make_mut(&mut self.threads[t]).bulk_outstanding += 1,
         }
         let th = &self.threads[t];
         let copy = Copy {
@@ -132,7 +132,7 @@ impl Machine {
         };
         self.agent_work[block].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
-            self.threads[agent].status = Status::Running;
+            Arc::make_mut(&mut self.threads[agent]).status = Status::Running;
             self.wake.push(agent);
         }
         Ok(())
@@ -142,9 +142,10 @@ impl Machine {
     /// async proxy of the copies it issues from now on.
     pub fn fence_proxy_async(&mut self, t: usize, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         self.event(t, site, EventKind::Note("fence.proxy.async".to_string()));
-        self.threads[t].async_view = Some(Arc::new(self.threads[t].view.clone()));
+        Arc::make_mut(&mut self.threads[t]).async_view =
+            Some(Arc::new(self.threads[t].view.clone()));
         Ok(())
     }
 
@@ -152,7 +153,7 @@ impl Machine {
     /// completed; then their writes happen before what follows. Returns `true` to block.
     pub fn bulk_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let n = self.threads[t].bulk_outstanding;
         self.event(
             t,
@@ -162,12 +163,14 @@ impl Machine {
             )),
         );
         if n > 0 {
-            self.threads[t].status = Status::BulkWait;
+            Arc::make_mut(&mut self.threads[t]).status = Status::BulkWait;
             self.check_deadlock()?;
             return Ok(true);
         }
-        if let Some(done) = self.threads[t].bulk_done.take() {
-            self.threads[t].view.join(&done, ALL_LEVELS);
+        if let Some(done) = Arc::make_mut(&mut self.threads[t]).bulk_done.take() {
+            Arc::make_mut(&mut self.threads[t])
+                .view
+                .join(&done, ALL_LEVELS);
         }
         Ok(false)
     }
@@ -180,7 +183,9 @@ impl Machine {
             if let Some(copy) = work.queue.pop_front() {
                 let view = Arc::clone(&copy.view);
                 work.current = Some((copy, 0));
-                self.threads[a].view.join(&view, ALL_LEVELS);
+                Arc::make_mut(&mut self.threads[a])
+                    .view
+                    .join(&view, ALL_LEVELS);
             }
         }
         match &self.agent_work[block].current {
@@ -201,7 +206,7 @@ impl Machine {
     pub(super) fn wake_idle_agent(&mut self, block: usize) {
         if let Some(&agent) = self.setup.agents.get(block) {
             if self.threads[agent].status == Status::AgentIdle && self.block_done(block) {
-                self.threads[agent].status = Status::Running;
+                Arc::make_mut(&mut self.threads[agent]).status = Status::Running;
                 self.wake.push(agent);
             }
         }
@@ -213,7 +218,7 @@ impl Machine {
         if !self.agent_work[block].queue.is_empty() || self.block_done(block) {
             return Ok(false);
         }
-        self.threads[a].status = Status::AgentIdle;
+        Arc::make_mut(&mut self.threads[a]).status = Status::AgentIdle;
         self.check_deadlock()?;
         Ok(true)
     }
@@ -234,7 +239,7 @@ impl Machine {
             Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
             Completion::BulkGroup => {
                 self.begin(a)?;
-                self.threads[a].view.tick(a);
+                Arc::make_mut(&mut self.threads[a]).view.tick(a);
                 let issuer = copy.issuer;
                 self.event(
                     a,
@@ -245,7 +250,7 @@ impl Machine {
                     )),
                 );
                 let view = self.threads[a].view.clone();
-                let th = &mut self.threads[issuer];
+                let th = Arc::make_mut(&mut self.threads[issuer]);
                 match &mut th.bulk_done {
                     Some(v) => v.join(&view, ALL_LEVELS),
                     None => th.bulk_done = Some(view),
@@ -266,7 +271,7 @@ impl Machine {
     /// Element `i` of `copy`: read the source, write the destination, in the async proxy.
     fn agent_element(&mut self, a: usize, copy: &Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
-        let epoch = self.threads[a].view.tick(a);
+        let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let (src, dst) = (copy.src[i], copy.dst[i]);
         let value = self.locs[src].stores.last().expect("initial store").value;
         let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);

@@ -132,7 +132,9 @@ pub type BankKey = (Site, u32, u32, u32);
 #[derive(Clone)]
 pub struct Machine {
     pub setup: Arc<Setup>,
-    pub(super) threads: Vec<ThreadState>,
+    /// Shared until written (`Arc::make_mut`): a forked machine copies only the threads that
+    /// act after the fork.
+    pub(super) threads: Vec<Arc<ThreadState>>,
     pub locs: Vec<LocState>,
     pub(super) sc_fences: Vec<ScFence>,
     pub(super) barrier_waiting: Vec<Vec<Arrival>>,
@@ -188,7 +190,7 @@ impl Machine {
             token_op: None,
         };
         Machine {
-            threads: vec![thread; n],
+            threads: vec![Arc::new(thread); n],
             locs: setup
                 .locs
                 .iter()
@@ -242,7 +244,7 @@ impl Machine {
         if self.trace {
             self.decisions.push(Decision::Run(t as u32));
         }
-        let th = &mut self.threads[t];
+        let th = Arc::make_mut(&mut self.threads[t]);
         th.steps += 1;
         if th.steps > self.setup.max_steps {
             let name = &self.setup.threads[t].name;
@@ -332,7 +334,10 @@ impl Machine {
             return;
         };
         let info = &self.setup.threads[t];
-        let occ = self.threads[t].occurrences.entry(site).or_insert(0);
+        let occ = Arc::make_mut(&mut self.threads[t])
+            .occurrences
+            .entry(site)
+            .or_insert(0);
         *occ += 1;
         let key = (site, addr.block, info.tid / 32, *occ);
         self.bank.entry(key).or_default().push(addr.byte / 4);
@@ -342,7 +347,7 @@ impl Machine {
         if !self.spin_loops {
             return;
         }
-        let w = &mut self.threads[t].watch;
+        let w = &mut Arc::make_mut(&mut self.threads[t]).watch;
         if !w.contains(&loc) {
             w.push(loc);
         }
@@ -403,7 +408,7 @@ impl Machine {
             event,
         });
         let index = state.latest() as u32;
-        let th = &mut self.threads[t];
+        let th = Arc::make_mut(&mut self.threads[t]);
         th.view.floor_mut()[loc] = index;
         if let Some(head) = own {
             th.rel_seq.retain(|(l, _)| *l != loc);
@@ -428,7 +433,7 @@ impl Machine {
                 let seen = self.locs[loc].stores[self.threads[u].view.floor()[loc] as usize].value;
                 if watch.contains(&loc) && seen != value {
                     let watch = watch.clone();
-                    self.threads[u].status = Status::Running;
+                    Arc::make_mut(&mut self.threads[u]).status = Status::Running;
                     self.raise_floors(u, &watch);
                     self.wake.push(u);
                 }
@@ -490,7 +495,7 @@ impl Machine {
             return;
         }
         let heads = Arc::clone(&s.heads);
-        let th = &mut self.threads[t];
+        let th = Arc::make_mut(&mut self.threads[t]);
         if acquires(order) {
             acquire(&mut th.view, reader, &heads, rf_levels);
         } else {
@@ -510,7 +515,7 @@ impl Machine {
         choose: &dyn Fn(usize) -> usize,
     ) -> Result<Bits, Halt> {
         self.begin(t)?;
-        let epoch = self.threads[t].view.tick(t);
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let store = self.pick_store(t, loc, mirror, choose)?;
         let value = self.locs[loc].stores[store].value;
         let actor = self.actor(t, scope);
@@ -527,7 +532,7 @@ impl Machine {
         );
         self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
-        self.threads[t].view.floor_mut()[loc] = store as u32;
+        Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = store as u32;
         self.watch(t, loc);
         self.observe(t, loc, store, &actor, order);
         Ok(value)
@@ -543,7 +548,7 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         self.begin(t)?;
-        let epoch = self.threads[t].view.tick(t);
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let actor = self.actor(t, scope);
         let event = self.event(
             t,
@@ -577,7 +582,7 @@ impl Machine {
         site: Site,
     ) -> Result<Bits, Halt> {
         self.begin(t)?;
-        let epoch = self.threads[t].view.tick(t);
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let actor = self.actor(t, Some(scope));
         let read = self.locs[loc].latest();
         let old = self.locs[loc].stores[read].value;
@@ -596,7 +601,7 @@ impl Machine {
         );
         self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
-        self.threads[t].view.floor_mut()[loc] = read as u32;
+        Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = read as u32;
         self.watch(t, loc);
         self.observe(t, loc, read, &actor, order);
         if let Some(value) = new {
@@ -624,10 +629,10 @@ impl Machine {
     /// `fence.acq_rel`/`fence.acquire`/`fence.release` at `scope`, or `fence.sc` (`Order::Sc`).
     pub fn fence(&mut self, t: usize, order: Order, scope: Scope, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         self.event(t, site, EventKind::Fence { order, scope });
         let actor = self.actor(t, Some(scope));
-        let th = &mut self.threads[t];
+        let th = Arc::make_mut(&mut self.threads[t]);
         if acquires(order) {
             for p in &th.pending {
                 acquire(&mut th.view, &actor, &p.heads, p.rf_levels);
@@ -664,7 +669,7 @@ impl Machine {
 
     /// Before a `bar`: the barrier ids this thread may still reach after it (`None`: unknown).
     pub fn set_future_barriers(&mut self, t: usize, ids: Option<Vec<i64>>) {
-        self.threads[t].future_barriers = ids;
+        Arc::make_mut(&mut self.threads[t]).future_barriers = ids;
     }
 
     /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
@@ -681,7 +686,7 @@ impl Machine {
         wait: bool,
     ) -> Result<bool, Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         self.event(t, site, EventKind::Barrier { key, wait });
         let block = self.setup.threads[t].block as usize;
         let members = self.setup.blocks[block].clone();
@@ -710,7 +715,7 @@ impl Machine {
             quorum,
         });
         if wait {
-            self.threads[t].status = Status::AtBarrier;
+            Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
         }
         if kernel_barrier {
             if self.barrier_waiting[block].len() == members.len() {
@@ -796,8 +801,10 @@ impl Machine {
         }
         for a in group.iter().filter(|a| a.wait) {
             let own = a.thread;
-            self.threads[own].view.join(&joined, ALL_LEVELS);
-            self.threads[own].status = Status::Running;
+            Arc::make_mut(&mut self.threads[own])
+                .view
+                .join(&joined, ALL_LEVELS);
+            Arc::make_mut(&mut self.threads[own]).status = Status::Running;
             self.wake.push(own);
         }
     }
@@ -808,7 +815,7 @@ impl Machine {
         let mut any = false;
         for &loc in watch {
             let stores = &self.locs[loc].stores;
-            let floor = &mut self.threads[t].view.floor_mut()[loc];
+            let floor = &mut Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc];
             let seen = stores[*floor as usize].value;
             if let Some(newer) =
                 (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen)
@@ -831,12 +838,12 @@ impl Machine {
             self.spin_loops,
             "spin_wait on a machine set up without spin loops"
         );
-        let watch = std::mem::take(&mut self.threads[t].watch);
+        let watch = std::mem::take(&mut Arc::make_mut(&mut self.threads[t]).watch);
         if watch.is_empty() || self.raise_floors(t, &watch) {
             return Ok(false);
         }
         self.event(t, site, EventKind::SpinWait);
-        self.threads[t].status = Status::Spinning(watch);
+        Arc::make_mut(&mut self.threads[t]).status = Status::Spinning(watch);
         self.check_deadlock()?;
         Ok(true)
     }
@@ -890,7 +897,7 @@ impl Machine {
 
     /// `t` returned from the kernel (or unwound).
     pub fn exit(&mut self, t: usize) {
-        self.threads[t].status = Status::Done;
+        Arc::make_mut(&mut self.threads[t]).status = Status::Done;
         if self.halted {
             return;
         }

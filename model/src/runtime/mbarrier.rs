@@ -154,7 +154,7 @@ impl Machine {
     /// `mbarrier.init`: phase 0, `count` pending arrivals, tx 0.
     pub fn mbar_init(&mut self, t: usize, bar: usize, count: u32, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
-        let epoch = self.threads[t].view.tick(t);
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let name = self.setup.mbarriers[bar].name.clone();
         let event = self.event(
             t,
@@ -220,7 +220,7 @@ impl Machine {
         site: Site,
     ) -> Result<u32, Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let name = self.setup.mbarriers[bar].name.clone();
         let phase = self.mbars[bar].phase;
         let op = match (arrive.expect_tx, arrive.release) {
@@ -270,7 +270,7 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let name = self.setup.mbarriers[bar].name.clone();
         let phase = self.mbars[bar].phase;
         let event = self.event(
@@ -295,7 +295,7 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         self.begin(a)?;
-        self.threads[a].view.tick(a);
+        Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let name = self.setup.mbarriers[bar].name.clone();
         let phase = self.mbars[bar].phase;
         let event = self.event(
@@ -339,7 +339,7 @@ impl Machine {
         }
         for u in 0..self.threads.len() {
             if matches!(self.threads[u].status, Status::MBarWait { bar: w, .. } if w == bar) {
-                self.threads[u].status = Status::Running;
+                Arc::make_mut(&mut self.threads[u]).status = Status::Running;
                 self.wake.push(u);
             }
         }
@@ -356,7 +356,7 @@ impl Machine {
         site: Site,
     ) -> Result<WaitResult, Halt> {
         self.begin(t)?;
-        self.threads[t].view.tick(t);
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let name = self.setup.mbarriers[bar].name.clone();
         let current = self.mbars[bar].phase;
         // The completed phase the wait speaks of. In phase 0, parity 1 names the phase "before"
@@ -403,11 +403,13 @@ impl Machine {
             None if before_first => Ok(WaitResult::Complete),
             Some(k) => {
                 let released = Arc::clone(&self.mbars[bar].completed[k as usize]);
-                self.threads[t].view.join(&released, ALL_LEVELS);
+                Arc::make_mut(&mut self.threads[t])
+                    .view
+                    .join(&released, ALL_LEVELS);
                 Ok(WaitResult::Complete)
             }
             None if block => {
-                self.threads[t].status = Status::MBarWait {
+                Arc::make_mut(&mut self.threads[t]).status = Status::MBarWait {
                     bar,
                     phase: current,
                 };

@@ -13,6 +13,7 @@
 
 use super::machine::{Halt, Machine};
 use super::report::FailureKind;
+use std::sync::Arc;
 
 /// One token-ordered operation of a thread: which earlier operations it is ordered after
 /// (transitively, sorted) and the accesses it made.
@@ -55,13 +56,13 @@ impl Machine {
             accesses: Vec::new(),
         });
         if run {
-            self.threads[t].token_op = Some(TokenOp { id });
+            Arc::make_mut(&mut self.threads[t]).token_op = Some(TokenOp { id });
         }
         id
     }
 
     pub fn token_end(&mut self, t: usize) {
-        self.threads[t].token_op = None;
+        Arc::make_mut(&mut self.threads[t]).token_op = None;
     }
 
     /// Called by every race check: a token-ordered access must be token-ordered after every
