@@ -287,7 +287,7 @@ impl Machine {
         let actor = self.actor(a, None);
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
-        self.locs[dst].mirror.push(latest);
+        Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
         Ok(())
     }
 
@@ -341,7 +341,7 @@ impl Machine {
             return Err(Halt);
         }
         let actor = self.actor(a, None);
-        self.locs[loc].accesses.push(AccessRec {
+        Arc::make_mut(&mut self.locs[loc]).accesses.push(AccessRec {
             actor,
             epoch,
             write,

@@ -135,7 +135,8 @@ pub struct Machine {
     /// Shared until written (`Arc::make_mut`): a forked machine copies only the threads that
     /// act after the fork.
     pub(super) threads: Vec<Arc<ThreadState>>,
-    pub locs: Vec<LocState>,
+    /// Shared until written, like `threads`.
+    pub locs: Vec<Arc<LocState>>,
     pub(super) sc_fences: Vec<ScFence>,
     pub(super) barrier_waiting: Vec<Vec<Arrival>>,
     pub events: Vec<Event>,
@@ -194,7 +195,7 @@ impl Machine {
             locs: setup
                 .locs
                 .iter()
-                .map(|l| LocState::new(l.init, &empty_heads))
+                .map(|l| Arc::new(LocState::new(l.init, &empty_heads)))
                 .collect(),
             sc_fences: Vec::new(),
             barrier_waiting: vec![Vec::new(); setup.blocks.len()],
@@ -320,7 +321,7 @@ impl Machine {
             }
             self.races += 1;
         }
-        self.locs[loc].accesses.push(AccessRec {
+        Arc::make_mut(&mut self.locs[loc]).accesses.push(AccessRec {
             actor,
             epoch,
             write,
@@ -398,7 +399,7 @@ impl Machine {
             .first()
             .filter(|h| h.releaser == actor && releases(order))
             .cloned();
-        let state = &mut self.locs[loc];
+        let state = Arc::make_mut(&mut self.locs[loc]);
         state.stores.push(StoreRec {
             value,
             writer: Some(t),
@@ -445,7 +446,7 @@ impl Machine {
     fn push_mirror(&mut self, loc: usize) {
         if self.trace {
             let latest = self.locs[loc].latest() as u32;
-            self.locs[loc].mirror.push(latest);
+            Arc::make_mut(&mut self.locs[loc]).mirror.push(latest);
         }
     }
 

@@ -136,7 +136,7 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     machine.trace = false;
     machine.spin_loops = false;
     for loc in &mut machine.locs {
-        loc.mirror = Vec::new();
+        std::sync::Arc::make_mut(loc).mirror = Vec::new();
     }
     let mut initial = Config {
         m: machine,
