@@ -10,9 +10,15 @@
 //!   chosen, so inconsistent choices for early locations never multiply with later ones;
 //! - the Coherence and Causality axioms fix coherence pairs as soon as reads-from is known (the
 //!   causality order does not depend on coherence), so coherence orders are built only in
-//!   agreement with them, one write at a time;
+//!   agreement with them, one write at a time (a location nothing reads reuses the last
+//!   location's causality: reads-from has not grown);
+//! - Atomicity is also applied while a coherence order is built: once an RMW's source is
+//!   placed and its write is not, no morally strong write may come between them;
 //! - events, the model's static relations and the fence.sc orders are built once per
 //!   combination of thread paths, not per valuation.
+//!
+//! Searching for the final states only ([`super::analyze_states`]), branches that can only
+//! reach states already found are dropped as well ([`super::targets`]).
 
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};

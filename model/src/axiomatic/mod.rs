@@ -5,7 +5,8 @@
 //! `enumerate.rs` builds
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
 //! `models/` judges each one with the model's axioms, written in the relation algebra of
-//! `rel.rs`. `dot.rs` draws a witness execution.
+//! `rel.rs`. `dot.rs` draws a witness execution. `targets.rs` lets the search skip executions
+//! of final states it already has, when only the states are asked for ([`analyze_states`]).
 //!
 //! Choices where the sources leave room, each checked against Dartagnan's verdicts on the 169
 //! shared PTX tests (all agree under both PTX models):
