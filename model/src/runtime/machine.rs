@@ -191,7 +191,8 @@ impl Machine {
             token_op: None,
         };
         Machine {
-            threads: vec![Arc::new(thread); n],
+            // One shared initial state: each thread copies it on its first write.
+            threads: std::iter::repeat_n(Arc::new(thread), n).collect(),
             locs: setup
                 .locs
                 .iter()
