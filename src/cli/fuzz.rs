@@ -12,7 +12,8 @@ use scopecheck_model::litmus::{print, Program};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args)]
@@ -44,10 +45,12 @@ pub struct Args {
     pub save: Option<PathBuf>,
 }
 
-/// What the worker tells the main thread after each program.
-enum Event {
-    Checked { runtime_complete: bool },
-    Found(Box<Report>),
+/// What the worker counts as it goes (read by the main thread once a second: waking it for
+/// every program would cost more than some programs take).
+#[derive(Default)]
+struct Counts {
+    checked: AtomicU64,
+    incomplete: AtomicU64,
 }
 
 struct Report {
@@ -76,15 +79,26 @@ pub fn run(args: Args) -> ExitCode {
         "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (state caching), seeds from {first}, {} s",
         args.seconds
     );
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::channel::<Box<Report>>();
+    let counts = Arc::new(Counts::default());
+    let worker_counts = Arc::clone(&counts);
     let limit = args.programs;
     // Detached: at the deadline the process ends with it still inside one program.
     std::thread::spawn(move || {
         let mut seed = first;
         while limit.is_none_or(|n| seed.wrapping_sub(first) < n) {
-            let event = differential(seed, &limits, &opts);
-            if tx.send(event).is_err() {
-                return;
+            match differential(seed, &limits, &opts) {
+                Ok(complete) => {
+                    worker_counts
+                        .incomplete
+                        .fetch_add(u64::from(!complete), Relaxed);
+                    worker_counts.checked.fetch_add(1, Relaxed);
+                }
+                Err(report) => {
+                    if tx.send(report).is_err() {
+                        return;
+                    }
+                }
             }
             seed = seed.wrapping_add(1);
         }
@@ -93,9 +107,12 @@ pub fn run(args: Args) -> ExitCode {
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.seconds);
-    let (mut checked, mut findings, mut incomplete) = (0u64, 0u64, 0u64);
-    let progress = |checked: u64, findings: u64, incomplete: u64, end: &str| {
+    let mut findings = 0u64;
+    let progress = |findings: u64, end: &str| {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
+        // Findings are counted as checked programs too.
+        let checked = counts.checked.load(Relaxed) + findings;
+        let incomplete = counts.incomplete.load(Relaxed);
         eprint!(
             "{}{checked} programs checked, {:.0} exec/s, {findings} findings ({incomplete} runtime explorations cut by the budget){end}",
             if tty { "\r" } else { "" },
@@ -110,12 +127,7 @@ pub fn run(args: Args) -> ExitCode {
             break;
         }
         match rx.recv_timeout(next_report.min(deadline) - now) {
-            Ok(Event::Checked { runtime_complete }) => {
-                checked += 1;
-                incomplete += u64::from(!runtime_complete);
-            }
-            Ok(Event::Found(report)) => {
-                checked += 1;
+            Ok(report) => {
                 findings += 1;
                 if tty {
                     eprintln!();
@@ -129,10 +141,10 @@ pub fn run(args: Args) -> ExitCode {
         }
         if Instant::now() >= next_report {
             next_report += Duration::from_secs(1);
-            progress(checked, findings, incomplete, if tty { "" } else { "\n" });
+            progress(findings, if tty { "" } else { "\n" });
         }
     }
-    progress(checked, findings, incomplete, "\n");
+    progress(findings, "\n");
     if findings == 0 {
         ExitCode::SUCCESS
     } else {
@@ -140,20 +152,19 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Checks the program of one seed; a finding comes back shrunk.
-fn differential(seed: u64, limits: &Limits, opts: &Options) -> Event {
+/// Checks the program of one seed: whether the runtime explored it completely, or the finding,
+/// shrunk.
+fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<bool, Box<Report>> {
     let generated = from_seed_with(seed, limits);
     match check(&generated, opts) {
-        Ok(agreement) => Event::Checked {
-            runtime_complete: agreement.runtime_complete,
-        },
+        Ok(agreement) => Ok(agreement.runtime_complete),
         Err(finding) => {
             let kind = std::mem::discriminant(&finding);
             let shrunk = shrink(&generated, |c| {
                 check(c, opts).is_err_and(|f| std::mem::discriminant(&f) == kind)
             });
             let finding = check(&shrunk, opts).err().unwrap_or(finding);
-            Event::Found(Box::new(Report {
+            Err(Box::new(Report {
                 seed,
                 generated,
                 shrunk,
