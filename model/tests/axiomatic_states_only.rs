@@ -8,8 +8,8 @@ mod common_shared;
 
 use scopecheck_model::axiomatic::{analyze, analyze_states, Analysis, FinalState, Model, Options};
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
-use scopecheck_model::litmus::{parse, parse_file, print, Program};
-use std::path::{Path, PathBuf};
+use scopecheck_model::litmus::{collect_files, parse, parse_file, print, Program};
+use std::path::PathBuf;
 
 /// What both searches must agree on.
 type Summary = Result<(Vec<FinalState>, bool, bool), String>;
@@ -50,15 +50,9 @@ fn compare_under(name: &str, p: &Program, models: &[Model]) -> (u64, u64) {
     met
 }
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            litmus_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
+/// Every `.litmus` file under `dir`, in a stable order.
+fn litmus_files(dir: PathBuf) -> Vec<PathBuf> {
+    collect_files(&[dir]).expect("a readable directory")
 }
 
 /// Compares on every file that parses; returns how many did.
@@ -79,8 +73,7 @@ fn agrees_with_counting_on_the_shared_oracle_tests() {
         println!("SKIP states-only vs counting on the oracle: no shared/oracle/ptx");
         return;
     };
-    let mut files = Vec::new();
-    litmus_files(&shared.join("oracle/ptx/tests"), &mut files);
+    let files = litmus_files(shared.join("oracle/ptx/tests"));
     let compared = compare_files(&files);
     println!("oracle: {compared} programs compared");
     assert_eq!(compared, 169);
@@ -88,11 +81,7 @@ fn agrees_with_counting_on_the_shared_oracle_tests() {
 
 #[test]
 fn agrees_with_counting_on_the_corpus() {
-    let mut files = Vec::new();
-    litmus_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus"),
-        &mut files,
-    );
+    let files = litmus_files(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus"));
     let compared = compare_files(&files);
     println!("corpus: {compared} programs compared");
     assert!(compared > 150, "{compared}");

@@ -8,9 +8,9 @@ mod common_shared;
 
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
-use scopecheck_model::litmus::{parse_file, print, Program};
+use scopecheck_model::litmus::{collect_files, parse_file, print, Program};
 use scopecheck_model::runtime::litmus::{explore_states, explore_with, Options};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Compares both explorations of `p`; returns whether the DFS finished.
 fn compare(name: &str, p: &Program, dfs_budget: u64) -> bool {
@@ -48,15 +48,9 @@ fn compare(name: &str, p: &Program, dfs_budget: u64) -> bool {
     dfs_finished
 }
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            litmus_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "litmus") {
-            out.push(path);
-        }
-    }
+/// Every `.litmus` file under `dir`, in a stable order.
+fn litmus_files(dir: PathBuf) -> Vec<PathBuf> {
+    collect_files(&[dir]).expect("a readable directory")
 }
 
 fn compare_files(files: &[PathBuf]) -> (usize, usize) {
@@ -73,11 +67,7 @@ fn compare_files(files: &[PathBuf]) -> (usize, usize) {
 
 #[test]
 fn agrees_with_the_dfs_on_the_corpus() {
-    let mut files = Vec::new();
-    litmus_files(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus"),
-        &mut files,
-    );
+    let files = litmus_files(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus"));
     let (finished, total) = compare_files(&files);
     println!("corpus: {total} programs compared, the DFS finished on {finished}");
     assert!(total > 150 && finished > 150, "{finished}/{total}");
@@ -89,8 +79,7 @@ fn agrees_with_the_dfs_on_the_shared_oracle_tests() {
         println!("SKIP state-caching vs DFS on the oracle: no shared/oracle/ptx");
         return;
     };
-    let mut files = Vec::new();
-    litmus_files(&shared.join("oracle/ptx/tests"), &mut files);
+    let files = litmus_files(shared.join("oracle/ptx/tests"));
     let (finished, total) = compare_files(&files);
     println!("oracle: {total} programs compared, the DFS finished on {finished}");
     assert!(total > 150 && finished > 100, "{finished}/{total}");
