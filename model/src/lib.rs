@@ -4,6 +4,7 @@
 pub mod axiomatic;
 pub mod differential;
 pub mod engine;
+pub mod hash;
 pub mod kernel;
 pub mod litmus;
 pub mod runtime;

@@ -11,7 +11,7 @@
 //! until its first consistent execution. The states found are exactly the counting search's
 //! (only executions of states already found are skipped); the execution counts are not.
 
-use super::values::Mix;
+use crate::hash::Mix;
 use crate::litmus::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;

@@ -14,9 +14,10 @@
 //! again, among the writes of the value each read returned, with coherence and the rest.
 
 use super::events::{Kind, Path, ThreadEvent, Trace};
+use crate::hash::Mix;
 use crate::litmus::{Program, Value};
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
 
 /// A write a read may take its value from.
@@ -40,31 +41,6 @@ pub struct Valuations<'a> {
 
 /// The value of every read (by flat index; other events hold `None`).
 type Values = Vec<Option<Value>>;
-
-/// A multiply-rotate hash for the engine's own keys (valuations, final states), hashed once
-/// per valuation or state found: SipHash's resistance to chosen keys buys nothing here.
-#[derive(Default)]
-pub struct Mix(u64);
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 impl<'a> Valuations<'a> {
     pub fn new(p: &Program, paths: &'a [&'a Path]) -> Valuations<'a> {

@@ -19,12 +19,13 @@
 use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
 use crate::axiomatic::FinalState;
+use crate::hash::{hash_words, Identity};
 use crate::litmus::{Fence, Instr, Program};
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 /// The configurations seen so far, by key: the keys themselves (compared exactly), end to end
@@ -76,43 +77,6 @@ impl Seen {
 
     fn len(&self) -> usize {
         self.keys.len()
-    }
-}
-
-/// Multiply-rotate per word, as in FxHash, over four interleaved lanes (independent chains run in
-/// parallel). Hits are compared exactly, so the hash only needs to spread the keys.
-fn hash_words(key: &[u64]) -> u64 {
-    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mut lanes = [key.len() as u64, 1, 2, 3];
-    let mut chunks = key.chunks_exact(4);
-    for chunk in &mut chunks {
-        for (lane, &w) in lanes.iter_mut().zip(chunk) {
-            *lane = (lane.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-    }
-    for (lane, &w) in lanes.iter_mut().zip(chunks.remainder()) {
-        *lane = (lane.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    lanes
-        .iter()
-        .fold(0u64, |h, &lane| (h.rotate_left(5) ^ lane).wrapping_mul(K))
-}
-
-/// The hash of an already hashed key.
-#[derive(Default)]
-struct Identity(u64);
-
-impl Hasher for Identity {
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 hashes are hashed again")
-    }
-
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
