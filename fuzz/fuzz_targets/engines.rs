@@ -12,11 +12,9 @@
 
 #![no_main]
 
-use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use scopecheck_model::differential::{check, suitable, Options};
-use scopecheck_model::litmus::arbitrary::{program, Limits};
-use scopecheck_model::litmus::{parse, print};
+use scopecheck_model::differential::{check, decode_input, Options};
+use scopecheck_model::litmus::print;
 use std::collections::HashSet;
 use std::sync::Mutex;
 
@@ -59,16 +57,8 @@ fn first_time(text: &str) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let seed = std::str::from_utf8(data)
-        .ok()
-        .and_then(|src| parse(src, "input.litmus").ok())
-        .filter(suitable);
-    let program = match seed {
-        Some(p) => p,
-        None => match program(&mut Unstructured::new(data), &Limits::differential()) {
-            Ok(p) => p,
-            Err(_) => return,
-        },
+    let Some(program) = decode_input(data) else {
+        return;
     };
     if !first_time(&print(&program)) {
         return;

@@ -6,11 +6,9 @@
 //! The axiomatic engine runs as the target runs it, for its states only; `COUNT=1` makes it
 //! count every consistent execution instead.
 
-use arbitrary::Unstructured;
 use scopecheck_model::axiomatic::{analyze, analyze_states, Model, Options};
-use scopecheck_model::differential::suitable;
-use scopecheck_model::litmus::arbitrary::{program, Limits};
-use scopecheck_model::litmus::{parse, print};
+use scopecheck_model::differential::decode_input;
+use scopecheck_model::litmus::print;
 use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
 use std::time::Instant;
 
@@ -24,16 +22,8 @@ fn main() {
     for entry in std::fs::read_dir(&dir).expect("a readable directory") {
         let path = entry.expect("an entry").path();
         let data = std::fs::read(&path).expect("a readable file");
-        let seed = std::str::from_utf8(&data)
-            .ok()
-            .and_then(|src| parse(src, "input.litmus").ok())
-            .filter(suitable);
-        let p = match seed {
-            Some(p) => p,
-            None => match program(&mut Unstructured::new(&data), &Limits::differential()) {
-                Ok(p) => p,
-                Err(_) => continue,
-            },
+        let Some(p) = decode_input(&data) else {
+            continue;
         };
         let t0 = Instant::now();
         let _ = run_axiomatic(&p, Model::PtxV75, &Options::default());

@@ -121,3 +121,21 @@ fn sc_reference_leaves_barriers_and_branches_to_the_engines() {
     .unwrap();
     assert!(sc::final_states(&with_barrier).is_none());
 }
+
+/// Fuzz inputs: a small litmus file is itself; other bytes feed the generator.
+#[test]
+fn fuzz_inputs_decode_as_litmus_files_or_generator_bytes() {
+    use scopecheck_model::differential::decode_input;
+    use scopecheck_model::litmus::arbitrary::program;
+    let p = from_seed_with(7, &Limits::differential());
+    let text = scopecheck_model::litmus::print(&p);
+    assert_eq!(decode_input(text.as_bytes()), Some(p));
+    let bytes = [0x5au8; 64];
+    let generated = program(
+        &mut arbitrary::Unstructured::new(&bytes),
+        &Limits::differential(),
+    )
+    .ok();
+    assert!(generated.is_some());
+    assert_eq!(decode_input(&bytes), generated);
+}

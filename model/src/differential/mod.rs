@@ -171,6 +171,23 @@ pub fn runtime_models(p: &Program) -> bool {
             .all(|t| t.body.iter().all(|s| generic(&s.instr)))
 }
 
+/// The program a fuzz input stands for: the litmus file it is, when it parses to a [`suitable`]
+/// program (so litmus files seed a campaign), else what the generator builds from its bytes.
+/// `None` when the generator cannot build a program from them.
+pub fn decode_input(data: &[u8]) -> Option<Program> {
+    let seed = std::str::from_utf8(data)
+        .ok()
+        .and_then(|src| crate::litmus::parse(src, "input.litmus").ok())
+        .filter(suitable);
+    seed.or_else(|| {
+        crate::litmus::arbitrary::program(
+            &mut arbitrary::Unstructured::new(data),
+            &crate::litmus::arbitrary::Limits::differential(),
+        )
+        .ok()
+    })
+}
+
 /// Runs both engines on `p` and compares their final states (only the axiomatic engine's
 /// states are needed: it does not count executions).
 pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {

@@ -250,16 +250,25 @@ impl LitmusModel {
         }
     }
 
+    /// The final state of an execution that recorded its registers in `m.observed`.
     fn final_state(&self, m: &Machine) -> FinalState {
+        let initial = self
+            .regs
+            .iter()
+            .enumerate()
+            .flat_map(|(t, regs)| regs.iter().map(move |(r, v)| (format!("P{t}:{r}"), *v)));
+        let observed = m.observed.iter().cloned();
+        self.final_state_with(m, initial.chain(observed))
+    }
+
+    /// Registers as given (a later value for the same register wins), memory from `m`.
+    fn final_state_with(
+        &self,
+        m: &Machine,
+        regs: impl Iterator<Item = (String, i64)>,
+    ) -> FinalState {
         let mut state = FinalState::default();
-        for (t, regs) in self.regs.iter().enumerate() {
-            for (r, v) in regs {
-                state.regs.insert(format!("P{t}:{r}"), *v);
-            }
-        }
-        for (key, value) in &m.observed {
-            state.regs.insert(key.clone(), *value);
-        }
+        state.regs.extend(regs);
         for (l, name) in self.names.iter().enumerate() {
             state.mem.insert(name.clone(), m.final_value(l) as i64);
         }

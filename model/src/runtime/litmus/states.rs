@@ -256,14 +256,12 @@ impl Config {
 
     /// Registers from the threads, memory from the machine.
     fn final_state(&self, model: &LitmusModel) -> FinalState {
-        let mut state = FinalState::default();
-        for (t, run) in self.runs.iter().enumerate() {
-            state.regs.extend(run.recorded(model, t));
-        }
-        for (l, name) in model.names.iter().enumerate() {
-            state.mem.insert(name.clone(), self.m.final_value(l) as i64);
-        }
-        state
+        let regs = self
+            .runs
+            .iter()
+            .enumerate()
+            .flat_map(|(t, run)| run.recorded(model, t));
+        model.final_state_with(&self.m, regs)
     }
 
     fn finish(&mut self, t: usize) -> Result<(), Halt> {
