@@ -164,7 +164,7 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
         }
         // Every successor forks `c`, except the last one, which takes it over.
         forks.clear();
-        for t in members(footprints.persistent(&model, &c, enabled)) {
+        for t in members(footprints.persistent(&c, enabled)) {
             forks.extend((0..c.options(&model, t)).map(|choice| (t, choice)));
         }
         let mut c = Some(c);
@@ -287,7 +287,8 @@ struct Footprints {
     /// `None` when the program is explored without persistent sets (barriers, or more
     /// locations than a mask holds).
     ahead: Option<Vec<Vec<Footprint>>>,
-    loc_of: Vec<usize>,
+    /// Per thread and statement, the statement's own footprint.
+    own: Vec<Vec<Footprint>>,
 }
 
 #[derive(Copy, Clone, Default)]
@@ -312,14 +313,14 @@ impl Footprints {
                 .iter()
                 .any(|s| matches!(s.instr, Instr::Barrier { .. }))
         });
-        let loc_of = model.loc_of.clone();
         if barriers || model.names.len() > 64 {
             return Footprints {
                 ahead: None,
-                loc_of,
+                own: Vec::new(),
             };
         }
-        let own = |i: &Instr| {
+        let loc_of = &model.loc_of;
+        let footprint = |i: &Instr| {
             let mut f = Footprint::default();
             match i {
                 Instr::Load { loc, .. } => f.reads = 1 << loc_of[*loc],
@@ -333,15 +334,19 @@ impl Footprints {
             }
             f
         };
-        let ahead = p
+        let own: Vec<Vec<Footprint>> = p
             .threads
             .iter()
-            .map(|th| {
-                let mut from = vec![Footprint::default(); th.body.len() + 1];
-                for i in (0..th.body.len()).rev() {
+            .map(|th| th.body.iter().map(|s| footprint(&s.instr)).collect())
+            .collect();
+        let ahead = own
+            .iter()
+            .zip(&p.threads)
+            .map(|(own, th)| {
+                let mut from = vec![Footprint::default(); own.len() + 1];
+                for i in (0..own.len()).rev() {
                     from[i] = from[i + 1];
-                    let f = own(&th.body[i].instr);
-                    from[i].add(f);
+                    from[i].add(own[i]);
                 }
                 // A branch may go back anywhere: the whole body stays ahead.
                 if th
@@ -357,7 +362,7 @@ impl Footprints {
             .collect();
         Footprints {
             ahead: Some(ahead),
-            loc_of,
+            own,
         }
     }
 
@@ -365,7 +370,7 @@ impl Footprints {
     /// (every thread whose remaining operations may conflict with the next operation of a
     /// thread in the set joins it), so that nothing the threads outside it may still do depends
     /// on what the set does next. Every enabled thread when there is no footprint.
-    fn persistent(&self, model: &LitmusModel, c: &Config, enabled: u64) -> u64 {
+    fn persistent(&self, c: &Config, enabled: u64) -> u64 {
         let Some(ahead) = &self.ahead else {
             return enabled;
         };
@@ -378,11 +383,11 @@ impl Footprints {
             while todo != 0 && set.count_ones() < best.count_ones() {
                 let u = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
-                let Some(next) = model.threads[u].get(c.runs[u].pc).map(|s| &s.instr) else {
+                let Some(&next) = self.own[u].get(c.runs[u].pc) else {
                     continue;
                 };
                 for v in members(unfinished & !set) {
-                    if self.conflicts(next, ahead[v][c.runs[v].pc]) {
+                    if Self::conflicts(next, ahead[v][c.runs[v].pc]) {
                         set |= 1 << v;
                         todo |= 1 << v;
                     }
@@ -399,17 +404,13 @@ impl Footprints {
         best
     }
 
-    /// Whether `next` may fail to commute with some operation of `rest`.
-    fn conflicts(&self, next: &Instr, rest: Footprint) -> bool {
-        let bit = |loc: &usize| 1u64 << self.loc_of[*loc];
-        match next {
-            Instr::Load { loc, .. } => rest.writes & bit(loc) != 0,
-            Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
-                (rest.reads | rest.writes) & bit(loc) != 0
-            }
-            Instr::Fence(Fence::AcqRel(_)) => false,
-            Instr::Fence(Fence::Sc(_)) => rest.sc_fence,
-            _ => true,
-        }
+    /// Whether an operation with footprint `next` may fail to commute with some operation of
+    /// `rest`: it writes what `rest` accesses, reads what `rest` writes, or both hold a
+    /// `fence.sc`. (Fences that are not `fence.sc` have empty footprints and commute with
+    /// everything; barriers would not, but programs with barriers have no footprints.)
+    fn conflicts(next: Footprint, rest: Footprint) -> bool {
+        next.writes & (rest.reads | rest.writes) != 0
+            || next.reads & rest.writes != 0
+            || (next.sc_fence && rest.sc_fence)
     }
 }
