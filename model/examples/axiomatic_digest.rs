@@ -3,12 +3,32 @@
 //! witness executions), so that two builds of the engine can be compared with `diff`.
 //!
 //! `cargo run --release -p scopecheck-model --example axiomatic_digest -- <from> <to> [max-events] [witnesses]`
+//! or, for the inputs of a cargo-fuzz `engines` corpus, `... -- --corpus DIR [witnesses]`.
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::differential::decode_input;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
+use scopecheck_model::litmus::Program;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().is_some_and(|a| a == "--corpus") {
+        let dir = args.nth(1).expect("a corpus directory");
+        let witnesses = args.next().is_some_and(|a| a == "witnesses");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("a readable directory")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        files.sort();
+        for path in files {
+            let data = std::fs::read(&path).expect("a readable file");
+            if let Some(p) = decode_input(&data) {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                digest(&name, &p, witnesses);
+            }
+        }
+        return;
+    }
     let from: u64 = args.next().expect("from").parse().expect("from");
     let to: u64 = args.next().expect("to").parse().expect("to");
     let limits = Limits {
@@ -18,14 +38,19 @@ fn main() {
         ..Limits::differential()
     };
     let witnesses = args.next().is_some_and(|a| a == "witnesses");
+    for seed in from..to {
+        digest(&seed.to_string(), &from_seed_with(seed, &limits), witnesses);
+    }
+}
+
+fn digest(name: &str, p: &Program, witnesses: bool) {
     let opts = Options {
         witnesses,
         ..Options::default()
     };
-    for seed in from..to {
-        let p = from_seed_with(seed, &limits);
+    {
         for model in Model::ALL {
-            match analyze(&p, model, &opts) {
+            match analyze(p, model, &opts) {
                 Ok(a) => {
                     let states: Vec<String> = a
                         .states
@@ -40,7 +65,7 @@ fn main() {
                         })
                         .collect();
                     println!(
-                        "{seed} {model}: holds {} bounded {} executions {} racy {} states {}",
+                        "{name} {model}: holds {} bounded {} executions {} racy {} states {}",
                         a.holds,
                         a.bounded,
                         a.executions,
@@ -48,7 +73,7 @@ fn main() {
                         states.join(" ")
                     );
                 }
-                Err(e) => println!("{seed} {model}: error {e}"),
+                Err(e) => println!("{name} {model}: error {e}"),
             }
         }
     }

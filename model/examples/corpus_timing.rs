@@ -3,20 +3,24 @@
 //!
 //! `cargo run --release -p scopecheck-model --example corpus_timing -- DIR [how-many]`
 //!
-//! The axiomatic engine runs as the target runs it, for its states only; `COUNT=1` makes it
-//! count every consistent execution instead.
+//! The axiomatic engine runs as the target runs it, asked about the states the runtime and the
+//! SC reference reach; `ALL_STATES=1` makes it find every allowed state instead, and `COUNT=1`
+//! also count every consistent execution.
 
-use scopecheck_model::axiomatic::{analyze, analyze_states, Model, Options};
-use scopecheck_model::differential::decode_input;
+use scopecheck_model::axiomatic::{allowed_among, analyze, analyze_states, Model, Options};
+use scopecheck_model::differential::{decode_input, sc};
 use scopecheck_model::litmus::print;
 use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = args.next().expect("a corpus directory");
     let show: usize = args.next().map_or(5, |a| a.parse().expect("how many"));
-    let count = std::env::var_os("COUNT").is_some_and(|v| v != "0");
+    let flag = |name: &str| std::env::var_os(name).is_some_and(|v| v != "0");
+    let count = flag("COUNT");
+    let all_states = count || flag("ALL_STATES");
     let run_axiomatic = if count { analyze } else { analyze_states };
     let mut timings = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("a readable directory") {
@@ -26,11 +30,20 @@ fn main() {
             continue;
         };
         let t0 = Instant::now();
-        let _ = run_axiomatic(&p, Model::PtxV75, &Options::default());
+        let reached = explore_states(&p, &RuntimeOptions::default()).states;
+        let asked: BTreeSet<_> = match sc::final_states(&p) {
+            Some(sc) => reached.union(&sc).cloned().collect(),
+            None => reached,
+        };
         let t1 = Instant::now();
-        let _ = explore_states(&p, &RuntimeOptions::default());
+        if all_states {
+            let _ = run_axiomatic(&p, Model::PtxV75, &Options::default());
+        } else {
+            let _ = allowed_among(&p, Model::PtxV75, &Options::default(), &asked);
+        }
         let t2 = Instant::now();
-        timings.push(((t1 - t0).as_secs_f64(), (t2 - t1).as_secs_f64(), path, p));
+        // (axiomatic, runtime with the SC reference)
+        timings.push(((t2 - t1).as_secs_f64(), (t1 - t0).as_secs_f64(), path, p));
     }
     let n = timings.len();
     let (ax, rt): (f64, f64) = timings

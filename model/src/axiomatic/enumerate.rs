@@ -42,6 +42,8 @@ pub struct Collector {
     /// States only (see [`super::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
+    /// States only: the only final states asked about (`None`: every one).
+    pub wanted: Option<Vec<FinalState>>,
 }
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
@@ -72,6 +74,8 @@ struct Shared {
     candidates: Vec<(usize, Vec<usize>)>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
+    /// The wanted final states these paths can have, as memories per register values.
+    wanted: Option<Memories>,
 }
 
 impl<'p> Explorer<'p> {
@@ -104,11 +108,15 @@ impl<'p> Explorer<'p> {
                     .filter(|&l| p.physical(l) == l)
                     .map(|l| Place::of(&ev, p, l))
                     .collect();
-                let reg_keys = combo
+                let reg_keys: Vec<Vec<String>> = combo
                     .iter()
                     .enumerate()
                     .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
                     .collect();
+                let wanted = out
+                    .wanted
+                    .as_ref()
+                    .map(|w| wanted_memories(p, &reg_keys, w));
                 self.shared.insert(Shared {
                     ev,
                     checker,
@@ -116,6 +124,7 @@ impl<'p> Explorer<'p> {
                     reg_keys,
                     candidates: Vec::new(),
                     fences: None,
+                    wanted,
                 })
             }
         };
@@ -133,7 +142,14 @@ impl<'p> Explorer<'p> {
         let targets = match out.states_only {
             true => {
                 let found = self.memories.get(&regs).map_or(&[][..], Vec::as_slice);
-                let targets = Targets::new(last_values(ev, &shared.places), found);
+                let wanted = match &shared.wanted {
+                    Some(wanted) => match wanted.get(&regs) {
+                        Some(memories) => Some(memories.as_slice()),
+                        None => return Ok(()),
+                    },
+                    None => None,
+                };
+                let targets = Targets::new(last_values(ev, &shared.places), found, wanted);
                 if !targets.open(None) {
                     return Ok(());
                 }
@@ -235,6 +251,29 @@ fn registers(combo: &[&Trace], reg_keys: &[Vec<String>]) -> BTreeMap<String, Val
         }
     }
     regs
+}
+
+/// The wanted states as [`Targets`] see them: per register values (in `reg_keys` order), the
+/// memories (physical locations in order). States with other registers or locations than these
+/// paths have cannot be theirs.
+fn wanted_memories(p: &Program, reg_keys: &[Vec<String>], wanted: &[FinalState]) -> Memories {
+    let keys: Vec<&String> = reg_keys.iter().flatten().collect();
+    let names: Vec<&String> = (0..p.locations.len())
+        .filter(|&l| p.physical(l) == l)
+        .map(|l| &p.locations[l].name)
+        .collect();
+    let mut memories = Memories::default();
+    for state in wanted {
+        if state.regs.len() != keys.len() || state.mem.len() != names.len() {
+            continue;
+        }
+        let regs: Option<Vec<Value>> = keys.iter().map(|k| state.regs.get(*k).copied()).collect();
+        let mem: Option<Vec<Value>> = names.iter().map(|n| state.mem.get(*n).copied()).collect();
+        if let (Some(regs), Some(mem)) = (regs, mem) {
+            memories.entry(regs).or_default().push(mem);
+        }
+    }
+    memories
 }
 
 /// Per physical location, the values its coherence-last write may have: any of its writes',

@@ -35,7 +35,7 @@ pub use execution::{ExecEvent, Execution};
 
 use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -61,6 +61,11 @@ impl Model {
             "tile-ir" | "tileir" => Model::TileIr,
             _ => return None,
         })
+    }
+
+    /// Whether the model has a No-Thin-Air axiom (reads-from with dependencies is acyclic).
+    pub fn forbids_thin_air(self) -> bool {
+        !matches!(self, Model::TileIr)
     }
 
     pub fn name(self) -> &'static str {
@@ -165,7 +170,12 @@ impl std::error::Error for AnalysisError {}
 
 /// Every final state `model` allows for `p`.
 pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
-    analyze_by(p, model, opts, |search, tally| search.pruned(tally))
+    explore(
+        p,
+        model,
+        opts,
+        How::counting(|search, tally| search.pruned(tally)),
+    )
 }
 
 /// Every final state `model` allows for `p`, as [`analyze`] finds them (with the same `holds` and
@@ -177,28 +187,96 @@ pub fn analyze_states(
     model: Model,
     opts: &Options,
 ) -> Result<Analysis, AnalysisError> {
-    explore(p, model, opts, false, |search, tally| search.pruned(tally))
+    let how = How {
+        count_executions: false,
+        ..How::counting(|search, tally| search.pruned(tally))
+    };
+    explore(p, model, opts, how)
 }
 
-/// [`analyze`] with the given search of one combination of traces (the pruned one, or in tests
-/// the exhaustive reference).
-fn analyze_by(
+/// Which of the `wanted` final states `model` allows for `p`: the states [`analyze_states`]
+/// finds, intersected with `wanted`, found without looking for the others (valuations whose
+/// registers no wanted state has are not explored, and the search ends once every wanted state
+/// is found). The engine differential asks this about the states the runtime reaches.
+pub fn allowed_among(
     p: &Program,
     model: Model,
     opts: &Options,
-    search: enumerate::SearchFn,
-) -> Result<Analysis, AnalysisError> {
-    explore(p, model, opts, true, search)
+    wanted: &BTreeSet<FinalState>,
+) -> Result<BTreeSet<FinalState>, AnalysisError> {
+    let how = How {
+        count_executions: false,
+        wanted: Some(wanted.iter().cloned().collect()),
+        ..How::counting(|search, tally| search.pruned(tally))
+    };
+    let analysis = explore(p, model, opts, how)?;
+    Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
-/// `count_executions`: count every consistent execution, or only find every final state.
-fn explore(
-    p: &Program,
-    model: Model,
-    opts: &Options,
+/// The next combination of paths, one per thread (an odometer over `choice`); `false` after
+/// the last.
+fn next_choice(choice: &mut [usize], per_thread: &[Vec<events::Path>]) -> bool {
+    for (c, paths) in choice.iter_mut().zip(per_thread) {
+        *c += 1;
+        if *c < paths.len() {
+            return true;
+        }
+        *c = 0;
+    }
+    false
+}
+
+/// The register values of the wanted states these paths can end with, in the paths' order of
+/// registers (states naming other registers cannot be theirs).
+fn wanted_registers(combo: &[&events::Path], wanted: &[FinalState]) -> Vec<Vec<Value>> {
+    let keys: Vec<String> = combo
+        .iter()
+        .enumerate()
+        .flat_map(|(t, path)| path.regs.keys().map(move |r| format!("P{t}:{r}")))
+        .collect();
+    let mut registers: Vec<Vec<Value>> = wanted
+        .iter()
+        .filter(|s| s.regs.len() == keys.len())
+        .filter_map(|s| keys.iter().map(|k| s.regs.get(k).copied()).collect())
+        .collect();
+    registers.sort_unstable();
+    registers.dedup();
+    registers
+}
+
+/// How [`explore`] goes through the candidate executions.
+struct How {
+    /// Count every consistent execution, or only find the final states.
     count_executions: bool,
+    /// The search of one combination of traces (the pruned one, or in tests the exhaustive
+    /// reference).
     search: enumerate::SearchFn,
-) -> Result<Analysis, AnalysisError> {
+    /// Judge every valuation, also those whose values flow in a cycle through reads-from,
+    /// under models that forbid them too (the reference for tests).
+    every_valuation: bool,
+    /// Finding final states only: the only ones asked about.
+    wanted: Option<Vec<FinalState>>,
+}
+
+impl How {
+    fn counting(search: enumerate::SearchFn) -> How {
+        How {
+            count_executions: true,
+            search,
+            every_valuation: false,
+            wanted: None,
+        }
+    }
+}
+
+fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analysis, AnalysisError> {
+    let How {
+        count_executions,
+        search,
+        every_valuation,
+        wanted,
+    } = how;
+    let wanted_count = wanted.as_ref().map(Vec::len);
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -209,6 +287,7 @@ fn explore(
         executions: 0,
         racy: 0,
         states_only: !count_executions,
+        wanted,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
@@ -231,6 +310,17 @@ fn explore(
     // Whether some combination of complete paths had values satisfying every path.
     let mut finishes = false;
     let mut choice = vec![0usize; paths.per_thread.len()];
+    // Without cut paths, whose possibility decides boundedness and is judged on every
+    // valuation, a model with No-Thin-Air needs only the valuations without data-flow cycles.
+    let grounded = model.forbids_thin_air()
+        && !every_valuation
+        && paths
+            .per_thread
+            .iter()
+            .flatten()
+            .all(|path| path.cut.is_none());
+    // Asked about given states: every one found ends the search.
+    let all_found = |out: &enumerate::Collector| wanted_count == Some(out.states.len());
     if paths.per_thread.iter().all(|ps| !ps.is_empty()) {
         'combos: loop {
             let combo: Vec<&events::Path> = choice
@@ -238,7 +328,19 @@ fn explore(
                 .enumerate()
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
-            let valuations = values::Valuations::new(p, &combo);
+            let mut valuations = values::Valuations::new(p, &combo);
+            if let (true, Some(wanted)) = (grounded, &out.wanted) {
+                // (Only without cut paths: every valuation of those counts for `cut` and
+                // `finishes`.)
+                let registers = wanted_registers(&combo, wanted);
+                if registers.is_empty() {
+                    if next_choice(&mut choice, &paths.per_thread) {
+                        continue 'combos;
+                    }
+                    break;
+                }
+                valuations.want_registers(registers);
+            }
             let cut_here = combo
                 .iter()
                 .enumerate()
@@ -250,11 +352,16 @@ fn explore(
             } else {
                 let mut result = Ok(());
                 let mut explorer = enumerate::Explorer::new(p, model, search);
-                valuations.for_each(&mut |traces| {
+                let for_each = if grounded {
+                    values::Valuations::for_each_grounded
+                } else {
+                    values::Valuations::for_each
+                };
+                for_each(&valuations, &mut |traces| {
                     finishes = true;
                     let combo: Vec<&events::Trace> = traces.iter().collect();
                     result = explorer.explore(&combo, &mut out);
-                    if result.is_err() {
+                    if result.is_err() || all_found(&out) {
                         ControlFlow::Break(())
                     } else {
                         ControlFlow::Continue(())
@@ -264,15 +371,13 @@ fn explore(
                     span: p.condition.span,
                     message,
                 })?;
-            }
-            for (t, c) in choice.iter_mut().enumerate() {
-                *c += 1;
-                if *c < paths.per_thread[t].len() {
-                    continue 'combos;
+                if all_found(&out) {
+                    break;
                 }
-                *c = 0;
             }
-            break;
+            if !next_choice(&mut choice, &paths.per_thread) {
+                break;
+            }
         }
     }
     if let (false, Some((t, span))) = (finishes, cut) {

@@ -10,6 +10,9 @@
 //! possible memories are collected. A branch that can still reach a new memory is searched
 //! until its first consistent execution. The states found are exactly the counting search's
 //! (only executions of states already found are skipped); the execution counts are not.
+//!
+//! Asked about given final states only ([`super::allowed_among`]), a branch stays open only
+//! while one of the wanted memories not found yet can still be reached.
 
 use crate::hash::Mix;
 use crate::litmus::Value;
@@ -32,23 +35,32 @@ pub struct Targets {
     old: usize,
     /// The last values of the locations whose coherence order is chosen.
     prefix: Vec<Value>,
+    /// Asked about given states: the memories wanted with this valuation's registers.
+    wanted: Option<Vec<Vec<Value>>>,
 }
 
 impl Targets {
     /// `lasts`: per physical location, the values its last write may have; `collected`: the
-    /// memories collected with the same registers.
-    pub fn new(mut lasts: Vec<Vec<Value>>, collected: &[Vec<Value>]) -> Targets {
+    /// memories collected with the same registers; `wanted`: the only memories worth finding
+    /// (`None`: every one).
+    pub fn new(
+        mut lasts: Vec<Vec<Value>>,
+        collected: &[Vec<Value>],
+        wanted: Option<&[Vec<Value>]>,
+    ) -> Targets {
         for values in &mut lasts {
             values.sort_unstable();
             values.dedup();
         }
         let reachable = |m: &Vec<Value>| m.iter().zip(&lasts).all(|(v, vs)| vs.contains(v));
         let known: Vec<Vec<Value>> = collected.iter().filter(|m| reachable(m)).cloned().collect();
+        let wanted = wanted.map(|ms| ms.iter().filter(|m| reachable(m)).cloned().collect());
         Targets {
             old: known.len(),
             lasts,
             known,
             prefix: Vec::new(),
+            wanted,
         }
     }
 
@@ -58,6 +70,13 @@ impl Targets {
     /// counting those that match is enough.
     pub fn open(&self, next: Option<&[Value]>) -> bool {
         let at = self.prefix.len();
+        if let Some(wanted) = &self.wanted {
+            return wanted.iter().any(|m| {
+                m[..at] == self.prefix[..]
+                    && (at == m.len() || next.is_none_or(|n| n.contains(&m[at])))
+                    && !self.known.contains(m)
+            });
+        }
         let Some(here) = self.lasts.get(at) else {
             return !self.known.contains(&self.prefix);
         };
@@ -104,7 +123,11 @@ mod tests {
     #[test]
     fn a_branch_closes_once_every_memory_it_can_reach_is_known() {
         // Two locations: the first ends with 1 or 2, the second with 5.
-        let mut t = Targets::new(vec![vec![2, 1, 2], vec![5]], &[vec![1, 5], vec![3, 5]]);
+        let mut t = Targets::new(
+            vec![vec![2, 1, 2], vec![5]],
+            &[vec![1, 5], vec![3, 5]],
+            None,
+        );
         assert!(t.open(None), "[2, 5] is still to find");
         assert!(!t.open(Some(&[1])), "[1, 5] is known");
         t.push(2);
@@ -118,5 +141,28 @@ mod tests {
         t.pop();
         assert!(!t.open(None), "both memories are known");
         assert_eq!(t.fresh().collect::<Vec<_>>(), vec![vec![2, 5]]);
+    }
+
+    #[test]
+    fn asked_about_some_memories_a_branch_closes_once_they_are_found() {
+        // [7, 5] cannot be reached; [1, 5] is known; only [2, 5] is left.
+        let wanted = [vec![2, 5], vec![7, 5], vec![1, 5]];
+        let mut t = Targets::new(vec![vec![1, 2, 3], vec![5]], &[vec![1, 5]], Some(&wanted));
+        assert!(t.open(None));
+        assert!(
+            !t.open(Some(&[3])),
+            "nothing wanted ends the first location with 3"
+        );
+        assert!(!t.open(Some(&[1])), "[1, 5] is known");
+        t.push(3);
+        assert!(!t.open(None));
+        t.pop();
+        t.push(2);
+        t.push(5);
+        assert!(t.open(None));
+        t.found();
+        t.pop();
+        t.pop();
+        assert!(!t.open(None), "every wanted memory is known");
     }
 }

@@ -37,10 +37,22 @@ pub struct Valuations<'a> {
     reads: Vec<(usize, usize, Vec<Source>)>,
     /// Each read's index in the flat value vector.
     flat: Vec<usize>,
+    /// Only valuations giving the registers (in the paths' order) one of these values are
+    /// wanted (`None`: every valuation).
+    wanted_registers: Option<Vec<Vec<Value>>>,
 }
 
 /// The value of every read (by flat index; other events hold `None`).
 type Values = Vec<Option<Value>>;
+
+/// The state of [`Valuations::for_each_grounded`]'s search.
+struct Rounds {
+    values: Values,
+    /// For each read that waited for a later round, the values it could have taken then.
+    waited: Vec<Vec<Value>>,
+    /// The reads waiting for the next round.
+    deferred: Vec<usize>,
+}
 
 impl<'a> Valuations<'a> {
     pub fn new(p: &Program, paths: &'a [&'a Path]) -> Valuations<'a> {
@@ -83,7 +95,15 @@ impl<'a> Valuations<'a> {
             offset,
             reads,
             flat,
+            wanted_registers: None,
         }
+    }
+
+    /// Keeps only the valuations whose registers (every thread's, in the paths' order) take one
+    /// of `wanted`; the search drops a branch as soon as the registers it has computed match
+    /// none of them.
+    pub fn want_registers(&mut self, wanted: Vec<Vec<Value>>) {
+        self.wanted_registers = Some(wanted);
     }
 
     /// Calls `f` with the traces of every distinct valuation that satisfies every assumption,
@@ -99,6 +119,86 @@ impl<'a> Valuations<'a> {
             }
         };
         let _ = self.choose(&mut vec![None; self.reads.len()], &vec![None; n], &mut emit);
+    }
+
+    /// Like [`Self::for_each`], but only valuations without a data-flow cycle through
+    /// reads-from: every read's value is written by a source whose own value follows from
+    /// reads valued before it. Under a model with No-Thin-Air these are the only valuations
+    /// with consistent executions (an execution's reads-from, acyclic with the dependencies,
+    /// orders its reads so), and they are found without choosing a source per read.
+    ///
+    /// The reads are visited in rounds. At its turn a read takes one of the values its sources
+    /// are known to write by then, or waits for the next round if some source's value is not
+    /// known yet; a read that waited may later only take a value it could not take before
+    /// (had it taken that value earlier, every later choice would still be open). So each
+    /// valuation is found once, at the earliest turn of each read. A round that values no
+    /// read ends the search: the reads left can only justify each other.
+    pub fn for_each_grounded(&self, f: &mut dyn FnMut(Vec<Trace>) -> ControlFlow<()>) {
+        let n = self.paths.iter().map(|path| path.events.len()).sum();
+        let mut rounds = Rounds {
+            values: vec![None; n],
+            waited: vec![Vec::new(); self.reads.len()],
+            deferred: Vec::new(),
+        };
+        let first: Vec<usize> = (0..self.reads.len()).collect();
+        let mut emit = |values: &Values| f(self.traces(values));
+        let _ = self.ground(&mut rounds, &first, false, &mut emit);
+    }
+
+    /// Gives the reads of `round` their turns; `progressed` says whether this round has
+    /// valued some read yet.
+    fn ground(
+        &self,
+        r: &mut Rounds,
+        round: &[usize],
+        progressed: bool,
+        emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some((&k, rest)) = round.split_first() else {
+            if r.deferred.is_empty() {
+                if self.satisfied(&r.values) {
+                    return emit(&r.values);
+                }
+                return ControlFlow::Continue(());
+            }
+            if !progressed {
+                return ControlFlow::Continue(());
+            }
+            let next = std::mem::take(&mut r.deferred);
+            let flow = self.ground(r, &next, false, emit);
+            r.deferred = next;
+            return flow;
+        };
+        let mut known = Vec::new();
+        let mut waits = false;
+        for &s in &self.reads[k].2 {
+            match self.source_value(Some(s), &r.values) {
+                Some(v) => known.push(v),
+                None => waits = true,
+            }
+        }
+        known.sort_unstable();
+        known.dedup();
+        let at = self.flat(k);
+        for &v in &known {
+            if r.waited[k].contains(&v) {
+                continue;
+            }
+            r.values[at] = Some(v);
+            if self.possible(&r.values) {
+                self.ground(r, rest, true, emit)?;
+            }
+        }
+        r.values[at] = None;
+        if waits {
+            let before = std::mem::replace(&mut r.waited[k], known);
+            r.deferred.push(k);
+            let flow = self.ground(r, rest, progressed, emit);
+            r.deferred.pop();
+            r.waited[k] = before;
+            flow?;
+        }
+        ControlFlow::Continue(())
     }
 
     /// Whether some valuation satisfies every assumption.
@@ -185,13 +285,15 @@ impl<'a> Valuations<'a> {
         emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         self.propagate(rf, &mut values);
+        // Values only grow: a guess its source already contradicts, or a broken assumption,
+        // stays so whatever is guessed next.
+        if !self.possible(&values) || !self.confirmed(rf, &values) {
+            return ControlFlow::Continue(());
+        }
         let open = (0..self.reads.len()).find(|&k| values[self.flat(k)].is_none());
         let Some(k) = open else {
             // Reads given a value directly chose it among their sources' values.
-            let confirmed = (0..self.reads.len()).all(|k| {
-                rf[k].is_none() || values[self.flat(k)] == self.source_value(rf[k], &values)
-            });
-            if confirmed && self.satisfied(&values) {
+            if self.satisfied(&values) {
                 return emit(&values);
             }
             return ControlFlow::Continue(());
@@ -209,6 +311,14 @@ impl<'a> Valuations<'a> {
             self.settle(rf, guessed, emit)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// Every read with a chosen source holds that source's value, where both are known.
+    fn confirmed(&self, rf: &[Option<Source>], values: &Values) -> bool {
+        (0..self.reads.len()).all(|k| match (values[self.flat(k)], rf[k]) {
+            (Some(v), Some(_)) => self.source_value(rf[k], values).is_none_or(|w| w == v),
+            _ => true,
+        })
     }
 
     fn flat(&self, k: usize) -> usize {
@@ -245,12 +355,28 @@ impl<'a> Valuations<'a> {
         }
     }
 
-    /// No assumption is contradicted by the values known so far.
+    /// No assumption is contradicted by the values known so far, and the registers known so far
+    /// match some wanted registers.
     fn possible(&self, values: &Values) -> bool {
-        self.paths.iter().enumerate().all(|(t, path)| {
+        let assumed = self.paths.iter().enumerate().all(|(t, path)| {
             let read = |i: usize| values[self.offset[t] + i];
             path.assumes.iter().all(|a| a.holds(&read) != Some(false))
-        })
+        });
+        assumed
+            && self.wanted_registers.as_ref().is_none_or(|wanted| {
+                let known: Vec<Option<Value>> = self
+                    .paths
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(t, path)| {
+                        let read = move |i: usize| values[self.offset[t] + i];
+                        path.regs.values().map(move |e| e.eval(&read))
+                    })
+                    .collect();
+                wanted
+                    .iter()
+                    .any(|w| w.iter().zip(&known).all(|(v, k)| k.is_none_or(|k| k == *v)))
+            })
     }
 
     /// Every assumption holds (all values known).
