@@ -40,6 +40,8 @@ pub struct Valuations<'a> {
     /// Only valuations giving the registers (in the paths' order) one of these values are
     /// wanted (`None`: every valuation).
     wanted_registers: Option<Vec<Vec<Value>>>,
+    /// How many registers the paths have in all.
+    register_count: usize,
 }
 
 /// The value of every read (by flat index; other events hold `None`).
@@ -52,6 +54,8 @@ struct Rounds {
     waited: Vec<Vec<Value>>,
     /// The reads waiting for the next round.
     deferred: Vec<usize>,
+    /// Buffers for the values a read may take, kept for reuse.
+    spare: Vec<Vec<Value>>,
 }
 
 impl<'a> Valuations<'a> {
@@ -96,6 +100,7 @@ impl<'a> Valuations<'a> {
             reads,
             flat,
             wanted_registers: None,
+            register_count: paths.iter().map(|path| path.regs.len()).sum(),
         }
     }
 
@@ -139,6 +144,7 @@ impl<'a> Valuations<'a> {
             values: vec![None; n],
             waited: vec![Vec::new(); self.reads.len()],
             deferred: Vec::new(),
+            spare: Vec::new(),
         };
         let first: Vec<usize> = (0..self.reads.len()).collect();
         let mut emit = |values: &Values| f(self.traces(values));
@@ -169,7 +175,8 @@ impl<'a> Valuations<'a> {
             r.deferred = next;
             return flow;
         };
-        let mut known = Vec::new();
+        let mut known = r.spare.pop().unwrap_or_default();
+        known.clear();
         let mut waits = false;
         for &s in &self.reads[k].2 {
             match self.source_value(Some(s), &r.values) {
@@ -195,9 +202,10 @@ impl<'a> Valuations<'a> {
             r.deferred.push(k);
             let flow = self.ground(r, rest, progressed, emit);
             r.deferred.pop();
-            r.waited[k] = before;
+            known = std::mem::replace(&mut r.waited[k], before);
             flow?;
         }
+        r.spare.push(known);
         ControlFlow::Continue(())
     }
 
@@ -364,18 +372,25 @@ impl<'a> Valuations<'a> {
         });
         assumed
             && self.wanted_registers.as_ref().is_none_or(|wanted| {
-                let known: Vec<Option<Value>> = self
-                    .paths
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(t, path)| {
-                        let read = move |i: usize| values[self.offset[t] + i];
-                        path.regs.values().map(move |e| e.eval(&read))
-                    })
-                    .collect();
+                let registers = self.paths.iter().enumerate().flat_map(|(t, path)| {
+                    let read = move |i: usize| values[self.offset[t] + i];
+                    path.regs.values().map(move |e| e.eval(&read))
+                });
+                // Without allocating for the usual few registers.
+                let mut few = [None; 32];
+                let many: Vec<Option<Value>>;
+                let known = if self.register_count <= few.len() {
+                    for (slot, v) in few.iter_mut().zip(registers) {
+                        *slot = v;
+                    }
+                    &few[..self.register_count]
+                } else {
+                    many = registers.collect();
+                    &many[..]
+                };
                 wanted
                     .iter()
-                    .any(|w| w.iter().zip(&known).all(|(v, k)| k.is_none_or(|k| k == *v)))
+                    .any(|w| w.iter().zip(known).all(|(v, k)| k.is_none_or(|k| k == *v)))
             })
     }
 
