@@ -54,6 +54,18 @@ fn main() {
         ax * 1e3 / n as f64,
         rt * 1e3 / n as f64
     );
+    let mut totals: Vec<f64> = timings.iter().map(|t| t.0 + t.1).collect();
+    totals.sort_by(|a, b| b.total_cmp(a));
+    let sum: f64 = totals.iter().sum();
+    let share = |fraction: f64| {
+        let top = ((n as f64 * fraction).ceil() as usize).max(1);
+        totals[..top.min(n)].iter().sum::<f64>() / sum * 100.0
+    };
+    println!(
+        "the slowest 1% of inputs take {:.0}% of the time, the slowest 10% {:.0}%",
+        share(0.01),
+        share(0.10)
+    );
     // `RUNTIME=1` ranks by the runtime's time alone.
     let runtime_only = std::env::var_os("RUNTIME").is_some();
     let cost = |t: &(f64, f64, std::path::PathBuf, _)| if runtime_only { t.1 } else { t.0 + t.1 };

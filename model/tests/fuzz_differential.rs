@@ -143,3 +143,25 @@ fn fuzz_inputs_decode_as_litmus_files_or_generator_bytes() {
     assert!(generated.is_some());
     assert_eq!(decode_input(&bytes), generated);
 }
+
+/// Programs that differ only in their final condition share a check key (the fuzz target checks
+/// one of them); any other difference shows.
+#[test]
+fn the_check_key_leaves_out_the_condition() {
+    use scopecheck_model::differential::check_key;
+    let src = |condition: &str| {
+        format!(
+            "PTX keyed\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x ;\n{condition}\n"
+        )
+    };
+    let key = |condition: &str| check_key(&parse(&src(condition), "keyed.litmus").unwrap());
+    assert_eq!(
+        key("exists (P1:r0 == 1)"),
+        key("~exists (P1:r0 == 0 /\\ x == 1)")
+    );
+    let other = src("exists (P1:r0 == 1)").replace("st.relaxed.gpu x, 1", "st.relaxed.gpu x, 2");
+    assert_ne!(
+        key("exists (P1:r0 == 1)"),
+        check_key(&parse(&other, "keyed.litmus").unwrap())
+    );
+}

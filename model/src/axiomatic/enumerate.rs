@@ -25,11 +25,13 @@ use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::targets::{Memories, Targets};
+use super::wanted::{ForRegisters, Wanted};
 use super::{FinalState, Model};
 use crate::hash::Mix;
 use crate::litmus::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::rc::Rc;
 
 /// What every consistent execution contributes to.
 pub struct Collector {
@@ -43,7 +45,7 @@ pub struct Collector {
     /// until each final state has one.
     pub states_only: bool,
     /// States only: the only final states asked about (`None`: every one).
-    pub wanted: Option<Vec<FinalState>>,
+    pub wanted: Option<Wanted>,
 }
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
@@ -74,8 +76,8 @@ struct Shared {
     candidates: Vec<(usize, Vec<usize>)>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
-    /// The wanted final states these paths can have, as memories per register values.
-    wanted: Option<Memories>,
+    /// The wanted final states these paths can have.
+    wanted: Option<Rc<ForRegisters>>,
 }
 
 impl<'p> Explorer<'p> {
@@ -113,10 +115,8 @@ impl<'p> Explorer<'p> {
                     .enumerate()
                     .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
                     .collect();
-                let wanted = out
-                    .wanted
-                    .as_ref()
-                    .map(|w| wanted_memories(p, &reg_keys, w));
+                let names: Vec<String> = reg_keys.iter().flatten().cloned().collect();
+                let wanted = out.wanted.as_ref().map(|w| w.for_registers(&names));
                 self.shared.insert(Shared {
                     ev,
                     checker,
@@ -143,7 +143,7 @@ impl<'p> Explorer<'p> {
             true => {
                 let found = self.memories.get(&regs).map_or(&[][..], Vec::as_slice);
                 let wanted = match &shared.wanted {
-                    Some(wanted) => match wanted.get(&regs) {
+                    Some(wanted) => match wanted.memories.get(&regs) {
                         Some(memories) => Some(memories.as_slice()),
                         None => return Ok(()),
                     },
@@ -251,29 +251,6 @@ fn registers(combo: &[&Trace], reg_keys: &[Vec<String>]) -> BTreeMap<String, Val
         }
     }
     regs
-}
-
-/// The wanted states as [`Targets`] see them: per register values (in `reg_keys` order), the
-/// memories (physical locations in order). States with other registers or locations than these
-/// paths have cannot be theirs.
-fn wanted_memories(p: &Program, reg_keys: &[Vec<String>], wanted: &[FinalState]) -> Memories {
-    let keys: Vec<&String> = reg_keys.iter().flatten().collect();
-    let names: Vec<&String> = (0..p.locations.len())
-        .filter(|&l| p.physical(l) == l)
-        .map(|l| &p.locations[l].name)
-        .collect();
-    let mut memories = Memories::default();
-    for state in wanted {
-        if state.regs.len() != keys.len() || state.mem.len() != names.len() {
-            continue;
-        }
-        let regs: Option<Vec<Value>> = keys.iter().map(|k| state.regs.get(*k).copied()).collect();
-        let mem: Option<Vec<Value>> = names.iter().map(|n| state.mem.get(*n).copied()).collect();
-        if let (Some(regs), Some(mem)) = (regs, mem) {
-            memories.entry(regs).or_default().push(mem);
-        }
-    }
-    memories
 }
 
 /// Per physical location, the values its coherence-last write may have: any of its writes',

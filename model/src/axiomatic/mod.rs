@@ -30,6 +30,7 @@ pub mod models;
 pub mod rel;
 pub mod targets;
 pub mod values;
+pub mod wanted;
 
 pub use execution::{ExecEvent, Execution};
 
@@ -206,7 +207,7 @@ pub fn allowed_among(
 ) -> Result<BTreeSet<FinalState>, AnalysisError> {
     let how = How {
         count_executions: false,
-        wanted: Some(wanted.iter().cloned().collect()),
+        wanted: Some(wanted::Wanted::new(p, wanted.iter().cloned().collect())),
         ..How::counting(|search, tally| search.pruned(tally))
     };
     let analysis = explore(p, model, opts, how)?;
@@ -226,24 +227,6 @@ fn next_choice(choice: &mut [usize], per_thread: &[Vec<events::Path>]) -> bool {
     false
 }
 
-/// The register values of the wanted states these paths can end with, in the paths' order of
-/// registers (states naming other registers cannot be theirs).
-fn wanted_registers(combo: &[&events::Path], wanted: &[FinalState]) -> Vec<Vec<Value>> {
-    let keys: Vec<String> = combo
-        .iter()
-        .enumerate()
-        .flat_map(|(t, path)| path.regs.keys().map(move |r| format!("P{t}:{r}")))
-        .collect();
-    let mut registers: Vec<Vec<Value>> = wanted
-        .iter()
-        .filter(|s| s.regs.len() == keys.len())
-        .filter_map(|s| keys.iter().map(|k| s.regs.get(k).copied()).collect())
-        .collect();
-    registers.sort_unstable();
-    registers.dedup();
-    registers
-}
-
 /// How [`explore`] goes through the candidate executions.
 struct How {
     /// Count every consistent execution, or only find the final states.
@@ -255,7 +238,7 @@ struct How {
     /// under models that forbid them too (the reference for tests).
     every_valuation: bool,
     /// Finding final states only: the only ones asked about.
-    wanted: Option<Vec<FinalState>>,
+    wanted: Option<wanted::Wanted>,
 }
 
 impl How {
@@ -276,7 +259,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         every_valuation,
         wanted,
     } = how;
-    let wanted_count = wanted.as_ref().map(Vec::len);
+    let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -332,8 +315,13 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
             if let (true, Some(wanted)) = (grounded, &out.wanted) {
                 // (Only without cut paths: every valuation of those counts for `cut` and
                 // `finishes`.)
-                let registers = wanted_registers(&combo, wanted);
-                if registers.is_empty() {
+                let names: Vec<String> = combo
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(t, path)| path.regs.keys().map(move |r| format!("P{t}:{r}")))
+                    .collect();
+                let registers = wanted.for_registers(&names);
+                if registers.registers.is_empty() {
                     if next_choice(&mut choice, &paths.per_thread) {
                         continue 'combos;
                     }

@@ -14,11 +14,13 @@
 //! again, among the writes of the value each read returned, with coherence and the rest.
 
 use super::events::{Kind, Path, ThreadEvent, Trace};
+use super::wanted::ForRegisters;
 use crate::hash::Mix;
 use crate::litmus::{Program, Value};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// A write a read may take its value from.
 #[derive(Copy, Clone)]
@@ -37,9 +39,9 @@ pub struct Valuations<'a> {
     reads: Vec<(usize, usize, Vec<Source>)>,
     /// Each read's index in the flat value vector.
     flat: Vec<usize>,
-    /// Only valuations giving the registers (in the paths' order) one of these values are
-    /// wanted (`None`: every valuation).
-    wanted_registers: Option<Vec<Vec<Value>>>,
+    /// Only valuations giving the registers (in the paths' order) wanted values are wanted
+    /// (`None`: every valuation).
+    wanted: Option<Rc<ForRegisters>>,
     /// How many registers the paths have in all.
     register_count: usize,
 }
@@ -99,16 +101,16 @@ impl<'a> Valuations<'a> {
             offset,
             reads,
             flat,
-            wanted_registers: None,
+            wanted: None,
             register_count: paths.iter().map(|path| path.regs.len()).sum(),
         }
     }
 
-    /// Keeps only the valuations whose registers (every thread's, in the paths' order) take one
-    /// of `wanted`; the search drops a branch as soon as the registers it has computed match
-    /// none of them.
-    pub fn want_registers(&mut self, wanted: Vec<Vec<Value>>) {
-        self.wanted_registers = Some(wanted);
+    /// Keeps only the valuations whose registers (every thread's, in the paths' order) take
+    /// wanted values; the search drops a branch as soon as a register it has computed has a
+    /// value no wanted state gives it.
+    pub fn want_registers(&mut self, wanted: Rc<ForRegisters>) {
+        self.wanted = Some(wanted);
     }
 
     /// Calls `f` with the traces of every distinct valuation that satisfies every assumption,
@@ -371,27 +373,30 @@ impl<'a> Valuations<'a> {
             path.assumes.iter().all(|a| a.holds(&read) != Some(false))
         });
         assumed
-            && self.wanted_registers.as_ref().is_none_or(|wanted| {
-                let registers = self.paths.iter().enumerate().flat_map(|(t, path)| {
-                    let read = move |i: usize| values[self.offset[t] + i];
-                    path.regs.values().map(move |e| e.eval(&read))
-                });
-                // Without allocating for the usual few registers.
-                let mut few = [None; 32];
-                let many: Vec<Option<Value>>;
-                let known = if self.register_count <= few.len() {
-                    for (slot, v) in few.iter_mut().zip(registers) {
-                        *slot = v;
-                    }
-                    &few[..self.register_count]
-                } else {
-                    many = registers.collect();
-                    &many[..]
-                };
-                wanted
-                    .iter()
-                    .any(|w| w.iter().zip(known).all(|(v, k)| k.is_none_or(|k| k == *v)))
-            })
+            && self
+                .wanted
+                .as_ref()
+                .is_none_or(|w| self.registers_wanted(w, values))
+    }
+
+    /// Every register known so far has a value some wanted state gives it, and once all are
+    /// known, some wanted state gives them all theirs.
+    fn registers_wanted(&self, wanted: &ForRegisters, values: &Values) -> bool {
+        let registers = self.paths.iter().enumerate().flat_map(|(t, path)| {
+            let read = move |i: usize| values[self.offset[t] + i];
+            path.regs.values().map(move |e| e.eval(&read))
+        });
+        let mut all = [0 as Value; 32];
+        let mut complete = self.register_count <= all.len();
+        for (i, (v, column)) in registers.zip(&wanted.columns).enumerate() {
+            match v {
+                Some(v) if !column.contains(&v) => return false,
+                Some(v) if i < all.len() => all[i] = v,
+                Some(_) => {}
+                None => complete = false,
+            }
+        }
+        !complete || wanted.registers.contains(&all[..self.register_count])
     }
 
     /// Every assumption holds (all values known).

@@ -249,6 +249,25 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     })
 }
 
+/// What decides [`check`] on `p`, as text: the program without its final condition, which
+/// plays no part in the differential except that the registers it names belong to every final
+/// state (so they are listed). Programs with equal keys get equal verdicts, so a fuzzer need
+/// check only one of them.
+pub fn check_key(p: &Program) -> String {
+    let mut plain = p.clone();
+    plain.condition.quantifier = crate::litmus::Quantifier::Exists;
+    plain.condition.prop = crate::litmus::Prop::True;
+    let mut key = print(&plain);
+    for t in 0..p.threads.len() {
+        let names: Vec<String> = crate::axiomatic::events::registers(p, t)
+            .into_keys()
+            .map(|r| r.to_string())
+            .collect();
+        key.push_str(&format!("P{t} registers: {}\n", names.join(" ")));
+    }
+    key
+}
+
 /// A smaller program on which `fails` still holds: statements and then whole threads are dropped
 /// one at a time while the program stays valid (it prints and parses back) and keeps failing.
 /// The final condition plays no part in the differential, so it becomes `exists (true)` first
