@@ -9,13 +9,19 @@ fn mix(h: u64, word: u64) -> u64 {
     (h.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
-/// A [`Hasher`] that mixes every value written (bytes one at a time).
+/// A [`Hasher`] that mixes every value written (bytes eight at a time: slices of integers
+/// arrive as one run of bytes).
 #[derive(Default)]
 pub struct Mix(u64);
 
 impl Hasher for Mix {
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let word: [u8; 8] = word.try_into().expect("chunks of eight");
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for &b in words.remainder() {
             self.write_u64(u64::from(b));
         }
     }

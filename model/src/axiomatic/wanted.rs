@@ -7,7 +7,9 @@ use super::targets::Memories;
 use super::FinalState;
 use crate::litmus::{Program, Value};
 use std::cell::RefCell;
+use crate::hash::Mix;
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// The wanted states of one program.
@@ -22,7 +24,7 @@ pub struct Wanted {
 #[derive(Default)]
 pub struct ForRegisters {
     /// The wanted register values, in the list's order.
-    pub registers: HashSet<Vec<Value>>,
+    pub registers: HashSet<Vec<Value>, BuildHasherDefault<Mix>>,
     /// Per register of the list, every value it has in some wanted state.
     pub columns: Vec<Vec<Value>>,
     /// The wanted memories per register values.

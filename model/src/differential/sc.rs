@@ -6,7 +6,9 @@
 use crate::axiomatic::events::registers;
 use crate::axiomatic::FinalState;
 use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
+use crate::hash::Mix;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::BuildHasherDefault;
 use std::ops::Range;
 
 /// One point of an interleaving, flat (it is copied and hashed at every step): each thread's next
@@ -75,7 +77,7 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
         run_local(p, &layout, t, &mut start);
     }
     let mut finals = BTreeSet::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<State, BuildHasherDefault<Mix>> = HashSet::default();
     seen.insert(start.clone());
     let mut stack = vec![start];
     while let Some(s) = stack.pop() {

@@ -19,7 +19,7 @@
 use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
 use crate::axiomatic::FinalState;
-use crate::hash::{hash_words, Identity};
+use crate::hash::{hash_words, Identity, Mix};
 use crate::litmus::{Fence, Instr, Program};
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
@@ -111,7 +111,7 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     let mut stack = Vec::new();
     let mut scratch = Vec::new();
     let mut complete = true;
-    let mut finals = HashSet::new();
+    let mut finals: HashSet<Vec<i64>, BuildHasherDefault<Mix>> = HashSet::default();
     let mut forks: Vec<(usize, usize)> = Vec::new();
     let mut push = |c: Config, stack: &mut Vec<Config>, seen: &mut Seen| {
         scratch.clear();
