@@ -29,6 +29,7 @@ use super::wanted::{ForRegisters, Wanted};
 use super::{FinalState, Model};
 use crate::hash::Mix;
 use crate::litmus::*;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
@@ -78,7 +79,14 @@ struct Shared {
     fences: Option<(Vec<Rel>, Rel)>,
     /// The wanted final states these paths can have.
     wanted: Option<Rc<ForRegisters>>,
+    /// Which read-modify-writes can never read from the same write, as found so far.
+    never_share: NeverShare,
 }
+
+/// Per write and pair of read-modify-write reads (the lower first): whether the two can never
+/// both read from the write. It depends only on the events' static relations, the same for
+/// every valuation of one combination of paths, so it is worked out once per triple.
+type NeverShare = RefCell<HashMap<(usize, usize, usize), bool, BuildHasherDefault<Mix>>>;
 
 impl<'p> Explorer<'p> {
     pub fn new(p: &'p Program, model: Model, search: SearchFn) -> Explorer<'p> {
@@ -125,6 +133,7 @@ impl<'p> Explorer<'p> {
                     candidates: Vec::new(),
                     fences: None,
                     wanted,
+                    never_share: NeverShare::default(),
                 })
             }
         };
@@ -198,6 +207,7 @@ impl<'p> Explorer<'p> {
             barrier_options,
             fence_floor,
             barrier_floor,
+            never_share: &shared.never_share,
         };
         let mut tally = Tally {
             targets,
@@ -307,6 +317,7 @@ pub struct Search<'a> {
     /// What every fence order, and every barrier matching, has in common.
     fence_floor: &'a Rel,
     barrier_floor: Rel,
+    never_share: &'a NeverShare,
 }
 
 /// The choices to make at one physical location: its reads (with their candidate writes) and
@@ -518,6 +529,11 @@ impl Search<'_> {
         // One copy for all the choices, each added and taken back.
         let mut rf_r = rf.clone();
         for &w in ws {
+            if self.ev.rmw.row(*r) != 0
+                && members(rf.rel.row(w)).any(|other| self.never_share(here, w, *r, other))
+            {
+                continue;
+            }
             rf_r.rel.set_row(w, rf.rel.row(w) | bit(*r));
             rf_r.inv.set_row(*r, bit(w));
             if (k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co) {
@@ -525,6 +541,50 @@ impl Search<'_> {
             }
             rf_r.rel.set_row(w, rf.rel.row(w));
         }
+    }
+
+    /// Whether the reads of two read-modify-writes at `here` can never both read from `w`:
+    /// with only those two reads-from pairs and any order of `w` and the two RMW writes (after
+    /// the initial writes), the per-location axioms fail. They are monotone, so every execution
+    /// with both pairs fails them too, and the choice is dropped before any coherence order is
+    /// built (Atomicity: whichever RMW writes first comes between the other one's source and
+    /// its write).
+    fn never_share(&self, here: &Place, w: usize, r1: usize, r2: usize) -> bool {
+        let ev = self.ev;
+        let key = (w, r1.min(r2), r1.max(r2));
+        if let Some(&known) = self.never_share.borrow().get(&key) {
+            return known;
+        }
+        let write_of = |r: usize| members(ev.rmw.row(r)).next();
+        let (Some(w1), Some(w2)) = (write_of(r1), write_of(r2)) else {
+            return false;
+        };
+        let mut rf = Rel::empty(ev.n);
+        rf.add(w, r1);
+        rf.add(w, r2);
+        let inv = rf.inv();
+        let from_init = ev.init & bit(w) != 0;
+        let mut some_order_passes = false;
+        for_each_permutation(&[w, w1, w2], &mut |order| {
+            if some_order_passes || (from_init && order[0] != w) {
+                return;
+            }
+            let mut co = Rel::empty(ev.n);
+            for (i, &a) in order.iter().enumerate() {
+                for &b in &order[i + 1..] {
+                    co.add(a, b);
+                }
+                for &init in here.init.iter().filter(|&&init| init != a) {
+                    co.add(init, a);
+                }
+            }
+            let fr = inv.seq(&co);
+            some_order_passes = self.checker.location_ok(ev, &rf, &co, &fr);
+        });
+        self.never_share
+            .borrow_mut()
+            .insert(key, !some_order_passes);
+        !some_order_passes
     }
 
     /// With reads-from chosen up to this location: for each of its writes, the writes the

@@ -10,6 +10,11 @@
 //! then confirms. Such executions are thin air, which the PTX models' No-Thin-Air axiom rejects;
 //! Tile IR, which has no such axiom, sees the self-justifying values that are in play.
 //!
+//! Under the PTX models, whose No-Thin-Air axiom rejects every execution with such a cycle,
+//! only valuations without one can have consistent executions; [`Valuations::for_each_grounded`]
+//! finds exactly those, by values rather than by sources, and much faster on chains of
+//! read-modify-writes (where almost every write's value depends on a read).
+//!
 //! Each distinct valuation gives one trace per thread; `enumerate.rs` then chooses reads-from
 //! again, among the writes of the value each read returned, with coherence and the rest.
 

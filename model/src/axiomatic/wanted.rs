@@ -5,9 +5,9 @@
 
 use super::targets::Memories;
 use super::FinalState;
+use crate::hash::Mix;
 use crate::litmus::{Program, Value};
 use std::cell::RefCell;
-use crate::hash::Mix;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;

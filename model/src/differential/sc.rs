@@ -5,8 +5,8 @@
 
 use crate::axiomatic::events::registers;
 use crate::axiomatic::FinalState;
-use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
 use crate::hash::Mix;
+use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::hash::BuildHasherDefault;
 use std::ops::Range;
