@@ -86,6 +86,18 @@ impl Expr {
         }
     }
 
+    /// Appends the index of every read the expression mentions.
+    pub fn reads(&self, out: &mut Vec<usize>) {
+        match self {
+            Expr::Const(_) => {}
+            Expr::Read(i) => out.push(*i),
+            Expr::Add(a, b) | Expr::Sub(a, b) => {
+                a.reads(out);
+                b.reads(out);
+            }
+        }
+    }
+
     /// The value, once every read it mentions has one (`read` gives them by index).
     pub fn eval(&self, read: &impl Fn(usize) -> Option<Value>) -> Option<Value> {
         match self {

@@ -18,7 +18,7 @@
 //! Each distinct valuation gives one trace per thread; `enumerate.rs` then chooses reads-from
 //! again, among the writes of the value each read returned, with coherence and the rest.
 
-use super::events::{Kind, Path, ThreadEvent, Trace};
+use super::events::{Expr, Kind, Path, ThreadEvent, Trace};
 use super::wanted::ForRegisters;
 use crate::hash::Mix;
 use crate::litmus::{Program, Value};
@@ -49,7 +49,13 @@ pub struct Valuations<'a> {
     wanted: Option<Rc<ForRegisters>>,
     /// How many registers the paths have in all.
     register_count: usize,
+    /// Per read (in `reads` order), what its value may decide.
+    mentioned_by: Vec<Mentions<'a>>,
 }
+
+/// The assumptions (thread, index) and registers (thread, index over every thread's registers,
+/// expression) whose expressions mention one read.
+type Mentions<'a> = (Vec<(usize, usize)>, Vec<(usize, usize, &'a Expr)>);
 
 /// The value of every read (by flat index; other events hold `None`).
 type Values = Vec<Option<Value>>;
@@ -100,14 +106,40 @@ impl<'a> Valuations<'a> {
                 reads.push((t, i, sources));
             }
         }
-        let flat = reads.iter().map(|(t, i, _)| offset[*t] + i).collect();
+        let flat: Vec<usize> = reads.iter().map(|(t, i, _)| offset[*t] + i).collect();
+        let mut mentioned_by: Vec<Mentions<'a>> = vec![(Vec::new(), Vec::new()); reads.len()];
+        let read_of = |t: usize, i: usize| flat.iter().position(|&f| f == offset[t] + i);
+        let mut g = 0;
+        for (t, path) in paths.iter().enumerate() {
+            for (a, assumption) in path.assumes.iter().enumerate() {
+                let mut mentioned = Vec::new();
+                assumption.a.reads(&mut mentioned);
+                assumption.b.reads(&mut mentioned);
+                mentioned.sort_unstable();
+                mentioned.dedup();
+                for k in mentioned.into_iter().filter_map(|i| read_of(t, i)) {
+                    mentioned_by[k].0.push((t, a));
+                }
+            }
+            for e in path.regs.values() {
+                let mut mentioned = Vec::new();
+                e.reads(&mut mentioned);
+                mentioned.sort_unstable();
+                mentioned.dedup();
+                for k in mentioned.into_iter().filter_map(|i| read_of(t, i)) {
+                    mentioned_by[k].1.push((t, g, e));
+                }
+                g += 1;
+            }
+        }
         Valuations {
             paths,
             offset,
             reads,
             flat,
             wanted: None,
-            register_count: paths.iter().map(|path| path.regs.len()).sum(),
+            register_count: g,
+            mentioned_by,
         }
     }
 
@@ -169,7 +201,8 @@ impl<'a> Valuations<'a> {
     ) -> ControlFlow<()> {
         let Some((&k, rest)) = round.split_first() else {
             if r.deferred.is_empty() {
-                if self.satisfied(&r.values) {
+                let registers = |w: &Rc<ForRegisters>| self.registers_wanted(w, &r.values);
+                if self.satisfied(&r.values) && self.wanted.as_ref().is_none_or(registers) {
                     return emit(&r.values);
                 }
                 return ControlFlow::Continue(());
@@ -199,7 +232,7 @@ impl<'a> Valuations<'a> {
                 continue;
             }
             r.values[at] = Some(v);
-            if self.possible(&r.values) {
+            if self.still_possible(&r.values, k) {
                 self.ground(r, rest, true, emit)?;
             }
         }
@@ -402,6 +435,23 @@ impl<'a> Valuations<'a> {
             }
         }
         !complete || wanted.registers.contains(&all[..self.register_count])
+    }
+
+    /// [`Self::possible`], knowing it held before read `k` got its value: only what mentions
+    /// `k` can have changed. (Every register is checked again at the end: one that mentions no
+    /// read is never checked here.)
+    fn still_possible(&self, values: &Values, k: usize) -> bool {
+        let (assumptions, registers) = &self.mentioned_by[k];
+        let read = |t: usize| move |i: usize| values[self.offset[t] + i];
+        assumptions
+            .iter()
+            .all(|&(t, a)| self.paths[t].assumes[a].holds(&read(t)) != Some(false))
+            && self.wanted.as_ref().is_none_or(|wanted| {
+                registers.iter().all(|&(t, g, e)| {
+                    e.eval(&read(t))
+                        .is_none_or(|v| wanted.columns[g].contains(&v))
+                })
+            })
     }
 
     /// Every assumption holds (all values known).
