@@ -487,6 +487,16 @@ impl Machine {
 
     /// Join (or, for a non-acquiring strong read, remember) what the read store releases.
     fn observe(&mut self, t: usize, loc: usize, store: usize, reader: &Actor, order: Order) {
+        // An acquire pattern is also a strong read of `loc` followed in program order by an
+        // acquire of `loc`: this acquire joins what the thread's earlier strong reads of `loc`
+        // observed, not only what it reads itself.
+        let earlier_reads = |th: &ThreadState| th.pending.iter().any(|p| p.loc == loc);
+        if acquires(order) && reader.strong() && earlier_reads(&self.threads[t]) {
+            let th = Arc::make_mut(&mut self.threads[t]);
+            for p in th.pending.iter().filter(|p| p.loc == loc) {
+                acquire(&mut th.view, reader, &p.heads, p.rf_levels);
+            }
+        }
         let s = &self.locs[loc].stores[store];
         let Some(writer) = s.actor else { return };
         if s.heads.is_empty() || !reader.strong() {
@@ -501,7 +511,11 @@ impl Machine {
         if acquires(order) {
             acquire(&mut th.view, reader, &heads, rf_levels);
         } else {
-            th.pending.push(PendingAcquire { heads, rf_levels });
+            th.pending.push(PendingAcquire {
+                loc,
+                heads,
+                rf_levels,
+            });
         }
     }
 

@@ -70,6 +70,7 @@ impl Machine {
             heads(key, th.fence_heads.iter());
             key.push(th.pending.len() as u64);
             for p in &th.pending {
+                key.push(p.loc as u64);
                 key.push(p.rf_levels as u64);
                 heads(key, p.heads.iter());
             }

@@ -63,9 +63,12 @@ pub fn acquire(view: &mut View, acquirer: &Actor, heads: &[Head], rf_levels: Lev
     }
 }
 
-/// A strong read not (yet) followed by an acquire fence: what a later acquire fence would join.
+/// A strong read that did not acquire: what a later acquire fence, or a later acquire of the
+/// same location, would join (both complete an acquire pattern with it).
 #[derive(Clone, Debug)]
 pub struct PendingAcquire {
+    /// The location the strong read read.
+    pub loc: usize,
     pub heads: Heads,
     pub rf_levels: LevelMask,
 }
