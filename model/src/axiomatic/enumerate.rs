@@ -25,7 +25,7 @@ use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::targets::{Memories, Targets};
-use super::wanted::{ForRegisters, Wanted};
+use super::wanted::ForRegisters;
 use super::{FinalState, Model};
 use crate::hash::Mix;
 use crate::litmus::*;
@@ -45,8 +45,6 @@ pub struct Collector {
     /// States only (see [`super::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
-    /// States only: the only final states asked about (`None`: every one).
-    pub wanted: Option<Wanted>,
 }
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
@@ -60,6 +58,8 @@ pub struct Explorer<'p> {
     shared: Option<Shared>,
     /// States only: the final memories found, per register values.
     memories: Memories,
+    /// States only: the wanted final states these paths can have (`None`: every one).
+    wanted: Option<Rc<ForRegisters>>,
 }
 
 /// How to go through the candidate executions of one combination of traces.
@@ -77,8 +77,6 @@ struct Shared {
     candidates: Vec<(usize, Vec<usize>)>,
     /// The fence.sc orders and what they all have in common, once computed.
     fences: Option<(Vec<Rel>, Rel)>,
-    /// The wanted final states these paths can have.
-    wanted: Option<Rc<ForRegisters>>,
     /// Which read-modify-writes can never read from the same write, as found so far.
     never_share: NeverShare,
 }
@@ -89,13 +87,21 @@ struct Shared {
 type NeverShare = RefCell<HashMap<(usize, usize, usize), bool, BuildHasherDefault<Mix>>>;
 
 impl<'p> Explorer<'p> {
-    pub fn new(p: &'p Program, model: Model, search: SearchFn) -> Explorer<'p> {
+    /// `wanted`: states only, the wanted states for these paths' registers (`None`: every
+    /// state).
+    pub fn new(
+        p: &'p Program,
+        model: Model,
+        search: SearchFn,
+        wanted: Option<Rc<ForRegisters>>,
+    ) -> Explorer<'p> {
         Explorer {
             p,
             model,
             search,
             shared: None,
             memories: Memories::default(),
+            wanted,
         }
     }
 
@@ -118,13 +124,11 @@ impl<'p> Explorer<'p> {
                     .filter(|&l| p.physical(l) == l)
                     .map(|l| Place::of(&ev, p, l))
                     .collect();
-                let reg_keys: Vec<Vec<String>> = combo
+                let reg_keys = combo
                     .iter()
                     .enumerate()
                     .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
                     .collect();
-                let names: Vec<String> = reg_keys.iter().flatten().cloned().collect();
-                let wanted = out.wanted.as_ref().map(|w| w.for_registers(&names));
                 self.shared.insert(Shared {
                     ev,
                     checker,
@@ -132,7 +136,6 @@ impl<'p> Explorer<'p> {
                     reg_keys,
                     candidates: Vec::new(),
                     fences: None,
-                    wanted,
                     never_share: NeverShare::default(),
                 })
             }
@@ -151,7 +154,7 @@ impl<'p> Explorer<'p> {
         let targets = match out.states_only {
             true => {
                 let found = self.memories.get(&regs).map_or(&[][..], Vec::as_slice);
-                let wanted = match &shared.wanted {
+                let wanted = match &self.wanted {
                     Some(wanted) => match wanted.memories.get(&regs) {
                         Some(memories) => Some(memories.as_slice()),
                         None => return Ok(()),

@@ -338,14 +338,7 @@ fn sides(s: State, cmp: Cmp, a: &Tainted, b: &Tainted) -> Vec<(bool, State)> {
 
 fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, TraceError> {
     let body = &p.threads[t].body;
-    let labels: HashMap<&str, usize> = body
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match &s.instr {
-            Instr::Label(l) => Some((l.as_str(), i)),
-            _ => None,
-        })
-        .collect();
+    let labels = p.threads[t].labels();
     let start = State {
         pc: 0,
         regs: registers(p, t)

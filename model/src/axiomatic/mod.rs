@@ -39,6 +39,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// The memory models the engine knows, by their command-line names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -270,7 +271,6 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         executions: 0,
         racy: 0,
         states_only: !count_executions,
-        wanted,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
@@ -312,22 +312,24 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
             let mut valuations = values::Valuations::new(p, &combo);
-            if let (true, Some(wanted)) = (grounded, &out.wanted) {
-                // (Only without cut paths: every valuation of those counts for `cut` and
-                // `finishes`.)
+            let wanted_here = wanted.as_ref().map(|w| {
                 let names: Vec<String> = combo
                     .iter()
                     .enumerate()
                     .flat_map(|(t, path)| path.regs.keys().map(move |r| format!("P{t}:{r}")))
                     .collect();
-                let registers = wanted.for_registers(&names);
-                if registers.registers.is_empty() {
+                w.for_registers(&names)
+            });
+            // Valuations are narrowed to wanted registers only without cut paths: every
+            // valuation of those counts for `cut` and `finishes`.
+            if let (true, Some(here)) = (grounded, &wanted_here) {
+                if here.registers.is_empty() {
                     if next_choice(&mut choice, &paths.per_thread) {
                         continue 'combos;
                     }
                     break;
                 }
-                valuations.want_registers(registers);
+                valuations.want_registers(Rc::clone(here));
             }
             let cut_here = combo
                 .iter()
@@ -339,7 +341,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 }
             } else {
                 let mut result = Ok(());
-                let mut explorer = enumerate::Explorer::new(p, model, search);
+                let mut explorer = enumerate::Explorer::new(p, model, search, wanted_here);
                 let for_each = if grounded {
                     values::Valuations::for_each_grounded
                 } else {

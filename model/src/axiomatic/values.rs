@@ -143,9 +143,9 @@ impl<'a> Valuations<'a> {
         }
     }
 
-    /// Keeps only the valuations whose registers (every thread's, in the paths' order) take
-    /// wanted values; the search drops a branch as soon as a register it has computed has a
-    /// value no wanted state gives it.
+    /// Makes [`Self::for_each_grounded`] keep only the valuations whose registers (every
+    /// thread's, in the paths' order) take wanted values; it drops a branch as soon as a
+    /// register it has computed has a value no wanted state gives it.
     pub fn want_registers(&mut self, wanted: Rc<ForRegisters>) {
         self.wanted = Some(wanted);
     }
@@ -403,18 +403,12 @@ impl<'a> Valuations<'a> {
         }
     }
 
-    /// No assumption is contradicted by the values known so far, and the registers known so far
-    /// match some wanted registers.
+    /// No assumption is contradicted by the values known so far.
     fn possible(&self, values: &Values) -> bool {
-        let assumed = self.paths.iter().enumerate().all(|(t, path)| {
+        self.paths.iter().enumerate().all(|(t, path)| {
             let read = |i: usize| values[self.offset[t] + i];
             path.assumes.iter().all(|a| a.holds(&read) != Some(false))
-        });
-        assumed
-            && self
-                .wanted
-                .as_ref()
-                .is_none_or(|w| self.registers_wanted(w, values))
+        })
     }
 
     /// Every register known so far has a value some wanted state gives it, and once all are

@@ -311,6 +311,20 @@ pub struct Thread {
     pub span: Span,
 }
 
+impl Thread {
+    /// Each label of the body with the index of its statement (what a branch jumps to).
+    pub fn labels(&self) -> std::collections::HashMap<&str, usize> {
+        self.body
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.instr {
+                Instr::Label(l) => Some((l.as_str(), i)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// The left- or right-hand side of a comparison in the final condition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Term {

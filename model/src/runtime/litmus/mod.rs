@@ -159,15 +159,7 @@ impl LitmusModel {
             .threads
             .iter()
             .map(|th| {
-                let labels: HashMap<&str, usize> = th
-                    .body
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| match &s.instr {
-                        Instr::Label(l) => Some((l.as_str(), i)),
-                        _ => None,
-                    })
-                    .collect();
+                let labels = th.labels();
                 th.body
                     .iter()
                     .map(|s| {
