@@ -21,7 +21,7 @@
 
 use scopecheck_model::litmus::{
     Access, BarrierOp, Cmp, Fence, Instr, LocId, LocationKind, Operand, Program, Prop, Proxy,
-    ProxyFence, Reg, RmwOp, Term, ThreadId,
+    ProxyFence, Quantifier, Reg, RmwOp, Term, ThreadId,
 };
 use scopecheck_model::scope::Order;
 use std::collections::BTreeSet;
@@ -44,6 +44,9 @@ pub const TAG_STATE: u64 = 1;
 pub const TAG_TIMEOUT: u64 = 2;
 /// Tag byte: some observable fell outside -128..=127 and cannot be packed.
 pub const TAG_WIDE: u64 = 3;
+/// Tag byte: a spinning reader gave up before its load returned the value it waits for. The
+/// instance has no final state of the test (the reader never got past its first load).
+pub const TAG_SPIN: u64 = 4;
 
 /// A program the harness cannot express, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,12 +95,35 @@ pub struct Harness {
     pub saved: Vec<(ThreadId, Reg)>,
     /// Physical locations; index `k` is the harness's location array `k`.
     pub locations: Vec<LocId>,
+    /// Loads that may spin (see [`Spin`]); they spin only when the run's spin bound is non-zero.
+    pub spins: Vec<Spin>,
+}
+
+/// A load that the harness can repeat until it returns `value`: a *spinning reader*.
+///
+/// Only loads whose destination register the condition pins to a constant (a top-level conjunct
+/// `Pt:r == value` of an `exists`/`~exists` condition) in a thread without branches are chosen,
+/// and never for the location's initial value. Why the diff stays sound: an instance whose
+/// spinning load finally returns `value` is an execution of the original program in which that
+/// load returned `value`, plus earlier reads of the same location by the same thread whose
+/// results are dropped; removing those read events from a consistent execution leaves every
+/// relation of the model (program order, reads-from, coherence and the orders built from them)
+/// a restriction of what it was, so the acyclicity and irreflexivity axioms still hold and the
+/// final state is one the model allows for the original program. Instances whose reader gave up
+/// are counted apart ([`TAG_SPIN`]), never as a final state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spin {
+    pub thread: ThreadId,
+    /// Index of the load in the thread's body.
+    pub stmt: usize,
+    /// The value the load waits for.
+    pub value: i64,
 }
 
 impl Harness {
-    /// Ints saved per instance: every saved register plus the timeout flag.
+    /// Ints saved per instance: every saved register plus the timeout and spin-miss flags.
     pub fn words_per_instance(&self) -> usize {
-        self.saved.len() + 1
+        self.saved.len() + 2
     }
 
     pub fn threads(&self) -> usize {
@@ -113,6 +139,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
     let saved = saved_registers(program, &observables);
+    let spins = spins(program);
     let mut g = Gen {
         program,
         out: String::new(),
@@ -121,6 +148,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         saved: &saved,
         locations: &locations,
         observables: &observables,
+        spins: &spins,
     };
     g.emit()?;
     Ok(Harness {
@@ -130,6 +158,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         observables,
         saved,
         locations,
+        spins,
     })
 }
 
@@ -335,6 +364,60 @@ fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Re
     set.into_iter().collect()
 }
 
+/// The spinning-reader candidates of `p` (see [`Spin`]).
+pub fn spins(p: &Program) -> Vec<Spin> {
+    fn pinned(prop: &Prop, out: &mut Vec<(ThreadId, Reg, i64)>) {
+        match prop {
+            Prop::And(a, b) => {
+                pinned(a, out);
+                pinned(b, out);
+            }
+            Prop::Cmp(Cmp::Eq, Term::Reg(t, r), Term::Const(c))
+            | Prop::Cmp(Cmp::Eq, Term::Const(c), Term::Reg(t, r)) => out.push((*t, r.clone(), *c)),
+            _ => {}
+        }
+    }
+    if p.condition.quantifier == Quantifier::Forall {
+        return vec![];
+    }
+    let mut pins = Vec::new();
+    pinned(&p.condition.prop, &mut pins);
+    let mut out = Vec::new();
+    for (t, r, value) in pins {
+        let Some(thread) = p.threads.get(t) else {
+            continue;
+        };
+        if thread
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Branch { .. } | Instr::Label(_)))
+        {
+            continue;
+        }
+        let defs: Vec<usize> = thread
+            .body
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| defined_reg(&s.instr) == Some(&r))
+            .map(|(i, _)| i)
+            .collect();
+        if let [i] = defs[..] {
+            if let Instr::Load { loc, .. } = &thread.body[i].instr {
+                if p.initial_value(*loc) != value && i32::try_from(value).is_ok() {
+                    out.push(Spin {
+                        thread: t,
+                        stmt: i,
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|s| (s.thread, s.stmt));
+    out.dedup();
+    out
+}
+
 fn defined_reg(i: &Instr) -> Option<&Reg> {
     match i {
         Instr::Load { dst, .. }
@@ -388,6 +471,7 @@ struct Gen<'a> {
     saved: &'a [(ThreadId, Reg)],
     locations: &'a [LocId],
     observables: &'a [Observable],
+    spins: &'a [Spin],
 }
 
 macro_rules! emit {
@@ -418,8 +502,9 @@ impl Gen<'_> {
             self.roles.iter().map(Vec::len).sum::<usize>()
         );
         emit!(self, "#define LOCS {}u", self.locations.len());
-        emit!(self, "#define WORDS {}u", self.saved.len() + 1);
+        emit!(self, "#define WORDS {}u", self.saved.len() + 2);
         emit!(self, "#define TIMEOUT_WORD {}u", self.saved.len());
+        emit!(self, "#define SPIN_WORD {}u", self.saved.len() + 1);
         emit!(self, "#define TABLE_MASK {}u", TABLE_SLOTS - 1);
         emit!(self, "#define STEP_LIMIT {}u", STEP_LIMIT);
         self.out.push_str(PRELUDE);
@@ -433,7 +518,7 @@ impl Gen<'_> {
         for li in 0..self.locations.len() {
             emit!(
                 self,
-                "  u32* L{li} = mem + ((u64){li}u * n + perm(inst, mix(seed ^ {:#x}u), mask, k)) * stride;",
+                "  u32* L{li} = mem + ((u64){li}u * n + (loc_perm ? perm(inst, mix(seed ^ {:#x}u), mask, k) : inst)) * stride;",
                 0x200 + li
             );
         }
@@ -452,14 +537,15 @@ impl Gen<'_> {
         );
         emit!(
             self,
-            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask) {{"
+            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask, u32 loc_perm, u32 stress_pattern,"
         );
+        emit!(self, "    u32 spin_bound) {{");
         emit!(
             self,
             "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
         );
         emit!(self, "  const u32 test_blocks = (n >> ipb_log2) * ROLES;");
-        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask); return; }}");
+        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
         emit!(
             self,
             "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;"
@@ -480,7 +566,7 @@ impl Gen<'_> {
         );
         self.emit_location_pointers();
         emit!(self, "  int* out = regs + (u64)inst * WORDS;");
-        emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask);");
+        emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask, stress_pattern);");
         emit!(self, "  const u32 me = role * SLOTS + slot;");
         emit!(
             self,
@@ -537,9 +623,30 @@ impl Gen<'_> {
         if has_branch {
             emit!(self, "    u32 steps = 0;");
         }
-        for s in &t.body {
+        for (i, s) in t.body.iter().enumerate() {
             let code = self.instr(tid, &s.instr, &labels, s.span)?;
-            emit!(self, "    {code}");
+            match (
+                self.spins.iter().find(|x| x.thread == tid && x.stmt == i),
+                &s.instr,
+            ) {
+                (Some(spin), Instr::Load { dst, .. }) => {
+                    // A spinning reader: repeat the load until it returns the value the
+                    // condition waits for, at most `spin_bound` times. With spinning off the
+                    // load is emitted alone: a branch on its value would hold back every later
+                    // access of the thread until the load returns (a control dependency), and
+                    // the shape's weak outcome with it.
+                    let r = format!("r_{}", ident(&dst.0));
+                    let v = spin.value;
+                    emit!(self, "    if (spin_bound) {{ u32 spins_ = 0;");
+                    emit!(
+                        self,
+                        "      do {{ {code} }} while ({r} != ({v}) && ++spins_ < spin_bound);"
+                    );
+                    emit!(self, "      if ({r} != ({v})) out[SPIN_WORD] = 1;");
+                    emit!(self, "    }} else {{ {code} }}");
+                }
+                _ => emit!(self, "    {code}"),
+            }
         }
         emit!(self, "  P{tid}_done:");
         for (i, (th, r)) in self.saved.iter().enumerate() {
@@ -666,7 +773,7 @@ impl Gen<'_> {
         emit!(self, "extern \"C\" __global__ void {CHECK_KERNEL}(u32* mem, int* regs, u32* bar, u64* keys, u64* counts,");
         emit!(
             self,
-            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify) {{"
+            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify, u32 loc_perm) {{"
         );
         emit!(self, "  const u32 n = 1u << k, mask = n - 1u;");
         emit!(
@@ -700,6 +807,7 @@ impl Gen<'_> {
             self,
             "    if (out[TIMEOUT_WORD]) key = {TAG_TIMEOUT}ull << 56;"
         );
+        emit!(self, "    if (out[SPIN_WORD]) key = {TAG_SPIN}ull << 56;");
         emit!(self, "    count_outcome(keys, counts, lost, key);");
         emit!(self, "  }}");
         for (k, &l) in self.locations.iter().enumerate() {
@@ -711,6 +819,7 @@ impl Gen<'_> {
             );
         }
         emit!(self, "  out[TIMEOUT_WORD] = 0;");
+        emit!(self, "  out[SPIN_WORD] = 0;");
         emit!(self, "  bar[inst] = 0;");
         emit!(self, "}}");
     }
@@ -743,21 +852,25 @@ __device__ __forceinline__ u32 perm(u32 x, u32 key, u32 mask, u32 k) {
   return (x * c) & mask;
 }
 
-// Stores and loads to random scratch lines; `asm volatile` keeps them.
-__device__ __noinline__ void stress_lines(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
+// Two accesses per step to random scratch lines; `asm volatile` keeps them. Patterns (as in
+// published GPU litmus campaigns): 0 store then load, 1 store then store, 2 load then load,
+// 3 load then store.
+__device__ __noinline__ void stress_lines(u32* scratch, u32 seed, u32 iters, u32 scratch_mask, u32 pattern) {
   u32 acc = 0;
   for (u32 i = 0; i < iters; ++i) {
     u32* p = scratch + ((mix(seed + i * 0x9e3779b9u) & scratch_mask) << 5);
-    u32 v;
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(i) : "memory");
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p + 1) : "memory");
-    acc += v;
+    u32 v = 0, w = 0;
+    if (pattern & 2u) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(w) : "l"(p) : "memory");
+    else asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(i) : "memory");
+    if (pattern & 1u) asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p + 1), "r"(i) : "memory");
+    else asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p + 1) : "memory");
+    acc += v + w;
   }
   if (acc == 0xdeadbeefu) scratch[0] = acc;
 }
 
-__device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
-  if (iters) stress_lines(scratch, mix(seed ^ (blockIdx.x * 2048u + threadIdx.x)), iters, scratch_mask);
+__device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask, u32 pattern) {
+  if (iters) stress_lines(scratch, mix(seed ^ (blockIdx.x * 2048u + threadIdx.x)), iters, scratch_mask, pattern);
 }
 
 // Wait (boundedly) until every litmus thread of the instance has arrived, so they start together.

@@ -1,7 +1,7 @@
 //! Final states as the device counts them: one 64-bit key per distinct state of the condition's
 //! observables (one byte per value, a tag byte on top).
 
-use crate::codegen::{Observable, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
+use crate::codegen::{Observable, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
 use scopecheck_model::litmus::{Cmp, Program, Prop, Term, Value};
 use std::collections::BTreeMap;
 
@@ -14,6 +14,8 @@ pub enum Outcome {
     Timeout,
     /// Some observable fell outside -128..=127 and could not be packed into the key.
     Wide,
+    /// A spinning reader gave up before it saw the value it waits for.
+    SpinMiss,
     /// A key this harness never writes: evidence of a classifier bug, reported, never dropped.
     Unknown(u64),
 }
@@ -28,6 +30,7 @@ pub fn decode(key: u64, observables: usize) -> Outcome {
         ),
         TAG_TIMEOUT => Outcome::Timeout,
         TAG_WIDE => Outcome::Wide,
+        TAG_SPIN => Outcome::SpinMiss,
         _ => Outcome::Unknown(key),
     }
 }

@@ -61,11 +61,22 @@ fn message_passing_relaxed_gpu_keeps_the_exact_instruction_forms() {
     has(s, "key |= (u64)(v & 0xff) << 0; }");
     has(s, "key |= (u64)(v & 0xff) << 8; }");
     has(s, "count_outcome(keys, counts, lost, key);");
-    // Locations sit at permuted, strided slots and are reset to their initial values.
+    // Locations sit at permuted (unless turned off), strided slots and are reset to their
+    // initial values.
     has(
         s,
-        "u32* L1 = mem + ((u64)1u * n + perm(inst, mix(seed ^ 0x201u), mask, k)) * stride;",
+        "u32* L1 = mem + ((u64)1u * n + (loc_perm ? perm(inst, mix(seed ^ 0x201u), mask, k) : inst)) * stride;",
     );
+    // P1 may spin on y until it reads 1 (the condition pins P1:r0 to 1); a reader that gives up
+    // is flagged, not classified.
+    has(s, "while (r_r0 != (1) && ++spins_ < spin_bound);");
+    has(s, "if (r_r0 != (1)) out[SPIN_WORD] = 1;");
+    // With spinning off the load stands alone: no branch on its value delays P1's second load.
+    has(
+        s,
+        r#"} else { asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r0) : "l"(L1) : "memory"); }"#,
+    );
+    has(s, "if (out[SPIN_WORD]) key = 4ull << 56;");
     has(s, "*L0 = 0u; // x");
     has(s, "*L1 = 0u; // y");
 }
