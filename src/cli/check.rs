@@ -3,6 +3,7 @@
 //! prints a summary table and exits non-zero on any mismatch.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use scopecheck_model::axiomatic::liveness::{self, Progress};
 use scopecheck_model::axiomatic::{self, Model, Options};
 use scopecheck_model::litmus;
 use std::path::{Path, PathBuf};
@@ -65,11 +66,48 @@ impl Status {
 }
 
 /// One litmus row of a manifest: `file,model,expected` with expected `allowed` or `forbidden`
-/// (is some final state satisfying the condition's proposition allowed by the model?).
+/// (is some final state satisfying the condition's proposition allowed by the model?), or a
+/// liveness verdict `terminates` / `can-hang`, under a progress model with `:obe` etc. (fair
+/// when none is given).
 struct LitmusRow {
     file: PathBuf,
     model: Model,
-    allowed: bool,
+    expect: Expect,
+}
+
+#[derive(Copy, Clone)]
+enum Expect {
+    Allowed(bool),
+    Terminates(bool, Progress),
+}
+
+impl Expect {
+    fn parse(word: &str) -> Result<Expect, String> {
+        let (verdict, progress) = word.split_once(':').unwrap_or((word, "fair"));
+        let progress = || {
+            Progress::from_name(progress)
+                .ok_or_else(|| format!("unknown progress model `{progress}`"))
+        };
+        match verdict {
+            "allowed" | "forbidden" if word == verdict => Ok(Expect::Allowed(verdict == "allowed")),
+            "terminates" => Ok(Expect::Terminates(true, progress()?)),
+            "can-hang" => Ok(Expect::Terminates(false, progress()?)),
+            _ => Err(format!(
+                "expected `allowed`, `forbidden`, `terminates` or `can-hang` (with `:PROGRESS`), found `{word}`"
+            )),
+        }
+    }
+
+    fn word(self, model: Model) -> String {
+        match self {
+            Expect::Allowed(allowed) => format!("{} {}", model.name(), verdict_word(allowed)),
+            Expect::Terminates(terminates, progress) => format!(
+                "{} {progress} {}",
+                model.name(),
+                if terminates { "terminates" } else { "can hang" }
+            ),
+        }
+    }
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -160,20 +198,14 @@ fn read_manifest(
         let parsed = match fields.as_slice() {
             [file, model, expected] => Model::from_name(model)
                 .ok_or_else(|| format!("unknown model `{model}`"))
-                .and_then(|model| match *expected {
-                    "allowed" => Ok((file, model, true)),
-                    "forbidden" => Ok((file, model, false)),
-                    other => Err(format!(
-                        "expected `allowed` or `forbidden`, found `{other}`"
-                    )),
-                }),
+                .and_then(|model| Ok((file, model, Expect::parse(expected)?))),
             _ => Err("expected `file,model,expected`".to_string()),
         };
         match parsed {
-            Ok((file, model, allowed)) => rows.push(LitmusRow {
+            Ok((file, model, expect)) => rows.push(LitmusRow {
                 file: dir.join(file),
                 model,
-                allowed,
+                expect,
             }),
             Err(message) => outcomes.push(Outcome {
                 entry: format!("{}:{}", manifest.display(), n + 1),
@@ -200,7 +232,7 @@ fn verdict_word(allowed: bool) -> &'static str {
 fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
     let start = Instant::now();
     let entry = row.file.display().to_string();
-    let expected = format!("{} {}", row.model.name(), verdict_word(row.allowed));
+    let expected = row.expect.word(row.model);
     let error = |got: String| Outcome {
         entry: entry.clone(),
         kind: "litmus",
@@ -214,12 +246,31 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         Ok(p) => p,
         Err(e) => return error(e.to_string()),
     };
-    let analysis = match axiomatic::analyze(&program, row.model, opts) {
-        Ok(a) => a,
-        Err(e) => return error(format!("{}:{e}", row.file.display())),
+    let (got, matches, bounded) = match row.expect {
+        Expect::Allowed(expected) => match axiomatic::analyze(&program, row.model, opts) {
+            Ok(a) => {
+                let allowed = a.satisfiable(&program);
+                (Expect::Allowed(allowed), allowed == expected, a.bounded)
+            }
+            Err(e) => return error(format!("{}:{e}", row.file.display())),
+        },
+        Expect::Terminates(expected, progress) => {
+            let o = liveness::Options {
+                unroll: opts.unroll,
+                progress,
+            };
+            match liveness::liveness(&program, row.model, &o) {
+                // A verdict within the unroll bound, like every liveness verdict.
+                Ok(l) => (
+                    Expect::Terminates(l.terminates, progress),
+                    l.terminates == expected,
+                    false,
+                ),
+                Err(e) => return error(format!("{}:{e}", row.file.display())),
+            }
+        }
     };
-    let allowed = analysis.satisfiable(&program);
-    let status = match (allowed == row.allowed, analysis.bounded) {
+    let status = match (matches, bounded) {
         (false, _) => Status::Mismatch,
         (true, true) => Status::Bounded,
         (true, false) => Status::Match,
@@ -228,7 +279,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         entry,
         kind: "litmus",
         expected,
-        got: format!("{} {}", row.model.name(), verdict_word(allowed)),
+        got: got.word(row.model),
         status,
         seconds: start.elapsed().as_secs_f64(),
         about: String::new(),

@@ -26,6 +26,7 @@ pub mod dot;
 pub mod enumerate;
 pub mod events;
 pub mod execution;
+pub mod liveness;
 pub mod models;
 pub mod rel;
 pub mod targets;
@@ -271,6 +272,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         executions: 0,
         racy: 0,
         states_only: !count_executions,
+        accept: None,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
