@@ -305,7 +305,7 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
                 });
             }
         }
-        if !next(&mut choice, &runs) {
+        if !super::next_choice(&mut choice, &runs) {
             break;
         }
     }
@@ -313,18 +313,6 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
         terminates: true,
         hang: None,
     })
-}
-
-/// The next combination of runs (an odometer); `false` after the last.
-fn next(choice: &mut [usize], runs: &[Vec<Run>]) -> bool {
-    for (c, rs) in choice.iter_mut().zip(runs) {
-        *c += 1;
-        if *c < rs.len() {
-            return true;
-        }
-        *c = 0;
-    }
-    false
 }
 
 /// Every way thread `t`'s run can end: finished paths, spins, blocked barriers and (where the

@@ -216,9 +216,9 @@ pub fn allowed_among(
     Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
-/// The next combination of paths, one per thread (an odometer over `choice`); `false` after
-/// the last.
-fn next_choice(choice: &mut [usize], per_thread: &[Vec<events::Path>]) -> bool {
+/// The next combination of paths (or of `liveness.rs`'s runs), one per thread (an odometer
+/// over `choice`); `false` after the last.
+fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
     for (c, paths) in choice.iter_mut().zip(per_thread) {
         *c += 1;
         if *c < paths.len() {
