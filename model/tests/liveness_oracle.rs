@@ -17,7 +17,7 @@ fn main() {
         .filter(|d| d.join("expected.csv").is_file())
     else {
         println!("SKIP liveness oracle: no shared/oracle/ptx-liveness (set SCOPECHECK_SHARED)");
-        println!("liveness oracle: 0 passed, 0 failed, 1 skipped");
+        println!("liveness_oracle: 0 passed, 0 failed, 1 skipped");
         return;
     };
     let csv = std::fs::read_to_string(suite.join("expected.csv")).expect("a readable expected.csv");
@@ -62,7 +62,7 @@ fn main() {
         println!("DISAGREE {d}");
     }
     println!(
-        "liveness oracle: {agreed} passed, {} failed ({hangs} of the verdicts are `can hang`)",
+        "liveness_oracle: {agreed} passed, {} failed, 0 skipped ({hangs} of the verdicts are `can hang`)",
         disagreements.len()
     );
     if !disagreements.is_empty() {
