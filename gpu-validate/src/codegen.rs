@@ -33,8 +33,20 @@ pub const CHECK_KERNEL: &str = "litmus_check";
 
 /// Slots in the device outcome table (a power of two).
 pub const TABLE_SLOTS: usize = 4096;
-/// The most observables one key packs (one byte each, plus a tag byte).
-pub const MAX_OBSERVABLES: usize = 7;
+/// The most observables one key packs: 56 bits below the tag byte, shared out by
+/// [`value_bits`].
+pub const MAX_OBSERVABLES: usize = 16;
+
+/// Bits per observed value in a key of `observables` values: 8 for up to 7 values (-128..=127),
+/// 4 for up to 14 (-8..=7), 3 for up to 16 (-4..=3). A value outside its range marks the
+/// instance "too wide" instead of being packed.
+pub fn value_bits(observables: usize) -> u32 {
+    match observables {
+        0..=7 => 8,
+        8..=14 => 4,
+        _ => 3,
+    }
+}
 /// Backward branches a litmus thread may take before it gives up (its instance counts as timed out).
 pub const STEP_LIMIT: u32 = 1 << 16;
 
@@ -42,7 +54,7 @@ pub const STEP_LIMIT: u32 = 1 << 16;
 pub const TAG_STATE: u64 = 1;
 /// Tag byte: some litmus thread of the instance ran out of steps.
 pub const TAG_TIMEOUT: u64 = 2;
-/// Tag byte: some observable fell outside -128..=127 and cannot be packed.
+/// Tag byte: some observable fell outside the range its [`value_bits`] can pack.
 pub const TAG_WIDE: u64 = 3;
 /// Tag byte: a spinning reader gave up before its load returned the value it waits for. The
 /// instance has no final state of the test (the reader never got past its first load).
@@ -97,6 +109,9 @@ pub struct Harness {
     pub locations: Vec<LocId>,
     /// Loads that may spin (see [`Spin`]); they spin only when the run's spin bound is non-zero.
     pub spins: Vec<Spin>,
+    /// The device each role runs on (0 for every role of a one-GPU program): the rank of its
+    /// thread's GPU id among the program's GPU ids. Each device's roles are contiguous.
+    pub role_devices: Vec<usize>,
 }
 
 /// A load that the harness can repeat until it returns `value`: a *spinning reader*.
@@ -129,12 +144,24 @@ impl Harness {
     pub fn threads(&self) -> usize {
         self.roles.iter().map(Vec::len).sum()
     }
+
+    /// GPUs the program spans.
+    pub fn devices(&self) -> usize {
+        self.role_devices.iter().max().map_or(1, |d| d + 1)
+    }
+
+    /// The contiguous run of roles device `d` launches: (first role, count).
+    pub fn device_roles(&self, d: usize) -> (u32, u32) {
+        let first = self.role_devices.iter().position(|&x| x == d).unwrap_or(0);
+        let count = self.role_devices.iter().filter(|&&x| x == d).count();
+        (first as u32, count as u32)
+    }
 }
 
 /// Generate the harness for `program`, or say why the GPU cannot run it.
 pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     check_supported(program)?;
-    let roles = roles(program)?;
+    let (roles, role_devices) = roles(program)?;
     let slots = roles.iter().map(Vec::len).max().unwrap_or(0);
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
@@ -159,6 +186,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         saved,
         locations,
         spins,
+        role_devices,
     })
 }
 
@@ -193,7 +221,10 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     }
     let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
     if gpus.len() > 1 {
-        return unsupported("threads on several GPUs (multi-GPU placements are not run)");
+        return unsupported(
+            "threads on several GPUs (the kernel takes each device's run of roles, but no \
+             peer-access runner is validated yet)",
+        );
     }
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
@@ -205,12 +236,16 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 Instr::Load { access, .. } | Instr::Store { access, .. } => {
                     check_access(access, &at)?;
                     if access.order == Order::Sc {
-                        return unsupported(format!("{at}: `.sc` on a memory access"));
+                        return unsupported(format!(
+                            "{at}: `.sc` on a load or store (PTX has no `ld.sc`/`st.sc`; a \
+                             `fence.sc` before a relaxed access is a compilation scheme, not the \
+                             access the model judges)"
+                        ));
                     }
                 }
                 Instr::Atom { access, op, .. } | Instr::Red { access, op, .. } => {
                     check_access(access, &at)?;
-                    if !access.order.is_strong() || access.order == Order::Sc {
+                    if access.order == Order::Sc {
                         return unsupported(format!(
                             "{at}: an RMW with order `{}` has no PTX form",
                             access.order
@@ -282,15 +317,25 @@ fn operands(i: &Instr) -> Vec<&Operand> {
     }
 }
 
-/// Group the litmus threads by CTA, in order of first appearance.
-fn roles(p: &Program) -> Result<Vec<Vec<ThreadId>>, Unsupported> {
-    let mut ctas: Vec<u32> = Vec::new();
+/// Group the litmus threads by (GPU, CTA), in order of first appearance, the roles of GPU `g`
+/// before those of any higher GPU (so each device launches one contiguous run of roles). Also
+/// returns each role's device: the rank of its GPU id among the program's GPU ids.
+fn roles(p: &Program) -> Result<(Vec<Vec<ThreadId>>, Vec<usize>), Unsupported> {
+    let gpus: Vec<u32> = p
+        .threads
+        .iter()
+        .map(|t| t.placement.gpu)
+        .collect::<BTreeSet<u32>>()
+        .into_iter()
+        .collect();
+    let mut keys: Vec<(u32, u32)> = Vec::new();
     let mut roles: Vec<Vec<ThreadId>> = Vec::new();
     for (tid, t) in p.threads.iter().enumerate() {
-        match ctas.iter().position(|&c| c == t.placement.cta) {
+        let key = (t.placement.gpu, t.placement.cta);
+        match keys.iter().position(|&k| k == key) {
             Some(r) => roles[r].push(tid),
             None => {
-                ctas.push(t.placement.cta);
+                keys.push(key);
                 roles.push(vec![tid]);
             }
         }
@@ -298,7 +343,16 @@ fn roles(p: &Program) -> Result<Vec<Vec<ThreadId>>, Unsupported> {
     if roles.iter().any(|r| r.len() > 32) {
         return unsupported("more than 32 litmus threads in one CTA");
     }
-    Ok(roles)
+    let mut order: Vec<usize> = (0..roles.len()).collect();
+    order.sort_by_key(|&r| keys[r].0); // stable: first appearance within a GPU
+    let devices = order
+        .iter()
+        .map(|&r| gpus.iter().position(|&g| g == keys[r].0).expect("listed"))
+        .collect();
+    Ok((
+        order.into_iter().map(|r| roles[r].clone()).collect(),
+        devices,
+    ))
 }
 
 /// The registers and locations the condition mentions, in first-mention order.
@@ -453,6 +507,18 @@ fn ident(name: &str) -> String {
     s
 }
 
+/// The PTX qualifiers for an RMW. PTX ISA (`atom`, `red`): "If no `.sem` is specified, `.relaxed`
+/// is assumed" and with no scope `.gpu` is, so a weak RMW runs as `atom.relaxed.gpu`; that only
+/// strengthens it (every execution of the stronger program is one the model allows the weaker),
+/// so whatever the device shows is still judged soundly.
+fn rmw_sem(a: &Access) -> String {
+    if a.order.is_strong() {
+        sem(a)
+    } else {
+        "relaxed.gpu".to_string()
+    }
+}
+
 /// The PTX qualifiers for an access: `weak`, `relaxed.gpu`, `acquire.cta`, ...
 fn sem(a: &Access) -> String {
     match a.scope {
@@ -495,6 +561,7 @@ impl Gen<'_> {
         emit!(self, "typedef unsigned int u32;");
         emit!(self, "typedef unsigned long long u64;");
         emit!(self, "#define ROLES {}u", self.roles.len());
+
         emit!(self, "#define SLOTS {}u", self.slots);
         emit!(
             self,
@@ -539,16 +606,23 @@ impl Gen<'_> {
             self,
             "    u32 pre_stress, u32 stress_iters, u32 scratch_mask, u32 loc_perm, u32 stress_pattern,"
         );
-        emit!(self, "    u32 spin_bound) {{");
+        emit!(
+            self,
+            "    u32 spin_bound, u32 role_base, u32 role_count) {{"
+        );
         emit!(
             self,
             "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
         );
-        emit!(self, "  const u32 test_blocks = (n >> ipb_log2) * ROLES;");
+        emit!(self, "  // This device plays roles role_base .. role_base + role_count (all of them on one GPU).");
+        emit!(
+            self,
+            "  const u32 test_blocks = (n >> ipb_log2) * role_count;"
+        );
         emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
         emit!(
             self,
-            "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;"
+            "  const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;"
         );
         emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
         emit!(
@@ -694,7 +768,7 @@ impl Gen<'_> {
                         let new = new.as_ref().map(|n| self.operand(n)).unwrap_or_else(|| "0".into());
                         format!(
                             "asm volatile(\"atom.{}.global.cas.b32 %0, [%1], %2, %3;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({}), \"r\"({}) : \"memory\");",
-                            sem(access),
+                            rmw_sem(access),
                             ident(&dst.0),
                             self.loc_ptr(*loc),
                             operand,
@@ -703,7 +777,7 @@ impl Gen<'_> {
                     }
                     _ => format!(
                         "asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({operand}) : \"memory\");",
-                        sem(access),
+                        rmw_sem(access),
                         ident(&dst.0),
                         self.loc_ptr(*loc),
                     ),
@@ -716,13 +790,13 @@ impl Gen<'_> {
                     // memory semantics (an RMW with acquire and release sides).
                     format!(
                         "{{ int unused_; asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(unused_) : \"l\"({}), \"r\"({operand}) : \"memory\"); }}",
-                        sem(access),
+                        rmw_sem(access),
                         self.loc_ptr(*loc)
                     )
                 } else {
                     format!(
                         "asm volatile(\"red.{}.global.{ptx_op} [%0], %1;\" :: \"l\"({}), \"r\"({operand}) : \"memory\");",
-                        sem(access),
+                        rmw_sem(access),
                         self.loc_ptr(*loc)
                     )
                 }
@@ -786,6 +860,12 @@ impl Gen<'_> {
         emit!(self, "  if (classify) {{");
         emit!(self, "    u64 key = {TAG_STATE}ull << 56;");
         emit!(self, "    bool wide = false;");
+        let bits = value_bits(self.observables.len());
+        let (lo, hi, mask) = (
+            -(1i64 << (bits - 1)),
+            (1i64 << (bits - 1)) - 1,
+            (1u64 << bits) - 1,
+        );
         for (b, o) in self.observables.iter().enumerate() {
             let src = match o {
                 Observable::Reg(t, r) => {
@@ -799,8 +879,12 @@ impl Gen<'_> {
                 Observable::Loc(l) => format!("(int)*L{l}"),
             };
             emit!(self, "    {{ int v = {src}; // {}", o.name(p));
-            emit!(self, "      wide |= v < -128 || v > 127;");
-            emit!(self, "      key |= (u64)(v & 0xff) << {}; }}", 8 * b);
+            emit!(self, "      wide |= v < ({lo}) || v > {hi};");
+            emit!(
+                self,
+                "      key |= (u64)(v & {mask:#x}) << {}; }}",
+                bits as usize * b
+            );
         }
         emit!(self, "    if (wide) key = {TAG_WIDE}ull << 56;");
         emit!(

@@ -290,13 +290,10 @@ impl Gpu {
     /// last completed batch counted together with the error.
     pub fn run(&self, c: &Compiled, params: &Params) -> Result<RunResult, GpuError> {
         let h = &c.harness;
+        let (role_base, role_count) = h.device_roles(0);
         let slots = h.slots as u32;
-        let k = params.instances_log2.clamp(5, 26);
         // A block holds at most 1024 threads and never more instances than a launch has.
-        let mut per_block_log2 = params.per_block_log2.min(k);
-        while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
-            per_block_log2 -= 1;
-        }
+        let (k, per_block_log2) = clamp_launch(h, params);
         let n = 1usize << k;
         let stride = params.stride.max(1) as usize;
         let locs = h.locations.len().max(1);
@@ -405,7 +402,9 @@ impl Gpu {
                     b.arg(&scratch_mask)
                         .arg(&loc_perm)
                         .arg(&stress_pattern)
-                        .arg(&params.spin_bound);
+                        .arg(&params.spin_bound)
+                        .arg(&role_base)
+                        .arg(&role_count);
                     // SAFETY: argument list matches the generated kernel's signature.
                     unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
                     check(
@@ -493,6 +492,17 @@ impl Gpu {
         }
         Ok(out)
     }
+}
+
+/// The launch shape both runners share: instances per block clamped to the block size limit.
+fn clamp_launch(h: &Harness, params: &Params) -> (u32, u32) {
+    let slots = h.slots as u32;
+    let k = params.instances_log2.clamp(5, 26);
+    let mut per_block_log2 = params.per_block_log2.min(k);
+    while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
+        per_block_log2 -= 1;
+    }
+    (k, per_block_log2)
 }
 
 /// Compile-free helper for tests and `--emit`: the harness for a program.
