@@ -101,6 +101,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: false,
+        ..Options::default()
     };
     for row in &rows {
         bar.set_message(row.file.display().to_string());

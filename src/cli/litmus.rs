@@ -9,7 +9,7 @@
 //! disagreement and makes the exit status 1.
 
 use scopecheck_model::axiomatic::{
-    analyze, condition_holds_on, dot, Analysis, FinalState, Model, Options,
+    analyze, condition_holds_on, dot, Analysis, FinalMemory, FinalState, Model, Options,
 };
 use scopecheck_model::differential::runtime_models;
 use scopecheck_model::litmus::print::{prop, Level};
@@ -98,7 +98,12 @@ impl RuntimeStates {
                 Some("the runtime does not model proxies or aliases; not compared".to_string());
             return out;
         }
-        let o = explore_states(p, &RuntimeOptions::default());
+        let mut o = explore_states(p, &RuntimeOptions::default());
+        // The runtime reports every location; compare the ones the analysis reports.
+        o.states = std::mem::take(&mut o.states)
+            .into_iter()
+            .map(|s| s.reported(p, FinalMemory::Condition))
+            .collect();
         if let Some(e) = o.error {
             out.skipped = Some(e);
             return out;
@@ -138,6 +143,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: args.dot.is_some(),
+        ..Options::default()
     };
     let (mut all_decided, mut disagreements) = (true, 0);
     for file in &files {

@@ -10,15 +10,30 @@
 //!
 //! Choices where the sources leave room, each checked against Dartagnan's verdicts on the 169
 //! shared PTX tests (all agree under both PTX models):
-//! - Coherence order is total per location, initial write first, as in Dartagnan's encoding.
-//!   (Letting PTX's partial order leave non-morally-strong writes unordered, with the v7.5
-//!   axioms as Dat3M writes them, flips 10 of the 169 verdicts.)
+//! - Coherence order is partial, as the PTX ISA and the Tile IR specification define it: "a
+//!   partial transitive order that relates overlapping write operations"; two writes are related
+//!   if they are morally strong or related in causality order (happens-before in Tile IR), and
+//!   writes in a data race stay unrelated. The initial write comes before every other write
+//!   (the initial values are in memory before any thread runs). From-reads is `rf^-1 ; co` with
+//!   `co` transitive. The Causality axiom, with a partial order, only forbids a read's source
+//!   to be coherence-before a write causally before the read; it does not order them
+//!   ([`models::coherence_forbidden`]).
+//! - A final state reports the locations the condition reads ([`FinalMemory`]); the final value
+//!   of one comes from a write every other write to it precedes in coherence, in a consistent
+//!   execution (so the search orders the last write after the others where it reports the
+//!   value, and nowhere else).
+//! - Executions are counted once per reads-from, synchronization, orientation of the morally
+//!   strong write pairs and last write of each reported location, with the least coherence
+//!   these allow (every other consistent coherence order with the same choices only adds
+//!   pairs no axiom asks for, and reaches the same final state).
 //! - Observation chains through RMWs as the PTX ISA defines it (`(ms & rf) ; (rmw ; ms & rf)*`),
 //!   not only one step: a release read by an RMW whose write an acquire reads synchronizes.
 //! - Barriers: `bar.cta.sync a[, b[, q]]` meet when all id operands agree (by value, so register
-//!   ids are dynamic) in one CTA; without a quorum all of them form one instance; with quorum
-//!   `q`, instances have exactly `q` barriers, and one left out blocks its thread, so it must be
-//!   the thread's last event (final states come from runs that end). `arrive` does not wait.
+//!   ids are dynamic) in one CTA; without a quorum the k-th barrier of each thread joins the
+//!   k-th instance; with quorum `q`, instances have exactly `q` barriers, and one left out blocks
+//!   its thread, so it must be the thread's last event (final states come from runs that end).
+//!   `arrive` does not wait. A matching whose instances wait for each other in a cycle is a
+//!   deadlock, with no final state, under every model.
 //! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
 //!   synchronize; we enumerate the distinct restrictions.
 
@@ -91,6 +106,8 @@ pub struct Options {
     pub unroll: u32,
     /// Keep one example execution per final state.
     pub witnesses: bool,
+    /// Which locations' final values the final states report.
+    pub memory: FinalMemory,
 }
 
 impl Default for Options {
@@ -98,16 +115,72 @@ impl Default for Options {
         Options {
             unroll: 2,
             witnesses: false,
+            memory: FinalMemory::Condition,
         }
     }
 }
 
-/// Registers (`"P1:r0"`, every register of every thread) and memory (physical locations, their
-/// coherence-last value) at the end of an execution.
+/// Which locations a final state reports the value of. A reported location's final value is
+/// that of a write every other write to it precedes in coherence, in a consistent execution;
+/// coherence being partial (two writes in a data race may stay unordered), requiring such a
+/// write of a location nobody looks at would drop executions for nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum FinalMemory {
+    /// The locations the final condition reads (as herd7 reports them).
+    #[default]
+    Condition,
+    /// Every physical location (to compare with engines that report every location: the
+    /// operational runtime, the SC reference).
+    All,
+}
+
+/// Per location (indexed by `LocId`, meaningful for physical ones), whether final states report
+/// its value: a location the condition reads through any of its names, or every one.
+pub fn observed_locations(p: &Program, memory: FinalMemory) -> Vec<bool> {
+    let mut observed = vec![memory == FinalMemory::All; p.locations.len()];
+    // An explicit stack: conditions may nest deeply.
+    let mut stack = vec![&p.condition.prop];
+    while let Some(prop) = stack.pop() {
+        match prop {
+            Prop::True => {}
+            Prop::Cmp(_, a, b) => {
+                for t in [a, b] {
+                    if let Term::Loc(l) = t {
+                        observed[p.physical(*l)] = true;
+                    }
+                }
+            }
+            Prop::Not(q) => stack.push(q),
+            Prop::And(a, b) | Prop::Or(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+    observed
+}
+
+/// Registers (`"P1:r0"`, every register of every thread) and memory (the physical locations
+/// [`Options::memory`] asks for, their coherence-last value) at the end of an execution.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct FinalState {
     pub regs: BTreeMap<String, Value>,
     pub mem: BTreeMap<String, Value>,
+}
+
+impl FinalState {
+    /// The same state with only the locations `memory` reports (to compare a state of an engine
+    /// that reports every location with this engine's).
+    pub fn reported(mut self, p: &Program, memory: FinalMemory) -> FinalState {
+        let observed = observed_locations(p, memory);
+        self.mem.retain(|name, _| {
+            p.locations
+                .iter()
+                .position(|l| &l.name == name)
+                .is_none_or(|l| observed[p.physical(l)])
+        });
+        self
+    }
 }
 
 impl fmt::Display for FinalState {
@@ -208,7 +281,11 @@ pub fn allowed_among(
 ) -> Result<BTreeSet<FinalState>, AnalysisError> {
     let how = How {
         count_executions: false,
-        wanted: Some(wanted::Wanted::new(p, wanted.iter().cloned().collect())),
+        wanted: Some(wanted::Wanted::new(
+            p,
+            &observed_locations(p, opts.memory),
+            wanted.iter().cloned().collect(),
+        )),
         ..How::counting(|search, tally| search.pruned(tally))
     };
     let analysis = explore(p, model, opts, how)?;
@@ -261,6 +338,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         wanted,
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
+    let observed = observed_locations(p, opts.memory);
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -341,7 +419,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 }
             } else {
                 let mut result = Ok(());
-                let mut explorer = enumerate::Explorer::new(p, model, search, wanted_here);
+                let mut explorer =
+                    enumerate::Explorer::new(p, model, search, wanted_here, &observed);
                 let for_each = if grounded {
                     values::Valuations::for_each_grounded
                 } else {
