@@ -9,7 +9,8 @@
 //! disagreement and makes the exit status 1.
 
 use scopecheck_model::axiomatic::{
-    analyze, condition_holds_on, dot, Analysis, FinalMemory, FinalState, Model, Options,
+    analyze, condition_holds_on, dot, Analysis, FinalMemory, FinalState, Model, Options, Progress,
+    Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_models;
 use scopecheck_model::litmus::print::{prop, Level};
@@ -19,7 +20,8 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -42,6 +44,24 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Stop each test's search after SECS seconds and answer with the states found so far
+    /// (marked bounded).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Stop each test's search after N consistent executions (marked bounded).
+    #[arg(long, value_name = "N")]
+    pub max_executions: Option<u64>,
+    /// Decide the condition only: look only for final states that decide it and stop at the
+    /// first (listed states are then that one at most).
+    #[arg(long)]
+    pub condition_only: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -61,6 +81,9 @@ struct Report<'a> {
     holds: bool,
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
     bounded: bool,
+    /// Why the search stopped early (`timeout`, `max-executions`), if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<Stop>,
     seconds: f64,
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,6 +166,9 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: args.dot.is_some(),
+        timeout: args.timeout,
+        max_executions: args.max_executions,
+        condition_only: args.condition_only,
         ..Options::default()
     };
     let (mut all_decided, mut disagreements) = (true, 0);
@@ -175,6 +201,21 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read file: {e}"))?;
     let program = parse(&src, &name).map_err(|e| e.to_string())?;
     let start = Instant::now();
+    let progress = {
+        let name = name.clone();
+        Progress(Arc::new(move |r: &ProgressReport| {
+            eprintln!(
+                "scopecheck litmus: {name}: {:.0} s, {} executions, {} states so far",
+                r.elapsed.as_secs_f64(),
+                r.executions,
+                r.states
+            )
+        }))
+    };
+    let opts = &Options {
+        progress: Some(progress),
+        ..opts.clone()
+    };
     let analysis = analyze(&program, args.model, opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
@@ -193,6 +234,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
             holds: analysis.holds,
             states: analysis.states.iter().map(|s| &s.state).collect(),
             bounded: analysis.bounded,
+            stopped: analysis.stopped,
             seconds,
             racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
             runtime: runtime.as_ref(),
@@ -248,13 +290,15 @@ fn print_human(
         println!("  {:>6} x  {}{mark}{reached}", s.witnesses, s.state);
     }
     println!("{}", if a.satisfiable(p) { "Ok" } else { "No" });
-    let verdict = match (a.holds, a.bounded) {
-        (true, false) => "holds",
-        (false, false) => "does not hold",
-        (true, true) => "holds (bounded: loops cut at the unroll bound)",
-        (false, true) => "does not hold (bounded: loops cut at the unroll bound)",
+    let why = match a.stopped {
+        Some(stop) => {
+            format!(" (bounded: the search stopped at its {stop} budget; states found so far)")
+        }
+        None if a.bounded => " (bounded: loops cut at the unroll bound)".to_string(),
+        None => String::new(),
     };
-    println!("Condition {} {verdict}", condition_text(p));
+    let verdict = if a.holds { "holds" } else { "does not hold" };
+    println!("Condition {} {verdict}{why}", condition_text(p));
     if model == Model::TileIr {
         println!(
             "Data races in {} of {} executions{}",

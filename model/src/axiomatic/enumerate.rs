@@ -20,6 +20,7 @@
 //! Searching for the final states only ([`super::analyze_states`]), branches that can only
 //! reach states already found are dropped as well ([`super::targets`]).
 
+use super::budget::Budget;
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_forbidden, coherence_required, prepare, Checker, Dynamic};
@@ -62,6 +63,9 @@ pub struct Explorer<'p> {
     wanted: Option<Rc<ForRegisters>>,
     /// Per location, whether the final state reports its value.
     observed: &'p [bool],
+    budget: &'p Budget,
+    /// Deciding the condition: the value of the proposition on the states worth finding.
+    goal: Option<bool>,
 }
 
 /// How to go through the candidate executions of one combination of traces.
@@ -98,6 +102,7 @@ impl<'p> Explorer<'p> {
         search: SearchFn,
         wanted: Option<Rc<ForRegisters>>,
         observed: &'p [bool],
+        budget: &'p Budget,
     ) -> Explorer<'p> {
         Explorer {
             p,
@@ -107,7 +112,64 @@ impl<'p> Explorer<'p> {
             memories: Memories::default(),
             wanted,
             observed,
+            budget,
+            goal: None,
         }
+    }
+
+    /// States only: look only for final states on which the proposition is `sat` (those that
+    /// decide the condition), valuation by valuation (registers known, each reported
+    /// location's possible last values combined).
+    pub fn decide(&mut self, sat: bool) {
+        self.goal = Some(sat);
+    }
+
+    /// The memories (reported locations' values, in order) that, with this valuation's
+    /// registers, make final states the goal asks for; `None` when there are too many
+    /// combinations to list (then every memory is looked for).
+    fn goal_memories(
+        p: &Program,
+        observed: &[bool],
+        sat: bool,
+        regs: &BTreeMap<String, Value>,
+        lasts: &[Vec<Value>],
+    ) -> Option<Vec<Vec<Value>>> {
+        const LIMIT: usize = 1 << 12;
+        let lasts: Vec<Vec<Value>> = lasts
+            .iter()
+            .map(|vs| {
+                let mut vs = vs.clone();
+                vs.sort_unstable();
+                vs.dedup();
+                vs
+            })
+            .collect();
+        let names: Vec<&String> = (0..p.locations.len())
+            .filter(|&l| p.physical(l) == l && observed[l])
+            .map(|l| &p.locations[l].name)
+            .collect();
+        let combinations = lasts
+            .iter()
+            .try_fold(1usize, |a, vs| a.checked_mul(vs.len()))
+            .filter(|&c| c <= LIMIT)?;
+        let mut out = Vec::new();
+        let mut state = FinalState {
+            regs: regs.clone(),
+            mem: BTreeMap::new(),
+        };
+        for mut k in 0..combinations {
+            let mut memory = Vec::with_capacity(lasts.len());
+            for (name, values) in names.iter().zip(&lasts) {
+                let v = values[k % values.len()];
+                k /= values.len();
+                state.mem.insert((*name).clone(), v);
+                memory.push(v);
+            }
+            if super::condition_holds_on(p, &state) == sat {
+                out.push(memory);
+            }
+        }
+        Some(out)
     }
 
     /// Explores every candidate execution of one combination of traces (one per thread, all
@@ -167,7 +229,19 @@ impl<'p> Explorer<'p> {
                     },
                     None => None,
                 };
-                let targets = Targets::new(last_values(ev, &shared.places), found, wanted);
+                let lasts = last_values(ev, &shared.places);
+                let goal = match (self.goal, wanted) {
+                    (Some(sat), None) => {
+                        let regs = registers(combo, &shared.reg_keys);
+                        Self::goal_memories(p, self.observed, sat, &regs, &lasts)
+                    }
+                    _ => None,
+                };
+                if goal.as_ref().is_some_and(Vec::is_empty) {
+                    return Ok(());
+                }
+                let wanted = wanted.or(goal.as_deref());
+                let targets = Targets::new(lasts, found, wanted);
                 if !targets.open(None) {
                     return Ok(());
                 }
@@ -217,6 +291,7 @@ impl<'p> Explorer<'p> {
             fence_floor,
             barrier_floor,
             never_share: &shared.never_share,
+            budget: self.budget,
             observed_writes: shared
                 .places
                 .iter()
@@ -356,6 +431,7 @@ pub struct Search<'a> {
     never_share: &'a NeverShare,
     /// The writes of the locations whose final value is reported.
     observed_writes: Set,
+    budget: &'a Budget,
 }
 
 /// The choices to make at one physical location: its reads (with their candidate writes) and
@@ -589,7 +665,7 @@ impl Search<'_> {
     /// chosen (its causality order is then that of the complete reads-from under the common
     /// synchronization).
     fn location(&self, at: usize, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
-        if !tally.open(None) {
+        if !tally.open(None) || !self.budget.go_on() {
             return;
         }
         let Some(here) = self.places.get(at) else {
@@ -632,6 +708,9 @@ impl Search<'_> {
     /// that violates a per-location axiom; then the coherence order.
     fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
+        if !self.budget.go_on() {
+            return;
+        }
         let Some(k) = k.checked_sub(1) else {
             self.choose_coherence(at, rf, co, None, tally);
             return;
@@ -761,6 +840,9 @@ impl Search<'_> {
     /// is dropped with every completion.
     fn orient(&self, at: usize, floor: &Floor, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
+        if !self.budget.go_on() {
+            return;
+        }
         let Some(&(a, b)) = here.ms_pairs.get(k) else {
             self.close_location(at, floor, rf, co, tally);
             return;
@@ -879,6 +961,7 @@ impl Search<'_> {
             .filter(|&w| x.co.row(w) == 0)
             .fold(0, |s, w| s | bit(w));
         tally.executions += 1;
+        self.budget.execution();
         if !self.checker.races(self.ev, x).is_empty() {
             tally.racy += 1;
         }

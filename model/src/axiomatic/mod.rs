@@ -37,6 +37,7 @@
 //! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
 //!   synchronize; we enumerate the distinct restrictions.
 
+pub mod budget;
 pub mod dot;
 pub mod enumerate;
 pub mod events;
@@ -47,6 +48,7 @@ pub mod targets;
 pub mod values;
 pub mod wanted;
 
+pub use budget::{Progress, Report, Stop};
 pub use execution::{ExecEvent, Execution};
 
 use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
@@ -55,6 +57,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// The memory models the engine knows, by their command-line names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -108,6 +111,17 @@ pub struct Options {
     pub witnesses: bool,
     /// Which locations' final values the final states report.
     pub memory: FinalMemory,
+    /// Stop the search after this long: the answer is the states found so far, `bounded`.
+    pub timeout: Option<Duration>,
+    /// Stop the search after this many consistent executions (as `timeout`).
+    pub max_executions: Option<u64>,
+    /// Decide the condition only: look only for final states that decide it (for `exists` and
+    /// `~exists` those satisfying the proposition, for `forall` those that do not) and stop at
+    /// the first one. `holds` is then exact, `states` lists at most the deciding state
+    /// found, and executions are not counted.
+    pub condition_only: bool,
+    /// Called about once a second while the search runs past its first second.
+    pub progress: Option<Progress>,
 }
 
 impl Default for Options {
@@ -116,6 +130,10 @@ impl Default for Options {
             unroll: 2,
             witnesses: false,
             memory: FinalMemory::Condition,
+            timeout: None,
+            max_executions: None,
+            condition_only: false,
+            progress: None,
         }
     }
 }
@@ -211,8 +229,13 @@ pub struct Analysis {
     /// Whether the final condition holds (exists: some state satisfies it; ~exists: none
     /// does; forall: all do).
     pub holds: bool,
-    /// Some run was cut by the unroll bound: the result covers bounded runs only.
+    /// The result covers part of the runs only: some run was cut by the unroll bound, or the
+    /// search stopped early ([`Analysis::stopped`]).
     pub bounded: bool,
+    /// Why the search stopped before going through every candidate: its timeout or its
+    /// number of executions (then `states` are those found so far, and `holds` is decided on
+    /// them).
+    pub stopped: Option<Stop>,
     /// Consistent executions found (all of them except from [`analyze_states`]).
     pub executions: u64,
     /// How many of them have a data race, for models where a race is undefined behaviour
@@ -244,13 +267,15 @@ impl fmt::Display for AnalysisError {
 impl std::error::Error for AnalysisError {}
 
 /// Every final state `model` allows for `p`.
+///
+/// With [`Options::condition_only`], only the states that decide the condition are looked for
+/// ([`analyze_states`] with that goal).
 pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
-    explore(
-        p,
-        model,
-        opts,
-        How::counting(|search, tally| search.pruned(tally)),
-    )
+    let how = How {
+        count_executions: !opts.condition_only,
+        ..How::counting(|search, tally| search.pruned(tally))
+    };
+    explore(p, model, opts, how)
 }
 
 /// Every final state `model` allows for `p`, as [`analyze`] finds them (with the same `holds` and
@@ -339,6 +364,13 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
     let observed = observed_locations(p, opts.memory);
+    let budget = budget::Budget::new(opts.timeout, opts.max_executions, opts.progress.clone());
+    // Deciding the condition: the states that decide it.
+    let decide = (opts.condition_only && wanted.is_none()).then(|| match p.condition.quantifier {
+        Quantifier::Exists | Quantifier::NotExists => true,
+        Quantifier::Forall => false,
+    });
+    let decisive = |s: &FinalState| decide.is_some_and(|sat| condition_holds_on(p, s) == sat);
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -381,7 +413,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
             .flatten()
             .all(|path| path.cut.is_none());
     // Asked about given states: every one found ends the search.
-    let all_found = |out: &enumerate::Collector| wanted_count == Some(out.states.len());
+    let all_found = |out: &enumerate::Collector| {
+        budget.set_states(out.states.len());
+        wanted_count == Some(out.states.len())
+            || budget.stopped().is_some()
+            || (decide.is_some() && out.states.keys().any(decisive))
+    };
     if paths.per_thread.iter().all(|ps| !ps.is_empty()) {
         'combos: loop {
             let combo: Vec<&events::Path> = choice
@@ -409,6 +446,11 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 }
                 valuations.want_registers(Rc::clone(here));
             }
+            // Deciding the condition: valuations whose registers already decide it the other
+            // way are not worth a search. (With cut paths every valuation counts for `cut`.)
+            if let (true, Some(sat)) = (grounded, decide) {
+                valuations.want_condition(p, sat);
+            }
             let cut_here = combo
                 .iter()
                 .enumerate()
@@ -420,7 +462,10 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
             } else {
                 let mut result = Ok(());
                 let mut explorer =
-                    enumerate::Explorer::new(p, model, search, wanted_here, &observed);
+                    enumerate::Explorer::new(p, model, search, wanted_here, &observed, &budget);
+                if let Some(sat) = decide {
+                    explorer.decide(sat);
+                }
                 let for_each = if grounded {
                     values::Valuations::for_each_grounded
                 } else {
@@ -444,12 +489,13 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     break;
                 }
             }
-            if !next_choice(&mut choice, &paths.per_thread) {
+            if all_found(&out) || !next_choice(&mut choice, &paths.per_thread) {
                 break;
             }
         }
     }
-    if let (false, Some((t, span))) = (finishes, cut) {
+    let stopped = budget.stopped();
+    if let (false, Some((t, span)), None) = (finishes, cut, stopped) {
         // Every run that values allow is cut: this thread can never finish.
         return Err(AnalysisError {
             span,
@@ -478,7 +524,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
     Ok(Analysis {
         states,
         holds,
-        bounded: cut.is_some(),
+        bounded: cut.is_some() || stopped.is_some(),
+        stopped,
         executions: out.executions,
         racy_executions: out.racy,
     })
