@@ -165,7 +165,7 @@ impl<'p> Explorer<'p> {
                 state.mem.insert((*name).clone(), v);
                 memory.push(v);
             }
-            if super::condition_holds_on(p, &state) == sat {
+            if super::condition_holds_on(p, &state) == sat && super::filter_admits(p, &state) {
                 out.push(memory);
             }
         }

@@ -153,11 +153,13 @@ pub enum FinalMemory {
 }
 
 /// Per location (indexed by `LocId`, meaningful for physical ones), whether final states report
-/// its value: a location the condition reads through any of its names, or every one.
+/// its value: a location the condition or the filter reads through any of its names, or every
+/// one.
 pub fn observed_locations(p: &Program, memory: FinalMemory) -> Vec<bool> {
     let mut observed = vec![memory == FinalMemory::All; p.locations.len()];
     // An explicit stack: conditions may nest deeply.
     let mut stack = vec![&p.condition.prop];
+    stack.extend(&p.filter);
     while let Some(prop) = stack.pop() {
         match prop {
             Prop::True => {}
@@ -370,7 +372,9 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         Quantifier::Exists | Quantifier::NotExists => true,
         Quantifier::Forall => false,
     });
-    let decisive = |s: &FinalState| decide.is_some_and(|sat| condition_holds_on(p, s) == sat);
+    let decisive = |s: &FinalState| {
+        decide.is_some_and(|sat| condition_holds_on(p, s) == sat && filter_admits(p, s))
+    };
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -515,6 +519,15 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         })
         .collect();
     states.sort_unstable_by(|a, b| a.state.cmp(&b.state));
+    // herd's `filter`: executions whose final state fails it are not considered at all.
+    let mut executions = out.executions;
+    states.retain(|s| {
+        let admitted = filter_admits(p, &s.state);
+        if !admitted {
+            executions = executions.saturating_sub(s.witnesses);
+        }
+        admitted
+    });
     let sat = |s: &StateCount| condition_holds_on(p, &s.state);
     let holds = match p.condition.quantifier {
         Quantifier::Exists => states.iter().any(sat),
@@ -526,7 +539,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         holds,
         bounded: cut.is_some() || stopped.is_some(),
         stopped,
-        executions: out.executions,
+        executions,
         racy_executions: out.racy,
     })
 }
@@ -534,6 +547,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
 /// Evaluates the final condition's proposition on one state.
 pub fn condition_holds_on(p: &Program, s: &FinalState) -> bool {
     eval(p, &p.condition.prop, s)
+}
+
+/// Whether a final state passes the program's `filter` (herd's: executions whose final state
+/// fails it are left out before the condition is checked); true without a filter.
+pub fn filter_admits(p: &Program, s: &FinalState) -> bool {
+    p.filter.as_ref().is_none_or(|f| eval(p, f, s))
 }
 
 fn eval(p: &Program, prop: &Prop, s: &FinalState) -> bool {

@@ -148,11 +148,13 @@ impl<'a> Valuations<'a> {
     }
 
     /// Keeps only the valuations whose registers leave the final condition's proposition able
-    /// to evaluate to `sat` (locations still unknown): a branch is dropped as soon as the
+    /// to evaluate to `sat` and the filter able to pass (locations still unknown): a branch
+    /// is dropped as soon as the
     /// registers it has computed decide the proposition the other way. Conditions nested
     /// deeper than [`GOAL_DEPTH`] are not looked at here.
     pub fn want_condition(&mut self, p: &'a Program, sat: bool) {
-        if depth(&p.condition.prop) <= GOAL_DEPTH {
+        let filter_depth = p.filter.as_ref().map_or(0, depth);
+        if depth(&p.condition.prop).max(filter_depth) <= GOAL_DEPTH {
             self.goal = Some((p, sat));
         }
     }
@@ -173,6 +175,9 @@ impl<'a> Valuations<'a> {
             }
         };
         three_valued(&p.condition.prop, &term) != Some(!sat)
+            && p.filter
+                .as_ref()
+                .is_none_or(|f| three_valued(f, &term) != Some(false))
     }
 
     /// Makes [`Self::for_each_grounded`] keep only the valuations whose registers (every
