@@ -368,10 +368,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
     let observed = observed_locations(p, opts.memory);
     let budget = budget::Budget::new(opts.timeout, opts.max_executions, opts.progress.clone());
     // Deciding the condition: the states that decide it.
-    let decide = (opts.condition_only && wanted.is_none()).then(|| match p.condition.quantifier {
-        Quantifier::Exists | Quantifier::NotExists => true,
-        Quantifier::Forall => false,
-    });
+    let decide = (opts.condition_only && wanted.is_none())
+        .then_some(p.condition.quantifier != Quantifier::Forall);
     let decisive = |s: &FinalState| {
         decide.is_some_and(|sat| condition_holds_on(p, s) == sat && filter_admits(p, s))
     };
