@@ -24,7 +24,12 @@ fn cpu_seconds() -> f64 {
     // the 13th, in clock ticks (100 per second on Linux).
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }
 
@@ -135,7 +140,10 @@ fn random_program(t: usize, n: usize, seed: u64) -> Program {
     let header: Vec<String> = (0..t)
         .map(|th| format!("{:width$}", format!("P{th}@cta {},gpu 0", th % 2)))
         .collect();
-    let mut text = format!("PTX random-{t}x{n}\n{{\nx=0;\ny=0;\n}}\n {} ;\n", header.join(" | "));
+    let mut text = format!(
+        "PTX random-{t}x{n}\n{{\nx=0;\ny=0;\n}}\n {} ;\n",
+        header.join(" | ")
+    );
     for row in 0..n {
         let cells: Vec<String> = columns
             .iter()
@@ -162,9 +170,9 @@ fn describe(a: &Analysis) -> String {
 }
 
 fn main() {
-    let timeout = std::env::args()
-        .nth(1)
-        .map_or(10.0, |s| s.parse::<f64>().expect("TIMEOUT_SECS is a number"));
+    let timeout = std::env::args().nth(1).map_or(10.0, |s| {
+        s.parse::<f64>().expect("TIMEOUT_SECS is a number")
+    });
     match shared_suite() {
         Some(suite) => {
             let every = run_suite(&suite, &Options::default());
@@ -173,7 +181,10 @@ fn main() {
                 ..Options::default()
             };
             let decided = run_suite(&suite, &decide);
-            println!("shared PTX tests: {} verdicts (both models), one process", suite.len());
+            println!(
+                "shared PTX tests: {} verdicts (both models), one process",
+                suite.len()
+            );
             println!(
                 "  every state:        {:.3} s CPU ({:.3} s wall), {}/{} agree with the oracle",
                 every.0,
