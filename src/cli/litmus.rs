@@ -8,9 +8,10 @@
 //! and marks the allowed states it reaches; a reached state the model forbids is an engine
 //! disagreement and makes the exit status 1.
 
+use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
     analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory, FinalState, Model,
-    Options, Progress, Report as ProgressReport, Stop,
+    Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_models;
 use scopecheck_model::litmus::print::{prop, Level};
@@ -44,6 +45,13 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
+    /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
+    #[arg(long, conflicts_with = "runtime")]
+    pub liveness: bool,
+    /// With --liveness: the forward-progress model (fair, obe, hsa, hsa_obe, lobe).
+    #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
+    pub progress: Progress,
     /// Stop each test's search after SECS seconds and answer with the states found so far
     /// (marked bounded).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -203,10 +211,13 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
     let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    if args.liveness {
+        return super::liveness::decide(file, &src, &program, args).map(|()| true);
+    }
     let start = Instant::now();
     let progress = {
         let name = name.clone();
-        Progress(Arc::new(move |r: &ProgressReport| {
+        Reporter(Arc::new(move |r: &ProgressReport| {
             eprintln!(
                 "scopecheck litmus: {name}: {:.0} s, {} executions, {} states so far",
                 r.elapsed.as_secs_f64(),
