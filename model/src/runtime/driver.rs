@@ -4,9 +4,7 @@
 use super::ctx::Ctx;
 use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
-use super::report::{
-    scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token,
-};
+use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, Token};
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
 use std::fmt;
@@ -212,12 +210,7 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
             old,
             new,
         } => {
-            let op = match kind {
-                RmwKind::Add => "atomic_add",
-                RmwKind::Sub => "atomic_sub",
-                RmwKind::Exchange => "atomic_exchange",
-                RmwKind::Cas => "atomic_cas",
-            };
+            let op = kind.name();
             let k = loc(*l).kind;
             let change = match new {
                 Some(n) => format!("{} -> {}", k.format(*old), k.format(*n)),
