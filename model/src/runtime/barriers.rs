@@ -58,7 +58,7 @@ impl Machine {
                  numbered 0..15",
                 info.name
             ))
-        } else if count == 0 || count % warp_size != 0 {
+        } else if count == 0 || !count.is_multiple_of(warp_size) {
             Some(format!(
                 "{} called {op}({id}, {count}) at {site}: the thread count must be a non-zero \
                  multiple of the warp size ({warp_size})",

@@ -41,11 +41,14 @@ struct WarpArrival {
     members: Arc<Vec<usize>>,
 }
 
+/// Every participating lane's value of one completed warp operation, by lane.
+pub type LaneValues = Arc<Vec<(u32, u64)>>;
+
 /// Pending warp operations (per warp, by a key the caller chooses) and each lane's last result.
 #[derive(Clone, Debug, Default)]
 pub struct Warps {
     pending: Vec<(usize, Vec<WarpArrival>)>,
-    results: Vec<Option<Arc<Vec<(u32, u64)>>>>,
+    results: Vec<Option<LaneValues>>,
 }
 
 /// A warp as the kernel API sees it: which thread runs each lane (`None`: the block ends before
@@ -194,7 +197,7 @@ impl Machine {
     }
 
     /// The lanes and values of the last warp operation `t` completed, by lane.
-    pub fn warp_result(&self, t: usize) -> Arc<Vec<(u32, u64)>> {
+    pub fn warp_result(&self, t: usize) -> LaneValues {
         self.warps
             .results
             .get(t)
@@ -298,7 +301,7 @@ impl Ctx {
         op: &'static str,
         value: u64,
         site: Site,
-    ) -> Arc<Vec<(u32, u64)>> {
+    ) -> LaneValues {
         self.sched.point(self.thread, Point::Other);
         if self.step(|m| m.warp_sync(self.thread, warp, lane, mask, op, value, site)) {
             self.wait();
