@@ -105,10 +105,10 @@ pub struct FailureReport {
     /// The execution's operations, numbered from 1.
     pub trace: Vec<String>,
     pub token: Token,
+    /// Print at most this many trace lines, folding the middle of a longer trace (`None`: the
+    /// whole trace).
+    pub trace_limit: Option<usize>,
 }
-
-/// How many trailing trace lines a report prints.
-const TRACE_LINES: usize = 40;
 
 impl FailureReport {
     pub fn new(failure: &Failure, m: &Machine) -> FailureReport {
@@ -125,6 +125,7 @@ impl FailureReport {
                 fingerprint: m.setup.fingerprint(),
                 decisions: m.decisions.clone(),
             },
+            trace_limit: None,
         }
     }
 }
@@ -137,12 +138,19 @@ impl fmt::Display for FailureReport {
             writeln!(f, "    {d}")?;
         }
         writeln!(f, "  interleaving ({} operations):", self.trace.len())?;
-        let skip = self.trace.len().saturating_sub(TRACE_LINES);
-        if skip > 0 {
-            writeln!(f, "    … {skip} earlier operations")?;
-        }
-        for (i, line) in self.trace.iter().enumerate().skip(skip) {
-            writeln!(f, "    #{:<3} {line}", i + 1)?;
+        let n = self.trace.len();
+        // The head and the tail of a trace past the limit, the middle folded.
+        let (head, tail) = match self.trace_limit {
+            Some(limit) if n > limit => (limit / 2, limit - limit / 2),
+            _ => (n, 0),
+        };
+        for (i, line) in self.trace.iter().enumerate() {
+            if i == head && head < n - tail {
+                writeln!(f, "    … {} operations folded", n - tail - head)?;
+            }
+            if i < head || i >= n - tail {
+                writeln!(f, "    #{:<3} {line}", i + 1)?;
+            }
         }
         write!(f, "  replay token: {}", self.token)
     }
