@@ -96,10 +96,21 @@ fn votes_and_matches_count_the_right_lanes() {
         scopecheck_model::check!(!t.all_sync(mask, lane == 2));
         let same = t.match_any_sync(mask, lane / 2);
         scopecheck_model::check!(same == if lane < 2 { 0b011 } else { 0b100 });
-        let down = t.shfl_down_sync(mask, lane * 10, 1);
-        scopecheck_model::check!(down == if lane < 2 { (lane + 1) * 10 } else { lane * 10 });
+        // Lane 0 has no lane below it and keeps its own value.
+        let up = t.shfl_up_sync(mask, lane * 10, 1);
+        scopecheck_model::check!(up == lane.saturating_sub(1) * 10);
     });
     assert_eq!(v, Verdict::Pass);
+}
+
+#[test]
+fn a_shuffle_from_a_missing_lane_is_warp_misuse() {
+    // Three threads in a 4-lane warp: lane 2's `shfl_down` source, lane 3, does not exist.
+    let k = Kernel::new("partial warp", Grid::new(1, 3).with_warp_size(4));
+    let v = verdict(&k, |t| {
+        let _ = t.shfl_down_sync(0b111, t.lane(), 1);
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::WarpMisuse));
 }
 
 #[test]
