@@ -186,7 +186,10 @@ impl Checker {
     /// assert!(report.passed() && !report.complete, "{report}");
     /// ```
     pub fn dfs_budget(max_executions: u64) -> Checker {
-        Checker::new(engine::Dfs { max_executions })
+        Checker::new(engine::Dfs {
+            max_executions,
+            ..engine::Dfs::default()
+        })
     }
 
     /// Keep exploring after a failure and report every distinct failure (by kind and headline),
