@@ -9,6 +9,7 @@
 //! disagreement and makes the exit status 1. `--format herd` prints herd7's log instead
 //! (`scopecheck_model::herd`), so that herdtools' `mcompare7`/`msum7` read it beside herd7's.
 
+use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
     analyze, condition_holds_on, dot, filter_admits, Analysis, FinalState, Model, Options,
 };
@@ -49,6 +50,13 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
+    /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
+    #[arg(long, conflicts_with = "runtime")]
+    pub liveness: bool,
+    /// With --liveness: the forward-progress model (fair, obe, hsa, hsa_obe, lobe).
+    #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
+    pub progress: Progress,
 }
 
 /// How `scopecheck litmus` prints each test.
@@ -192,6 +200,9 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
         texts.join("\n")
     })?;
+    if args.liveness {
+        return super::liveness::decide(file, &src, &program, args).map(|()| true);
+    }
     let start = Instant::now();
     let analysis = analyze(&program, args.model, opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
