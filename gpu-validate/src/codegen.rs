@@ -219,13 +219,6 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
             &format!("initial value of P{}:{}", i.thread, i.reg),
         )?;
     }
-    let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
-    if gpus.len() > 1 {
-        return unsupported(
-            "threads on several GPUs (the kernel takes each device's run of roles, but no \
-             peer-access runner is validated yet)",
-        );
-    }
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
     }
@@ -315,6 +308,16 @@ fn operands(i: &Instr) -> Vec<&Operand> {
         Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.iter()).collect(),
         _ => vec![],
     }
+}
+
+/// How many GPUs the program's threads sit on.
+fn roles_devices(p: &Program) -> usize {
+    p.threads
+        .iter()
+        .map(|t| t.placement.gpu)
+        .collect::<BTreeSet<u32>>()
+        .len()
+        .max(1)
 }
 
 /// Group the litmus threads by (GPU, CTA), in order of first appearance, the roles of GPU `g`
@@ -574,6 +577,10 @@ impl Gen<'_> {
         emit!(self, "#define SPIN_WORD {}u", self.saved.len() + 1);
         emit!(self, "#define TABLE_MASK {}u", TABLE_SLOTS - 1);
         emit!(self, "#define STEP_LIMIT {}u", STEP_LIMIT);
+        // Instances whose threads sit on several GPUs meet at a start barrier in device 0's
+        // memory, reached through peer access: its counter is a system-scope atomic.
+        let devices = roles_devices(self.program);
+        emit!(self, "#define SYS_BARRIER {}", u32::from(devices > 1));
         self.out.push_str(PRELUDE);
         self.emit_test_kernel()?;
         self.emit_check_kernel();
@@ -960,9 +967,17 @@ __device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask
 // Wait (boundedly) until every litmus thread of the instance has arrived, so they start together.
 __device__ __forceinline__ void spin_barrier(u32* counter, u32 bound) {
   u32 seen;
+#if SYS_BARRIER
+  atomicAdd_system(counter, 1u);
+#else
   atomicAdd(counter, 1u);
+#endif
   for (u32 i = 0; i < bound; ++i) {
+#if SYS_BARRIER
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+#else
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+#endif
     if (seen >= THREADS) break;
   }
 }

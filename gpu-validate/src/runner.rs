@@ -226,13 +226,24 @@ fn driver_version_in(line: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// A harness compiled and loaded on one GPU.
+/// A harness compiled and loaded on one GPU (and, for a test whose threads sit on several GPUs,
+/// on the peer devices that play the other GPUs' roles).
 pub struct Compiled {
     pub harness: Harness,
     test: CudaFunction,
     check: CudaFunction,
     /// The PTX NVRTC produced (kept for inspection).
     pub ptx: String,
+    /// Devices 1.. of the harness, in order: other GPUs of the host, each with peer access to
+    /// this GPU's memory, where every location, register and barrier lives.
+    peers: Vec<Peer>,
+}
+
+/// Another GPU of the host playing the roles of one of the test's GPUs.
+struct Peer {
+    stream: Arc<CudaStream>,
+    test: CudaFunction,
+    ordinal: usize,
 }
 
 /// What the device counted, as raw keys (see [`crate::outcome`]).
@@ -278,12 +289,105 @@ impl Gpu {
         let check = module
             .load_function(CHECK_KERNEL)
             .map_err(failed("loading the check kernel"))?;
+        let peers = self.peers_for(harness, &text)?;
         Ok(Compiled {
             harness: harness.clone(),
             test,
             check,
             ptx: text,
+            peers,
         })
+    }
+
+    /// Let GPU `ordinal` read and write what this device's current memory pool allocates.
+    fn open_pool_to(&self, ordinal: usize) -> Result<(), GpuError> {
+        use cudarc::driver::sys;
+        if !self.ctx.has_async_alloc() {
+            return Ok(()); // plain `cuMemAlloc` memory: peer access alone reaches it
+        }
+        let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+        // SAFETY: writes one handle for an existing device.
+        unsafe { sys::cuDeviceGetMemPool(&mut pool, self.ctx.cu_device()) }
+            .result()
+            .map_err(failed("finding the memory pool"))?;
+        let desc = sys::CUmemAccessDesc {
+            location: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                id: ordinal as std::ffi::c_int,
+            },
+            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        // SAFETY: one valid descriptor.
+        unsafe { sys::cuMemPoolSetAccess(pool, &desc, 1) }
+            .result()
+            .map_err(failed(&format!("opening the memory pool to GPU {ordinal}")))
+    }
+
+    /// The peer devices a harness spanning several GPUs needs: the test's GPU ids, ranked, are
+    /// this device and then the host's other devices in the driver's order. Each must be able to
+    /// reach this device's memory (`cuDeviceCanAccessPeer`); peer access is enabled from it to
+    /// this device's context and the test kernel loaded there.
+    fn peers_for(&self, harness: &Harness, ptx: &str) -> Result<Vec<Peer>, GpuError> {
+        let wanted = harness.devices();
+        if wanted <= 1 {
+            return Ok(vec![]);
+        }
+        let count = device_count()?;
+        if count < wanted {
+            return Err(GpuError::Failed(format!(
+                "the test's threads sit on {wanted} GPUs; the driver sees {count}"
+            )));
+        }
+        let me = self.info.ordinal;
+        let mut peers = Vec::new();
+        for ordinal in (0..count).filter(|&o| o != me).take(wanted - 1) {
+            let ctx = CudaContext::new(ordinal)
+                .map_err(failed(&format!("creating a context on GPU {ordinal}")))?;
+            // SAFETY: every buffer a peer launch uses is ordered by events on its stream.
+            unsafe { ctx.disable_event_tracking() };
+            let mut can: std::ffi::c_int = 0;
+            // SAFETY: writes one int; both ordinals exist.
+            unsafe {
+                cudarc::driver::sys::cuDeviceCanAccessPeer(
+                    &mut can,
+                    ctx.cu_device(),
+                    self.ctx.cu_device(),
+                )
+            }
+            .result()
+            .map_err(failed("asking for peer access"))?;
+            if can == 0 {
+                return Err(GpuError::Failed(format!(
+                    "GPU {ordinal} cannot access GPU {me}'s memory (no peer access between them)"
+                )));
+            }
+            ctx.bind_to_thread()
+                .map_err(failed("binding a peer context"))?;
+            // SAFETY: enables access from the current context (the peer's) to ours.
+            let r = unsafe { cudarc::driver::sys::cuCtxEnablePeerAccess(self.ctx.cu_ctx(), 0) };
+            if r != cudarc::driver::sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED {
+                r.result()
+                    .map_err(failed(&format!("enabling peer access from GPU {ordinal}")))?;
+            }
+            // Buffers come from this device's stream-ordered memory pool (`cuMemAllocAsync`),
+            // which peer access does not open: the pool is opened to the peer explicitly.
+            self.open_pool_to(ordinal)?;
+            let module = ctx
+                .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+                .map_err(failed("loading the module on a peer GPU"))?;
+            let test = module
+                .load_function(TEST_KERNEL)
+                .map_err(failed("loading the test kernel on a peer GPU"))?;
+            peers.push(Peer {
+                stream: ctx.default_stream(),
+                test,
+                ordinal,
+            });
+        }
+        self.ctx
+            .bind_to_thread()
+            .map_err(failed("binding the context"))?;
+        Ok(peers)
     }
 
     /// Launch `params.launches` times; on a device error or a watchdog timeout, return what the
@@ -317,12 +421,28 @@ impl Gpu {
             .map_err(failed("allocating the table"))?;
         let mut lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
 
-        let test_blocks = ((n >> per_block_log2) * h.roles.len()) as u32;
-        let test_cfg = LaunchConfig {
-            grid_dim: (test_blocks + params.stress_blocks, 1, 1),
+        let test_cfg = |role_count: u32| LaunchConfig {
+            grid_dim: (
+                (n >> per_block_log2) as u32 * role_count + params.stress_blocks,
+                1,
+                1,
+            ),
             block_dim: (slots << per_block_log2, 1, 1),
             shared_mem_bytes: params.occupancy_smem.min(MAX_OCCUPANCY_SMEM),
         };
+        // The other GPUs' roles run on the peers, on device 0's locations, registers and start
+        // barriers, each with stress scratch of its own.
+        let mut peer_scratch = Vec::new();
+        for (i, peer) in c.peers.iter().enumerate() {
+            let scratch: CudaSlice<u32> = peer
+                .stream
+                .alloc_zeros(32usize << scratch_lines_log2)
+                .map_err(failed(&format!(
+                    "allocating scratch on GPU {}",
+                    peer.ordinal
+                )))?;
+            peer_scratch.push((h.device_roles(i + 1), scratch));
+        }
         let check_threads = n.min(256) as u32;
         let check_cfg = LaunchConfig {
             grid_dim: ((n as u32).div_ceil(check_threads), 1, 1),
@@ -386,27 +506,47 @@ impl Gpu {
             let mut launch = || -> Result<(), GpuError> {
                 for _ in 0..this_batch {
                     let seed: u32 = rng.gen();
-                    let mut b = s.launch_builder(&c.test);
-                    b.arg(&mut mem)
-                        .arg(&mut regs)
-                        .arg(&mut bar)
-                        .arg(&mut scratch);
-                    b.arg(&seed)
-                        .arg(&k32)
-                        .arg(&per_block_log2)
-                        .arg(&stride32)
-                        .arg(&layout);
-                    b.arg(&params.barrier_spins)
-                        .arg(&params.pre_stress)
-                        .arg(&params.stress_iters);
-                    b.arg(&scratch_mask)
-                        .arg(&loc_perm)
-                        .arg(&stress_pattern)
-                        .arg(&params.spin_bound)
-                        .arg(&role_base)
-                        .arg(&role_count);
-                    // SAFETY: argument list matches the generated kernel's signature.
-                    unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
+                    // Every device runs its roles of the same instances with the same seed.
+                    let devices =
+                        std::iter::once((s, &c.test, (role_base, role_count), &mut scratch)).chain(
+                            c.peers.iter().zip(peer_scratch.iter_mut()).map(
+                                |(peer, (roles, scratch))| {
+                                    (&peer.stream, &peer.test, *roles, scratch)
+                                },
+                            ),
+                        );
+                    // A peer starts after the last check has reset the instances, and not after
+                    // device 0's test kernel: joined before that kernel is queued.
+                    for peer in &c.peers {
+                        peer.stream.join(s).map_err(failed("ordering a peer GPU"))?;
+                    }
+                    for (stream, test, (base, count), scratch) in devices {
+                        let mut b = stream.launch_builder(test);
+                        b.arg(&mut mem).arg(&mut regs).arg(&mut bar).arg(scratch);
+                        b.arg(&seed)
+                            .arg(&k32)
+                            .arg(&per_block_log2)
+                            .arg(&stride32)
+                            .arg(&layout);
+                        b.arg(&params.barrier_spins)
+                            .arg(&params.pre_stress)
+                            .arg(&params.stress_iters);
+                        b.arg(&scratch_mask)
+                            .arg(&loc_perm)
+                            .arg(&stress_pattern)
+                            .arg(&params.spin_bound)
+                            .arg(&base)
+                            .arg(&count);
+                        // SAFETY: argument list matches the generated kernel's signature; the
+                        // buffers of device 0 are reachable from a peer through peer access.
+                        unsafe { b.launch(test_cfg(count)) }
+                            .map_err(failed("launching the test kernel"))?;
+                    }
+                    // The check reads what every device wrote.
+                    for peer in &c.peers {
+                        s.join(&peer.stream)
+                            .map_err(failed("waiting for a peer GPU"))?;
+                    }
                     check(
                         seed,
                         1,
