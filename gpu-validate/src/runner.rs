@@ -3,7 +3,7 @@
 
 use crate::codegen::{self, Harness, CHECK_KERNEL, TABLE_SLOTS, TEST_KERNEL};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
 };
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -239,6 +239,44 @@ pub struct Compiled {
     peers: Vec<Peer>,
 }
 
+/// Locations, registers or flags of one run.
+enum Buffer {
+    Device(CudaSlice<u32>),
+    /// Page-locked host memory mapped into the devices' address space.
+    Mapped {
+        host: *mut u32,
+        device: u64,
+    },
+}
+
+impl Buffer {
+    /// The address kernels use.
+    fn device_ptr(&self, stream: &CudaStream) -> u64 {
+        match self {
+            Buffer::Device(slice) => slice.device_ptr(stream).0,
+            Buffer::Mapped { device, .. } => *device,
+        }
+    }
+
+    /// The address host threads use (null for device memory).
+    fn host_ptr(&self) -> *mut u32 {
+        match self {
+            Buffer::Device(_) => std::ptr::null_mut(),
+            Buffer::Mapped { host, .. } => *host,
+        }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if let Buffer::Mapped { host, .. } = *self {
+            // SAFETY: allocated by `cuMemHostAlloc`, freed once; no launch uses it any more
+            // (every run waits for its stream before returning or fails with the context).
+            unsafe { cudarc::driver::sys::cuMemFreeHost(host.cast()) };
+        }
+    }
+}
+
 /// Another GPU of the host playing the roles of one of the test's GPUs.
 struct Peer {
     stream: Arc<CudaStream>,
@@ -402,24 +440,35 @@ impl Gpu {
         let stride = params.stride.max(1) as usize;
         let locs = h.locations.len().max(1);
         let s = &self.stream;
-        let mut mem: CudaSlice<u32> = s
-            .alloc_zeros(locs * n * stride)
-            .map_err(failed("allocating the locations"))?;
-        let mut regs: CudaSlice<i32> = s
-            .alloc_zeros(n * h.words_per_instance())
-            .map_err(failed("allocating registers"))?;
-        let mut bar: CudaSlice<u32> = s.alloc_zeros(n).map_err(failed("allocating barriers"))?;
+        // With a host thread the locations, registers and go flags live in mapped host memory,
+        // where both the CPU and the GPU reach them; otherwise in device 0's memory.
+        let mapped = !h.host.is_empty();
+        if mapped {
+            self.check_host_atomics(h)?;
+        }
+        let mem = self.buffer(mapped, locs * n * stride, "the locations")?;
+        let regs = self.buffer(mapped, n * h.words_per_instance(), "registers")?;
+        let bar = self.buffer(mapped, n, "barriers")?;
         let scratch_lines_log2 = params.scratch_lines_log2.min(20);
-        let mut scratch: CudaSlice<u32> = s
-            .alloc_zeros(32usize << scratch_lines_log2)
-            .map_err(failed("allocating scratch"))?;
-        let mut keys: CudaSlice<u64> = s
+        let scratch = self.buffer(false, 32usize << scratch_lines_log2, "scratch")?;
+        let keys: CudaSlice<u64> = s
             .alloc_zeros(TABLE_SLOTS)
             .map_err(failed("allocating the table"))?;
-        let mut counts: CudaSlice<u64> = s
+        let counts: CudaSlice<u64> = s
             .alloc_zeros(TABLE_SLOTS)
             .map_err(failed("allocating the table"))?;
-        let mut lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
+        let lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
+        let (mem_p, regs_p, bar_p, scratch_p) = (
+            mem.device_ptr(s),
+            regs.device_ptr(s),
+            bar.device_ptr(s),
+            scratch.device_ptr(s),
+        );
+        let (keys_p, counts_p, lost_p) = (
+            keys.device_ptr(s).0,
+            counts.device_ptr(s).0,
+            lost.device_ptr(s).0,
+        );
 
         let test_cfg = |role_count: u32| LaunchConfig {
             grid_dim: (
@@ -430,8 +479,8 @@ impl Gpu {
             block_dim: (slots << per_block_log2, 1, 1),
             shared_mem_bytes: params.occupancy_smem.min(MAX_OCCUPANCY_SMEM),
         };
-        // The other GPUs' roles run on the peers, on device 0's locations, registers and start
-        // barriers, each with stress scratch of its own.
+        // The other GPUs' roles run on the peers, on device 0's (or the host's) locations,
+        // registers and start barriers, each with stress scratch of its own.
         let mut peer_scratch = Vec::new();
         for (i, peer) in c.peers.iter().enumerate() {
             let scratch: CudaSlice<u32> = peer
@@ -441,7 +490,8 @@ impl Gpu {
                     "allocating scratch on GPU {}",
                     peer.ordinal
                 )))?;
-            peer_scratch.push((h.device_roles(i + 1), scratch));
+            let p = scratch.device_ptr(&peer.stream).0;
+            peer_scratch.push((h.device_roles(i + 1), p, scratch));
         }
         let check_threads = n.min(256) as u32;
         let check_cfg = LaunchConfig {
@@ -455,23 +505,23 @@ impl Gpu {
         let loc_perm = u32::from(params.permute_locations);
         let stress_pattern = params.stress_pattern & 3;
         let mut rng = rand::rngs::StdRng::seed_from_u64(params.seed);
+        let host_memory = mapped.then(|| crate::host::Memory {
+            mem: mem.host_ptr(),
+            regs: regs.host_ptr(),
+            go: bar.host_ptr(),
+            k,
+            stride: stride as u32,
+            loc_perm: params.permute_locations,
+        });
 
-        let check = |seed: u32,
-                     classify: u32,
-                     mem: &mut CudaSlice<u32>,
-                     regs: &mut CudaSlice<i32>,
-                     bar: &mut CudaSlice<u32>,
-                     keys: &mut CudaSlice<u64>,
-                     counts: &mut CudaSlice<u64>,
-                     lost: &mut CudaSlice<u64>|
-         -> Result<(), GpuError> {
+        let check = |seed: u32, classify: u32| -> Result<(), GpuError> {
             let mut b = s.launch_builder(&c.check);
-            b.arg(mem)
-                .arg(regs)
-                .arg(bar)
-                .arg(keys)
-                .arg(counts)
-                .arg(lost);
+            b.arg(&mem_p)
+                .arg(&regs_p)
+                .arg(&bar_p)
+                .arg(&keys_p)
+                .arg(&counts_p)
+                .arg(&lost_p);
             b.arg(&seed)
                 .arg(&k32)
                 .arg(&stride32)
@@ -483,16 +533,7 @@ impl Gpu {
                 .map_err(failed("launching the check kernel"))
         };
         // Write every location's initial value (the reset half of the check kernel).
-        check(
-            0,
-            0,
-            &mut mem,
-            &mut regs,
-            &mut bar,
-            &mut keys,
-            &mut counts,
-            &mut lost,
-        )?;
+        check(0, 0)?;
         s.synchronize()
             .map_err(failed("initialising the locations"))?;
 
@@ -506,23 +547,26 @@ impl Gpu {
             let mut launch = || -> Result<(), GpuError> {
                 for _ in 0..this_batch {
                     let seed: u32 = rng.gen();
-                    // Every device runs its roles of the same instances with the same seed.
-                    let devices =
-                        std::iter::once((s, &c.test, (role_base, role_count), &mut scratch)).chain(
-                            c.peers.iter().zip(peer_scratch.iter_mut()).map(
-                                |(peer, (roles, scratch))| {
-                                    (&peer.stream, &peer.test, *roles, scratch)
-                                },
-                            ),
-                        );
+                    if host_memory.is_some() {
+                        // The host reads and writes the instances itself: the last check must
+                        // have reset them before it starts.
+                        self.wait(params.watchdog_s)?;
+                    }
                     // A peer starts after the last check has reset the instances, and not after
                     // device 0's test kernel: joined before that kernel is queued.
                     for peer in &c.peers {
                         peer.stream.join(s).map_err(failed("ordering a peer GPU"))?;
                     }
+                    // Every device runs its roles of the same instances with the same seed.
+                    let devices = std::iter::once((s, &c.test, (role_base, role_count), scratch_p))
+                        .chain(c.peers.iter().zip(&peer_scratch).map(
+                            |(peer, (roles, scratch, _))| {
+                                (&peer.stream, &peer.test, *roles, *scratch)
+                            },
+                        ));
                     for (stream, test, (base, count), scratch) in devices {
                         let mut b = stream.launch_builder(test);
-                        b.arg(&mut mem).arg(&mut regs).arg(&mut bar).arg(scratch);
+                        b.arg(&mem_p).arg(&regs_p).arg(&bar_p).arg(&scratch);
                         b.arg(&seed)
                             .arg(&k32)
                             .arg(&per_block_log2)
@@ -538,25 +582,25 @@ impl Gpu {
                             .arg(&base)
                             .arg(&count);
                         // SAFETY: argument list matches the generated kernel's signature; the
-                        // buffers of device 0 are reachable from a peer through peer access.
+                        // buffers of device 0 are reachable from a peer through peer access,
+                        // mapped host memory from every device.
                         unsafe { b.launch(test_cfg(count)) }
                             .map_err(failed("launching the test kernel"))?;
+                    }
+                    if let Some(m) = &host_memory {
+                        // The host threads run while the kernels do, one CPU thread each.
+                        std::thread::scope(|scope| {
+                            for t in &h.host {
+                                scope.spawn(move || t.run_launch(m, seed));
+                            }
+                        });
                     }
                     // The check reads what every device wrote.
                     for peer in &c.peers {
                         s.join(&peer.stream)
                             .map_err(failed("waiting for a peer GPU"))?;
                     }
-                    check(
-                        seed,
-                        1,
-                        &mut mem,
-                        &mut regs,
-                        &mut bar,
-                        &mut keys,
-                        &mut counts,
-                        &mut lost,
-                    )?;
+                    check(seed, 1)?;
                 }
                 self.wait(params.watchdog_s)
             };
@@ -581,6 +625,69 @@ impl Gpu {
             seconds,
             error,
         })
+    }
+
+    /// A zeroed buffer of `words` words: in device memory, or (`mapped`) in page-locked host
+    /// memory mapped into every device's address space.
+    fn buffer(&self, mapped: bool, words: usize, what: &str) -> Result<Buffer, GpuError> {
+        if !mapped {
+            let slice = self
+                .stream
+                .alloc_zeros::<u32>(words)
+                .map_err(failed(&format!("allocating {what}")))?;
+            return Ok(Buffer::Device(slice));
+        }
+        use cudarc::driver::sys;
+        self.ctx
+            .bind_to_thread()
+            .map_err(failed("binding the context"))?;
+        let bytes = words.max(1) * 4;
+        let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: allocates `bytes` of page-locked memory, mapped and usable from every context.
+        unsafe {
+            sys::cuMemHostAlloc(
+                &mut host,
+                bytes,
+                sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE,
+            )
+        }
+        .result()
+        .map_err(failed(&format!("allocating {what} in mapped host memory")))?;
+        // SAFETY: `bytes` bytes were just allocated.
+        unsafe { std::ptr::write_bytes(host.cast::<u8>(), 0, bytes) };
+        let mut device: sys::CUdeviceptr = 0;
+        // SAFETY: `host` is a mapped allocation of this context.
+        let mapped = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, host, 0) }.result();
+        // From here the buffer owns the allocation (and frees it when dropped, error or not).
+        let buffer = Buffer::Mapped {
+            host: host.cast(),
+            device,
+        };
+        mapped.map_err(failed("mapping host memory into the GPU"))?;
+        Ok(buffer)
+    }
+
+    /// RMWs on words the CPU also touches are atomic only where the GPU has native atomics on
+    /// host memory (`CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`, e.g. NVLink-C2C): over
+    /// PCIe a GPU RMW and a CPU access to one word may interleave, so such tests are refused.
+    fn check_host_atomics(&self, h: &Harness) -> Result<(), GpuError> {
+        if !h.has_rmw {
+            return Ok(());
+        }
+        let native = self
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+            )
+            .map_err(failed("host atomic support"))?;
+        if native == 0 {
+            return Err(GpuError::Failed(format!(
+                "unsupported here: RMWs in a test with a host thread need atomics between GPU {} \
+                 and host memory, which this system does not have (no host-native atomics)",
+                self.info.ordinal
+            )));
+        }
+        Ok(())
     }
 
     /// Wait for the stream with a host-side deadline instead of blocking forever.

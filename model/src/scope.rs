@@ -136,6 +136,11 @@ impl fmt::Display for Order {
 }
 
 /// Where a thread runs: GPU, cluster and CTA. CTA ids are unique within a GPU.
+///
+/// A *host* thread (litmus `P1@host`) runs on the CPU: PTX puts it in the system scope only
+/// ("the set of all threads in the program, including threads on the host CPU"), in no CTA,
+/// cluster or GPU of any device thread. It is a placement on the pseudo-GPU [`Placement::HOST_GPU`],
+/// each host thread in a CTA of its own, so every scope but `.sys` leaves it out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Placement {
     pub gpu: u32,
@@ -145,12 +150,25 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// The GPU id that stands for the host CPU; litmus GPU ids stay below it.
+    pub const HOST_GPU: u32 = u32::MAX;
+
     pub fn new(cta: u32, gpu: u32) -> Placement {
         Placement {
             gpu,
             cluster: None,
             cta,
         }
+    }
+
+    /// Host thread number `thread` (its CTA id on the host pseudo-GPU, unique per thread).
+    pub fn host(thread: u32) -> Placement {
+        Placement::new(thread, Placement::HOST_GPU)
+    }
+
+    /// Does this thread run on the host CPU?
+    pub fn is_host(&self) -> bool {
+        self.gpu == Placement::HOST_GPU
     }
 
     pub fn cluster_id(&self) -> u32 {
@@ -160,10 +178,32 @@ impl Placement {
 
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_host() {
+            return f.write_str("host");
+        }
         match self.cluster {
             Some(c) => write!(f, "cta {},cluster {},gpu {}", self.cta, c, self.gpu),
             None => write!(f, "cta {},gpu {}", self.cta, self.gpu),
         }
+    }
+}
+
+#[cfg(test)]
+mod host_tests {
+    use super::*;
+
+    #[test]
+    fn a_host_thread_is_in_the_system_scope_of_a_gpu_thread_and_in_no_narrower_one() {
+        let (gpu, host, other_host) =
+            (Placement::new(0, 0), Placement::host(1), Placement::host(2));
+        for s in [Scope::Cta, Scope::Cluster, Scope::Gpu] {
+            assert!(!s.includes(&gpu, &host) && !s.includes(&host, &gpu), "{s}");
+            assert!(!s.includes(&host, &Placement::new(0, 0)), "{s}");
+        }
+        assert!(Scope::Sys.includes(&gpu, &host) && Scope::Sys.includes(&host, &gpu));
+        assert_eq!(Scope::narrowest_common(&host, &gpu), Scope::Sys);
+        assert!(!Scope::Cta.includes(&host, &other_host));
+        assert_eq!(host.to_string(), "host");
     }
 }
 
