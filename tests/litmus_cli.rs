@@ -237,10 +237,15 @@ fn runtime_flag_marks_the_states_the_operational_runtime_reaches() {
         text.contains("Runtime reaches 3 of 4 allowed states (exhaustive"),
         "{text}"
     );
+    assert!(
+        text.contains("Runtime cannot reach 1 allowed state(s): its verdicts cover executions without load buffering"),
+        "{text}"
+    );
     let json = scopecheck(&["litmus", "--runtime", "--json", &lb]);
     let line = String::from_utf8_lossy(&json.stdout);
     let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON line");
     assert_eq!(v["runtime"]["reached"].as_array().map(Vec::len), Some(3));
     assert_eq!(v["runtime"]["forbidden"].as_array().map(Vec::len), Some(0));
     assert_eq!(v["runtime"]["complete"], true);
+    assert_eq!(v["runtime"]["unreached"], 1);
 }

@@ -125,6 +125,7 @@ pub fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests(shared
             &p,
             &Dfs {
                 max_executions: 3_000,
+                ..Dfs::default()
             },
             &RunOptions::default(),
         );

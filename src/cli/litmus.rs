@@ -86,6 +86,9 @@ struct RuntimeStates {
     forbidden: Vec<FinalState>,
     /// Every execution explored (not cut by the search budget, a deadlock or the unroll bound).
     complete: bool,
+    /// Allowed states the runtime does not reach: the runtime never lets a load read a store
+    /// that is not yet executed (load buffering), so these are outside what it can verify.
+    unreached: usize,
     configurations: u64,
     /// Why the runtime was not compared, if it was not.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +101,7 @@ impl RuntimeStates {
             reached: BTreeSet::new(),
             forbidden: Vec::new(),
             complete: false,
+            unreached: 0,
             configurations: 0,
             skipped: None,
         };
@@ -123,6 +127,7 @@ impl RuntimeStates {
             .filter(|s| !allowed.contains(s))
             .cloned()
             .collect();
+        out.unreached = allowed.iter().filter(|s| !o_states.contains(s)).count();
         out.reached = o_states;
         out.complete = o.complete;
         out.configurations = o.configurations;
@@ -300,6 +305,13 @@ fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
         a.states.len(),
         r.configurations
     );
+    if r.unreached > 0 {
+        println!(
+            "Runtime cannot reach {} allowed state(s): its verdicts cover executions without \
+             load buffering (a load never reads a store not yet executed)",
+            r.unreached
+        );
+    }
     if !r.forbidden.is_empty() {
         println!(
             "Runtime reaches {} state(s) {model} forbids (an engine disagreement):",
