@@ -325,7 +325,10 @@ fn instr(
             let (operand, new) = match op {
                 RmwOp::Cas => (value(u, regs, 0, 2)?, Some(value(u, regs, 1, 3)?)),
                 RmwOp::Add | RmwOp::Sub => (value(u, arith_regs, 1, 3)?, None),
-                _ => (value(u, regs, 1, 3)?, None),
+                RmwOp::Exch => (value(u, regs, 1, 3)?, None),
+                // A constant operand keeps the values the others make few (an engine that
+                // guesses every value a load returns pays for each one).
+                _ => (value(u, &[], 1, 3)?, None),
             };
             Instr::Atom {
                 access,
@@ -343,7 +346,7 @@ fn instr(
             let operand = if unbounded(&op) {
                 value(u, arith_regs, 1, 3)?
             } else {
-                value(u, regs, 1, 3)?
+                value(u, &[], 1, 3)?
             };
             Instr::Red {
                 access,
