@@ -214,7 +214,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         Ok(p) => p,
         Err(e) => return error(e.to_string()),
     };
-    let analysis = match axiomatic::analyze(&program, row.model, opts) {
+    let analysis = match axiomatic::analyze(&program, row.model.clone(), opts) {
         Ok(a) => a,
         Err(e) => return error(format!("{}:{e}", row.file.display())),
     };

@@ -26,7 +26,8 @@ pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Memory model: ptx-v7.5, ptx-v6.0 or tile-ir.
+    /// Memory model: ptx-v7.5, ptx-v6.0, tile-ir, a built-in cat file (ptx-v7.5.cat, …) or
+    /// the path to your own cat model.
     #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
     pub model: Model,
     /// How many times each backward branch may be taken in one run of a thread.
@@ -45,10 +46,14 @@ pub struct Args {
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
-    Model::from_name(name).ok_or_else(|| {
+    if Model::from_name(name).is_none() && !name.ends_with(".cat") {
         let known: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown model `{name}` (known: {})", known.join(", "))
-    })
+        return Err(format!(
+            "unknown model `{name}` (known: {}, or a path to a .cat file)",
+            known.join(", ")
+        ));
+    }
+    Model::load(name).map_err(|e| e.to_string())
 }
 
 /// The `--json` line of one test.
@@ -56,7 +61,7 @@ fn parse_model(name: &str) -> Result<Model, String> {
 struct Report<'a> {
     test: &'a str,
     file: String,
-    model: &'static str,
+    model: &'a str,
     condition: &'static str,
     holds: bool,
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
@@ -169,7 +174,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read file: {e}"))?;
     let program = parse(&src, &name).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let analysis = analyze(&program, args.model, opts)
+    let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(dir) = &args.dot {
@@ -188,7 +193,10 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
             states: analysis.states.iter().map(|s| &s.state).collect(),
             bounded: analysis.bounded,
             seconds,
-            racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
+            racy_executions: args
+                .model
+                .defines_races()
+                .then_some(analysis.racy_executions),
             runtime: runtime.as_ref(),
         };
         println!(
@@ -199,7 +207,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         print_human(
             &program,
             &name,
-            args.model,
+            &args.model,
             &analysis,
             runtime.as_ref(),
             seconds,
@@ -219,7 +227,7 @@ fn condition_text(p: &Program) -> String {
 fn print_human(
     p: &Program,
     file: &str,
-    model: Model,
+    model: &Model,
     a: &Analysis,
     runtime: Option<&RuntimeStates>,
     seconds: f64,
@@ -249,7 +257,7 @@ fn print_human(
         (false, true) => "does not hold (bounded: loops cut at the unroll bound)",
     };
     println!("Condition {} {verdict}", condition_text(p));
-    if model == Model::TileIr {
+    if model.defines_races() {
         println!(
             "Data races in {} of {} executions{}",
             a.racy_executions,
@@ -268,7 +276,7 @@ fn print_human(
     println!();
 }
 
-fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
+fn print_runtime(model: &Model, a: &Analysis, r: &RuntimeStates) {
     if let Some(why) = &r.skipped {
         println!("Runtime: {why}");
         return;

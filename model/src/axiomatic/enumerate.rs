@@ -119,7 +119,7 @@ impl<'p> Explorer<'p> {
             }
             None => {
                 let ev = Events::build(p, combo)?;
-                let checker = prepare(self.model, &ev);
+                let checker = prepare(&self.model, &ev);
                 let places = (0..p.locations.len())
                     .filter(|&l| p.physical(l) == l)
                     .map(|l| Place::of(&ev, p, l))
