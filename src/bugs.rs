@@ -12,24 +12,28 @@ use std::time::Instant;
 
 /// Runs one case — the way it asks to be explored, or under every engine that fits it — and
 /// compares each report with its expectation.
+///
+/// Each outcome's time is that of its own exploration: under `every_engine`, one row per engine,
+/// each timed alone.
 pub fn check(case: &BugCase, every_engine: bool) -> Vec<Outcome> {
     if !every_engine {
         let start = Instant::now();
-        return vec![outcome(
-            case,
-            &case.run_default(),
-            start,
-            case.name.to_string(),
-        )];
+        let report = case.run_default();
+        return vec![outcome(case, &report, start, case.name.to_string())];
     }
-    let start = Instant::now();
-    case.run_every_engine()
+    case.every_engine()
         .iter()
-        .map(|r| outcome(case, r, start, format!("{} [{}]", case.name, r.engine)))
+        .map(|checker| {
+            let start = Instant::now();
+            let report = case.run(checker);
+            let entry = format!("{} [{}]", case.name, report.engine);
+            outcome(case, &report, start, entry)
+        })
         .collect()
 }
 
 fn outcome(case: &BugCase, report: &Report, start: Instant, entry: String) -> Outcome {
+    let seconds = start.elapsed().as_secs_f64();
     let got = case.got_words(report);
     let status = match (
         case.agrees(report),
@@ -45,7 +49,7 @@ fn outcome(case: &BugCase, report: &Report, start: Instant, entry: String) -> Ou
         expected: case.expected_words(),
         got,
         status,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         about: format!("{} (from {})", case.about, case.source),
     }
 }

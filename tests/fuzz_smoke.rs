@@ -1,6 +1,9 @@
 //! The cargo-fuzz `engines` target under libFuzzer for 60 seconds, seeded from `corpus/litmus`:
-//! the engine differential must run clean. Needs a nightly toolchain and cargo-fuzz; without them
-//! this prints a skip line (the same check runs on stable in `model/tests/fuzz_differential.rs`).
+//! the engine differential must run clean. Needs a nightly toolchain and cargo-fuzz (`.ci/run`
+//! installs cargo-fuzz when it is missing); without them the test is reported as skipped in the
+//! closing line `fuzz_smoke: 0 passed, 0 failed, 1 skipped` — a plain `main` (harness = false),
+//! since libtest has no run-time skip. (The same check runs on stable in
+//! `model/tests/fuzz_differential.rs`.)
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -33,11 +36,41 @@ fn cargo_fuzz_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-#[test]
-fn engines_target_runs_clean_under_libfuzzer() {
+/// Why the smoke run did not happen.
+struct Skip(&'static str);
+
+fn main() -> std::process::ExitCode {
+    let name = "engines_target_runs_clean_under_libfuzzer";
+    println!("running 1 test");
+    let outcome = std::panic::catch_unwind(engines_target_runs_clean_under_libfuzzer);
+    let (passed, failed, skipped) = match outcome {
+        Ok(Ok(())) => {
+            println!("test {name} ... ok");
+            (1, 0, 0)
+        }
+        Ok(Err(Skip(why))) => {
+            println!("test {name} ... SKIPPED: {why}");
+            (0, 0, 1)
+        }
+        Err(_) => {
+            println!("test {name} ... FAILED");
+            (0, 1, 0)
+        }
+    };
+    println!();
+    println!("fuzz_smoke: {passed} passed, {failed} failed, {skipped} skipped");
+    if failed > 0 {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}
+
+fn engines_target_runs_clean_under_libfuzzer() -> Result<(), Skip> {
     if !cargo_fuzz_available() {
-        println!("SKIP libFuzzer smoke run: no nightly toolchain with cargo-fuzz");
-        return;
+        return Err(Skip(
+            "no nightly toolchain with cargo-fuzz (`cargo install cargo-fuzz --locked`)",
+        ));
     }
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // Build first, offline: a machine without the fuzz crate's dependencies in its cargo cache
@@ -64,10 +97,9 @@ fn engines_target_runs_clean_under_libfuzzer() {
             "failed to get",
         ];
         if offline.iter().any(|hint| err.contains(hint)) {
-            println!(
-                "SKIP libFuzzer smoke run: the fuzz crate's dependencies are not available offline"
-            );
-            return;
+            return Err(Skip(
+                "the fuzz crate's dependencies are not available offline (`cargo fetch` in fuzz/)",
+            ));
         }
         panic!("the fuzz crate does not build:\n{err}");
     }
@@ -118,4 +150,5 @@ fn engines_target_runs_clean_under_libfuzzer() {
         log.contains("stat::number_of_executed_units"),
         "libFuzzer printed no final stats:\n{log}"
     );
+    Ok(())
 }

@@ -1,23 +1,19 @@
 //! The axiomatic engine against Dartagnan's verdicts on the 169 shared PTX litmus tests.
 //!
 //! `expected.csv` gives, per test and model, 1 when the final condition holds and 0 when it does
-//! not. Every verdict must agree. The oracle lives outside the repository: `$SCOPECHECK_SHARED`,
-//! else `<repo>/../shared`, else `/work/shared`; without it the test prints a skip line.
+//! not. Every verdict must agree. The oracle lives outside the repository: `$SCOPECHECK_SHARED` when
+//! set, else `<repo>/../shared`; without it the test is reported as skipped.
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::litmus::parse_file;
 use std::path::PathBuf;
 
 fn shared_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
-        Some(PathBuf::from("/work/shared")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|d| d.join("oracle/ptx/expected.csv").is_file())
+    let dir = match std::env::var_os("SCOPECHECK_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    Some(dir).filter(|d| d.join("oracle/ptx/expected.csv").is_file())
 }
 
 /// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never

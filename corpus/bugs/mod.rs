@@ -70,16 +70,20 @@ impl BugCase {
 
     /// Explore the case under every engine that fits it (loom only up to 4 threads; the DFS
     /// only for cases small enough to enumerate).
+    #[allow(dead_code)] // the tests use it; `scopecheck check` times each engine on its own
     pub fn run_every_engine(&self) -> Vec<Report> {
-        let (kernel, _) = (self.build)();
-        let mut checkers = Checker::every_engine(&kernel);
-        if let Explore::Sampled { iterations } = self.explore {
-            checkers = vec![
+        self.every_engine().iter().map(|c| self.run(c)).collect()
+    }
+
+    /// The checkers [`BugCase::run_every_engine`] runs, in its order.
+    pub fn every_engine(&self) -> Vec<Checker> {
+        match self.explore {
+            Explore::Exhaustive => Checker::every_engine(&(self.build)().0),
+            Explore::Sampled { iterations } => vec![
                 Checker::random(iterations, 1),
                 Checker::pct(iterations, 3, 2),
-            ];
+            ],
         }
-        checkers.iter().map(|c| self.run(c)).collect()
     }
 
     /// Does a report show what the case expects?

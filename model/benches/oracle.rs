@@ -8,15 +8,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn shared_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    [
-        std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
-        Some(root.join("../shared")),
-        Some(PathBuf::from("/work/shared")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|d| d.join("oracle/ptx/tests").is_dir())
+    let dir = match std::env::var_os("SCOPECHECK_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    };
+    Some(dir).filter(|d| d.join("oracle/ptx/tests").is_dir())
 }
 
 fn main() {

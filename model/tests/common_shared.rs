@@ -1,13 +1,13 @@
-//! Where the shared oracle lives: `$SCOPECHECK_SHARED`, else `../shared` beside the repository.
+//! Where the shared oracle lives: `$SCOPECHECK_SHARED` when set, else `shared/` beside the
+//! repository (`<repo>/../shared`). `None` when that folder has no `oracle/ptx/expected.csv`:
+//! the caller reports its tests as skipped.
 
 use std::path::PathBuf;
 
 pub fn shared_dir() -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var("SCOPECHECK_SHARED") {
-        return Some(PathBuf::from(dir)).filter(|d| d.is_dir());
-    }
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    [repo.join("../shared"), PathBuf::from("/work/shared")]
-        .into_iter()
-        .find(|d| d.join("oracle/ptx").is_dir())
+    let dir = match std::env::var_os("SCOPECHECK_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    };
+    Some(dir).filter(|d| d.join("oracle/ptx/expected.csv").is_file())
 }

@@ -1,8 +1,11 @@
 //! `scopecheck check`: the main job. Runs every corpus entry — litmus tests listed in a
 //! `MANIFEST.csv` and the bug-reproduction kernel models — compares each with its expected verdict,
-//! prints a summary table and exits non-zero on any mismatch.
+//! prints a summary table and exits non-zero on any mismatch. Entries run in parallel (rayon);
+//! the table lists them in corpus order whatever the order they finish in.
 
+use comfy_table::{presets, CellAlignment, ContentArrangement, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use scopecheck_model::axiomatic::{self, Model, Options};
 use scopecheck_model::litmus;
 use std::path::{Path, PathBuf};
@@ -24,6 +27,9 @@ pub struct Args {
     /// Print every entry, not only mismatches and the summary.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// What an entry is expected to do and what it did.
@@ -33,6 +39,7 @@ pub struct Outcome {
     pub expected: String,
     pub got: String,
     pub status: Status,
+    /// The time this entry (this engine, under `--every-engine`) took.
     pub seconds: f64,
     /// Where the entry comes from and why it deserves its verdict (shown on mismatch).
     pub about: String,
@@ -70,9 +77,18 @@ struct LitmusRow {
     file: PathBuf,
     model: Model,
     allowed: bool,
+    /// `MANIFEST.csv:LINE`, the row that names the test.
+    row: String,
+}
+
+/// One unit of work: a litmus row, or a bug model.
+enum Job<'a> {
+    Litmus(&'a LitmusRow),
+    Bug(&'a crate::bugs::BugCase),
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let start = Instant::now();
     let mut rows = Vec::new();
     let mut outcomes = Vec::new();
     let mut bug_dirs = Vec::new();
@@ -94,26 +110,57 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         crate::bugs::all()
     };
-    let total = rows.len() + bugs.len();
-    let bar = ProgressBar::new(total as u64).with_style(
+    if rows.is_empty() && bugs.is_empty() && outcomes.is_empty() {
+        eprintln!(
+            "scopecheck check: nothing to check in {}: no MANIFEST.csv and no bugs/ directory",
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let jobs: Vec<Job> = rows
+        .iter()
+        .map(Job::Litmus)
+        .chain(bugs.iter().map(Job::Bug))
+        .collect();
+    let bar = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("static template"),
     );
     let opts = Options {
         unroll: args.unroll,
         witnesses: false,
     };
-    for row in &rows {
-        bar.set_message(row.file.display().to_string());
-        outcomes.push(check_litmus(row, &opts));
-        bar.inc(1);
-    }
-    for bug in &bugs {
-        bar.set_message(bug.name.to_string());
-        outcomes.extend(crate::bugs::check(bug, args.every_engine));
-        bar.inc(1);
-    }
+    let work = || -> Vec<Vec<Outcome>> {
+        jobs.par_iter()
+            .map(|job| {
+                let done = match job {
+                    Job::Litmus(row) => vec![check_litmus(row, &opts)],
+                    Job::Bug(bug) => crate::bugs::check(bug, args.every_engine),
+                };
+                if let Some(first) = done.first() {
+                    bar.set_message(first.entry.clone());
+                }
+                bar.inc(1);
+                done
+            })
+            .collect()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, usize::from))
+        .build();
+    let done = match pool {
+        Ok(pool) => pool.install(work),
+        Err(e) => {
+            eprintln!("scopecheck check: cannot start worker threads: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    outcomes.extend(done.into_iter().flatten());
     bar.finish_and_clear();
-    report(&outcomes, args.verbose)
+    report(&outcomes, args.verbose, start.elapsed().as_secs_f64())
 }
 
 /// Finds manifests and `bugs/` directories under `path`. Malformed manifest rows become
@@ -133,9 +180,9 @@ fn collect(
     if path.file_name().is_some_and(|n| n == "bugs") {
         bug_dirs.push(path.to_path_buf());
     }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .and_then(|dir| dir.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>())
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     entries.sort();
     for e in entries {
         if e.is_dir() || e.file_name().is_some_and(|n| n == "MANIFEST.csv") {
@@ -145,45 +192,123 @@ fn collect(
     Ok(())
 }
 
+/// Reads `file,model,expected` rows with the `csv` crate (a header line first; `#` starts a
+/// comment line; fields are trimmed). A row that is not one of those becomes an `Error` outcome at
+/// `MANIFEST.csv:LINE`; a file that is not UTF-8 text becomes one naming the file.
 fn read_manifest(
     manifest: &Path,
     rows: &mut Vec<LitmusRow>,
     outcomes: &mut Vec<Outcome>,
 ) -> std::io::Result<()> {
     let dir = manifest.parent().unwrap_or(Path::new("."));
-    let text = std::fs::read_to_string(manifest)?;
-    for (n, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() || line.starts_with('#') {
+    let bytes = std::fs::read(manifest)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", manifest.display())))?;
+    let manifest_error = |line: Option<u64>, message: String| Outcome {
+        entry: match line {
+            Some(line) => format!("{}:{line}", manifest.display()),
+            None => manifest.display().to_string(),
+        },
+        kind: "manifest",
+        expected: String::new(),
+        got: message,
+        status: Status::Error,
+        seconds: 0.0,
+        about: String::new(),
+    };
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64
+            + 1;
+        outcomes.push(manifest_error(
+            None,
+            format!(
+                "not a text file: invalid UTF-8 on line {line} (expected CSV rows `file,model,expected`)"
+            ),
+        ));
+        return Ok(());
+    }
+    // The csv crate's positions count neither the comment nor the blank lines it skips before a
+    // record (its byte offset is where that skipping began): find the record's own line.
+    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let line_at = |pos: Option<&csv::Position>| {
+        pos.map(|p| {
+            let end = (p.byte() as usize).min(bytes.len());
+            let mut line = bytes[..end].iter().filter(|&&b| b == b'\n').count();
+            while lines.get(line).is_some_and(|l| {
+                let l = l.trim_ascii();
+                l.is_empty() || l.starts_with(b"#")
+            }) {
+                line += 1;
+            }
+            line as u64 + 1
+        })
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(bytes.as_slice());
+    match reader.headers() {
+        Ok(h) if h.iter().eq(["file", "model", "expected"]) => {}
+        Ok(h) => {
+            let line = line_at(h.position());
+            outcomes.push(manifest_error(
+                line,
+                format!(
+                    "expected the header `file,model,expected`, found `{}`",
+                    h.iter().collect::<Vec<_>>().join(",")
+                ),
+            ));
+            return Ok(());
+        }
+        Err(e) => {
+            outcomes.push(manifest_error(None, e.to_string()));
+            return Ok(());
+        }
+    }
+    for record in reader.records() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                let line = line_at(e.position());
+                outcomes.push(manifest_error(line, e.to_string()));
+                continue;
+            }
+        };
+        let line = line_at(record.position()).unwrap_or(0);
+        if record.iter().all(str::is_empty) {
             continue;
         }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let parsed = match fields.as_slice() {
-            [file, model, expected] => Model::from_name(model)
-                .ok_or_else(|| format!("unknown model `{model}`"))
-                .and_then(|model| match *expected {
+        let parsed = match (record.len(), record.get(0), record.get(1), record.get(2)) {
+            (3, Some(file), Some(model), Some(expected)) => Model::from_name(model)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown model `{model}` (one of {})",
+                        Model::ALL.map(|m| m.name()).join(", ")
+                    )
+                })
+                .and_then(|model| match expected {
                     "allowed" => Ok((file, model, true)),
                     "forbidden" => Ok((file, model, false)),
                     other => Err(format!(
                         "expected `allowed` or `forbidden`, found `{other}`"
                     )),
                 }),
-            _ => Err("expected `file,model,expected`".to_string()),
+            (n, ..) => Err(format!(
+                "expected 3 fields `file,model,expected`, found {n}"
+            )),
         };
         match parsed {
             Ok((file, model, allowed)) => rows.push(LitmusRow {
                 file: dir.join(file),
                 model,
                 allowed,
+                row: format!("{}:{line}", manifest.display()),
             }),
-            Err(message) => outcomes.push(Outcome {
-                entry: format!("{}:{}", manifest.display(), n + 1),
-                kind: "manifest",
-                expected: String::new(),
-                got: message,
-                status: Status::Error,
-                seconds: 0.0,
-                about: String::new(),
-            }),
+            Err(message) => outcomes.push(manifest_error(Some(line), message)),
         }
     }
     Ok(())
@@ -210,6 +335,13 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         seconds: start.elapsed().as_secs_f64(),
         about: String::new(),
     };
+    if !row.file.is_file() {
+        return error(format!(
+            "{}: the test it names does not exist: {}",
+            row.row,
+            row.file.display()
+        ));
+    }
     let program = match litmus::parse_file(&row.file) {
         Ok(p) => p,
         Err(e) => return error(e.to_string()),
@@ -235,49 +367,49 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
     }
 }
 
-/// The summary table: mismatches and errors always, every entry with `--verbose`.
-fn report(outcomes: &[Outcome], verbose: bool) -> ExitCode {
+/// The summary table: mismatches and errors always, every entry with `--verbose`; then the full
+/// text of each error (a caret diagnostic would break the table), the counts per kind, and the
+/// wall-clock time of the run.
+fn report(outcomes: &[Outcome], verbose: bool, seconds: f64) -> ExitCode {
     let shown: Vec<&Outcome> = outcomes
         .iter()
         .filter(|o| verbose || o.status.failed())
         .collect();
     if !shown.is_empty() {
         let first_line = |s: &str| s.lines().next().unwrap_or("").to_string();
-        let width = |f: &dyn Fn(&Outcome) -> usize, title: &str| {
-            shown
-                .iter()
-                .map(|o| f(o))
-                .max()
-                .unwrap_or(0)
-                .max(title.len())
-        };
-        let (we, wx, wg) = (
-            width(&|o| o.entry.len(), "entry"),
-            width(&|o| o.expected.len(), "expected"),
-            width(&|o| first_line(&o.got).len(), "got"),
-        );
-        println!(
-            "{:<we$}  {:<7}  {:<wx$}  {:<wg$}  {:>8}  status",
-            "entry", "kind", "expected", "got", "seconds"
-        );
+        let mut table = Table::new();
+        table
+            .load_style(presets::ASCII_MARKDOWN)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_header(["entry", "kind", "expected", "got", "seconds", "status"]);
         for o in &shown {
-            println!(
-                "{:<we$}  {:<7}  {:<wx$}  {:<wg$}  {:>8.3}  {}",
-                o.entry,
-                o.kind,
-                o.expected,
+            table.add_row([
+                o.entry.clone(),
+                o.kind.to_string(),
+                o.expected.clone(),
                 first_line(&o.got),
-                o.seconds,
-                o.status.word()
-            );
-            if o.status == Status::Error && o.got.lines().count() > 1 {
-                println!("{}", o.got);
-            }
-            if o.status.failed() && !o.about.is_empty() {
-                println!("    {}", o.about);
+                format!("{:.3}", o.seconds),
+                o.status.word().to_string(),
+            ]);
+        }
+        if let Some(column) = table.column_mut(4) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+        println!("{table}");
+        println!();
+        for o in shown.iter().filter(|o| o.status.failed()) {
+            let detail = o.got.lines().count() > 1;
+            if detail || !o.about.is_empty() {
+                println!("{} ({}):", o.entry, o.status.word());
+                if detail {
+                    println!("{}", o.got);
+                }
+                if !o.about.is_empty() {
+                    println!("    {}", o.about);
+                }
+                println!();
             }
         }
-        println!();
     }
     let count = |kind: &str, pred: &dyn Fn(&Outcome) -> bool| {
         outcomes
@@ -285,26 +417,33 @@ fn report(outcomes: &[Outcome], verbose: bool) -> ExitCode {
             .filter(|o| o.kind == kind && pred(o))
             .count()
     };
-    println!(
-        "{:<10} {:>6} {:>8} {:>9} {:>10} {:>7}",
-        "kind", "total", "matched", "bounded", "mismatched", "errors"
-    );
+    let mut summary = Table::new();
+    summary.load_style(presets::NOTHING).set_header([
+        "kind",
+        "total",
+        "matched",
+        "bounded",
+        "mismatched",
+        "errors",
+    ]);
     for kind in ["litmus", "model", "manifest"] {
         let total = count(kind, &|_| true);
         if total == 0 {
             continue;
         }
-        println!(
-            "{:<10} {:>6} {:>8} {:>9} {:>10} {:>7}",
-            kind,
-            total,
-            count(kind, &|o| o.status == Status::Match),
-            count(kind, &|o| o.status == Status::Bounded),
-            count(kind, &|o| o.status == Status::Mismatch),
-            count(kind, &|o| o.status == Status::Error),
-        );
+        summary.add_row([
+            kind.to_string(),
+            total.to_string(),
+            count(kind, &|o| o.status == Status::Match).to_string(),
+            count(kind, &|o| o.status == Status::Bounded).to_string(),
+            count(kind, &|o| o.status == Status::Mismatch).to_string(),
+            count(kind, &|o| o.status == Status::Error).to_string(),
+        ]);
     }
-    let seconds: f64 = outcomes.iter().map(|o| o.seconds).sum();
+    for column in summary.column_iter_mut().skip(1) {
+        column.set_cell_alignment(CellAlignment::Right);
+    }
+    println!("{summary}");
     let failed = outcomes.iter().filter(|o| o.status.failed()).count();
     println!(
         "{} entries, {} as expected, {} failed, {:.2}s",
@@ -313,10 +452,6 @@ fn report(outcomes: &[Outcome], verbose: bool) -> ExitCode {
         failed,
         seconds
     );
-    if outcomes.is_empty() {
-        println!("nothing to check: no MANIFEST.csv or bugs/ directory found");
-        return ExitCode::from(2);
-    }
     if failed > 0 {
         ExitCode::FAILURE
     } else {

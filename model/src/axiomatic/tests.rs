@@ -526,6 +526,7 @@ forall (P0:r0 == 0 /\\ P1:r1 == 0)
 }
 
 #[test]
+#[cfg(feature = "arbitrary")]
 fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
     let limits = Limits::differential();
@@ -562,6 +563,7 @@ fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
 }
 
 #[test]
+#[cfg(feature = "arbitrary")]
 fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
     let opts = Options::default();
@@ -601,6 +603,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
 }
 
 #[test]
+#[cfg(feature = "arbitrary")]
 fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
     let opts = Options::default();

@@ -180,7 +180,8 @@ pub fn runtime_models(p: &Program) -> bool {
 
 /// The program a fuzz input stands for: the litmus file it is, when it parses to a [`suitable`]
 /// program (so litmus files seed a campaign), else what the generator builds from its bytes.
-/// `None` when the generator cannot build a program from them.
+/// `None` when the generator cannot build a program from them. (The `arbitrary` feature.)
+#[cfg(feature = "arbitrary")]
 pub fn decode_input(data: &[u8]) -> Option<Program> {
     let seed = std::str::from_utf8(data)
         .ok()

@@ -13,6 +13,7 @@
 //! and waking go through `park`/`unpark`.
 
 pub mod dfs;
+#[cfg(feature = "loom")]
 pub mod loom;
 pub mod shuttle;
 
@@ -84,5 +85,6 @@ pub trait Engine: Send + Sync {
 }
 
 pub use self::dfs::Dfs;
+#[cfg(feature = "loom")]
 pub use self::loom::Loom;
 pub use self::shuttle::{Pct, Random, Replay};

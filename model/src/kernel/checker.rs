@@ -134,7 +134,8 @@ impl Checker {
         Checker::new(engine::Dfs::default())
     }
 
-    /// Loom's exhaustive exploration (at most 4 GPU threads).
+    /// Loom's exhaustive exploration (at most 4 GPU threads; the `loom` feature, on by default).
+    #[cfg(feature = "loom")]
     pub fn loom() -> Checker {
         Checker::new(engine::Loom::default())
     }
@@ -158,6 +159,7 @@ impl Checker {
     pub fn by_name(name: &str, iterations: usize) -> Option<Checker> {
         Some(match name {
             "dfs" => Checker::dfs(),
+            #[cfg(feature = "loom")]
             "loom" => Checker::loom(),
             "random" => Checker::random(iterations, 1),
             "pct" => Checker::pct(iterations, 3, 1),
@@ -167,8 +169,10 @@ impl Checker {
 
     /// Every engine that fits the kernel: loom (if it has at most 4 threads), shuttle random and
     /// PCT, and our DFS.
+    #[cfg_attr(not(feature = "loom"), allow(unused_variables))]
     pub fn every_engine(kernel: &Kernel) -> Vec<Checker> {
         let mut all = Vec::new();
+        #[cfg(feature = "loom")]
         if kernel.model_threads() < loom::MAX_THREADS {
             all.push(Checker::loom());
         }

@@ -1,5 +1,6 @@
 //! Litmus programs: the IR, its parser and printer, and input errors.
 
+#[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod error;
 pub mod ir;

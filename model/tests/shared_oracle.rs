@@ -1,0 +1,75 @@
+//! Every model test that reads the shared oracle (Dartagnan's PTX suite with its verdicts, in
+//! `shared/oracle/ptx` beside the repository or under `$SCOPECHECK_SHARED`), in one
+//! `harness = false` target: without the oracle each is reported as *skipped*, in the closing line
+//! `shared_oracle: N passed, N failed, N skipped`, never as passed (libtest has no run-time skip).
+//! The checks themselves live next to their siblings in the files included here.
+
+#[allow(dead_code, unused_imports)]
+#[path = "axiomatic_states_only.rs"]
+mod axiomatic_states_only;
+mod common_shared;
+#[allow(dead_code, unused_imports)]
+#[path = "kernel_litmus.rs"]
+mod kernel_litmus;
+#[allow(dead_code, unused_imports)]
+#[path = "litmus_parse.rs"]
+mod litmus_parse;
+#[allow(dead_code, unused_imports)]
+#[path = "litmus_states.rs"]
+mod litmus_states;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+type Check = fn(&Path);
+
+fn main() -> ExitCode {
+    let checks: [(&str, Check); 4] = [
+        (
+            "litmus_parse::parses_and_round_trips_every_oracle_test",
+            litmus_parse::parses_and_round_trips_every_oracle_test,
+        ),
+        (
+            "axiomatic_states_only::agrees_with_counting_on_the_shared_oracle_tests",
+            axiomatic_states_only::agrees_with_counting_on_the_shared_oracle_tests,
+        ),
+        (
+            "litmus_states::agrees_with_the_dfs_on_the_shared_oracle_tests",
+            litmus_states::agrees_with_the_dfs_on_the_shared_oracle_tests,
+        ),
+        (
+            "kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests",
+            kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests,
+        ),
+    ];
+    let shared = common_shared::shared_dir();
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    println!("running {} tests", checks.len());
+    for (name, check) in checks {
+        match &shared {
+            None => {
+                println!(
+                    "test {name} ... SKIPPED: no oracle/ptx/expected.csv in $SCOPECHECK_SHARED or ../shared"
+                );
+                skipped += 1;
+            }
+            Some(dir) => match std::panic::catch_unwind(|| check(dir)) {
+                Ok(()) => {
+                    println!("test {name} ... ok");
+                    passed += 1;
+                }
+                Err(_) => {
+                    println!("test {name} ... FAILED");
+                    failed += 1;
+                }
+            },
+        }
+    }
+    println!();
+    println!("shared_oracle: {passed} passed, {failed} failed, {skipped} skipped");
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,165 @@
+//! `scopecheck check` on bad or empty corpora: errors name the file (and line), go to stderr or
+//! into an intact table, and exit non-zero; `--every-engine` times each engine row on its own.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scopecheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh directory under the target dir for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("check-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The rows of the entry table (`| entry | kind | expected | got | seconds | status |`), header
+/// and rule left out, as trimmed cells.
+fn table_rows(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|-") && !l.starts_with("| entry"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn an_empty_folder_is_an_error_on_stderr() {
+    let dir = scratch("empty");
+    let (code, stdout, stderr) = scopecheck(&["check", path(&dir)]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(stdout, "", "nothing on stdout: {stdout}");
+    assert!(
+        stderr.contains("nothing to check") && stderr.contains(path(&dir)),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_manifest_rows_name_their_line_and_keep_the_table_whole() {
+    let dir = scratch("bad-rows");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/litmus/MP/MP+relacq-gpu-diff-cta.litmus"),
+        dir.join("MP.litmus"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bad.litmus"),
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.bogus x, 1 ;\nexists (x == 1)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("MANIFEST.csv"),
+        "file,model,expected\n\
+         MP.litmus,ptx-v7.5,forbidden\n\
+         missing.litmus,ptx-v7.5,forbidden\n\
+         # a comment line\n\
+         MP.litmus,tso,allowed\n\
+         \"MP.litmus\",ptx-v7.5\n\
+         bad.litmus,ptx-v7.5,allowed\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = scopecheck(&["check", "--verbose", path(&dir)]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let manifest = dir.join("MANIFEST.csv");
+    let rows = table_rows(&stdout);
+    let row = |entry: &str| {
+        rows.iter()
+            .find(|r| r[0] == entry)
+            .unwrap_or_else(|| panic!("no row {entry}:\n{stdout}"))
+    };
+    let at = |line: u32| format!("{}:{line}", manifest.display());
+    assert!(row(&at(5))[3].contains("unknown model `tso`"), "{stdout}");
+    assert!(row(&at(6))[3].contains("found 2"), "{stdout}");
+    let missing = row(&dir.join("missing.litmus").display().to_string());
+    assert!(
+        missing[3].starts_with(&format!("{}: ", at(3))),
+        "a missing test is reported at the row naming it: {stdout}"
+    );
+    assert_eq!(
+        row(&dir.join("MP.litmus").display().to_string())[5],
+        "ok",
+        "{stdout}"
+    );
+    // Every line of the table is a table line; the caret diagnostic of bad.litmus comes after.
+    let table: Vec<&str> = stdout.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(table.iter().all(|l| l.starts_with('|')), "{stdout}");
+    assert_eq!(table.len(), 2 + 5, "{stdout}");
+    assert!(
+        stdout.contains(&format!("{}:4:", dir.join("bad.litmus").display())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_binary_manifest_names_its_file() {
+    let dir = scratch("binary");
+    let manifest = dir.join("MANIFEST.csv");
+    std::fs::write(
+        &manifest,
+        [0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00, 0x80, b'\n'],
+    )
+    .unwrap();
+    let (code, stdout, stderr) = scopecheck(&["check", path(&dir)]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let rows = table_rows(&stdout);
+    assert_eq!(rows.len(), 1, "{stdout}");
+    assert_eq!(rows[0][0], manifest.display().to_string(), "{stdout}");
+    assert!(rows[0][3].contains("not a text file"), "{stdout}");
+}
+
+/// Under `--every-engine` a case's engines run one after another, so the times of its rows add
+/// up to no more than the run's wall-clock time (which the last line prints).
+#[test]
+fn every_engine_rows_carry_their_own_time() {
+    let (code, stdout, stderr) =
+        scopecheck(&["check", "--every-engine", "--verbose", "corpus/bugs"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let wall: f64 = stdout
+        .lines()
+        .last()
+        .and_then(|l| l.rsplit(", ").next())
+        .and_then(|t| t.strip_suffix('s'))
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no total time:\n{stdout}"));
+    let mut per_case = std::collections::BTreeMap::<String, (f64, usize)>::new();
+    for row in table_rows(&stdout) {
+        let case = row[0].split(" [").next().unwrap().to_string();
+        let seconds: f64 = row[4].parse().unwrap();
+        let entry = per_case.entry(case).or_default();
+        entry.0 += seconds;
+        entry.1 += 1;
+    }
+    assert!(
+        per_case.values().all(|&(_, engines)| engines >= 2),
+        "{stdout}"
+    );
+    for (case, (sum, engines)) in per_case {
+        assert!(
+            sum <= wall + 0.01 + 0.001 * engines as f64,
+            "{case}: its {engines} engine rows add up to {sum:.3}s, more than the whole run's {wall:.2}s:\n{stdout}"
+        );
+    }
+}
