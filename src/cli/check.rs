@@ -287,7 +287,11 @@ fn read_manifest(
                 .ok_or_else(|| {
                     format!(
                         "unknown model `{model}` (one of {})",
-                        Model::ALL.map(|m| m.name()).join(", ")
+                        Model::ALL
+                            .iter()
+                            .map(|m| m.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 })
                 .and_then(|model| match expected {
