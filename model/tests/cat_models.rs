@@ -111,8 +111,15 @@ fn cat_models_agree_on_the_corpus() {
 
 #[test]
 fn cat_models_agree_on_generated_programs() {
-    let programs: Vec<(String, Program)> = (0..200u64)
-        .map(|seed| (format!("seed {seed}"), arbitrary::from_seed(seed)))
+    // The differential's shapes: small enough that all three models decide each quickly.
+    let limits = arbitrary::Limits::differential();
+    let programs: Vec<(String, Program)> = (0..300u64)
+        .map(|seed| {
+            (
+                format!("seed {seed}"),
+                arbitrary::from_seed_with(seed, &limits),
+            )
+        })
         .collect();
     let bad = compare(&programs, &pairs());
     assert!(bad.is_empty(), "{}", bad.join("\n"));
