@@ -43,6 +43,11 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Report per test whether some consistent execution has a data race, as the model defines
+    /// one (its `flag`s: Tile IR's data race, a cat model's `flag ~empty … as NAME`); `--json`
+    /// adds `race_free`. A model without a race definition is an error.
+    #[arg(long)]
+    pub races: bool,
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -70,6 +75,9 @@ struct Report<'a> {
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
     racy_executions: Option<u64>,
+    /// With `--races`: no consistent execution has a data race.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    race_free: Option<bool>,
     /// With `--runtime`: the final states the operational runtime reaches.
     #[serde(skip_serializing_if = "Option::is_none")]
     runtime: Option<&'a RuntimeStates>,
@@ -173,6 +181,12 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
     let src =
         std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read file: {e}"))?;
     let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    if args.races && !args.model.defines_races() {
+        return Err(format!(
+            "{name}: --races: the model {} defines no data race (a cat model defines one with `flag ~empty RELATION as NAME`)",
+            args.model
+        ));
+    }
     let start = Instant::now();
     let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
@@ -197,6 +211,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
                 .model
                 .defines_races()
                 .then_some(analysis.racy_executions),
+            race_free: args.races.then_some(analysis.racy_executions == 0),
             runtime: runtime.as_ref(),
         };
         println!(
@@ -266,6 +281,14 @@ fn print_human(
                 " (undefined behaviour)"
             } else {
                 ""
+            }
+        );
+        println!(
+            "{}",
+            if a.racy_executions == 0 {
+                "Race-free: no consistent execution has a data race"
+            } else {
+                "Racy: some consistent execution has a data race"
             }
         );
     }
