@@ -26,6 +26,7 @@ pub mod dot;
 pub mod enumerate;
 pub mod events;
 pub mod execution;
+pub mod liveness;
 pub mod models;
 pub mod rel;
 pub mod targets;
@@ -273,9 +274,9 @@ pub fn allowed_among(
     Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
-/// The next combination of paths, one per thread (an odometer over `choice`); `false` after
-/// the last.
-fn next_choice(choice: &mut [usize], per_thread: &[Vec<events::Path>]) -> bool {
+/// The next combination of paths (or of `liveness.rs`'s runs), one per thread (an odometer
+/// over `choice`); `false` after the last.
+fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
     for (c, paths) in choice.iter_mut().zip(per_thread) {
         *c += 1;
         if *c < paths.len() {
@@ -329,6 +330,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         executions: 0,
         racy: 0,
         states_only: !count_executions,
+        accept: None,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
@@ -448,6 +450,15 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         })
         .collect();
     states.sort_unstable_by(|a, b| a.state.cmp(&b.state));
+    // herd's `filter`: executions whose final state fails it are not considered at all.
+    let mut executions = out.executions;
+    states.retain(|s| {
+        let admitted = filter_admits(p, &s.state);
+        if !admitted {
+            executions = executions.saturating_sub(s.witnesses);
+        }
+        admitted
+    });
     let sat = |s: &StateCount| condition_holds_on(p, &s.state);
     let holds = match p.condition.quantifier {
         Quantifier::Exists => states.iter().any(sat),
@@ -458,7 +469,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         states,
         holds,
         bounded: cut.is_some(),
-        executions: out.executions,
+        executions,
         racy_executions: out.racy,
     })
 }
@@ -466,6 +477,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
 /// Evaluates the final condition's proposition on one state.
 pub fn condition_holds_on(p: &Program, s: &FinalState) -> bool {
     eval(p, &p.condition.prop, s)
+}
+
+/// Whether a final state passes the program's `filter` (herd's: executions whose final state
+/// fails it are left out before the condition is checked); true without a filter.
+pub fn filter_admits(p: &Program, s: &FinalState) -> bool {
+    p.filter.as_ref().is_none_or(|f| eval(p, f, s))
 }
 
 fn eval(p: &Program, prop: &Prop, s: &FinalState) -> bool {
