@@ -6,6 +6,7 @@ pub mod cat;
 pub mod differential;
 pub mod engine;
 pub mod hash;
+pub mod herd;
 pub mod kernel;
 pub mod litmus;
 pub mod runtime;
