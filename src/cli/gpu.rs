@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Launches per test.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: u64,
     /// Memory model the observations are checked against.
     #[arg(long, default_value = "ptx-v7.5")]
@@ -27,14 +27,15 @@ pub struct Args {
     /// Where forbidden observations are recorded.
     #[arg(long, default_value = "corpus/violations")]
     pub violations: PathBuf,
-    /// Instances per launch, as a power of two.
-    #[arg(long, default_value_t = 16)]
+    /// Instances per launch, as a power of two (5 to 26: what the harness can index).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(5..=26))]
     pub instances_log2: u32,
-    /// Instances side by side in one block, as a power of two.
-    #[arg(long, default_value_t = 7)]
+    /// Instances side by side in one block, as a power of two (0 to 10: at most 1024 threads a
+    /// block).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub per_block_log2: u32,
     /// Words between two locations' slots (32 words = 128 bytes: one cache line each).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub stride: u32,
     /// Litmus threads of one CTA in different warps (`spread`) or adjacent lanes (`warp`).
     #[arg(long, default_value = "spread", value_parser = parse_layout)]
@@ -52,7 +53,7 @@ pub struct Args {
     #[arg(long, default_value_t = 64)]
     pub stress_iters: u32,
     /// Scratch lines the stress traffic spreads over, as a power of two (fewer: more contention).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub scratch_lines_log2: u32,
     #[arg(long, default_value_t = 0x5c09ec4ec)]
     pub seed: u64,
@@ -62,7 +63,7 @@ pub struct Args {
     #[arg(long)]
     pub stress: bool,
     /// Seconds a batch of launches may take before the watchdog gives up.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = positive_seconds)]
     pub watchdog: f64,
     /// Print instances/s for several launch shapes instead of diffing (≥ 1e8 instances each).
     #[arg(long)]
@@ -75,6 +76,15 @@ pub struct Args {
     /// Write the generated CUDA harness of each test into this directory and exit (no GPU used).
     #[arg(long)]
     pub emit: Option<PathBuf>,
+}
+
+/// A finite number of seconds above zero.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!("{s} is not a number of seconds above 0")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn parse_layout(s: &str) -> Result<Layout, String> {
