@@ -9,6 +9,18 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Explores kernels with one engine.
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// // Two threads of one block store to one shared word without ordering: a data race, found by
+/// // the exhaustive DFS and by shuttle's random scheduler (50 executions from seed 7).
+/// let mut k = Kernel::new("race", Grid::new(1, 2));
+/// let x = k.shared::<u32>("x", 1);
+/// for checker in [Checker::dfs(), Checker::random(50, 7)] {
+///     let report = checker.check(&k, move |t| t.store(&x, 0, t.tid()));
+///     assert_eq!(report.verdict(), Verdict::Fail(FailureKind::DataRace), "{report}");
+/// }
+/// ```
 pub struct Checker {
     engine: Box<dyn Engine>,
 }
@@ -18,6 +30,7 @@ pub struct Checker {
 pub enum Verdict {
     /// No failure in any explored execution (see [`Report::complete`] for whether that is all).
     Pass,
+    /// Some execution failed this way (the first failure found).
     Fail(FailureKind),
     /// The exploration itself could not run (too many threads for loom, bad token, …).
     Error(String),
@@ -26,7 +39,9 @@ pub enum Verdict {
 /// What a check found.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The kernel's name.
     pub kernel: String,
+    /// The engine and its settings (`dfs`, `shuttle-random(seed=…, iterations=…)`, …).
     pub engine: String,
     /// Feasible executions explored.
     pub executions: u64,
@@ -34,13 +49,16 @@ pub struct Report {
     pub infeasible: u64,
     /// Every execution the engine can reach was explored (exhaustive engines, no bound hit).
     pub complete: bool,
+    /// The first failure found, with its trace and replay token.
     pub failure: Option<FailureReport>,
     /// Worst bank conflict per shared-memory access site.
     pub bank_conflicts: Vec<BankConflict>,
+    /// Why the exploration could not run, if it could not.
     pub error: Option<String>,
 }
 
 impl Report {
+    /// Pass, the failure's kind, or the error.
     pub fn verdict(&self) -> Verdict {
         match (&self.error, &self.failure) {
             (_, Some(f)) => Verdict::Fail(f.kind),
@@ -49,6 +67,7 @@ impl Report {
         }
     }
 
+    /// No failure and no error (see [`Report::complete`] for whether that covers everything).
     pub fn passed(&self) -> bool {
         self.verdict() == Verdict::Pass
     }
@@ -123,6 +142,7 @@ struct Acc {
 }
 
 impl Checker {
+    /// A checker on any [`Engine`].
     pub fn new(engine: impl Engine + 'static) -> Checker {
         Checker {
             engine: Box::new(engine),
@@ -212,6 +232,7 @@ impl Checker {
             .collect()
     }
 
+    /// The engine it explores with.
     pub fn engine(&self) -> &dyn Engine {
         &*self.engine
     }
