@@ -30,10 +30,23 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
         Command::Fuzz(args) => cli::fuzz::run(args),
+    }
+}
+
+/// Output piped into a reader that stops early (`scopecheck litmus ... | head -1`) ends the
+/// process quietly, as for other Unix tools: Rust ignores SIGPIPE, so a write to the closed pipe
+/// would fail and `println!` would panic; with the default action the process just ends.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread starts; setting the default
+    // disposition of SIGPIPE touches no memory of this program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -151,3 +151,49 @@ fn other_malformed_input_is_an_error_not_a_panic() {
         error_of(bad);
     }
 }
+
+/// herd's tail (`locations`, `filter`) and `(* *)` comments survive a round trip; the comments
+/// are blanks, so positions after them stay those of the file.
+#[test]
+fn herd_locations_filter_and_comments_round_trip() {
+    let src = "\u{feff}PTX T (* c *)\n{ x=0; (* (* nested *) *) }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nlocations [x; 0:r0;]\nfilter (0:r0 == 0)\n~exists (x == 1 (* c *))\n";
+    let p = litmus::parse(src, "t").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.observed.len(), 2);
+    assert!(p.filter.is_some());
+    let again = litmus::parse(&litmus::print(&p), "printed").unwrap();
+    assert_eq!(p, again);
+    let bad = src.replace("(x == 1", "(x == 1 /\\ zz == 0");
+    let e = litmus::parse(&bad, "t").unwrap_err();
+    assert_eq!((e.span.line, e.span.col), (7, 20), "{e}");
+}
+
+/// A condition at the parser's limits is walked (printed, compared, cloned, evaluated,
+/// serialized, dropped) on a thread with a small stack without overflowing it.
+#[test]
+fn conditions_at_the_limits_are_safe_on_a_small_stack() {
+    use scopecheck_model::litmus::parse::{MAX_NESTING, MAX_OPERATORS};
+    let chain = vec!["P0:r0 == 0"; MAX_OPERATORS + 1].join(" /\\ ");
+    let nested = format!(
+        "{}P0:r0 == 0{}",
+        "(".repeat(MAX_NESTING - 1),
+        ")".repeat(MAX_NESTING - 1)
+    );
+    for cond in [chain, nested] {
+        let src =
+            format!("PTX T\n{{ x=0; }}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists ({cond})\n");
+        std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn(move || {
+                let p = litmus::parse(&src, "t").unwrap_or_else(|e| panic!("{e}"));
+                let printed = litmus::print(&p);
+                let again = litmus::parse(&printed, "printed").unwrap();
+                assert_eq!(p, again.clone());
+                serde_json::to_string(&again).unwrap();
+                let state = scopecheck_model::axiomatic::FinalState::default();
+                assert!(scopecheck_model::axiomatic::condition_holds_on(&p, &state));
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}

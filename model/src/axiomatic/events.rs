@@ -153,6 +153,19 @@ pub struct TraceError {
 /// The most paths one thread may have before we give up.
 const MAX_PATHS: usize = 200_000;
 
+/// The most events one path of a thread may have: far more than an execution the engine can
+/// search, so a longer path only means a loop unrolled past any use (a huge `--unroll`, or a
+/// loop that never exits); checked while unrolling, before the events are allocated.
+pub const MAX_PATH_EVENTS: usize = 1024;
+
+/// The most events all the paths of one thread may hold together (memory stays in the low
+/// hundreds of megabytes).
+pub const MAX_THREAD_EVENTS: usize = 1_000_000;
+
+/// The most statements one thread's unrolling may step through, over all its paths: a loop
+/// without events (`L: goto L`) under a huge `--unroll` ends here instead of spinning.
+pub const MAX_STEPS: u64 = 10_000_000;
+
 /// Every register a thread mentions, with its initial value.
 pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
     let mut regs = BTreeMap::new();
@@ -352,7 +365,24 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
     };
     let mut paths = Vec::new();
     let mut stack = vec![start];
+    let (mut steps, mut held) = (0u64, 0usize);
     while let Some(mut s) = stack.pop() {
+        steps += 1;
+        if s.events.len() > MAX_PATH_EVENTS || steps > MAX_STEPS || held > MAX_THREAD_EVENTS {
+            let what = if steps > MAX_STEPS {
+                format!("more than {MAX_STEPS} unrolled statements")
+            } else if held > MAX_THREAD_EVENTS {
+                format!("paths of more than {MAX_THREAD_EVENTS} events in all")
+            } else {
+                format!("a run of more than {MAX_PATH_EVENTS} events")
+            };
+            return Err(TraceError {
+                span: p.threads[t].span,
+                message: format!(
+                    "thread P{t} has {what} within the unroll bound of {unroll} loop iterations (a loop that never exits?); lower --unroll"
+                ),
+            });
+        }
         if paths.len() > MAX_PATHS {
             return Err(TraceError {
                 span: p.threads[t].span,
@@ -362,6 +392,7 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
             });
         }
         let Some(stmt) = body.get(s.pc) else {
+            held += s.events.len();
             paths.push(s.into_path(None));
             continue;
         };
@@ -464,6 +495,7 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
                             let times = s.loops.entry(here).or_insert(0);
                             *times += 1;
                             if *times > unroll {
+                                held += s.events.len();
                                 paths.push(s.into_path(Some(stmt.span)));
                                 continue;
                             }

@@ -390,6 +390,15 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         })
         .collect();
     states.sort_unstable_by(|a, b| a.state.cmp(&b.state));
+    // herd's `filter`: executions whose final state fails it are not considered at all.
+    let mut executions = out.executions;
+    states.retain(|s| {
+        let admitted = filter_admits(p, &s.state);
+        if !admitted {
+            executions = executions.saturating_sub(s.witnesses);
+        }
+        admitted
+    });
     let sat = |s: &StateCount| condition_holds_on(p, &s.state);
     let holds = match p.condition.quantifier {
         Quantifier::Exists => states.iter().any(sat),
@@ -400,7 +409,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         states,
         holds,
         bounded: cut.is_some(),
-        executions: out.executions,
+        executions,
         racy_executions: out.racy,
     })
 }
@@ -408,6 +417,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
 /// Evaluates the final condition's proposition on one state.
 pub fn condition_holds_on(p: &Program, s: &FinalState) -> bool {
     eval(p, &p.condition.prop, s)
+}
+
+/// Whether a final state passes the program's `filter` (herd's: executions whose final state
+/// fails it are left out before the condition is checked); true without a filter.
+pub fn filter_admits(p: &Program, s: &FinalState) -> bool {
+    p.filter.as_ref().is_none_or(|f| eval(p, f, s))
 }
 
 fn eval(p: &Program, prop: &Prop, s: &FinalState) -> bool {

@@ -86,6 +86,8 @@ fn program(
                 span: at(1),
             })
             .collect(),
+        observed: vec![],
+        filter: None,
         condition: Condition {
             quantifier,
             prop,

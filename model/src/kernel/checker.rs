@@ -45,7 +45,8 @@ pub struct Report {
     pub engine: String,
     /// Feasible executions explored.
     pub executions: u64,
-    /// Executions discarded because loom chose a store our model forbids.
+    /// Executions discarded: loom chose a store our model forbids, or a spin-loop iteration
+    /// repeated the previous one.
     pub infeasible: u64,
     /// Every execution the engine can reach was explored (exhaustive engines, no bound hit).
     pub complete: bool,
@@ -91,7 +92,11 @@ impl fmt::Display for Report {
             self.kernel, self.engine, self.executions
         )?;
         if self.infeasible > 0 {
-            write!(f, " (+{} infeasible discarded)", self.infeasible)?;
+            write!(
+                f,
+                " (+{} discarded: infeasible or repeated spin iterations)",
+                self.infeasible
+            )?;
         }
         writeln!(f)?;
         if let Some(e) = &self.error {

@@ -691,9 +691,12 @@ impl ThreadCtx<'_> {
         self.rt.barrier(Loc::caller())
     }
 
-    /// Call once per failed iteration of a spin loop (like `core::hint::spin_loop`): the next
-    /// iteration sees only newer stores, and the thread sleeps until one exists. Without it a
-    /// spin loop may spin until the step bound and be reported as a possible hang.
+    /// Call once per failed iteration of a spin loop (like `core::hint::spin_loop`): an
+    /// iteration that stores nothing and reads what the previous one read is not explored again,
+    /// and the thread sleeps until a store could change what it reads (see
+    /// [`crate::runtime::spin`]). A failed iteration that stores nothing must leave the thread's
+    /// own state unchanged. Without it a spin loop may spin until the step bound and be reported
+    /// as a possible hang.
     #[track_caller]
     pub fn spin_loop(&self) {
         self.rt.spin_wait(Loc::caller())

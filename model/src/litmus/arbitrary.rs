@@ -182,6 +182,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         locations,
         reg_init: Vec::new(),
         threads,
+        observed: Vec::new(),
+        filter: None,
         condition,
     })
 }

@@ -388,6 +388,14 @@ pub struct Program {
     pub locations: Vec<Location>,
     pub reg_init: Vec<RegInit>,
     pub threads: Vec<Thread>,
+    /// herd's `locations [x; P1:r0;]`: locations and registers shown in every final state
+    /// beside those the condition names (herd's log prints only those).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observed: Vec<Term>,
+    /// herd's `filter PROP`: only executions whose final state satisfies it are considered,
+    /// before the condition is checked; `None` keeps every execution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Prop>,
     pub condition: Condition,
 }
 

@@ -12,41 +12,103 @@ pub use ir::*;
 pub use parse::parse;
 pub use print::print;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+
+/// Reads one litmus file as UTF-8 text. A file that cannot be read, or is not UTF-8, is an
+/// error naming the file (and, for a bad byte, its line and column).
+pub fn read_source(path: &Path) -> Result<String, LitmusError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| LitmusError {
+        file: file.clone(),
+        span: Span { line: 1, col: 1 },
+        message: format!("cannot read file: {e}"),
+        source_line: String::new(),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let bad = e.utf8_error().valid_up_to();
+        // Everything before the bad byte is valid UTF-8: its lines and characters count.
+        let before = std::str::from_utf8(&bytes[..bad]).expect("valid up to here");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line_end = bytes[bad..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| bad + i);
+        LitmusError {
+            file: file.clone(),
+            span: Span {
+                line: before.matches('\n').count() as u32 + 1,
+                col: before[line_start..].chars().count() as u32 + 1,
+            },
+            message: format!(
+                "invalid UTF-8 (byte 0x{:02X}): a litmus file is UTF-8 text",
+                bytes[bad]
+            ),
+            source_line: String::from_utf8_lossy(&bytes[line_start..line_end]).into_owned(),
+        }
+    })
+}
 
 /// Reads and parses one litmus file; I/O failures become errors at line 1.
 pub fn parse_file(path: &Path) -> Result<Program, LitmusError> {
-    let file = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(src) => parse(&src, &file),
-        Err(e) => Err(LitmusError {
-            file,
-            span: Span { line: 1, col: 1 },
-            message: format!("cannot read file: {e}"),
-            source_line: String::new(),
-        }),
+    parse(&read_source(path)?, &path.display().to_string())
+}
+
+/// Every `*.litmus` file under the given files and directories, as [`walk_files`] finds them;
+/// the first path that cannot be read is the error.
+pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let (files, mut errors) = walk_files(paths);
+    match errors.is_empty() {
+        true => Ok(files),
+        false => Err(errors.swap_remove(0)),
     }
 }
 
-/// Every `*.litmus` file under the given files and directories, sorted, directories recursively.
-pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+/// Every `*.litmus` file under the given files and directories, directories walked recursively
+/// (each sorted by name) and symbolic links followed, with an error (naming its path) for each
+/// entry that could not be read; the walk goes on past those. Each file is listed once, under
+/// the first path that reaches it, however many links lead to it; a link back to a directory
+/// being walked (a cycle) is not followed again. A path given as a file is listed whatever its
+/// name.
+pub fn walk_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<std::io::Error>) {
+    let mut errors = Vec::new();
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut once = |path: PathBuf, out: &mut Vec<PathBuf>| {
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            out.push(path);
+        }
+    };
     for p in paths {
-        if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)?
-                .map(|e| e.map(|e| e.path()))
-                .collect::<Result<_, _>>()?;
-            entries.sort();
-            for e in entries {
-                if e.is_dir() {
-                    out.extend(collect_files(&[e])?);
-                } else if e.extension().is_some_and(|x| x == "litmus") {
-                    out.push(e);
+        if !p.is_dir() {
+            once(p.clone(), &mut out);
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(p)
+            .follow_links(true)
+            .sort_by_file_name();
+        for entry in walk {
+            let entry = match entry {
+                Ok(entry) => entry,
+                // A cycle through a link: its directory is being walked already.
+                Err(e) if e.loop_ancestor().is_some() => continue,
+                Err(e) => {
+                    let at = e.path().unwrap_or(p).display().to_string();
+                    let io = e
+                        .into_io_error()
+                        .unwrap_or_else(|| std::io::Error::other("cannot walk this directory"));
+                    errors.push(std::io::Error::new(io.kind(), format!("{at}: {io}")));
+                    continue;
                 }
+            };
+            if entry.file_type().is_file()
+                && entry.path().extension().is_some_and(|x| x == "litmus")
+            {
+                once(entry.into_path(), &mut out);
             }
-        } else {
-            out.push(p.clone());
         }
     }
-    Ok(out)
+    (out, errors)
 }

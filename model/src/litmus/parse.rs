@@ -1,29 +1,113 @@
-//! Parser for Dartagnan's PTX litmus dialect.
+//! Parser for Dartagnan's PTX litmus dialect, with the herd7 syntax the Dartagnan and herd
+//! suites use around it.
 //!
 //! ```text
 //! PTX MP-gpu
 //! "optional quoted comments"
 //! { x=0; y=0; P1:r0=0; s @ surface aliases x; }
 //!  P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
-//!  st.weak x, 1        | ld.acquire.gpu r0, y ;
+//!  st.weak x, 1        | ld.acquire.gpu r0, y ; (* herd comments, nested, anywhere *)
 //!  st.release.gpu y, 1 | ld.weak r1, x        ;
+//! locations [x; 1:r0;]
+//! filter (1:r0 == 1)
 //! exists (P1:r0 == 1 /\ P1:r1 == 0)
 //! ```
-//! The file is read in four sections (header, init block, thread table, condition); each error
-//! names the exact line and column it was found at.
+//! The file is read in four sections (header, init block, thread table, and the tail: herd's
+//! optional `locations [...]` and `filter PROP`, then the final condition); each error names the
+//! exact line and column it was found at. A UTF-8 byte order mark is skipped; herd's `(* *)`
+//! comments (which nest, as in herd) count as blanks wherever they appear outside quoted strings.
+//!
+//! Conditions are bounded so that no walk over one (printing, evaluation, the engines) can
+//! exhaust the stack: at most [`MAX_NESTING`] parentheses deep and [`MAX_OPERATORS`] operators.
 
 use super::error::LitmusError;
 use super::ir::*;
 use crate::scope::{Order, Placement, Scope};
 use std::collections::{BTreeSet, HashMap};
 
+/// The deepest parenthesis nesting a condition may have.
+pub const MAX_NESTING: usize = 100;
+
+/// The most `/\`, `\/` and `~` operators a condition (or filter) may have: every recursive
+/// walk of a [`Prop`] is at most this deep.
+pub const MAX_OPERATORS: usize = 1000;
+
 /// Parses one litmus file. `file` is used only in error messages.
 pub fn parse(src: &str, file: &str) -> Result<Program> {
-    Parser { src, file, pos: 0 }.program()
+    // A byte order mark (as some editors write) is not part of the text.
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let blanked = blank_comments(src).map_err(|at| {
+        LitmusError::at(
+            file,
+            src,
+            span_of(src, at),
+            "unterminated comment: this `(*` is never closed by `*)`",
+        )
+    })?;
+    Parser {
+        src: &blanked,
+        original: src,
+        file,
+        pos: 0,
+    }
+    .program()
+}
+
+/// `src` with every herd comment `(* ... *)` (nested ones included) turned into spaces, line
+/// breaks kept, so that byte offsets, lines and columns stay those of the file. Quoted strings
+/// (Dartagnan's comment lines) are left alone. `Err` holds the offset of an unclosed `(*`.
+fn blank_comments(src: &str) -> std::result::Result<String, usize> {
+    let bytes = src.as_bytes();
+    let mut out = bytes.to_vec();
+    let (mut depth, mut opened, mut in_string) = (0usize, 0usize, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let two = &bytes[i..(i + 2).min(bytes.len())];
+        if depth == 0 && bytes[i] == b'"' {
+            in_string = !in_string;
+        } else if !in_string && two == b"(*" {
+            if depth == 0 {
+                opened = i;
+            }
+            depth += 1;
+            out[i] = b' ';
+            out[i + 1] = b' ';
+            i += 2;
+            continue;
+        } else if depth > 0 && two == b"*)" {
+            depth -= 1;
+            out[i] = b' ';
+            out[i + 1] = b' ';
+            i += 2;
+            continue;
+        }
+        if depth > 0 && bytes[i] != b'\n' {
+            out[i] = b' ';
+        }
+        i += 1;
+    }
+    if depth > 0 {
+        return Err(opened);
+    }
+    // Only whole UTF-8 sequences inside comments were replaced, byte by byte, by spaces.
+    Ok(String::from_utf8(out).expect("blanking comments keeps UTF-8"))
+}
+
+/// The line and column of a byte offset of `src`.
+fn span_of(src: &str, offset: usize) -> Span {
+    let offset = offset.min(src.len());
+    let before = &src[..offset];
+    let line = before.matches('\n').count() as u32 + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = src[line_start..offset].chars().count() as u32 + 1;
+    Span { line, col }
 }
 
 struct Parser<'a> {
+    /// The text parsed: the file with its comments blanked out.
     src: &'a str,
+    /// The file as written, for positions and quoted source lines.
+    original: &'a str,
     file: &'a str,
     pos: usize,
 }
@@ -68,23 +152,15 @@ impl<'a> Piece<'a> {
 
 impl<'a> Parser<'a> {
     fn span(&self, offset: usize) -> Span {
-        let before = &self.src[..offset.min(self.src.len())];
-        let line = before.matches('\n').count() as u32 + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = self.src[line_start..offset.min(self.src.len())]
-            .chars()
-            .count() as u32
-            + 1;
-        Span { line, col }
+        span_of(self.original, offset)
     }
 
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T> {
-        Err(LitmusError::at(
-            self.file,
-            self.src,
-            self.span(offset),
-            message,
-        ))
+        Err(self.error_at(self.span(offset), message))
+    }
+
+    fn error_at(&self, span: Span, message: impl Into<String>) -> LitmusError {
+        LitmusError::at(self.file, self.original, span, message)
     }
 
     fn rest(&self) -> &'a str {
@@ -100,7 +176,7 @@ impl<'a> Parser<'a> {
         let name = self.header()?;
         let comments = self.comments()?;
         let init = self.init_block()?;
-        let (threads_text, cond_at) = self.thread_section()?;
+        let (threads_text, tail_at) = self.thread_section()?;
         let mut locations = Vec::new();
         let mut reg_init = Vec::new();
         let reg_init_at = self.declarations(&init, &mut locations, &mut reg_init)?;
@@ -122,6 +198,8 @@ impl<'a> Parser<'a> {
             locations,
             reg_init,
             threads,
+            observed: Vec::new(),
+            filter: None,
             condition: Condition {
                 quantifier: Quantifier::Exists,
                 prop: Prop::True,
@@ -129,7 +207,7 @@ impl<'a> Parser<'a> {
             },
         };
         self.check_registers(&program)?;
-        program.condition = self.condition(cond_at, &program)?;
+        self.tail(tail_at, &mut program)?;
         Ok(program)
     }
 
@@ -200,7 +278,8 @@ impl<'a> Parser<'a> {
         Ok(body)
     }
 
-    /// The thread table runs from after the init block to the condition keyword.
+    /// The thread table runs from after the init block to the first line starting with
+    /// `locations`, `filter` or the condition's quantifier.
     fn thread_section(&mut self) -> Result<(Piece<'a>, usize)> {
         let start = self.pos;
         let mut offset = start;
@@ -212,8 +291,10 @@ impl<'a> Parser<'a> {
                 .collect();
             // A label may be called `exists`; only the keyword itself starts the condition.
             let is_label = trimmed[word.len()..].trim_start().starts_with(':');
-            if matches!(word.as_str(), "exists" | "~exists" | "forall" | "~")
-                && !trimmed.contains('|')
+            if matches!(
+                word.as_str(),
+                "exists" | "~exists" | "forall" | "~" | "locations" | "filter"
+            ) && !trimmed.contains('|')
                 && !is_label
             {
                 let at = offset + (line.len() - trimmed.len());
@@ -693,9 +774,7 @@ impl<'a> Parser<'a> {
         for stmt in &thread.body {
             if let Instr::Label(l) = &stmt.instr {
                 if !labels.insert(l.clone()) {
-                    return Err(LitmusError::at(
-                        self.file,
-                        self.src,
+                    return Err(self.error_at(
                         stmt.span,
                         format!("label `{l}` defined twice in this thread"),
                     ));
@@ -705,12 +784,9 @@ impl<'a> Parser<'a> {
         for stmt in &thread.body {
             if let Instr::Branch { target, .. } = &stmt.instr {
                 if !labels.contains(target) {
-                    return Err(LitmusError::at(
-                        self.file,
-                        self.src,
-                        stmt.span,
-                        format!("branch to undefined label `{target}`"),
-                    ));
+                    return Err(
+                        self.error_at(stmt.span, format!("branch to undefined label `{target}`"))
+                    );
                 }
             }
         }
@@ -733,9 +809,7 @@ impl<'a> Parser<'a> {
                     // A location first used in a later row is declared only then, so an earlier
                     // operand of that name was taken for a register: reject it here, wherever it is.
                     if p.location_named(&reg.0).is_some() {
-                        return Err(LitmusError::at(
-                            self.file,
-                            self.src,
+                        return Err(self.error_at(
                             stmt.span,
                             format!(
                                 "`{reg}` is a location; a value operand must be a register or an integer"
@@ -743,9 +817,7 @@ impl<'a> Parser<'a> {
                         ));
                     }
                     if !defined.contains(reg) {
-                        return Err(LitmusError::at(
-                            self.file,
-                            self.src,
+                        return Err(self.error_at(
                             stmt.span,
                             format!(
                                 "register `{reg}` of P{t} is read but never initialised or written"
@@ -758,39 +830,72 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn condition(&self, at: usize, p: &Program) -> Result<Condition> {
+    /// herd's tail of a test: `locations [...]`, `filter PROP` (both optional, in this order),
+    /// then the final condition `exists|~exists|forall PROP`.
+    fn tail(&self, at: usize, p: &mut Program) -> Result<()> {
         let text = Piece {
             text: &self.src[at..],
             at,
-        }
-        .trim();
-        let (quantifier, kw_len) = if text.text.starts_with("~exists") {
-            (Quantifier::NotExists, 7)
-        } else if let Some(rest) = text.text.strip_prefix('~') {
-            let trimmed = rest.trim_start();
-            if !trimmed.starts_with("exists") {
-                return self.err(text.at, "expected `exists`, `~exists` or `forall`");
-            }
-            (Quantifier::NotExists, 1 + rest.len() - trimmed.len() + 6)
-        } else if text.text.starts_with("exists") {
-            (Quantifier::Exists, 6)
-        } else if text.text.starts_with("forall") {
-            (Quantifier::Forall, 6)
-        } else {
-            return self.err(text.at, "expected `exists`, `~exists` or `forall`");
         };
-        let body = Piece {
-            text: &text.text[kw_len..],
-            at: text.at + kw_len,
-        };
-        let tokens = self.cond_tokens(body)?;
+        let tokens = self.cond_tokens(text)?;
         let mut cp = CondParser {
             p: self,
             prog: p,
             tokens: &tokens,
             i: 0,
             end: self.src.len(),
+            nesting: 0,
+            operators: 0,
         };
+        let mut observed = Vec::new();
+        if cp.peek() == Some("locations") {
+            cp.i += 1;
+            if cp.peek() != Some("[") {
+                return self.err(cp.here(), "expected `[` after `locations`");
+            }
+            cp.i += 1;
+            while cp.peek() != Some("]") {
+                if cp.peek().is_none() {
+                    return self.err(cp.here(), "missing `]` closing `locations [`");
+                }
+                observed.push(cp.term()?);
+            }
+            cp.i += 1;
+        }
+        let filter = if cp.peek() == Some("filter") {
+            cp.i += 1;
+            Some(cp.or()?)
+        } else {
+            None
+        };
+        let quantifier_at = cp.here();
+        let quantifier = match (cp.peek(), cp.tokens.get(cp.i + 1).map(|t| t.text)) {
+            (Some("exists"), _) => Quantifier::Exists,
+            (Some("forall"), _) => Quantifier::Forall,
+            (Some("~"), Some("exists")) => {
+                cp.i += 1;
+                Quantifier::NotExists
+            }
+            (Some("locations"), _) if filter.is_some() => {
+                return self.err(quantifier_at, "`locations [...]` comes before `filter`")
+            }
+            (Some(word @ ("locations" | "filter")), _) => {
+                return self.err(quantifier_at, format!("`{word}` is given twice"))
+            }
+            (Some(other), _) => {
+                return self.err(
+                    quantifier_at,
+                    format!("expected `exists`, `~exists` or `forall`, found `{other}`"),
+                )
+            }
+            (None, _) => {
+                return self.err(
+                    quantifier_at,
+                    "missing final condition (`exists`, `~exists` or `forall`)",
+                )
+            }
+        };
+        cp.i += 1;
         let prop = cp.or()?;
         if let Some(tok) = tokens.get(cp.i) {
             return self.err(
@@ -798,11 +903,14 @@ impl<'a> Parser<'a> {
                 format!("unexpected `{}` after the condition", tok.text),
             );
         }
-        Ok(Condition {
+        p.observed = observed;
+        p.filter = filter;
+        p.condition = Condition {
             quantifier,
             prop,
-            span: self.span(text.at),
-        })
+            span: self.span(quantifier_at),
+        };
+        Ok(())
     }
 
     fn cond_tokens(&self, body: Piece<'a>) -> Result<Vec<Piece<'a>>> {
@@ -818,7 +926,7 @@ impl<'a> Parser<'a> {
                 continue;
             } else if matches!(two, "/\\" | "\\/" | "==" | "!=") {
                 2
-            } else if matches!(c, '(' | ')' | '~' | '=' | ';') {
+            } else if matches!(c, '(' | ')' | '~' | '=' | ';' | '[' | ']') {
                 1
             } else if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
                 let word_end = |from: usize| {
@@ -1227,13 +1335,19 @@ impl<'a> Ins<'_, 'a> {
     }
 }
 
-/// Recursive descent over `~` (tightest), `/\`, `\/` (loosest).
+/// Recursive descent over `~` (tightest), `/\`, `\/` (loosest). Recursion follows only
+/// parentheses, at most [`MAX_NESTING`] deep; chains of operators are loops, and at most
+/// [`MAX_OPERATORS`] operators make the whole proposition (so its tree is at most that deep).
 struct CondParser<'p, 'a> {
     p: &'p Parser<'a>,
     prog: &'p Program,
     tokens: &'p [Piece<'a>],
     i: usize,
     end: usize,
+    /// Parentheses open at this point.
+    nesting: usize,
+    /// Operators read so far.
+    operators: usize,
 }
 
 impl<'a> CondParser<'_, 'a> {
@@ -1245,9 +1359,24 @@ impl<'a> CondParser<'_, 'a> {
         self.tokens.get(self.i).map_or(self.end, |t| t.at)
     }
 
+    /// Counts one more operator, at the current token.
+    fn operator(&mut self) -> Result<()> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return self.p.err(
+                self.here(),
+                format!(
+                    "condition too large: more than {MAX_OPERATORS} operators (`/\\`, `\\/`, `~`); split the test"
+                ),
+            );
+        }
+        Ok(())
+    }
+
     fn or(&mut self) -> Result<Prop> {
         let mut left = self.and()?;
         while self.peek() == Some("\\/") {
+            self.operator()?;
             self.i += 1;
             left = Prop::Or(Box::new(left), Box::new(self.and()?));
         }
@@ -1257,6 +1386,7 @@ impl<'a> CondParser<'_, 'a> {
     fn and(&mut self) -> Result<Prop> {
         let mut left = self.not()?;
         while self.peek() == Some("/\\") {
+            self.operator()?;
             self.i += 1;
             left = Prop::And(Box::new(left), Box::new(self.not()?));
         }
@@ -1264,18 +1394,36 @@ impl<'a> CondParser<'_, 'a> {
     }
 
     fn not(&mut self) -> Result<Prop> {
+        let mut negations = 0;
+        while self.peek() == Some("~") {
+            self.operator()?;
+            self.i += 1;
+            negations += 1;
+        }
+        let mut prop = self.atom()?;
+        for _ in 0..negations {
+            prop = Prop::Not(Box::new(prop));
+        }
+        Ok(prop)
+    }
+
+    fn atom(&mut self) -> Result<Prop> {
         match self.peek() {
-            Some("~") => {
-                self.i += 1;
-                Ok(Prop::Not(Box::new(self.not()?)))
-            }
             Some("(") => {
+                if self.nesting == MAX_NESTING {
+                    return self.p.err(
+                        self.here(),
+                        format!("condition nested too deep: more than {MAX_NESTING} parentheses"),
+                    );
+                }
+                self.nesting += 1;
                 self.i += 1;
                 let inner = self.or()?;
                 if self.peek() != Some(")") {
                     return self.p.err(self.here(), "expected `)`");
                 }
                 self.i += 1;
+                self.nesting -= 1;
                 Ok(inner)
             }
             Some("true") => {

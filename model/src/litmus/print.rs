@@ -58,6 +58,17 @@ pub fn print(p: &Program) -> String {
             .collect();
         writeln!(out, "{};", cells.join("|")).unwrap();
     }
+    if !p.observed.is_empty() {
+        let terms: Vec<String> = p
+            .observed
+            .iter()
+            .map(|t| format!("{};", term(p, t)))
+            .collect();
+        writeln!(out, "locations [{}]", terms.join(" ")).unwrap();
+    }
+    if let Some(filter) = &p.filter {
+        writeln!(out, "filter ({})", prop(p, filter, Level::Or)).unwrap();
+    }
     writeln!(
         out,
         "{} ({})",

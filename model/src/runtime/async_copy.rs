@@ -7,8 +7,12 @@
 //! its mbarrier; a shared→global copy ends by releasing to its issuer's `bulk_wait`.
 //!
 //! Ordering: a copy is ordered after what its issuer knew when it issued it — except that the
-//! copy works in the *async proxy*, so the issuer's (and anyone's) generic-proxy *writes* are
-//! visible to it only through a `fence.proxy.async` the issuer executed before issuing. A read
+//! copy works in the *async proxy*, so generic-proxy *writes* are visible to it only through a
+//! `fence.proxy.async` of the issuer's block on the causality path from the write to the issue:
+//! the issuer's own fence before issuing, or any thread's fence that reaches the issuer through
+//! a barrier of the block (PTX proxy-preserved base causality: the proxy fence may sit anywhere
+//! on the path, in the same CTA). Fences that reach the issuer only through release/acquire are
+//! not credited (a possible false race, never a missed one). A read
 //! of a copy's destination is ordered after the copy only through the copy's completion (an
 //! mbarrier wait, or `bulk_wait`). Everything else is a data race, found by the usual checks.
 //!
@@ -139,7 +143,7 @@ impl Machine {
     }
 
     /// `fence.proxy.async`: the thread's generic-proxy knowledge so far becomes visible to the
-    /// async proxy of the copies it issues from now on.
+    /// async proxy of the copies it (or, after a barrier, its block) issues from now on.
     pub fn fence_proxy_async(&mut self, t: usize, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
@@ -328,8 +332,10 @@ impl Machine {
             details.pop();
             details.push(if needs_proxy_fence {
                 "the generic-proxy write happens before the copy was issued, but no fence.proxy.async \
-                 between them makes it visible to the async proxy: call fence_proxy_async() after the \
-                 write and before issuing the copy"
+                 of this block lies on the causality path from the write to the issue, so the async \
+                 proxy need not see it: call fence_proxy_async() after the write, either in the \
+                 writing thread before the synchronization that orders it before the issue (e.g. \
+                 before syncthreads) or in the issuing thread after that synchronization"
                     .to_string()
             } else {
                 "the bulk copy runs asynchronously: it is ordered after what its issuer knew when \

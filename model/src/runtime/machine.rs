@@ -8,7 +8,7 @@ use super::report::{Decision, Event, EventKind, Failure, FailureKind, RmwKind, S
 use super::sync::{
     acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence,
 };
-use super::view::{View, ALL_LEVELS};
+use super::view::{LevelMask, Observed, View, ALL_LEVELS};
 use crate::scope::{Order, Placement, Scope};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -63,8 +63,9 @@ impl Setup {
 pub enum Status {
     Running,
     AtBarrier,
-    /// Blocked in a spin loop until some other thread stores to one of these locations.
-    Spinning(Vec<usize>),
+    /// Blocked in a spin loop until some other thread stores to one of these locations a value
+    /// other than the one the failed iteration read there (see [`super::spin`]).
+    Spinning(Vec<(usize, Bits)>),
     /// Blocked until this mbarrier leaves the given phase.
     MBarWait {
         bar: usize,
@@ -88,8 +89,13 @@ pub(super) struct ThreadState {
     pub(super) rel_seq: Vec<(usize, Head)>,
     pub(super) status: Status,
     pub(super) steps: usize,
-    /// Locations read since the last spin-loop iteration ended.
-    pub(super) watch: Vec<usize>,
+    /// What the current spin-loop iteration read so far: (location, value), in program order.
+    pub(super) watch: Vec<(usize, Bits)>,
+    /// The current spin-loop iteration stored something (a store, or an RMW that changed the
+    /// value it read).
+    pub(super) spin_wrote: bool,
+    /// What the previous iteration read, if it stored nothing.
+    pub(super) last_spin: Option<Vec<(usize, Bits)>>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
@@ -121,6 +127,9 @@ pub(super) struct Arrival {
     site: Site,
     pub(super) key: BarrierKey,
     pub(super) view: Arc<View>,
+    /// What the thread's proxy fences (and the barriers before) made visible to the async
+    /// proxy of its block (see [`super::async_copy`]).
+    pub(super) async_view: Option<Arc<View>>,
     pub(super) wait: bool,
     pub(super) quorum: Option<usize>,
 }
@@ -153,7 +162,8 @@ pub struct Machine {
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
     pub halted: bool,
-    /// Loom chose a store our model forbids: discard this execution.
+    /// Discard this execution: loom chose a store our model forbids, or a spin-loop iteration
+    /// repeated the previous one.
     pub infeasible: bool,
     /// Races seen while not stopping on them (litmus mode).
     pub races: usize,
@@ -183,6 +193,8 @@ impl Machine {
             status: Status::Running,
             steps: 0,
             watch: Vec::new(),
+            spin_wrote: false,
+            last_spin: None,
             occurrences: HashMap::new(),
             future_barriers: None,
             async_view: None,
@@ -286,6 +298,12 @@ impl Machine {
         self.halt();
     }
 
+    /// A spin-loop iteration repeated the previous one: the execution adds nothing (see
+    /// [`super::spin`]) and is discarded like an infeasible one.
+    pub(super) fn discard_repeat(&mut self) {
+        self.mark_infeasible();
+    }
+
     fn halt(&mut self) {
         self.halted = true;
         for (t, th) in self.threads.iter().enumerate() {
@@ -345,16 +363,6 @@ impl Machine {
         self.bank.entry(key).or_default().push(addr.byte / 4);
     }
 
-    fn watch(&mut self, t: usize, loc: usize) {
-        if !self.spin_loops {
-            return;
-        }
-        let w = &mut Arc::make_mut(&mut self.threads[t]).watch;
-        if !w.contains(&loc) {
-            w.push(loc);
-        }
-    }
-
     /// The release heads a strong store by `t` to `loc` carries.
     fn release_heads(&self, t: usize, loc: usize, order: Order, actor: &Actor) -> Vec<Head> {
         let th = &self.threads[t];
@@ -408,6 +416,7 @@ impl Machine {
             actor: Some(actor),
             heads,
             event,
+            chain: Vec::new(),
         });
         let index = state.latest() as u32;
         let th = Arc::make_mut(&mut self.threads[t]);
@@ -417,30 +426,6 @@ impl Machine {
             th.rel_seq.push((loc, head));
         }
         self.wake_spinners(t, loc);
-    }
-
-    /// Wake the threads spinning on `loc` if the store just appended changes the value they
-    /// would read next (an equal value would only repeat their failed iteration).
-    fn wake_spinners(&mut self, writer: usize, loc: usize) {
-        let value = self.locs[loc]
-            .stores
-            .last()
-            .expect("a store was just appended")
-            .value;
-        for u in 0..self.threads.len() {
-            if u == writer {
-                continue;
-            }
-            if let Status::Spinning(watch) = &self.threads[u].status {
-                let seen = self.locs[loc].stores[self.threads[u].view.floor()[loc] as usize].value;
-                if watch.contains(&loc) && seen != value {
-                    let watch = watch.clone();
-                    Arc::make_mut(&mut self.threads[u]).status = Status::Running;
-                    self.raise_floors(u, &watch);
-                    self.wake.push(u);
-                }
-            }
-        }
     }
 
     /// Loom only: a new version of `loc`'s mirror stands for its newest store.
@@ -499,11 +484,22 @@ impl Machine {
         }
         let s = &self.locs[loc].stores[store];
         let Some(writer) = s.actor else { return };
-        if s.heads.is_empty() || !reader.strong() {
+        if !reader.strong() {
             return;
         }
         let rf_levels = morally_strong(&writer, reader);
         if rf_levels == 0 {
+            return;
+        }
+        if writer.thread != t {
+            let observed = self.observed_through(loc, store, rf_levels);
+            let th = Arc::make_mut(&mut self.threads[t]);
+            for o in observed {
+                th.view.observe(o);
+            }
+        }
+        let s = &self.locs[loc].stores[store];
+        if s.heads.is_empty() {
             return;
         }
         let heads = Arc::clone(&s.heads);
@@ -517,6 +513,26 @@ impl Machine {
                 rf_levels,
             });
         }
+    }
+
+    /// PTX "Observation Order": a read observes the write it reads from (when the pair is morally
+    /// strong, at `rf_levels`) and, through RMWs, every write that write's RMW observed.
+    fn observed_through(&self, loc: usize, store: usize, rf_levels: LevelMask) -> Vec<Observed> {
+        let s = &self.locs[loc].stores[store];
+        let Some(writer) = s.writer else {
+            return Vec::new();
+        };
+        let mut observed = vec![Observed {
+            thread: writer as u32,
+            epoch: s.epoch,
+            levels: rf_levels,
+        }];
+        observed.extend(s.chain.iter().map(|o| Observed {
+            levels: o.levels & rf_levels,
+            ..*o
+        }));
+        observed.retain(|o| o.levels != 0);
+        observed
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -549,7 +565,7 @@ impl Machine {
         self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = store as u32;
-        self.watch(t, loc);
+        self.watch(t, loc, value, false);
         self.observe(t, loc, store, &actor, order);
         Ok(value)
     }
@@ -578,6 +594,9 @@ impl Machine {
         );
         self.race_check(t, loc, actor, true, epoch, event)?;
         self.note_shared(t, loc, site);
+        if self.spin_loops {
+            Arc::make_mut(&mut self.threads[t]).spin_wrote = true;
+        }
         let heads = self.release_heads(t, loc, order, &actor);
         self.append_store(t, loc, value, epoch, actor, order, heads, event);
         self.push_mirror(loc);
@@ -618,7 +637,7 @@ impl Machine {
         self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = read as u32;
-        self.watch(t, loc);
+        self.watch(t, loc, old, new.is_some_and(|n| n != old));
         self.observe(t, loc, read, &actor, order);
         if let Some(value) = new {
             let mut heads = self.release_heads(t, loc, order, &actor);
@@ -636,7 +655,17 @@ impl Machine {
                     }
                 }
             }
+            let chain = match s.actor {
+                Some(writer) if writer.thread != t => {
+                    self.observed_through(loc, read, morally_strong(&writer, &actor))
+                }
+                _ => Vec::new(),
+            };
             self.append_store(t, loc, value, epoch, actor, order, heads, event);
+            if !chain.is_empty() {
+                let state = Arc::make_mut(&mut self.locs[loc]);
+                state.stores.last_mut().expect("just appended").chain = chain;
+            }
         }
         self.push_mirror(loc);
         Ok(old)
@@ -722,11 +751,13 @@ impl Machine {
             }
         }
         let view = Arc::new(self.threads[t].view.clone());
+        let async_view = self.threads[t].async_view.clone();
         self.barrier_waiting[block].push(Arrival {
             thread: t,
             site,
             key,
             view,
+            async_view,
             wait,
             quorum,
         });
@@ -809,59 +840,39 @@ impl Machine {
         }
     }
 
-    /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
+    /// One barrier instance completes: every arrival's knowledge becomes every waiter's, and so
+    /// does what the arrivals' proxy fences made visible to the block's async proxy (a barrier
+    /// is base causality within the CTA, and a proxy fence may sit anywhere on that path).
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
         let mut joined = (*group[0].view).clone();
-        for a in &group[1..] {
+        let mut joined_async: Option<View> = None;
+        for a in &group {
             joined.join(&a.view, ALL_LEVELS);
+            if let Some(v) = &a.async_view {
+                match &mut joined_async {
+                    Some(j) => j.join(v, ALL_LEVELS),
+                    None => joined_async = Some((**v).clone()),
+                }
+            }
         }
         for a in group.iter().filter(|a| a.wait) {
             let own = a.thread;
+            if let Some(fenced) = &joined_async {
+                let th = Arc::make_mut(&mut self.threads[own]);
+                let mut mine = th
+                    .async_view
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| fenced.clone());
+                mine.join(fenced, ALL_LEVELS);
+                th.async_view = Some(Arc::new(mine));
+            }
             Arc::make_mut(&mut self.threads[own])
                 .view
                 .join(&joined, ALL_LEVELS);
             Arc::make_mut(&mut self.threads[own]).status = Status::Running;
             self.wake.push(own);
         }
-    }
-
-    /// For every watched location, move `t`'s floor to the oldest newer store with a different
-    /// value than the one at its floor. Returns whether any location had one.
-    fn raise_floors(&mut self, t: usize, watch: &[usize]) -> bool {
-        let mut any = false;
-        for &loc in watch {
-            let stores = &self.locs[loc].stores;
-            let floor = &mut Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc];
-            let seen = stores[*floor as usize].value;
-            if let Some(newer) =
-                (*floor as usize + 1..stores.len()).find(|&i| stores[i].value != seen)
-            {
-                *floor = newer as u32;
-                any = true;
-            }
-        }
-        any
-    }
-
-    /// The end of a failed spin-loop iteration. A fair execution eventually shows the thread a
-    /// newer value, so the next iteration reads only stores newer than the ones this iteration
-    /// saw, skipping stores of the same value; if there are none yet, the thread blocks until
-    /// another thread stores a different value to a location it read (returns `true`).
-    /// Repeating an iteration that reads the same values changes nothing but the thread's
-    /// knowledge, and knowing less only allows more behaviours and races, so no bug is lost.
-    pub fn spin_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
-        assert!(
-            self.spin_loops,
-            "spin_wait on a machine set up without spin loops"
-        );
-        let watch = std::mem::take(&mut Arc::make_mut(&mut self.threads[t]).watch);
-        if watch.is_empty() || self.raise_floors(t, &watch) {
-            return Ok(false);
-        }
-        self.event(t, site, EventKind::SpinWait);
-        Arc::make_mut(&mut self.threads[t]).status = Status::Spinning(watch);
-        self.check_deadlock()?;
-        Ok(true)
     }
 
     /// Every live thread of the kernel blocked, and no async agent at work: deadlock. (An idle
@@ -883,10 +894,11 @@ impl Machine {
                 match &self.threads[u].status {
                     Status::AtBarrier => format!("{name} waits at syncthreads"),
                     Status::Spinning(watch) => {
-                        let locs: Vec<&str> = watch
+                        let mut locs: Vec<&str> = watch
                             .iter()
-                            .map(|&l| self.setup.locs[l].name.as_str())
+                            .map(|&(l, _)| self.setup.locs[l].name.as_str())
                             .collect();
+                        locs.dedup();
                         format!(
                             "{name} spins waiting for a new store to {}",
                             locs.join(", ")

@@ -2,6 +2,7 @@
 //! access so far (for race checks).
 
 use super::sync::{Actor, Heads};
+use super::view::Observed;
 use std::sync::Arc;
 
 /// Raw value bits; the kernel facade converts typed values to and from them.
@@ -62,6 +63,9 @@ pub struct StoreRec {
     pub heads: Heads,
     /// Trace event number of the store (0 for the initial value).
     pub event: usize,
+    /// An RMW's store: the writes its read observed (observation order chains through RMWs), so
+    /// that whoever observes this store observes them too.
+    pub chain: Vec<Observed>,
 }
 
 /// One access, kept for race checks against later conflicting accesses.
@@ -109,6 +113,7 @@ impl LocState {
                 actor: None,
                 heads: Arc::clone(empty_heads),
                 event: 0,
+                chain: Vec::new(),
             }],
             accesses: Vec::new(),
             mirror: vec![0],

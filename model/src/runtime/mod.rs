@@ -10,7 +10,8 @@
 //!
 //! Modules: [`view`] (vector clocks per scope-widening level, coherence floors), [`memory`]
 //! (stores and accesses per location), [`sync`] (moral strength, release heads, fences),
-//! [`race`] (data and scoped races), [`bank`] (bank conflicts), [`machine`] (one execution's
+//! [`race`] (data and scoped races), [`spin`] (spin loops with await semantics), [`bank`] (bank
+//! conflicts), [`machine`] (one execution's
 //! state and the semantics of each operation), [`ctx`] (a GPU thread's handle), [`driver`]
 //! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
 //! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
@@ -22,9 +23,10 @@
 //! - Proxies are modelled for bulk copies only: a copy's accesses are in the async proxy, and
 //!   generic-proxy writes reach it only through `fence.proxy.async` (see [`async_copy`]); every
 //!   other access uses its physical location generically.
-//! - A spin loop should call `spin_loop()` once per failed iteration (see
-//!   [`Machine::spin_wait`]); otherwise an unfair schedule may spin until the step bound, which is
-//!   reported as a *bounded* possible hang.
+//! - A spin loop should call `spin_loop()` once per failed iteration (see [`spin`]: a failed
+//!   iteration that stores nothing must leave the thread's own state as it was); otherwise an
+//!   unfair schedule may spin until the step bound, which is reported as a *bounded* possible
+//!   hang.
 //! - One copy agent per block performs that block's bulk copies in issue order.
 //! - Tile IR token order is checked within a tile block; across blocks a block's operations
 //!   synchronize in program order (stronger than Tile IR; the axiomatic `tile-ir` model is exact).
@@ -52,6 +54,7 @@ pub mod memory;
 pub mod panics;
 pub mod race;
 pub mod report;
+pub mod spin;
 mod state_key;
 pub mod sync;
 pub mod tokens;

@@ -1,7 +1,9 @@
 //! Data races and scoped races.
 //!
 //! Two accesses to one location conflict when at least one writes. A conflict is a race when
-//! neither happens before the other and they are not morally strong. If, at some widening level,
+//! neither precedes the other in causality order and they are not morally strong (PTX "Data
+//! Race"). Causality order is happens-before (base causality: the views' clocks) plus a write
+//! observed by a morally strong read followed by base causality (the views' observed writes). If, at some widening level,
 //! the pair becomes ordered or morally strong, the race is *scoped*: widening the strong
 //! operations to that level's scope fixes it.
 
@@ -22,7 +24,9 @@ pub fn find_race(accesses: &[AccessRec], view: &View, actor: &Actor, write: bool
     let t = actor.thread;
     for p in accesses {
         let u = p.actor.thread;
-        if u == t || !(p.write || write) || view.knows(0, u, p.epoch) {
+        // Causality order, not only happens-before: a write this thread observed (or learnt of
+        // through base causality after someone observed it) is ordered before the new access.
+        if u == t || !(p.write || write) || view.causes(0, u, p.epoch) {
             continue;
         }
         let ms = morally_strong(&p.actor, actor);
@@ -30,7 +34,7 @@ pub fn find_race(accesses: &[AccessRec], view: &View, actor: &Actor, write: bool
             continue;
         }
         let fix = (1..LEVELS)
-            .find(|&level| view.knows(level, u, p.epoch) || ms & (1 << level) != 0)
+            .find(|&level| view.causes(level, u, p.epoch) || ms & (1 << level) != 0)
             .map(|level| Scope::ALL[level]);
         return Some(Race {
             prior: p.clone(),

@@ -27,6 +27,9 @@ fn actor(key: &mut Vec<u64>, a: &Actor) {
 fn view(key: &mut Vec<u64>, v: &View) {
     key.extend(v.clock(0).iter().map(|&c| c as u64));
     key.extend(v.floor().iter().map(|&f| f as u64));
+    let observed = v.observed().iter().filter(|o| o.levels & 1 != 0);
+    key.push(observed.clone().count() as u64);
+    key.extend(observed.map(|o| ((o.thread as u64) << 32) | o.epoch as u64));
 }
 
 fn heads<'a>(key: &mut Vec<u64>, hs: impl ExactSizeIterator<Item = &'a Head>) {
@@ -45,7 +48,7 @@ fn status(key: &mut Vec<u64>, s: &Status) {
         Status::Spinning(watch) => {
             key.push(2);
             key.push(watch.len() as u64);
-            key.extend(watch.iter().map(|&l| l as u64));
+            key.extend(watch.iter().flat_map(|&(l, v)| [l as u64, v]));
         }
         Status::MBarWait { bar, phase } => key.extend([3, *bar as u64, *phase as u64]),
         Status::BulkWait => key.push(4),
@@ -80,7 +83,15 @@ impl Machine {
                 heads(key, std::iter::once(head));
             }
             key.push(th.watch.len() as u64);
-            key.extend(th.watch.iter().map(|&l| l as u64));
+            key.extend(th.watch.iter().flat_map(|&(l, v)| [l as u64, v]));
+            key.push(th.spin_wrote as u64);
+            match &th.last_spin {
+                None => key.push(u64::MAX),
+                Some(log) => {
+                    key.push(log.len() as u64);
+                    key.extend(log.iter().flat_map(|&(l, v)| [l as u64, v]));
+                }
+            }
             match &th.future_barriers {
                 None => key.push(u64::MAX),
                 Some(ids) => {
@@ -100,6 +111,10 @@ impl Machine {
                     None => key.push(u64::MAX),
                 }
                 heads(key, s.heads.iter());
+                key.push(s.chain.len() as u64);
+                key.extend(s.chain.iter().map(|o| {
+                    ((o.thread as u64) << 40) | ((o.epoch as u64) << 8) | o.levels as u64
+                }));
             }
             // Race checks look at every earlier access, in no particular order.
             key.push(loc.accesses.len() as u64);

@@ -1,5 +1,6 @@
 //! Views: what a thread knows. A vector clock per *scope-widening level* (for happens-before and
-//! race attribution) and a per-location coherence floor (the oldest store it may still read).
+//! race attribution), a per-location coherence floor (the oldest store it may still read), and
+//! the single writes it observed (for causality order, which is not a prefix of a thread).
 //!
 //! Level 0 is the real execution. Level `k` (1..=3) replays the same execution's synchronization
 //! *as if* every strong operation had scope at least `Scope::ALL[k]` (cluster, gpu, sys). A race
@@ -28,6 +29,21 @@ pub struct View {
     /// the index (in modification order) of the oldest store still readable.
     words: Vec<u32>,
     threads: u32,
+    /// Writes that precede this point in causality order only through observation, sorted.
+    observed: Vec<Observed>,
+}
+
+/// PTX "Causality Order": X precedes Y if X precedes Y in base causality order, *or X precedes
+/// some Z in observation order and Z precedes Y in base causality order*. The second clause
+/// orders the observed write alone, not what precedes it in its own thread, so it cannot be a
+/// vector-clock component: a view keeps the observed writes themselves, and they travel with
+/// the view along base causality (program order, synchronization joins).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Observed {
+    pub thread: u32,
+    pub epoch: u32,
+    /// The levels at which the observation (a morally strong reads-from chain) holds.
+    pub levels: LevelMask,
 }
 
 impl View {
@@ -35,6 +51,7 @@ impl View {
         View {
             words: vec![0; LEVELS * threads + locations],
             threads: threads as u32,
+            observed: Vec::new(),
         }
     }
 
@@ -73,6 +90,34 @@ impl View {
         self.words[level * self.threads as usize + thread] >= epoch
     }
 
+    /// Does the write `(thread, epoch)` precede this view in causality order at `level`, through
+    /// base causality or through observation followed by base causality?
+    pub fn causes(&self, level: usize, thread: usize, epoch: u32) -> bool {
+        self.knows(level, thread, epoch)
+            || self.observed.iter().any(|o| {
+                o.thread as usize == thread && o.epoch == epoch && o.levels & (1 << level) != 0
+            })
+    }
+
+    /// The writes observed so far (for state keys and for the chains RMW stores carry).
+    pub fn observed(&self) -> &[Observed] {
+        &self.observed
+    }
+
+    /// Note that the thread observed a write (at the levels in `o.levels`).
+    pub fn observe(&mut self, o: Observed) {
+        if o.levels == 0 {
+            return;
+        }
+        match self
+            .observed
+            .binary_search_by_key(&(o.thread, o.epoch), |x| (x.thread, x.epoch))
+        {
+            Ok(i) => self.observed[i].levels |= o.levels,
+            Err(i) => self.observed.insert(i, o),
+        }
+    }
+
     /// Join `other` at the levels in `mask`. Coherence floors travel with level 0 only: the
     /// widened levels never change what a load may read.
     pub fn join(&mut self, other: &View, mask: LevelMask) {
@@ -91,6 +136,12 @@ impl View {
         if mask & 1 != 0 {
             let start = self.clocks_len();
             join(&mut self.words[start..], &other.words[start..]);
+        }
+        for o in &other.observed {
+            self.observe(Observed {
+                levels: o.levels & mask,
+                ..*o
+            });
         }
     }
 }
