@@ -52,9 +52,7 @@ pub struct MBarriers {
 ///         t.store(&data, 0, 5);
 ///     }
 ///     let token = bar.arrive(t);
-///     while !bar.try_wait(t, token) {
-///         t.spin_loop();
-///     }
+///     bar.wait(t, token); // `while (!try_wait(token));`
 ///     scopecheck_model::check!(t.tid() == 1 || t.load(&data, 0) == 5);
 /// });
 /// assert!(report.passed(), "{report}");
