@@ -6,6 +6,7 @@
 use comfy_table::{presets, CellAlignment, ContentArrangement, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use scopecheck_model::axiomatic::liveness::{self, Progress};
 use scopecheck_model::axiomatic::{self, Model, Options};
 use scopecheck_model::litmus;
 use std::path::{Path, PathBuf};
@@ -72,11 +73,13 @@ impl Status {
 }
 
 /// One litmus row of a manifest: `file,model,expected` with expected `allowed` or `forbidden`
-/// (is some final state satisfying the condition's proposition allowed by the model?).
+/// (is some final state satisfying the condition's proposition allowed by the model?), or a
+/// liveness verdict `terminates` / `can-hang`, under a progress model with `:obe` etc. (fair
+/// when none is given).
 struct LitmusRow {
     file: PathBuf,
     model: Model,
-    allowed: bool,
+    expect: Expect,
     /// `MANIFEST.csv:LINE`, the row that names the test.
     row: String,
 }
@@ -290,28 +293,57 @@ fn read_manifest(
                         Model::ALL.map(|m| m.name()).join(", ")
                     )
                 })
-                .and_then(|model| match expected {
-                    "allowed" => Ok((file, model, true)),
-                    "forbidden" => Ok((file, model, false)),
-                    other => Err(format!(
-                        "expected `allowed` or `forbidden`, found `{other}`"
-                    )),
-                }),
+                .and_then(|model| Ok((file, model, Expect::parse(expected)?))),
             (n, ..) => Err(format!(
                 "expected 3 fields `file,model,expected`, found {n}"
             )),
         };
         match parsed {
-            Ok((file, model, allowed)) => rows.push(LitmusRow {
+            Ok((file, model, expect)) => rows.push(LitmusRow {
                 file: dir.join(file),
                 model,
-                allowed,
+                expect,
                 row: format!("{}:{line}", manifest.display()),
             }),
             Err(message) => outcomes.push(manifest_error(Some(line), message)),
         }
     }
     Ok(())
+}
+
+#[derive(Copy, Clone)]
+enum Expect {
+    Allowed(bool),
+    Terminates(bool, Progress),
+}
+
+impl Expect {
+    fn parse(word: &str) -> Result<Expect, String> {
+        let (verdict, progress) = word.split_once(':').unwrap_or((word, "fair"));
+        let progress = || {
+            Progress::from_name(progress)
+                .ok_or_else(|| format!("unknown progress model `{progress}`"))
+        };
+        match verdict {
+            "allowed" | "forbidden" if word == verdict => Ok(Expect::Allowed(verdict == "allowed")),
+            "terminates" => Ok(Expect::Terminates(true, progress()?)),
+            "can-hang" => Ok(Expect::Terminates(false, progress()?)),
+            _ => Err(format!(
+                "expected `allowed`, `forbidden`, `terminates` or `can-hang` (with `:PROGRESS`), found `{word}`"
+            )),
+        }
+    }
+
+    fn word(self, model: Model) -> String {
+        match self {
+            Expect::Allowed(allowed) => format!("{} {}", model.name(), verdict_word(allowed)),
+            Expect::Terminates(terminates, progress) => format!(
+                "{} {progress} {}",
+                model.name(),
+                if terminates { "terminates" } else { "can hang" }
+            ),
+        }
+    }
 }
 
 fn verdict_word(allowed: bool) -> &'static str {
@@ -325,7 +357,7 @@ fn verdict_word(allowed: bool) -> &'static str {
 fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
     let start = Instant::now();
     let entry = row.file.display().to_string();
-    let expected = format!("{} {}", row.model.name(), verdict_word(row.allowed));
+    let expected = row.expect.word(row.model);
     let error = |got: String| Outcome {
         entry: entry.clone(),
         kind: "litmus",
@@ -346,12 +378,31 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         Ok(p) => p,
         Err(e) => return error(e.to_string()),
     };
-    let analysis = match axiomatic::analyze(&program, row.model, opts) {
-        Ok(a) => a,
-        Err(e) => return error(format!("{}:{e}", row.file.display())),
+    let (got, matches, bounded) = match row.expect {
+        Expect::Allowed(expected) => match axiomatic::analyze(&program, row.model, opts) {
+            Ok(a) => {
+                let allowed = a.satisfiable(&program);
+                (Expect::Allowed(allowed), allowed == expected, a.bounded)
+            }
+            Err(e) => return error(format!("{}:{e}", row.file.display())),
+        },
+        // A liveness verdict is one for runs within the unroll bound, as documented.
+        Expect::Terminates(expected, progress) => {
+            let o = liveness::Options {
+                unroll: opts.unroll,
+                progress,
+            };
+            match liveness::liveness(&program, row.model, &o) {
+                Ok(l) => (
+                    Expect::Terminates(l.terminates, progress),
+                    l.terminates == expected,
+                    false,
+                ),
+                Err(e) => return error(format!("{}:{e}", row.file.display())),
+            }
+        }
     };
-    let allowed = analysis.satisfiable(&program);
-    let status = match (allowed == row.allowed, analysis.bounded) {
+    let status = match (matches, bounded) {
         (false, _) => Status::Mismatch,
         (true, true) => Status::Bounded,
         (true, false) => Status::Match,
@@ -360,7 +411,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         entry,
         kind: "litmus",
         expected,
-        got: format!("{} {}", row.model.name(), verdict_word(allowed)),
+        got: got.word(row.model),
         status,
         seconds: start.elapsed().as_secs_f64(),
         about: String::new(),

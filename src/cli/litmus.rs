@@ -8,6 +8,7 @@
 //! and marks the allowed states it reaches; a reached state the model forbids is an engine
 //! disagreement and makes the exit status 1.
 
+use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
     analyze, condition_holds_on, dot, filter_admits, Analysis, FinalState, Model, Options,
 };
@@ -42,6 +43,13 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
+    /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
+    #[arg(long, conflicts_with = "runtime")]
+    pub liveness: bool,
+    /// With --liveness: the forward-progress model (fair, obe, hsa, hsa_obe, lobe).
+    #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
+    pub progress: Progress,
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -172,6 +180,9 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
     let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    if args.liveness {
+        return super::liveness::decide(file, &src, &program, args).map(|()| true);
+    }
     let start = Instant::now();
     let analysis = analyze(&program, args.model, opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;

@@ -4,3 +4,4 @@ pub mod check;
 pub mod fuzz;
 pub mod gpu;
 pub mod litmus;
+pub mod liveness;

@@ -45,7 +45,13 @@ pub struct Collector {
     /// States only (see [`super::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
+    /// Only consistent executions this accepts count (`None`: all of them).
+    pub accept: Option<Accept>,
 }
+
+/// A further condition on consistent executions, given the events, reads-from and coherence
+/// order (`liveness.rs`: the reads of a repeating iteration read coherence-last writes).
+pub type Accept = Rc<dyn Fn(&Events, &Rel, &Rel) -> bool>;
 
 /// Explores the candidate executions of the valuations of one combination of thread paths.
 /// The valuations differ only in values, so the events, their static relations, the model
@@ -214,6 +220,7 @@ impl<'p> Explorer<'p> {
         };
         let mut tally = Tally {
             targets,
+            accept: out.accept.clone(),
             ..Tally::default()
         };
         (self.search)(&search, &mut tally);
@@ -366,6 +373,8 @@ pub struct Tally {
     by_last_writes: Vec<(Set, u64, Option<Execution>)>,
     /// States only: the final memories still to find.
     targets: Option<Targets>,
+    /// The collector's further condition on executions.
+    accept: Option<Accept>,
 }
 
 impl Tally {
@@ -760,7 +769,8 @@ impl Search<'_> {
                         &computed
                     }
                 };
-                if self.checker.global_ok(self.ev, &x, cause).is_ok() {
+                let accepted = || tally.accept.as_ref().is_none_or(|f| f(self.ev, rf, co));
+                if self.checker.global_ok(self.ev, &x, cause).is_ok() && accepted() {
                     self.record(&x, tally);
                     // States only: this branch's final state is found.
                     if let Some(targets) = &mut tally.targets {

@@ -115,6 +115,9 @@ pub struct Assumption {
     pub cmp: Cmp,
     pub a: Expr,
     pub b: Expr,
+    /// How many events the path had when it assumed this: the assumption decides which events
+    /// follow, so a prefix of fewer events ([`Path::prefix`]) does not need it.
+    pub at: usize,
 }
 
 impl Assumption {
@@ -137,6 +140,36 @@ pub struct Path {
     pub assumes: Vec<Assumption>,
     /// The backward branch whose bound cut this path short; `None` for a path that ends.
     pub cut: Option<Span>,
+    /// For a cut path, when the cutting branch was taken before: the iteration between its
+    /// last two takings (recorded only by [`paths_with_lassos`]).
+    pub lasso: Option<Lasso>,
+}
+
+/// The last iteration of a cut path: what ran between the last two takings of the backward
+/// branch that the bound cut (`liveness.rs` judges whether it can repeat forever).
+#[derive(Clone, Debug)]
+pub struct Lasso {
+    /// Index of the iteration's first event in the path.
+    pub start: usize,
+    /// The statements the iteration ran, in order: from the branch's target to the branch.
+    pub stmts: Vec<usize>,
+    /// Every register's value when the iteration began.
+    pub regs_before: BTreeMap<Reg, Expr>,
+}
+
+impl Path {
+    /// The first `n` events of the path, with the assumptions that decided them: the run of a
+    /// thread that stops (blocks, or is never scheduled again) after them. Its registers are
+    /// left out (they may depend on reads it never made).
+    pub fn prefix(&self, n: usize) -> Path {
+        Path {
+            events: self.events[..n].to_vec(),
+            regs: BTreeMap::new(),
+            assumes: self.assumes.iter().filter(|a| a.at < n).cloned().collect(),
+            cut: None,
+            lasso: None,
+        }
+    }
 }
 
 /// Every path of every thread (including those cut by the bound).
@@ -245,7 +278,15 @@ fn collect_condition_regs(prop: &Prop, t: ThreadId, note: &mut impl FnMut(&Reg))
 /// Every path of every thread.
 pub fn paths(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
     let per_thread = (0..p.threads.len())
-        .map(|t| thread_paths(p, t, unroll))
+        .map(|t| thread_paths(p, t, unroll, false))
+        .collect::<Result<_, _>>()?;
+    Ok(Paths { per_thread })
+}
+
+/// Every path of every thread, each cut path with its last iteration ([`Path::lasso`]).
+pub fn paths_with_lassos(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
+    let per_thread = (0..p.threads.len())
+        .map(|t| thread_paths(p, t, unroll, true))
         .collect::<Result<_, _>>()?;
     Ok(Paths { per_thread })
 }
@@ -292,6 +333,15 @@ struct State {
     assumes: Vec<Assumption>,
     /// Times each backward branch (by statement index) has been taken.
     loops: HashMap<usize, u32>,
+    /// Recording lassos: every statement run so far, and for each backward branch taken, the
+    /// events, the statements run and the registers at its last taking.
+    trail: Option<Trail>,
+}
+
+#[derive(Clone, Default)]
+struct Trail {
+    stmts: Vec<usize>,
+    taken: HashMap<usize, (usize, usize, HashMap<Reg, Tainted>)>,
 }
 
 impl State {
@@ -313,12 +363,26 @@ impl State {
         self.events.len()
     }
 
-    fn into_path(self, cut: Option<Span>) -> Path {
+    fn into_path(self, cut: Option<(usize, Span)>) -> Path {
+        let lasso = cut
+            .zip(self.trail.as_ref())
+            .and_then(|((branch, _), trail)| {
+                let (start, from, regs) = trail.taken.get(&branch)?;
+                Some(Lasso {
+                    start: *start,
+                    stmts: trail.stmts[*from..].to_vec(),
+                    regs_before: regs
+                        .iter()
+                        .map(|(r, v)| (r.clone(), v.value.clone()))
+                        .collect(),
+                })
+            });
         Path {
             events: self.events,
             regs: self.regs.into_iter().map(|(r, v)| (r, v.value)).collect(),
             assumes: self.assumes,
-            cut,
+            cut: cut.map(|(_, span)| span),
+            lasso,
         }
     }
 }
@@ -340,16 +404,23 @@ fn sides(s: State, cmp: Cmp, a: &Tainted, b: &Tainted) -> Vec<(bool, State)> {
     let mut other = s.clone();
     let mut yes = s;
     for (state, cmp) in [(&mut yes, cmp), (&mut other, negated)] {
+        let at = state.events.len();
         state.assumes.push(Assumption {
             cmp,
             a: a.value.clone(),
             b: b.value.clone(),
+            at,
         });
     }
     vec![(true, yes), (false, other)]
 }
 
-fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, TraceError> {
+fn thread_paths(
+    p: &Program,
+    t: ThreadId,
+    unroll: u32,
+    lassos: bool,
+) -> Result<Vec<Path>, TraceError> {
     let body = &p.threads[t].body;
     let labels = p.threads[t].labels();
     let start = State {
@@ -362,6 +433,7 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
         events: Vec::new(),
         assumes: Vec::new(),
         loops: HashMap::new(),
+        trail: lassos.then(Trail::default),
     };
     let mut paths = Vec::new();
     let mut stack = vec![start];
@@ -398,6 +470,9 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
         };
         let here = s.pc;
         s.pc += 1;
+        if let Some(trail) = &mut s.trail {
+            trail.stmts.push(here);
+        }
         match &stmt.instr {
             Instr::Load { access, dst, loc } => {
                 let r = s.next_event();
@@ -496,8 +571,12 @@ fn thread_paths(p: &Program, t: ThreadId, unroll: u32) -> Result<Vec<Path>, Trac
                             *times += 1;
                             if *times > unroll {
                                 held += s.events.len();
-                                paths.push(s.into_path(Some(stmt.span)));
+                                paths.push(s.into_path(Some((here, stmt.span))));
                                 continue;
+                            }
+                            if let Some(trail) = &mut s.trail {
+                                let at = (s.events.len(), trail.stmts.len(), s.regs.clone());
+                                trail.taken.insert(here, at);
                             }
                         }
                         s.pc = dest;

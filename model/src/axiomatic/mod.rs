@@ -26,6 +26,7 @@ pub mod dot;
 pub mod enumerate;
 pub mod events;
 pub mod execution;
+pub mod liveness;
 pub mod models;
 pub mod rel;
 pub mod targets;
@@ -215,9 +216,9 @@ pub fn allowed_among(
     Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
-/// The next combination of paths, one per thread (an odometer over `choice`); `false` after
-/// the last.
-fn next_choice(choice: &mut [usize], per_thread: &[Vec<events::Path>]) -> bool {
+/// The next combination of paths (or of `liveness.rs`'s runs), one per thread (an odometer
+/// over `choice`); `false` after the last.
+fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
     for (c, paths) in choice.iter_mut().zip(per_thread) {
         *c += 1;
         if *c < paths.len() {
@@ -271,6 +272,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         executions: 0,
         racy: 0,
         states_only: !count_executions,
+        accept: None,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;

@@ -1,0 +1,751 @@
+//! Liveness: can some consistent execution of a litmus program hang, under a GPU
+//! forward-progress model?
+//!
+//! A program *hangs* when some thread never finishes although the scheduler gives it every
+//! chance the progress model promises. In the axiomatic setting an infinite run is judged by a
+//! finite execution ("Recurrence Sets for Proving Fair Non-termination under Axiomatic Memory
+//! Consistency Models", Dartagnan's liveness check, reduces a spin loop to one repeated
+//! iteration): every thread has either
+//! - **finished** (a complete path),
+//! - **spun**: run a prefix and then one iteration of a loop that *writes nothing*, whose
+//!   registers at its end are those it began with (for the registers it reads before writing:
+//!   it changes nothing the next iteration reads), and whose reads all read *coherence-last*
+//!   writes of the execution. Once no thread writes any more, a read that sees the
+//!   coherence-latest write keeps seeing it (coherence forbids going back), so the next
+//!   iteration reads the same values, computes the same, and branches back again: forever;
+//! - **blocked** at a `bar.sync` that no arrival can complete (see [`Progress`] for who still
+//!   arrives);
+//! - or, only where the progress model allows it, **stopped** after a prefix of its run (never
+//!   scheduled again, or never started).
+//!
+//! The execution made of these runs must be consistent under the memory model (the same
+//! axioms, reads-from, coherence and barrier matching as [`super::analyze`]), and at least one
+//! thread must spin or block. Loops are unrolled as in [`super::analyze`] (`unroll` takings of
+//! each backward branch): the prefix of a spinning thread may take each backward branch up to
+//! `unroll - 1` times before the repeated iteration, so `terminates` is a verdict for that bound.
+//!
+//! Barriers (PTX ISA, `bar.sync`: "the barrier is complete when the expected number of threads
+//! arrive"): without a count, barrier `a` expects the threads of the CTA that take part in it
+//! (some run of theirs arrives at `a`, the litmus reading [`super::analyze`] matches barriers
+//! by), and a thread that has exited no longer does: instance `n` of `a` waits for the `n`-th
+//! arrival of every such thread that has not finished. With a count `q` (the litmus dialect's quorum, `bar.cta.sync a,
+//! b, q`) the barrier is released once `q` threads have arrived, and a thread whose arrival finds
+//! fewer than `q` arrivals in the whole execution (its `n`-th arrival: fewer than `n * q`) waits
+//! forever. Arrivals beyond the quorum are not judged to hang (the dialect's reading, which the
+//! shared oracle's verdicts follow: three threads at a barrier of quorum two terminate).
+
+use super::enumerate::{Collector, Explorer};
+use super::events::{self, Expr, Kind, Path, Trace};
+use super::execution::{Events, Execution};
+use super::rel::{members, Rel};
+use super::{AnalysisError, Model};
+use crate::litmus::{BarrierOp, Instr, Operand, Program, Reg, Span, ThreadId, Value};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt;
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+/// GPU forward-progress models (Sorensen et al., "Specifying and testing GPU workgroup progress
+/// models", OOPSLA 2021), applied to the threads of a litmus test in id order. Each says which
+/// threads the scheduler guarantees to keep running; a hang needs every guaranteed thread to
+/// have finished, spun or blocked, while the others may stop anywhere.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+pub enum Progress {
+    /// Every thread progresses: each one finishes, spins or blocks.
+    #[default]
+    Fair,
+    /// Occupancy-bound execution: "once a thread has started it keeps being scheduled", but a
+    /// thread that has not started may never start. Each thread has not started, or finishes,
+    /// spins or blocks.
+    Obe,
+    /// HSA: only the lowest-id thread that has not finished is guaranteed to run. That thread
+    /// spins or blocks (all lower ones finished); every other thread may stop anywhere.
+    Hsa,
+    /// Both OBE's and HSA's guarantees: started threads progress, and so does the lowest-id
+    /// unfinished one (started or not).
+    HsaObe,
+    /// Linear OBE: once a thread has started, every thread with a lower or equal id is
+    /// guaranteed to progress. Threads up to the highest started id finish, spin or block;
+    /// the ones above it have not started.
+    Lobe,
+}
+
+impl Progress {
+    pub const ALL: [Progress; 5] = [
+        Progress::Fair,
+        Progress::Obe,
+        Progress::Hsa,
+        Progress::HsaObe,
+        Progress::Lobe,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Progress::Fair => "fair",
+            Progress::Obe => "obe",
+            Progress::Hsa => "hsa",
+            Progress::HsaObe => "hsa_obe",
+            Progress::Lobe => "lobe",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Progress> {
+        Progress::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Threads may stop after any prefix of their run (HSA), not only before they start.
+    fn stops_anywhere(self) -> bool {
+        self == Progress::Hsa
+    }
+
+    /// Threads may be left unstarted at all.
+    fn may_stop(self) -> bool {
+        self != Progress::Fair
+    }
+
+    /// Whether the threads' fates agree with the model's guarantees (and some thread hangs).
+    fn allows(self, fates: &[Fate]) -> bool {
+        let stuck = |f: &Fate| matches!(f, Fate::Spins | Fate::Blocked);
+        let runs_on = |f: &Fate| f != &Fate::Stopped;
+        if !fates.iter().any(stuck) {
+            return false;
+        }
+        // The lowest-id thread that has not finished.
+        let lowest = fates.iter().position(|f| f != &Fate::Done);
+        match self {
+            Progress::Fair => fates.iter().all(runs_on),
+            // A stopped thread is, under these models, one that never started (its run is
+            // empty: see `runs`).
+            Progress::Obe => true,
+            Progress::Hsa => lowest.is_some_and(|t| stuck(&fates[t])),
+            Progress::HsaObe => lowest.is_some_and(|t| stuck(&fates[t])),
+            Progress::Lobe => match fates.iter().rposition(runs_on) {
+                Some(m) => fates[..=m].iter().all(runs_on),
+                None => false,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the liveness check is asked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How many times each backward branch may be taken (at least 1: the repeated iteration is
+    /// the one between the last two takings).
+    pub unroll: u32,
+    pub progress: Progress,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            unroll: super::Options::default().unroll,
+            progress: Progress::Fair,
+        }
+    }
+}
+
+/// How a thread's run ends in a hanging execution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    /// It ran to its end.
+    Done,
+    /// It repeats one iteration of a loop forever.
+    Spins,
+    /// It waits forever at a barrier.
+    Blocked,
+    /// The progress model let it stop (or never start) here.
+    Stopped,
+}
+
+impl Fate {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fate::Done => "done",
+            Fate::Spins => "spins",
+            Fate::Blocked => "blocked",
+            Fate::Stopped => "stopped",
+        }
+    }
+}
+
+/// A thread that never finishes, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stuck {
+    pub thread: ThreadId,
+    pub fate: Fate,
+    /// Spinning: the backward branch of the loop; blocked: the barrier.
+    pub span: Span,
+    /// Spinning: the statements of the repeating iteration, in order.
+    pub iteration_stmts: Vec<usize>,
+    /// Event ids (in [`Hang::execution`]) of the thread before the repeated iteration (all of
+    /// its events when it blocks).
+    pub prefix: Vec<usize>,
+    /// Event ids of the repeated iteration (empty when it blocks).
+    pub iteration: Vec<usize>,
+}
+
+/// A witness that the program can hang.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hang {
+    /// Each thread's fate, by thread id.
+    pub fates: Vec<Fate>,
+    /// The threads that never finish.
+    pub stuck: Vec<Stuck>,
+    /// The consistent execution of the threads' runs.
+    pub execution: Execution,
+}
+
+/// The verdict.
+#[derive(Clone, Debug)]
+pub struct Liveness {
+    /// No consistent execution hangs (within the unroll bound).
+    pub terminates: bool,
+    pub hang: Option<Hang>,
+}
+
+/// One way a thread's run can end, as a path to put in a candidate execution.
+struct Run {
+    path: Path,
+    fate: Fate,
+    /// Spinning: the lasso's iteration start, the registers it reads before writing them
+    /// (values before and after), the statements and the branch.
+    spin: Option<Spin>,
+    /// Blocked: the barrier it waits at.
+    barrier: Option<Waiting>,
+}
+
+struct Spin {
+    start: usize,
+    live_in: Vec<(Expr, Expr)>,
+    stmts: Vec<usize>,
+    span: Span,
+}
+
+struct Waiting {
+    id: Vec<Expr>,
+    quorum: Option<Expr>,
+    span: Span,
+}
+
+/// Decides whether `p` can hang under `model` and the progress model.
+pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, AnalysisError> {
+    if opts.unroll == 0 {
+        return Err(AnalysisError {
+            span: p.condition.span,
+            message: "liveness needs --unroll 1 or more (a repeated iteration lies between two \
+                      takings of a backward branch)"
+                .to_string(),
+        });
+    }
+    let paths = events::paths_with_lassos(p, opts.unroll).map_err(|e| AnalysisError {
+        span: e.span,
+        message: e.message,
+    })?;
+    let runs: Vec<Vec<Run>> = paths
+        .per_thread
+        .iter()
+        .enumerate()
+        .map(|(t, ps)| runs(p, t, ps, opts.progress))
+        .collect();
+    const MAX_COMBINATIONS: u64 = 10_000_000;
+    let combinations = runs
+        .iter()
+        .try_fold(1u64, |acc, rs| acc.checked_mul(rs.len() as u64))
+        .filter(|&c| c <= MAX_COMBINATIONS);
+    if combinations.is_none() {
+        return Err(AnalysisError {
+            span: p.condition.span,
+            message: format!(
+                "the threads' runs combine into more than {MAX_COMBINATIONS} candidates; lower --unroll or split the test"
+            ),
+        });
+    }
+    if runs.iter().any(Vec::is_empty) {
+        return Ok(Liveness {
+            terminates: true,
+            hang: None,
+        });
+    }
+    // Per thread and path, the ids of the barriers it arrives at (who may still arrive).
+    let arrivals: Vec<Vec<Vec<&[Expr]>>> = paths
+        .per_thread
+        .iter()
+        .map(|ps| {
+            ps.iter()
+                .map(|path| {
+                    path.events
+                        .iter()
+                        .filter_map(|e| match &e.kind {
+                            Kind::Barrier { id, .. } => Some(id.as_slice()),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let mut choice = vec![0usize; runs.len()];
+    loop {
+        let combo: Vec<&Run> = choice.iter().zip(&runs).map(|(&i, rs)| &rs[i]).collect();
+        let fates: Vec<Fate> = combo.iter().map(|r| r.fate).collect();
+        if opts.progress.allows(&fates) {
+            if let Some(hang) = hangs(p, model, &combo, &arrivals)? {
+                return Ok(Liveness {
+                    terminates: false,
+                    hang: Some(hang),
+                });
+            }
+        }
+        if !super::next_choice(&mut choice, &runs) {
+            break;
+        }
+    }
+    Ok(Liveness {
+        terminates: true,
+        hang: None,
+    })
+}
+
+/// Every way thread `t`'s run can end: finished paths, spins, blocked barriers and (where the
+/// progress model lets threads stop) prefixes, each once.
+fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run> {
+    let body = &p.threads[t].body;
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut add = |run: Run, out: &mut Vec<Run>| {
+        let key = format!("{:?}{:?}{:?}", run.fate, run.path.events, run.path.assumes);
+        if seen.insert(key) {
+            out.push(run);
+        }
+    };
+    for path in paths {
+        match (&path.cut, &path.lasso) {
+            (None, _) => add(
+                Run {
+                    path: path.clone(),
+                    fate: Fate::Done,
+                    spin: None,
+                    barrier: None,
+                },
+                &mut out,
+            ),
+            (Some(span), Some(lasso)) => {
+                // A spin iteration writes nothing and passes no barrier.
+                let quiet = path.events[lasso.start..]
+                    .iter()
+                    .all(|e| matches!(e.kind, Kind::Read { .. } | Kind::Fence(_)));
+                if quiet {
+                    let live_in = live_in(body.iter().map(|s| &s.instr), &lasso.stmts)
+                        .into_iter()
+                        .map(|r| (lasso.regs_before[&r].clone(), path.regs[&r].clone()))
+                        .collect();
+                    let mut spinning = path.clone();
+                    spinning.cut = None;
+                    spinning.lasso = None;
+                    add(
+                        Run {
+                            path: spinning,
+                            fate: Fate::Spins,
+                            spin: Some(Spin {
+                                start: lasso.start,
+                                live_in,
+                                stmts: lasso.stmts.clone(),
+                                span: *span,
+                            }),
+                            barrier: None,
+                        },
+                        &mut out,
+                    );
+                }
+            }
+            (Some(_), None) => {}
+        }
+        for (i, e) in path.events.iter().enumerate() {
+            if let Kind::Barrier {
+                op: BarrierOp::Sync,
+                id,
+                quorum,
+            } = &e.kind
+            {
+                // The branch choices up to the barrier (inclusive) decide that it is reached.
+                let mut before = path.prefix(i + 1);
+                before.events.pop();
+                add(
+                    Run {
+                        path: before,
+                        fate: Fate::Blocked,
+                        spin: None,
+                        barrier: Some(Waiting {
+                            id: id.clone(),
+                            quorum: quorum.clone(),
+                            span: body[e.stmt].span,
+                        }),
+                    },
+                    &mut out,
+                );
+            }
+        }
+        if progress.may_stop() {
+            let longest = if progress.stops_anywhere() {
+                path.events.len()
+            } else {
+                1
+            };
+            // A thread stops between instructions: never between an RMW's read and write.
+            let splits_rmw =
+                |n: usize| n > 0 && matches!(path.events[n - 1].kind, Kind::Read { rmw: true, .. });
+            for n in (0..longest).filter(|&n| !splits_rmw(n)) {
+                add(
+                    Run {
+                        path: path.prefix(n),
+                        fate: Fate::Stopped,
+                        spin: None,
+                        barrier: None,
+                    },
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The registers the statements read before they write them, in order of first read.
+fn live_in<'a>(instrs: impl Iterator<Item = &'a Instr> + Clone, stmts: &[usize]) -> Vec<Reg> {
+    let instrs: Vec<&Instr> = instrs.collect();
+    let (mut read, mut written) = (Vec::new(), BTreeSet::new());
+    for &s in stmts {
+        let (uses, defs) = registers_of(instrs[s]);
+        for r in uses {
+            if !written.contains(&r) && !read.contains(&r) {
+                read.push(r);
+            }
+        }
+        written.extend(defs);
+    }
+    read
+}
+
+/// The registers an instruction reads and writes.
+fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
+    let reg = |o: &Operand| match o {
+        Operand::Reg(r) => Some(r.clone()),
+        Operand::Imm(_) => None,
+    };
+    match i {
+        Instr::Load { dst, .. } => (vec![], vec![dst.clone()]),
+        Instr::Store { value, .. } => (reg(value).into_iter().collect(), vec![]),
+        Instr::Atom {
+            dst, operand, new, ..
+        } => (
+            reg(operand)
+                .into_iter()
+                .chain(new.as_ref().and_then(reg))
+                .collect(),
+            vec![dst.clone()],
+        ),
+        Instr::Red { operand, .. } => (reg(operand).into_iter().collect(), vec![]),
+        Instr::Barrier { id, quorum, .. } => (
+            id.iter().chain(quorum.as_ref()).filter_map(reg).collect(),
+            vec![],
+        ),
+        Instr::Mov { dst, src } => (reg(src).into_iter().collect(), vec![dst.clone()]),
+        Instr::Add { dst, a, b } => (
+            reg(a).into_iter().chain(reg(b)).collect(),
+            vec![dst.clone()],
+        ),
+        Instr::Branch {
+            cond: Some((_, a, b)),
+            ..
+        } => (reg(a).into_iter().chain(reg(b)).collect(), vec![]),
+        Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => (vec![], vec![]),
+    }
+}
+
+/// The value of an expression over a trace's reads.
+fn value_in(trace: &Trace, e: &Expr) -> Option<Value> {
+    e.eval(&|i| match trace.events.get(i)?.kind {
+        Kind::Read { value, .. } => Some(value),
+        _ => None,
+    })
+}
+
+/// A barrier's identity: the CTA (gpu, cta) and the id values.
+type BarrierKey = (u32, u32, Vec<Value>);
+
+/// Whether every blocked thread's barrier really never completes, given the runs' values.
+fn barriers_block(
+    p: &Program,
+    combo: &[&Run],
+    traces: &[Trace],
+    arrivals_of: &[Vec<Vec<&[Expr]>>],
+) -> bool {
+    // Whether some run of thread `u` arrives at barrier `id` `nth` times (an id computed from
+    // loaded values may be any).
+    let may_arrive = |u: usize, id: &[Value], nth: usize| {
+        arrivals_of[u].iter().any(|path| {
+            let times = path
+                .iter()
+                .filter(|ids| {
+                    ids.len() == id.len()
+                        && ids.iter().zip(id).all(|(e, v)| match e {
+                            Expr::Const(c) => c == v,
+                            _ => true,
+                        })
+                })
+                .count();
+            times >= nth
+        })
+    };
+    let key = |t: ThreadId, id: &[Value]| -> BarrierKey {
+        let pl = p.threads[t].placement;
+        (pl.gpu, pl.cta, id.to_vec())
+    };
+    // Per barrier: each thread's completed `bar.sync`s, and its arrivals (completed, `arrive`,
+    // and the one it waits at).
+    let mut passed: HashMap<BarrierKey, Vec<usize>> = HashMap::new();
+    let mut arrived: HashMap<BarrierKey, Vec<usize>> = HashMap::new();
+    let n = combo.len();
+    let mut waiting = Vec::new();
+    for (t, (run, trace)) in combo.iter().zip(traces).enumerate() {
+        for e in &trace.events {
+            if let Kind::Barrier { op, id, .. } = &e.kind {
+                let k = key(t, id);
+                arrived.entry(k.clone()).or_insert_with(|| vec![0; n])[t] += 1;
+                if *op == BarrierOp::Sync {
+                    passed.entry(k).or_insert_with(|| vec![0; n])[t] += 1;
+                }
+            }
+        }
+        if let Some(w) = &run.barrier {
+            let Some(id) =
+                w.id.iter()
+                    .map(|e| value_in(trace, e))
+                    .collect::<Option<Vec<Value>>>()
+            else {
+                return false;
+            };
+            let quorum = match &w.quorum {
+                Some(q) => match value_in(trace, q) {
+                    Some(q) => Some(q),
+                    None => return false,
+                },
+                None => None,
+            };
+            let k = key(t, &id);
+            arrived.entry(k.clone()).or_insert_with(|| vec![0; n])[t] += 1;
+            waiting.push((t, k, quorum));
+        }
+    }
+    let zeros = vec![0; n];
+    waiting.iter().all(|(t, k, quorum)| {
+        let arrivals = arrived.get(k).unwrap_or(&zeros);
+        let passes = passed.get(k).unwrap_or(&zeros);
+        // This is the thread's `nth` arrival at the barrier.
+        let nth = arrivals[*t];
+        let (gpu, cta, id) = k;
+        let same_cta = |u: usize| {
+            let pl = p.threads[u].placement;
+            (pl.gpu, pl.cta) == (*gpu, *cta)
+        };
+        match quorum {
+            // Released once `q` threads arrived: blocked while fewer than `nth * q` ever do.
+            Some(q) => (arrivals.iter().sum::<usize>() as i64) < (nth as i64).saturating_mul(*q),
+            // Every thread of the CTA that takes part (some run of it arrives there) and has not
+            // finished must arrive an `nth` time; no thread got past its `nth` arrival (that
+            // instance would have released this one too).
+            None => {
+                let missing = (0..n).any(|u| {
+                    u != *t
+                        && same_cta(u)
+                        && combo[u].fate != Fate::Done
+                        && arrivals[u] < nth
+                        && may_arrive(u, id, nth)
+                });
+                missing && passes.iter().all(|&c| c < nth)
+            }
+        }
+    })
+}
+
+/// The first consistent execution of one combination of runs in which the spinning threads'
+/// iterations really repeat and the blocked threads really wait; `None` when there is none.
+fn hangs(
+    p: &Program,
+    model: Model,
+    combo: &[&Run],
+    arrivals: &[Vec<Vec<&[Expr]>>],
+) -> Result<Option<Hang>, AnalysisError> {
+    let paths: Vec<&Path> = combo.iter().map(|r| &r.path).collect();
+    let valuations = super::values::Valuations::new(p, &paths);
+    // Event ids: initial writes (one per physical location) come first, then each thread's.
+    let mut first = Vec::with_capacity(combo.len());
+    let mut at = p
+        .locations
+        .iter()
+        .enumerate()
+        .filter(|&(l, _)| p.physical(l) == l)
+        .count();
+    for r in combo {
+        first.push(at);
+        at += r.path.events.len();
+    }
+    // The reads of every repeated iteration must read coherence-last writes.
+    let spin_reads: Vec<usize> = combo
+        .iter()
+        .zip(&first)
+        .filter_map(|(r, &f)| r.spin.as_ref().map(|s| (r, f, s.start)))
+        .flat_map(|(r, f, start)| {
+            r.path
+                .events
+                .iter()
+                .enumerate()
+                .skip(start)
+                .filter(|(_, e)| matches!(e.kind, Kind::Read { .. }))
+                .map(move |(i, _)| f + i)
+        })
+        .collect();
+    let accept = move |ev: &Events, rf: &Rel, co: &Rel| {
+        spin_reads.iter().all(|&r| {
+            members(ev.w)
+                .filter(|&w| rf.has(w, r))
+                .all(|w| members(co.row(w)).next().is_none())
+        })
+    };
+    let mut out = Collector {
+        witnesses: true,
+        states: HashMap::default(),
+        executions: 0,
+        racy: 0,
+        states_only: false,
+        accept: Some(Rc::new(accept)),
+    };
+    let mut explorer = Explorer::new(p, model, |search, tally| search.pruned(tally), None);
+    let mut result = Ok(());
+    let mut found: Option<Vec<Trace>> = None;
+    let for_each = if model.forbids_thin_air() {
+        super::values::Valuations::for_each_grounded
+    } else {
+        super::values::Valuations::for_each
+    };
+    for_each(&valuations, &mut |traces| {
+        let repeats = combo.iter().zip(&traces).all(|(r, tr)| {
+            r.spin.as_ref().is_none_or(|s| {
+                s.live_in
+                    .iter()
+                    .all(|(a, b)| value_in(tr, a).is_some() && value_in(tr, a) == value_in(tr, b))
+            })
+        });
+        if !repeats || !barriers_block(p, combo, &traces, arrivals) {
+            return ControlFlow::Continue(());
+        }
+        let refs: Vec<&Trace> = traces.iter().collect();
+        result = explorer.explore(&refs, &mut out);
+        if result.is_err() || out.executions > 0 {
+            found = Some(traces);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    result.map_err(|message| AnalysisError {
+        span: p.condition.span,
+        message,
+    })?;
+    let (Some(_), Some(execution)) = (
+        found,
+        out.states.into_values().find_map(|(_, example)| example),
+    ) else {
+        return Ok(None);
+    };
+    let fates = combo.iter().map(|r| r.fate).collect();
+    let stuck = combo
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.fate, Fate::Spins | Fate::Blocked))
+        .map(|(t, r)| {
+            let ids = first[t]..first[t] + r.path.events.len();
+            match (&r.spin, &r.barrier) {
+                (Some(s), _) => Stuck {
+                    thread: t,
+                    fate: r.fate,
+                    span: s.span,
+                    iteration_stmts: s.stmts.clone(),
+                    prefix: ids.clone().take(s.start).collect(),
+                    iteration: ids.skip(s.start).collect(),
+                },
+                (None, w) => Stuck {
+                    thread: t,
+                    fate: r.fate,
+                    span: w.as_ref().map_or(p.threads[t].span, |w| w.span),
+                    iteration_stmts: Vec::new(),
+                    prefix: ids.collect(),
+                    iteration: Vec::new(),
+                },
+            }
+        })
+        .collect();
+    Ok(Some(Hang {
+        fates,
+        stuck,
+        execution,
+    }))
+}
+
+/// A one-line description of how a thread is stuck: `P1 spins forever in the loop closed at
+/// 9:2: ld.weak r2, f; bne r2, 1, LC11; goto LC10`.
+pub fn describe(p: &Program, s: &Stuck) -> String {
+    let body = &p.threads[s.thread].body;
+    match s.fate {
+        Fate::Spins => {
+            let iteration: Vec<String> = s
+                .iteration_stmts
+                .iter()
+                .filter(|&&i| !matches!(body[i].instr, Instr::Label(_)))
+                .map(|&i| crate::litmus::print::instr(p, &body[i].instr))
+                .collect();
+            format!(
+                "P{} spins forever in the loop closed at {}: {}",
+                s.thread,
+                s.span,
+                iteration.join("; ")
+            )
+        }
+        _ => format!("P{} waits forever at the barrier at {}", s.thread, s.span),
+    }
+}
+
+/// Graphviz of the hanging execution ([`super::dot::render`]), with each stuck thread's
+/// repeated iteration (or barrier wait) marked in red and a note naming it.
+pub fn dot(p: &Program, hang: &Hang) -> String {
+    let mut out = super::dot::render(p, &hang.execution);
+    let closing = out.rfind('}').unwrap_or(out.len());
+    let mut marks = String::new();
+    for s in &hang.stuck {
+        for e in &s.iteration {
+            marks.push_str(&format!("  e{e} [color=red, penwidth=2];\n"));
+        }
+        let note = describe(p, s).replace('\\', "\\\\").replace('"', "\\\"");
+        marks.push_str(&format!(
+            "  hang_p{} [shape=note, color=red, label=\"{note}\"];\n",
+            s.thread
+        ));
+        if let Some(e) = s.iteration.first().or(s.prefix.last()) {
+            marks.push_str(&format!(
+                "  hang_p{} -> e{e} [color=red, style=dashed, constraint=false];\n",
+                s.thread
+            ));
+        }
+    }
+    out.insert_str(closing, &marks);
+    out
+}
