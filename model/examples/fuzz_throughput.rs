@@ -31,6 +31,7 @@ fn main() {
     };
     let dfs = Dfs {
         max_executions: 20_000,
+        ..Dfs::default()
     };
     let (mut axiomatic, mut runtime, mut sequential, mut configurations) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());

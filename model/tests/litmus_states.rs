@@ -17,6 +17,7 @@ fn compare(name: &str, p: &Program, dfs_budget: u64) -> bool {
         p,
         &Dfs {
             max_executions: dfs_budget,
+            ..Dfs::default()
         },
         &opts,
     );

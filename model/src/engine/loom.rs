@@ -58,7 +58,7 @@ impl Sched for LoomSched {
     fn point(&self, _thread: usize, point: Point) -> Option<u32> {
         match point {
             Point::Read(loc) => Some(self.mirrors[loc].load(Relaxed) as u32),
-            Point::Write(loc) => {
+            Point::Write(loc) | Point::Copy(loc) => {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }

@@ -16,6 +16,7 @@ pub mod dfs;
 #[cfg(feature = "loom")]
 pub mod loom;
 pub mod shuttle;
+pub mod tree;
 
 use std::sync::Arc;
 
@@ -26,6 +27,8 @@ pub enum Point {
     Read(usize),
     /// A store or read-modify-write of this location.
     Write(usize),
+    /// One element of a bulk copy: reads its source, writes this location (asynchronously).
+    Copy(usize),
     /// A fence, barrier, or anything else visible.
     Other,
 }
@@ -44,6 +47,10 @@ pub trait Sched: Send + Sync {
     /// Block the calling thread until [`Sched::unpark`] (may return spuriously).
     fn park(&self, thread: usize);
     fn unpark(&self, thread: usize);
+    /// `thread`'s latest operation (or what it did after it) ended the execution: a failure,
+    /// a bound, a discarded execution. Engines that reason about independence must treat that
+    /// operation as conflicting with everything.
+    fn halted(&self, _thread: usize) {}
 }
 
 /// Whether the engine should go on after an execution.

@@ -9,7 +9,7 @@
 //! One decision sequence is thus one execution, and the same sequence means the same thing under
 //! every engine — which is what makes replay tokens engine-independent.
 
-use super::dfs::BranchLog;
+use super::tree::Tree;
 use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
 use crate::runtime::report::{Decision, Token};
 use rand::rngs::StdRng;
@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 
 /// Where decisions come from.
 pub(crate) enum Mode {
-    /// Exhaustive depth-first enumeration.
-    Dfs(BranchLog),
+    /// Exhaustive depth-first enumeration (with or without partial-order reduction).
+    Dfs(Tree),
     /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
     Inner(Box<dyn Scheduler + Send>),
     /// Probabilistic concurrency testing over our decisions (see [`PctState`]).
@@ -36,8 +36,10 @@ pub(crate) enum Mode {
 /// State shared by the scheduler (owned by shuttle's runner) and the per-execution [`ShuttleSched`].
 pub(crate) struct Log {
     pub mode: Mode,
-    /// Per shuttle task: the GPU thread waiting at a scheduling point, if any.
-    pending: Vec<Option<usize>>,
+    /// Per shuttle task: the GPU thread waiting at a scheduling point and what it will do.
+    pending: Vec<Option<(usize, Point)>>,
+    /// Per shuttle task: the GPU thread it runs (once it reached a scheduling point).
+    task_thread: Vec<Option<usize>>,
     pub stop: bool,
     pub executions: u64,
     pub max_executions: u64,
@@ -49,6 +51,7 @@ impl Log {
         Log {
             mode,
             pending: Vec::new(),
+            task_thread: Vec::new(),
             stop: false,
             executions: 0,
             max_executions,
@@ -78,14 +81,24 @@ impl Log {
         }
     }
 
-    fn set_pending(&mut self, task: usize, thread: Option<usize>) {
+    fn set_pending(&mut self, task: usize, op: Option<(usize, Point)>) {
         if self.pending.len() <= task {
             self.pending.resize(task + 1, None);
         }
-        self.pending[task] = thread;
+        self.pending[task] = op;
+        if let Some((thread, _)) = op {
+            if self.task_thread.len() <= task {
+                self.task_thread.resize(task + 1, None);
+            }
+            self.task_thread[task] = Some(thread);
+        }
     }
 
     fn pending(&self, task: usize) -> Option<usize> {
+        self.pending_op(task).map(|(thread, _)| thread)
+    }
+
+    fn pending_op(&self, task: usize) -> Option<(usize, Point)> {
         self.pending.get(task).copied().flatten()
     }
 }
@@ -106,6 +119,7 @@ impl Scheduler for DecisionScheduler {
             return None;
         }
         log.pending.clear();
+        log.task_thread.clear();
         let go = match &mut log.mode {
             Mode::Dfs(branches) => branches.next_execution(),
             Mode::Inner(inner) => inner.new_execution().is_some(),
@@ -145,7 +159,19 @@ impl Scheduler for DecisionScheduler {
         }
         // A real decision: which pending operation runs next.
         let chosen = match &mut log.mode {
-            Mode::Dfs(branches) => live[branches.branch(live.len())].id(),
+            Mode::Dfs(_) => {
+                let enabled: Vec<(usize, Point)> = live
+                    .iter()
+                    .map(|t| {
+                        log.pending_op(usize::from(t.id()))
+                            .expect("every live task waits at a point")
+                    })
+                    .collect();
+                let Mode::Dfs(tree) = &mut log.mode else {
+                    unreachable!()
+                };
+                live[tree.schedule(&enabled)].id()
+            }
             Mode::Inner(inner) => inner
                 .next_task(&live, current, false)
                 .unwrap_or(live[0].id()),
@@ -306,12 +332,12 @@ impl Sched for ShuttleSched {
         }
     }
 
-    fn point(&self, thread: usize, _point: Point) -> Option<u32> {
+    fn point(&self, thread: usize, point: Point) -> Option<u32> {
         let task = shuttle::current::get_current_task().expect("inside a shuttle task");
         self.log
             .lock()
             .unwrap()
-            .set_pending(usize::from(task), Some(thread));
+            .set_pending(usize::from(task), Some((thread, point)));
         shuttle::thread::yield_now();
         None
     }
@@ -324,7 +350,22 @@ impl Sched for ShuttleSched {
         shuttle::thread::park();
     }
 
+    fn halted(&self, thread: usize) {
+        if let Mode::Dfs(tree) = &mut self.log.lock().unwrap().mode {
+            tree.halted(thread);
+        }
+    }
+
     fn unpark(&self, thread: usize) {
+        {
+            // The waker's latest operation happens before whatever the woken thread does next.
+            let mut log = self.log.lock().unwrap();
+            let waker = shuttle::current::get_current_task()
+                .and_then(|task| log.task_thread.get(usize::from(task)).copied().flatten());
+            if let (Some(waker), Mode::Dfs(tree)) = (waker, &mut log.mode) {
+                tree.woke(waker, thread);
+            }
+        }
         let t = self.threads.lock().unwrap()[thread].clone();
         t.unpark();
     }

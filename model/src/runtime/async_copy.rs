@@ -362,6 +362,7 @@ pub fn agent_main(ctx: Ctx) {
     let result = catch_unwind(AssertUnwindSafe(|| ctx.run_agent()));
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
+        let was_halted = m.halted;
         if let Err(payload) = result {
             if !payload.is::<HaltSignal>() {
                 let message = super::panics::take_last(&*payload);
@@ -373,6 +374,9 @@ pub fn agent_main(ctx: Ctx) {
             }
         }
         m.exit(ctx.thread);
+        if m.halted && !was_halted {
+            ctx.sched.halted(ctx.thread);
+        }
         std::mem::take(&mut m.wake)
     };
     for t in wake {
@@ -391,7 +395,7 @@ impl Ctx {
                     }
                 }
                 AgentNext::Element(dst) => {
-                    self.sched.point(self.thread, Point::Write(dst));
+                    self.sched.point(self.thread, Point::Copy(dst));
                     self.step(|m| m.agent_step(self.thread));
                 }
                 AgentNext::Complete => {

@@ -39,6 +39,11 @@ impl Ctx {
                 halt();
             }
             let r = f(&mut m);
+            if m.halted {
+                // This step ended the execution: it conflicts with every other thread's next
+                // operation (which will now never happen).
+                self.sched.halted(self.thread);
+            }
             (r, std::mem::take(&mut m.wake))
         };
         for t in wake {

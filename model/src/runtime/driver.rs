@@ -45,6 +45,7 @@ fn thread_main(ctx: Ctx, body: Body) {
     let result = catch_unwind(AssertUnwindSafe(|| body(&ctx)));
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
+        let was_halted = m.halted;
         if let Err(payload) = result {
             if !payload.is::<HaltSignal>() {
                 let message = take_last(&*payload);
@@ -53,6 +54,9 @@ fn thread_main(ctx: Ctx, body: Body) {
             }
         }
         m.exit(ctx.thread);
+        if m.halted && !was_halted {
+            ctx.sched.halted(ctx.thread);
+        }
         std::mem::take(&mut m.wake)
     };
     for t in wake {

@@ -1,0 +1,325 @@
+//! The DFS's decision tree, with dynamic partial-order reduction.
+//!
+//! Every execution is a sequence of decisions: at a *scheduling node*, which of the threads
+//! waiting at a scheduling point performs its operation next; at a *data node*, which of several
+//! readable stores a load reads. The tree replays the prefix of the previous execution and moves
+//! to the deepest node with an alternative left, so every path is run exactly once.
+//!
+//! Reduction (Flanagan and Godefroid, "Dynamic partial-order reduction for model checking
+//! software", POPL 2005): a scheduling node does not try every waiting thread, only those in its
+//! *backtrack set*. Each execution starts every node's set with the thread it ran; then, at every
+//! state, for every enabled thread `p` and its next operation `α`, the last operation `e` of
+//! another thread that is dependent with `α` and not happens-before `p` gets `p` (or, if `p` was
+//! not enabled there, every thread enabled there) added to the backtrack set of the node where
+//! `e` was scheduled. Two operations are dependent when they are by different threads and
+//! touch one location, at least one of them writing (a load's choice of store depends only on
+//! the stores of its location; see [`dependent`]); fences, barriers, mbarrier and copy
+//! operations are dependent with everything. Happens-before is the program order of each thread,
+//! dependence between executed operations, and wake-ups (an operation that unblocks a thread
+//! precedes everything that thread does next). Every Mazurkiewicz trace — every class of
+//! executions equal up to swapping adjacent independent operations — is still explored, so the
+//! same final states, races, deadlocks and assertion failures are reached.
+
+use super::Point;
+
+/// May swapping two adjacent operations of different threads change what happens?
+pub fn dependent(a: Point, b: Point) -> bool {
+    match (a, b) {
+        (Point::Read(_), Point::Read(_)) => false,
+        (Point::Read(x) | Point::Write(x), Point::Read(y) | Point::Write(y)) => x == y,
+        _ => true,
+    }
+}
+
+/// A vector clock over GPU threads.
+type Clock = Vec<u32>;
+
+fn join(into: &mut Clock, other: &Clock) {
+    if into.len() < other.len() {
+        into.resize(other.len(), 0);
+    }
+    for (a, b) in into.iter_mut().zip(other) {
+        *a = (*a).max(*b);
+    }
+}
+
+fn get(c: &Clock, t: usize) -> u32 {
+    c.get(t).copied().unwrap_or(0)
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    /// A load chose `chosen` among `options` stores.
+    Data { chosen: usize, options: usize },
+    /// Thread `chosen` ran among the `enabled` ones (GPU thread ids, in the order offered).
+    Sched {
+        enabled: Vec<usize>,
+        chosen: usize,
+        backtrack: Vec<usize>,
+        done: Vec<usize>,
+    },
+}
+
+/// One operation of the current execution.
+struct Event {
+    thread: usize,
+    point: Point,
+    /// The scheduling node it was chosen at (`None` when it was the only enabled thread).
+    node: Option<usize>,
+    /// Its happens-before clock.
+    clock: Clock,
+}
+
+/// The current execution's happens-before bookkeeping.
+#[derive(Default)]
+struct Trace {
+    events: Vec<Event>,
+    /// Per thread, the clock of its latest operation joined with the wake-ups it received.
+    thread: Vec<Clock>,
+    /// Per location, the join of its writes' clocks and of its reads' clocks.
+    writes: Vec<Clock>,
+    reads: Vec<Clock>,
+    /// The join of every operation's clock, and of every `Other` operation's clock.
+    all: Clock,
+    other: Clock,
+}
+
+impl Trace {
+    fn slot(v: &mut Vec<Clock>, i: usize) -> &mut Clock {
+        if v.len() <= i {
+            v.resize(i + 1, Clock::new());
+        }
+        &mut v[i]
+    }
+
+    fn knows(&self, t: usize, e: &Event) -> bool {
+        self.thread
+            .get(t)
+            .is_some_and(|c| get(c, e.thread) >= get(&e.clock, e.thread))
+    }
+
+    fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
+        let mut clock = Trace::slot(&mut self.thread, thread).clone();
+        match point {
+            Point::Read(x) => {
+                join(&mut clock, Trace::slot(&mut self.writes, x));
+                join(&mut clock, &self.other);
+            }
+            Point::Write(x) => {
+                join(&mut clock, Trace::slot(&mut self.writes, x));
+                join(&mut clock, Trace::slot(&mut self.reads, x));
+                join(&mut clock, &self.other);
+            }
+            _ => join(&mut clock, &self.all),
+        }
+        let own = get(&clock, thread) + 1;
+        if clock.len() <= thread {
+            clock.resize(thread + 1, 0);
+        }
+        clock[thread] = own;
+        *Trace::slot(&mut self.thread, thread) = clock.clone();
+        join(&mut self.all, &clock);
+        match point {
+            Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
+            Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            _ => join(&mut self.other, &clock),
+        }
+        self.events.push(Event {
+            thread,
+            point,
+            node,
+            clock,
+        });
+    }
+
+    fn wake(&mut self, by: usize, woken: usize) {
+        let c = Trace::slot(&mut self.thread, by).clone();
+        join(Trace::slot(&mut self.thread, woken), &c);
+    }
+}
+
+/// The decisions of the DFS: replay a prefix, branch at the deepest node with an alternative.
+pub struct Tree {
+    stack: Vec<Node>,
+    /// Next node of the stack to replay or create.
+    pos: usize,
+    /// Nodes below this index were replayed from the previous execution (already analysed).
+    replayed: usize,
+    started: bool,
+    exhausted: bool,
+    reduce: bool,
+    trace: Trace,
+}
+
+impl Tree {
+    /// A tree that tries every enabled thread at every scheduling node (`reduce: false`), or
+    /// only those dynamic partial-order reduction asks for.
+    pub fn new(reduce: bool) -> Tree {
+        Tree {
+            stack: Vec::new(),
+            pos: 0,
+            replayed: 0,
+            started: false,
+            exhausted: false,
+            reduce,
+            trace: Trace::default(),
+        }
+    }
+
+    /// Prepare the next execution; `false` when every path has been run.
+    pub fn next_execution(&mut self) -> bool {
+        self.pos = 0;
+        self.trace = Trace::default();
+        if !std::mem::replace(&mut self.started, true) {
+            return true;
+        }
+        while let Some(top) = self.stack.last_mut() {
+            match top {
+                Node::Data { chosen, options } if *chosen + 1 < *options => {
+                    *chosen += 1;
+                    self.replayed = self.stack.len();
+                    return true;
+                }
+                Node::Sched {
+                    chosen,
+                    backtrack,
+                    done,
+                    ..
+                } => {
+                    if let Some(&p) = backtrack.iter().find(|p| !done.contains(p)) {
+                        *chosen = p;
+                        done.push(p);
+                        self.replayed = self.stack.len();
+                        return true;
+                    }
+                }
+                Node::Data { .. } => {}
+            }
+            self.stack.pop();
+        }
+        self.exhausted = true;
+        false
+    }
+
+    /// A data decision among `n` options.
+    pub fn branch(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        let choice = match self.stack.get(self.pos) {
+            Some(&Node::Data { chosen, options }) if options == n => chosen,
+            other => {
+                // The prefix diverged (the kernel is not deterministic): restart this branch.
+                if other.is_some() {
+                    self.stack.truncate(self.pos);
+                }
+                self.stack.push(Node::Data {
+                    chosen: 0,
+                    options: n,
+                });
+                0
+            }
+        };
+        self.pos += 1;
+        choice
+    }
+
+    /// A scheduling decision: which of `enabled` (thread, next operation) runs. Returns its index.
+    pub fn schedule(&mut self, enabled: &[(usize, Point)]) -> usize {
+        if self.reduce && self.pos >= self.replayed {
+            for &(p, next) in enabled {
+                self.analyse(p, next);
+            }
+        }
+        let threads: Vec<usize> = enabled.iter().map(|&(t, _)| t).collect();
+        let (thread, node) = if threads.len() == 1 {
+            (threads[0], None)
+        } else {
+            let chosen = match self.stack.get(self.pos) {
+                Some(Node::Sched {
+                    enabled, chosen, ..
+                }) if *enabled == threads => *chosen,
+                other => {
+                    if other.is_some() {
+                        self.stack.truncate(self.pos);
+                    }
+                    let first = threads[0];
+                    let backtrack = if self.reduce {
+                        vec![first]
+                    } else {
+                        threads.clone()
+                    };
+                    self.stack.push(Node::Sched {
+                        enabled: threads.clone(),
+                        chosen: first,
+                        backtrack,
+                        done: vec![first],
+                    });
+                    first
+                }
+            };
+            self.pos += 1;
+            (chosen, Some(self.pos - 1))
+        };
+        let index = threads
+            .iter()
+            .position(|&t| t == thread)
+            .expect("the chosen thread is enabled");
+        self.trace.push(thread, enabled[index].1, node);
+        index
+    }
+
+    /// Flanagan–Godefroid's backtracking step for enabled thread `p` about to perform `next`.
+    fn analyse(&mut self, p: usize, next: Point) {
+        let found = self
+            .trace
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.thread != p && dependent(e.point, next) && !self.trace.knows(p, e));
+        let Some(node) = found.and_then(|e| e.node) else {
+            return;
+        };
+        let Node::Sched {
+            enabled, backtrack, ..
+        } = &mut self.stack[node]
+        else {
+            unreachable!("events point at scheduling nodes")
+        };
+        let add: Vec<usize> = if enabled.contains(&p) {
+            vec![p]
+        } else {
+            enabled.clone()
+        };
+        for t in add {
+            if !backtrack.contains(&t) {
+                backtrack.push(t);
+            }
+        }
+    }
+
+    /// Thread `thread`'s latest operation ended the execution: from now on it counts as
+    /// dependent with everything (every other thread's next operation was disabled by it).
+    pub fn halted(&mut self, thread: usize) {
+        if let Some(e) = self
+            .trace
+            .events
+            .iter_mut()
+            .rev()
+            .find(|e| e.thread == thread)
+        {
+            e.point = Point::Other;
+        }
+    }
+
+    /// Thread `woken` was unblocked by thread `by`'s latest operation.
+    pub fn woke(&mut self, by: usize, woken: usize) {
+        if by != woken {
+            self.trace.wake(by, woken);
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+}
