@@ -82,6 +82,12 @@ fn gpu_refuses_impossible_arguments() {
         ("--stride", "0"),
         ("--scratch-lines-log2", "40"),
         ("--watchdog", "0"),
+        ("--budget", "0"),
+        ("--tune", "0"),
+        ("--tune-budget", "0"),
+        ("--confidence", "1"),
+        ("--confidence", "0"),
+        ("--devices", "x"),
     ] {
         let (ok, stdout, stderr) = scopecheck(&["gpu", shape, flag, value]);
         assert!(!ok, "{flag} {value} accepted: {stdout}");

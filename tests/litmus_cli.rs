@@ -112,8 +112,30 @@ fn loop_beyond_the_unroll_bound_is_an_error_at_the_branch() {
     let lines: Vec<&str> = err.lines().collect();
     assert!(lines[0].starts_with(&format!("{spin}:6:2: ")), "{err}");
     assert!(lines[0].contains("unroll bound of 3"), "{err}");
-    assert_eq!(lines[1], " beq r0, 0, LC00  ;");
-    assert_eq!(lines[2], " ^");
+    assert_underlined(&err, " beq r0, 0, LC00  ;", 2, 3);
+}
+
+/// The error report shows `source` (a line of the file) with characters `col..col + width`
+/// underlined on the next line.
+fn assert_underlined(err: &str, source: &str, col: usize, width: usize) {
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end().ends_with(source.trim_end()))
+        .unwrap_or_else(|| panic!("source line `{source}` not shown:\n{err}"));
+    let start = lines[at].trim_end().chars().count() - source.trim_end().chars().count();
+    let marks: Vec<usize> = lines[at + 1]
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, '─' | '┬' | '^'))
+        .map(|(i, _)| i)
+        .collect();
+    let first = start + col - 1;
+    assert_eq!(
+        marks,
+        (first..first + width).collect::<Vec<_>>(),
+        "underline of {col}+{width}:\n{err}"
+    );
 }
 
 #[test]
@@ -129,13 +151,8 @@ fn bad_input_exits_2_and_the_other_files_are_still_reported() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stdout).unwrap().contains("Test MP"));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with(&format!("{bad}:4:")), "{err}");
-    assert!(
-        err.lines()
-            .nth(2)
-            .is_some_and(|l| l.trim_end().ends_with('^')),
-        "{err}"
-    );
+    assert!(err.starts_with(&format!("{bad}:4:5: ")), "{err}");
+    assert_underlined(&err, " st.bogus x, 1        | ld.acquire.gpu r0, y ;", 5, 5);
     let unknown = scopecheck(&["litmus", "--model", "tso", dir.to_str().unwrap()]);
     assert_eq!(
         unknown.status.code(),

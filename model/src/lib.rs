@@ -5,6 +5,7 @@ pub mod axiomatic;
 pub mod differential;
 pub mod engine;
 pub mod hash;
+pub mod herd;
 pub mod kernel;
 pub mod litmus;
 pub mod runtime;

@@ -49,27 +49,60 @@ fn reads_the_dialect() {
     assert_eq!(p, again);
 }
 
-/// The error for `src`, checked to be `file:line:col: …` followed by the line and a caret.
+/// The error for `src`, checked to be `file:line:col: …` followed by the source line with the
+/// error's range (from its column, `width` characters) underlined.
 fn error_of(src: &str) -> litmus::LitmusError {
     let e = litmus::parse(src, "bad.litmus").expect_err("input must be rejected");
     let text = e.to_string();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines.len(),
-        3,
-        "one message line, the source line, the caret:\n{text}"
-    );
     assert!(
         lines[0].starts_with(&format!("bad.litmus:{}:{}: ", e.span.line, e.span.col)),
         "{text}"
     );
-    assert_eq!(lines[2].trim_start(), "^");
+    if e.source_line.trim().is_empty() {
+        return e;
+    }
+    let (at, start) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| {
+            let shown = l.trim_end();
+            let source = e.source_line.trim_end();
+            shown
+                .ends_with(source)
+                .then(|| (i, shown.chars().count() - source.chars().count()))
+        })
+        .unwrap_or_else(|| panic!("the source line is shown:\n{text}"));
+    let marks: Vec<usize> = lines[at + 1]
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, '─' | '┬'))
+        .map(|(i, _)| i)
+        .collect();
+    let first = start + e.span.col as usize - 1;
     assert_eq!(
-        lines[2].len() as u32,
-        e.span.col,
-        "caret under the column:\n{text}"
+        marks,
+        (first..first + e.width as usize).collect::<Vec<_>>(),
+        "the range is underlined:\n{text}"
     );
     e
+}
+
+/// Several bad instructions and declarations in one file: each is reported, in order.
+#[test]
+fn every_recoverable_error_of_a_file_is_reported() {
+    let src = MP
+        .replace("x=0; y=0;", "x=0; y=zz;")
+        .replace("st.weak x, 1", "st.bogus x, 1")
+        .replace("ld.weak r1, x", "frob r1, x");
+    let errors = litmus::parse_all(&src, "bad.litmus").unwrap_err();
+    let found: Vec<(u32, u32)> = errors.iter().map(|e| (e.span.line, e.span.col)).collect();
+    assert_eq!(found.len(), 3, "{errors:?}");
+    assert!(found.windows(2).all(|w| w[0] < w[1]), "{found:?}");
+    assert!(errors[0].message.contains("zz"), "{}", errors[0]);
+    assert!(errors[1].message.contains(".bogus"), "{}", errors[1]);
+    assert!(errors[2].message.contains("frob"), "{}", errors[2]);
+    assert_eq!(litmus::parse(&src, "bad.litmus").unwrap_err(), errors[0]);
 }
 
 #[test]

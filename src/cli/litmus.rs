@@ -6,7 +6,8 @@
 //! and line instead; `--dot DIR` writes one Graphviz file per test with a witness execution.
 //! `--runtime` also runs the program on the operational runtime (exhaustively, by state caching)
 //! and marks the allowed states it reaches; a reached state the model forbids is an engine
-//! disagreement and makes the exit status 1.
+//! disagreement and makes the exit status 1. `--format herd` prints herd7's log instead
+//! (`scopecheck_model::herd`), so that herdtools' `mcompare7`/`msum7` read it beside herd7's.
 
 use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
@@ -14,8 +15,9 @@ use scopecheck_model::axiomatic::{
     Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_models;
+use scopecheck_model::herd;
 use scopecheck_model::litmus::print::{prop, Level};
-use scopecheck_model::litmus::{parse, read_source, walk_files, LitmusError, Program};
+use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError, Program};
 use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -38,7 +40,12 @@ pub struct Args {
     /// Write a Graphviz witness execution per test into this directory.
     #[arg(long, value_name = "DIR")]
     pub dot: Option<PathBuf>,
-    /// One JSON object per test and line.
+    /// Output: `human` (every allowed state with its execution count, `*` on those satisfying
+    /// the proposition), `herd` (herd7's log lines, which herdtools' `mcompare7` and `msum7`
+    /// read) or `json` (one object per test and line).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Same as `--format json`.
     #[arg(long)]
     pub json: bool,
     /// Also explore the program on the operational runtime and mark the allowed states it
@@ -70,6 +77,17 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| format!("`{text}` is not a number of seconds"))
+}
+
+/// How `scopecheck litmus` prints each test.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// scopecheck's own report: states with execution counts, file, model, runtime marks.
+    Human,
+    /// herd7's log, line for line.
+    Herd,
+    /// One JSON object per test and line.
+    Json,
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -216,7 +234,10 @@ pub fn run(args: Args) -> ExitCode {
 fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bool, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
-    let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    let program = parse_all(&src, &name).map_err(|errors| {
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        texts.join("\n")
+    })?;
     if args.liveness {
         return super::liveness::decide(file, &src, &program, args).map(|()| true);
     }
@@ -246,7 +267,17 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     if let Some(dir) = &args.dot {
         write_dot(&dir.join(dot_name), &program, args.model, &analysis)?;
     }
-    if args.json {
+    let format = if args.json { Format::Json } else { args.format };
+    if format == Format::Herd {
+        print!("{}", herd::log(&program, &analysis, seconds));
+        if let Some(r) = runtime.as_ref().filter(|r| !r.forbidden.is_empty()) {
+            eprintln!(
+                "{name}: the runtime reaches {} state(s) {} forbids",
+                r.forbidden.len(),
+                args.model
+            );
+        }
+    } else if format == Format::Json {
         let report = Report {
             test: &program.name,
             file: name,

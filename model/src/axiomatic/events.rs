@@ -197,7 +197,7 @@ pub const MAX_THREAD_EVENTS: usize = 1_000_000;
 
 /// The most statements one thread's unrolling may step through, over all its paths: a loop
 /// without events (`L: goto L`) under a huge `--unroll` ends here instead of spinning.
-pub const MAX_STEPS: u64 = 10_000_000;
+pub const MAX_STEPS: u64 = 2_000_000;
 
 /// Every register a thread mentions, with its initial value.
 pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {

@@ -22,15 +22,22 @@
 
 #![warn(missing_docs)]
 
+mod atomics;
 mod checker;
 mod mbarrier;
+mod shape;
+mod sync;
 mod tile;
 mod tokens;
+mod warp;
 
+pub use self::atomics::Integer;
 pub use self::checker::{common_verdict, Checker, Report, Verdict};
 pub use self::mbarrier::{MBarrier, MBarriers, PhaseToken};
+pub use self::shape::Dim3;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;
+pub use self::warp::FULL_MASK;
 pub use crate::runtime::bank::BankConflict;
 pub use crate::runtime::report::FailureKind;
 
@@ -202,6 +209,12 @@ pub struct Grid {
     pub threads_per_block: u32,
     /// Blocks per cluster (`None`: every block is its own cluster).
     pub cluster_size: Option<u32>,
+    /// The grid's shape in blocks (`gridDim`); `x * y * z == blocks`.
+    pub grid_shape: Dim3,
+    /// The block's shape in threads (`blockDim`); `x * y * z == threads_per_block`.
+    pub block_shape: Dim3,
+    /// Lanes per warp: 32 on every NVIDIA GPU (see [`Grid::with_warp_size`]).
+    pub warp_size: u32,
 }
 
 impl Grid {
@@ -211,6 +224,9 @@ impl Grid {
             blocks,
             threads_per_block,
             cluster_size: None,
+            grid_shape: Dim3::x(blocks),
+            block_shape: Dim3::x(threads_per_block),
+            warp_size: 32,
         }
     }
 
@@ -395,14 +411,34 @@ impl Kernel {
     /// A zero-initialised shared buffer of `len` elements per block, laid out after the block's
     /// earlier shared buffers (this decides its banks).
     pub fn shared<T: Elem>(&mut self, name: &str, len: usize) -> Shared<T> {
+        let zero = T::from_bits(0);
+        self.shared_from(name, &vec![zero; len])
+    }
+
+    /// A shared buffer whose copy in every block starts with `init` (CUDA leaves shared memory
+    /// uninitialised: this models contents an earlier phase of the kernel wrote, ordered before
+    /// everything the model explores).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("table", Grid::new(1, 2));
+    /// let table = k.shared_from::<u32>("table", &[7, 9]);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let i = t.tid() as usize;
+    ///     scopecheck_model::check!(t.load(&table, i) == [7, 9][i]);
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    pub fn shared_from<T: Elem>(&mut self, name: &str, init: &[T]) -> Shared<T> {
         let base = self.locs.len();
         let offset = self.shared_bytes;
+        let len = init.len();
         for b in 0..self.grid.blocks {
-            for i in 0..len {
+            for (i, v) in init.iter().enumerate() {
                 let byte = offset + i as u64 * T::BYTES;
                 self.locs.push(LocInfo {
                     name: format!("{name}[{i}]@block{b}"),
-                    init: 0,
+                    init: v.to_bits(),
                     kind: T::KIND,
                     shared: Some(SharedAddr { block: b, byte }),
                 });
@@ -478,14 +514,14 @@ impl ThreadCtx<'_> {
         self.grid.threads_per_block
     }
 
-    /// Warp index within the block (32 threads a warp).
+    /// Warp index within the block (`Grid::warp_size` threads a warp, 32 unless set).
     pub fn warp(&self) -> u32 {
-        self.tid() / 32
+        self.tid() / self.grid.warp_size
     }
 
     /// Lane index within the warp.
     pub fn lane(&self) -> u32 {
-        self.tid() % 32
+        self.tid() % self.grid.warp_size
     }
 
     #[track_caller]

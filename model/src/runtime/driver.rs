@@ -4,9 +4,7 @@
 use super::ctx::Ctx;
 use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
-use super::report::{
-    scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token,
-};
+use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, Token};
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
 use std::fmt;
@@ -111,10 +109,10 @@ pub struct FailureReport {
     /// The execution's operations, numbered from 1.
     pub trace: Vec<String>,
     pub token: Token,
+    /// Print at most this many trace lines, folding the middle of a longer trace (`None`: the
+    /// whole trace).
+    pub trace_limit: Option<usize>,
 }
-
-/// How many trailing trace lines a report prints.
-const TRACE_LINES: usize = 40;
 
 impl FailureReport {
     pub fn new(failure: &Failure, m: &Machine) -> FailureReport {
@@ -131,6 +129,7 @@ impl FailureReport {
                 fingerprint: m.setup.fingerprint(),
                 decisions: m.decisions.clone(),
             },
+            trace_limit: None,
         }
     }
 }
@@ -143,12 +142,19 @@ impl fmt::Display for FailureReport {
             writeln!(f, "    {d}")?;
         }
         writeln!(f, "  interleaving ({} operations):", self.trace.len())?;
-        let skip = self.trace.len().saturating_sub(TRACE_LINES);
-        if skip > 0 {
-            writeln!(f, "    … {skip} earlier operations")?;
-        }
-        for (i, line) in self.trace.iter().enumerate().skip(skip) {
-            writeln!(f, "    #{:<3} {line}", i + 1)?;
+        let n = self.trace.len();
+        // The head and the tail of a trace past the limit, the middle folded.
+        let (head, tail) = match self.trace_limit {
+            Some(limit) if n > limit => (limit / 2, limit - limit / 2),
+            _ => (n, 0),
+        };
+        for (i, line) in self.trace.iter().enumerate() {
+            if i == head && head < n - tail {
+                writeln!(f, "    … {} operations folded", n - tail - head)?;
+            }
+            if i < head || i >= n - tail {
+                writeln!(f, "    #{:<3} {line}", i + 1)?;
+            }
         }
         write!(f, "  replay token: {}", self.token)
     }
@@ -216,12 +222,7 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
             old,
             new,
         } => {
-            let op = match kind {
-                RmwKind::Add => "atomic_add",
-                RmwKind::Sub => "atomic_sub",
-                RmwKind::Exchange => "atomic_exchange",
-                RmwKind::Cas => "atomic_cas",
-            };
+            let op = kind.name();
             let k = loc(*l).kind;
             let change = match new {
                 Some(n) => format!("{} -> {}", k.format(*old), k.format(*n)),

@@ -124,7 +124,7 @@ pub enum BarrierKey {
 #[derive(Clone, Debug)]
 pub(super) struct Arrival {
     pub(super) thread: usize,
-    site: Site,
+    pub(super) site: Site,
     pub(super) key: BarrierKey,
     pub(super) view: Arc<View>,
     /// What the thread's proxy fences (and the barriers before) made visible to the async
@@ -178,6 +178,12 @@ pub struct Machine {
     pub(super) agent_work: Vec<super::async_copy::AgentWork>,
     /// Tile IR token-ordered operations, per thread (empty until the first one).
     pub(super) tokens: Vec<super::tokens::TokenLog>,
+    /// Predicates of voting barriers (`syncthreads_count/and/or`).
+    pub(super) votes: super::barriers::Votes,
+    /// Pending warp-synchronous operations and their results.
+    pub(super) warps: super::warp::Warps,
+    /// `ld.global.nc` reads so far.
+    pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
     empty_heads: Heads,
 }
 
@@ -227,6 +233,9 @@ impl Machine {
             mbars: vec![super::mbarrier::MBarState::default(); setup.mbarriers.len()],
             agent_work: vec![super::async_copy::AgentWork::default(); setup.agents.len()],
             tokens: Vec::new(),
+            votes: Default::default(),
+            warps: Default::default(),
+            nc_reads: Vec::new(),
             empty_heads,
             setup,
         }
@@ -331,6 +340,9 @@ impl Machine {
         event: usize,
     ) -> Result<(), Halt> {
         self.token_check(t, loc, write, event)?;
+        if write && !self.nc_reads.is_empty() {
+            self.nc_check_write(t, loc)?;
+        }
         let view = &self.threads[t].view;
         if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
             if self.setup.stop_on_race {
@@ -844,6 +856,7 @@ impl Machine {
     /// does what the arrivals' proxy fences made visible to the block's async proxy (a barrier
     /// is base causality within the CTA, and a proxy fence may sit anywhere on that path).
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
+        self.tally_votes(&group);
         let mut joined = (*group[0].view).clone();
         let mut joined_async: Option<View> = None;
         for a in &group {
@@ -892,7 +905,7 @@ impl Machine {
             .map(|&u| {
                 let name = &self.setup.threads[u].name;
                 match &self.threads[u].status {
-                    Status::AtBarrier => format!("{name} waits at syncthreads"),
+                    Status::AtBarrier => self.describe_barrier_wait(u),
                     Status::Spinning(watch) => {
                         let mut locs: Vec<&str> = watch
                             .iter()
@@ -934,6 +947,9 @@ impl Machine {
             return;
         }
         self.wake_idle_agent(self.setup.threads[t].block as usize);
+        if self.warp_exit(t).is_err() {
+            return;
+        }
         let block = self.setup.threads[t].block as usize;
         let kernel_waiter = self.barrier_waiting[block]
             .iter()

@@ -16,7 +16,9 @@
 //! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
 //! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
 //! asynchronous agent per block, the async proxy), [`tokens`] (Tile IR token order inside a
-//! tile block).
+//! tile block), [`barriers`] (named barriers with thread counts, voting barriers), [`warp`]
+//! (`syncwarp`, shuffles and votes among the lanes of a mask), [`noncoherent`]
+//! (`ld.global.nc`).
 //!
 //! # Limits
 //! - Load buffering (reading a po-later store of another thread) is never reached.
@@ -45,12 +47,14 @@
 
 pub mod async_copy;
 pub mod bank;
+pub mod barriers;
 pub mod ctx;
 pub mod driver;
 pub mod litmus;
 pub mod machine;
 pub mod mbarrier;
 pub mod memory;
+pub mod noncoherent;
 pub mod panics;
 pub mod race;
 pub mod report;
@@ -59,6 +63,7 @@ mod state_key;
 pub mod sync;
 pub mod tokens;
 pub mod view;
+pub mod warp;
 
 pub use ctx::Ctx;
 pub use driver::{explore, Body, FailureReport};

@@ -15,6 +15,37 @@ pub enum RmwKind {
     Sub,
     Exchange,
     Cas,
+    /// `atom.and`/`red.and` (bitwise).
+    And,
+    /// `atom.or`/`red.or` (bitwise).
+    Or,
+    /// `atom.xor`/`red.xor` (bitwise).
+    Xor,
+    Min,
+    Max,
+    /// `atom.inc`: `(old >= b) ? 0 : old + 1`.
+    Inc,
+    /// `atom.dec`: `(old == 0 || old > b) ? b : old - 1`.
+    Dec,
+}
+
+impl RmwKind {
+    /// The CUDA name of the operation (`atomic_add`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            RmwKind::Add => "atomic_add",
+            RmwKind::Sub => "atomic_sub",
+            RmwKind::Exchange => "atomic_exchange",
+            RmwKind::Cas => "atomic_cas",
+            RmwKind::And => "atomic_and",
+            RmwKind::Or => "atomic_or",
+            RmwKind::Xor => "atomic_xor",
+            RmwKind::Min => "atomic_min",
+            RmwKind::Max => "atomic_max",
+            RmwKind::Inc => "atomic_inc",
+            RmwKind::Dec => "atomic_dec",
+        }
+    }
 }
 
 /// One visible step of one thread.
@@ -80,6 +111,16 @@ pub enum FailureKind {
     /// An mbarrier used against its PTX rules: arriving past the expected count, waiting on a
     /// phase outside the valid window, re-initialising it while in use, using it uninitialised.
     MBarrierMisuse,
+    /// A CTA barrier used against its PTX rules: a named barrier id outside 0..15, a thread
+    /// count that is not a multiple of the warp size or exceeds the block, or threads of one
+    /// barrier instance expecting different counts.
+    BarrierMisuse,
+    /// A warp-synchronous operation (`syncwarp`, shuffles, votes) used against the CUDA rules:
+    /// the caller outside its own mask, a mask naming an exited or missing lane, or lanes of
+    /// one mask calling different operations or masks.
+    WarpMisuse,
+    /// An `ld.global.nc` read of a location that some thread writes during the kernel.
+    NonCoherentRead,
 }
 
 impl fmt::Display for FailureKind {
@@ -94,6 +135,9 @@ impl fmt::Display for FailureKind {
             FailureKind::Deadlock => f.write_str("deadlock"),
             FailureKind::PossibleHang => f.write_str("possible hang (step bound exceeded)"),
             FailureKind::MBarrierMisuse => f.write_str("mbarrier misuse"),
+            FailureKind::BarrierMisuse => f.write_str("barrier misuse"),
+            FailureKind::WarpMisuse => f.write_str("warp misuse"),
+            FailureKind::NonCoherentRead => f.write_str("non-coherent read"),
         }
     }
 }
