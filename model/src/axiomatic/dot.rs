@@ -94,7 +94,7 @@ pub fn choose<'a>(p: &Program, a: &'a Analysis) -> Option<Choice<'a>> {
 }
 
 /// A `digraph` that `dot -Tsvg` renders: the chosen witness of `a` (see [`choose`]).
-pub fn render_analysis(p: &Program, model: Model, a: &Analysis) -> Option<String> {
+pub fn render_analysis(p: &Program, model: &Model, a: &Analysis) -> Option<String> {
     let choice = choose(p, a)?;
     let condition = format!(
         "{} ({})",
@@ -299,7 +299,7 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)
     fn the_title_names_model_and_state_and_says_why_when_the_condition_fails() {
         let (p, a) = witness(MP);
         assert!(!a.holds);
-        let dot = render_analysis(&p, Model::PtxV75, &a).unwrap();
+        let dot = render_analysis(&p, &Model::PtxV75, &a).unwrap();
         let title = dot.lines().nth(1).unwrap();
         assert!(title.contains("MP under ptx-v7.5"), "{title}");
         assert!(
@@ -314,7 +314,7 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)
         );
         let holds = MP.replace("P1:r1 == 0", "P1:r1 == 1");
         let (p, a) = witness(&holds);
-        let dot = render_analysis(&p, Model::PtxV75, &a).unwrap();
+        let dot = render_analysis(&p, &Model::PtxV75, &a).unwrap();
         let chosen = choose(&p, &a).unwrap();
         assert!(condition_holds_on(&p, &a.states[chosen.state].state));
         assert!(
@@ -326,7 +326,7 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)
     #[test]
     fn threads_are_ranked_left_to_right_and_the_legend_lists_the_edges_drawn() {
         let (p, a) = witness(MP);
-        let dot = render_analysis(&p, Model::PtxV75, &a).unwrap();
+        let dot = render_analysis(&p, &Model::PtxV75, &a).unwrap();
         let first = |t: usize| {
             let line = dot
                 .lines()

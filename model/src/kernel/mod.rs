@@ -209,6 +209,10 @@ pub struct Grid {
     pub threads_per_block: u32,
     /// Blocks per cluster (`None`: every block is its own cluster).
     pub cluster_size: Option<u32>,
+    /// How many blocks the GPU keeps resident at once (`None`: all of them). The others start
+    /// in id order, each once a resident block has finished: occupancy-bound execution, under
+    /// which a block that waits for one not yet started waits forever.
+    pub resident_blocks: Option<u32>,
     /// The grid's shape in blocks (`gridDim`); `x * y * z == blocks`.
     pub grid_shape: Dim3,
     /// The block's shape in threads (`blockDim`); `x * y * z == threads_per_block`.
@@ -224,6 +228,7 @@ impl Grid {
             blocks,
             threads_per_block,
             cluster_size: None,
+            resident_blocks: None,
             grid_shape: Dim3::x(blocks),
             block_shape: Dim3::x(threads_per_block),
             warp_size: 32,
@@ -240,6 +245,15 @@ impl Grid {
     pub fn with_clusters(self, blocks_per_cluster: u32) -> Grid {
         Grid {
             cluster_size: Some(blocks_per_cluster.max(1)),
+            ..self
+        }
+    }
+
+    /// At most `n` blocks resident at once (at least one): the field [`Grid::resident_blocks`]
+    /// says how the others start.
+    pub fn resident_blocks(self, n: u32) -> Grid {
+        Grid {
+            resident_blocks: Some(n.max(1)),
             ..self
         }
     }
@@ -813,5 +827,6 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
         stop_on_race: true,
         mbarriers,
         agents,
+        resident_blocks: g.resident_blocks.map(|n| n as usize),
     }
 }

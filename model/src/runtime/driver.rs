@@ -40,7 +40,11 @@ pub fn run_execution(
 }
 
 fn thread_main(ctx: Ctx, body: Body) {
-    let result = catch_unwind(AssertUnwindSafe(|| body(&ctx)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // A block the GPU has not made resident starts when a resident one finishes.
+        ctx.wait();
+        body(&ctx)
+    }));
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
         let was_halted = m.halted;

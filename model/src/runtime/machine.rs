@@ -33,6 +33,9 @@ pub struct Setup {
     pub mbarriers: Vec<super::mbarrier::MBarInfo>,
     /// Per block, the thread id of its asynchronous copy agent (TMA unit), if the kernel has any.
     pub agents: Vec<usize>,
+    /// How many blocks run at once (`None`: all): the others wait, in id order, for a resident
+    /// block to finish ([`Status::NotResident`]).
+    pub resident_blocks: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +78,9 @@ pub enum Status {
     BulkWait,
     /// An async agent with nothing to do.
     AgentIdle,
+    /// A thread of a block the GPU has not made resident yet: it starts once a resident block
+    /// has finished and every lower block has started.
+    NotResident,
     Done,
 }
 
@@ -208,9 +214,24 @@ impl Machine {
             bulk_done: None,
             token_op: None,
         };
+        let thread = Arc::new(thread);
+        // Occupancy: the kernel threads of blocks past the resident ones start later.
+        let waiting = Arc::new(ThreadState {
+            status: Status::NotResident,
+            ..(*thread).clone()
+        });
+        let resident = |u: usize| {
+            let info = &setup.threads[u];
+            info.agent
+                || setup
+                    .resident_blocks
+                    .is_none_or(|r| (info.block as usize) < r)
+        };
         Machine {
             // One shared initial state: each thread copies it on its first write.
-            threads: std::iter::repeat_n(Arc::new(thread), n).collect(),
+            threads: (0..n)
+                .map(|u| Arc::clone(if resident(u) { &thread } else { &waiting }))
+                .collect(),
             locs: setup
                 .locs
                 .iter()
@@ -323,6 +344,7 @@ impl Machine {
                     | Status::MBarWait { .. }
                     | Status::BulkWait
                     | Status::AgentIdle
+                    | Status::NotResident
             ) {
                 self.wake.push(t);
             }
@@ -924,6 +946,9 @@ impl Machine {
                     Status::BulkWait => {
                         format!("{name} waits for its bulk copies to complete")
                     }
+                    Status::NotResident => format!(
+                        "{name} has not started: its block waits for a resident block to finish"
+                    ),
                     _ => unreachable!("only blocked threads remain"),
                 }
             })
@@ -934,6 +959,40 @@ impl Machine {
             details,
         );
         Err(Halt)
+    }
+
+    /// Occupancy: start the lowest blocks not yet resident while fewer than
+    /// `Setup::resident_blocks` blocks have started and not finished.
+    fn admit_blocks(&mut self) {
+        let Some(slots) = self.setup.resident_blocks else {
+            return;
+        };
+        let kernel = |u: &usize| !self.setup.threads[*u].agent;
+        let running = |m: &Machine, b: &Vec<usize>| {
+            b.iter()
+                .filter(|u| kernel(u))
+                .any(|&u| !matches!(m.threads[u].status, Status::Done | Status::NotResident))
+        };
+        let busy = self
+            .setup
+            .blocks
+            .iter()
+            .filter(|b| running(self, b))
+            .count();
+        let waiting = self.setup.blocks.iter().filter(|b| {
+            b.iter()
+                .any(|&u| self.threads[u].status == Status::NotResident)
+        });
+        let admitted: Vec<usize> = waiting
+            .take(slots.saturating_sub(busy))
+            .flatten()
+            .copied()
+            .filter(|&u| self.threads[u].status == Status::NotResident)
+            .collect();
+        for u in admitted {
+            Arc::make_mut(&mut self.threads[u]).status = Status::Running;
+            self.wake.push(u);
+        }
     }
 
     /// `t` returned from the kernel (or unwound).
@@ -951,6 +1010,7 @@ impl Machine {
             return;
         }
         let block = self.setup.threads[t].block as usize;
+        self.admit_blocks();
         let kernel_waiter = self.barrier_waiting[block]
             .iter()
             .find(|a| matches!(a.key, BarrierKey::Site(_)));
