@@ -349,7 +349,7 @@ impl Prefix {
     /// for has those pairs, which [`Search::choose_last`] adds).
     pub fn new(
         p: &Program,
-        model: Model,
+        model: &Model,
         combo: &[&Trace],
         lasts: &[(usize, Vec<usize>)],
     ) -> Result<Prefix, String> {

@@ -553,7 +553,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     skeleton = valuations.skeleton();
                     let traces: Vec<&events::Trace> = skeleton.iter().collect();
                     prefix =
-                        enumerate::Prefix::new(p, model, &traces, &lasts).map_err(|message| {
+                        enumerate::Prefix::new(p, &model, &traces, &lasts).map_err(|message| {
                             AnalysisError {
                                 span: p.condition.span,
                                 message,

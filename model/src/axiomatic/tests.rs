@@ -629,7 +629,7 @@ fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
                     prefix_breadth,
                     ..How::counting(|search, tally| search.pruned(tally))
                 };
-                explore(&p, model, &Options::default(), how).map(|a| {
+                explore(&p, model.clone(), &Options::default(), how).map(|a| {
                     let states: Vec<(FinalState, u64)> = a
                         .states
                         .into_iter()
@@ -657,11 +657,12 @@ fn deciding_the_condition_only_agrees_with_every_state_on_larger_programs() {
     };
     for (seed, p) in larger_programs() {
         for model in Model::ALL {
-            let every = analyze(&p, model, &Options::default()).map(|a| (a.holds, a.bounded));
-            let decided = analyze(&p, model, &decide).map(|a| (a.holds, a.bounded));
-            let states = analyze_states(&p, model, &Options::default())
+            let every =
+                analyze(&p, model.clone(), &Options::default()).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model.clone(), &decide).map(|a| (a.holds, a.bounded));
+            let states = analyze_states(&p, model.clone(), &Options::default())
                 .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
-            let every_state = analyze(&p, model, &Options::default())
+            let every_state = analyze(&p, model.clone(), &Options::default())
                 .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
             assert_eq!(
                 decided.map_err(|e| e.message),
