@@ -1,6 +1,6 @@
 //! How the axiomatic engine scales: prints figures, asserts nothing.
 //!
-//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS]`
+//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS [TxN...]]`
 //!
 //! 1. The shared PTX tests (`$SCOPECHECK_SHARED/oracle/ptx`, else `../shared`), in one
 //!    process: every state under each model the oracle names (as `cargo test --test oracle`
@@ -76,13 +76,13 @@ fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').collect();
         let program = parse_file(&oracle.join("tests").join(fields[0])).ok()?;
-        for &(col, model) in &columns {
+        for &(col, ref model) in &columns {
             let expected = match fields.get(col).map(|s| s.trim()) {
                 Some("1") => true,
                 Some("0") => false,
                 _ => continue,
             };
-            suite.push((program.clone(), model, expected));
+            suite.push((program.clone(), model.clone(), expected));
         }
     }
     Some(suite)
@@ -92,7 +92,7 @@ fn run_suite(suite: &[(Program, Model, bool)], opts: &Options) -> (f64, f64, usi
     let (cpu, wall) = (cpu_seconds(), Instant::now());
     let agree = suite
         .iter()
-        .filter(|(p, m, expected)| analyze(p, *m, opts).is_ok_and(|a| a.holds == *expected))
+        .filter(|(p, m, expected)| analyze(p, m.clone(), opts).is_ok_and(|a| a.holds == *expected))
         .count();
     (cpu_seconds() - cpu, wall.elapsed().as_secs_f64(), agree)
 }
@@ -234,7 +234,21 @@ fn main() {
         "t×n", "decide s", "MiB", "verdict", "states s", "MiB", "states", "verdict"
     );
     let limit = Duration::from_secs_f64(timeout);
-    for (t, n) in [(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)] {
+    // Sizes named after the timeout (`4x5 8x8`) replace the default list.
+    let mut sizes: Vec<(usize, usize)> = std::env::args()
+        .skip(2)
+        .map(|a| {
+            let (t, n) = a.split_once(['x', '×']).expect("sizes read TxN");
+            (
+                t.parse().expect("T is a number"),
+                n.parse().expect("N is a number"),
+            )
+        })
+        .collect();
+    if sizes.is_empty() {
+        sizes = vec![(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)];
+    }
+    for (t, n) in sizes {
         let p = random_program(t, n, (t * 100 + n) as u64);
         let opts = Options {
             timeout: Some(limit),
