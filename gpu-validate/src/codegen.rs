@@ -387,7 +387,8 @@ fn roles(p: &Program) -> Result<(Vec<Vec<ThreadId>>, Vec<usize>), Unsupported> {
     ))
 }
 
-/// The registers and locations the condition mentions, in first-mention order.
+/// The registers and locations the condition mentions, in first-mention order, then those only
+/// the `filter` mentions (the diff needs them to leave out the states the filter rejects).
 pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
     fn walk(p: &Program, prop: &Prop, out: &mut Vec<Observable>) {
         match prop {
@@ -413,6 +414,9 @@ pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
     }
     let mut out = Vec::new();
     walk(p, &p.condition.prop, &mut out);
+    if let Some(filter) = &p.filter {
+        walk(p, filter, &mut out);
+    }
     for o in &out {
         if let Observable::Reg(t, r) = o {
             if *t >= p.threads.len() {
