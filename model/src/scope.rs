@@ -21,6 +21,7 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Every scope, narrowest first.
     pub const ALL: [Scope; 4] = [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys];
 
     /// The PTX spelling (`cta`, `cluster`, `gpu`, `sys`).
@@ -43,6 +44,8 @@ impl Scope {
         }
     }
 
+    /// The scope a PTX, Tile IR or cuTile name spells (`cta`/`tile_block`/`block`, `cluster`,
+    /// `gpu`/`device`, `sys`/`system`); `None` for any other word.
     pub fn from_name(name: &str) -> Option<Scope> {
         Some(match name {
             "cta" | "tile_block" | "block" => Scope::Cta,
@@ -83,15 +86,20 @@ impl fmt::Display for Scope {
 pub enum Order {
     /// Plain access: not strong, never synchronizes, races with conflicting accesses.
     Weak,
+    /// `.relaxed`: strong, atomic, no ordering beyond coherence.
     Relaxed,
+    /// `.acquire`: a strong read whose later operations stay after it.
     Acquire,
+    /// `.release`: a strong write whose earlier operations stay before it.
     Release,
+    /// `.acq_rel`: both (read-modify-writes and fences).
     AcqRel,
     /// `fence.sc` only.
     Sc,
 }
 
 impl Order {
+    /// The PTX qualifier (`weak`, `relaxed`, `acquire`, `release`, `acq_rel`, `sc`).
     pub fn ptx_name(self) -> &'static str {
         match self {
             Order::Weak => "weak",
@@ -103,6 +111,7 @@ impl Order {
         }
     }
 
+    /// The order a PTX qualifier names; `None` for any other word.
     pub fn from_name(name: &str) -> Option<Order> {
         Some(match name {
             "weak" => Order::Weak,
@@ -120,10 +129,12 @@ impl Order {
         self != Order::Weak
     }
 
+    /// Acquire semantics: `.acquire`, `.acq_rel` and `.sc`.
     pub fn is_acquire(self) -> bool {
         matches!(self, Order::Acquire | Order::AcqRel | Order::Sc)
     }
 
+    /// Release semantics: `.release`, `.acq_rel` and `.sc`.
     pub fn is_release(self) -> bool {
         matches!(self, Order::Release | Order::AcqRel | Order::Sc)
     }
@@ -143,9 +154,11 @@ impl fmt::Display for Order {
 /// each host thread in a CTA of its own, so every scope but `.sys` leaves it out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Placement {
+    /// The GPU (device) index.
     pub gpu: u32,
     /// Cluster id; when absent every CTA is its own cluster.
     pub cluster: Option<u32>,
+    /// The CTA (thread block) id.
     pub cta: u32,
 }
 
@@ -153,6 +166,7 @@ impl Placement {
     /// The GPU id that stands for the host CPU; litmus GPU ids stay below it.
     pub const HOST_GPU: u32 = u32::MAX;
 
+    /// CTA `cta` of GPU `gpu`, a cluster of its own.
     pub fn new(cta: u32, gpu: u32) -> Placement {
         Placement {
             gpu,
@@ -171,6 +185,7 @@ impl Placement {
         self.gpu == Placement::HOST_GPU
     }
 
+    /// The cluster this CTA belongs to (its own id when no cluster is given).
     pub fn cluster_id(&self) -> u32 {
         self.cluster.unwrap_or(self.cta)
     }
