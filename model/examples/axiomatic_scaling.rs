@@ -76,13 +76,13 @@ fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').collect();
         let program = parse_file(&oracle.join("tests").join(fields[0])).ok()?;
-        for &(col, model) in &columns {
+        for &(col, ref model) in &columns {
             let expected = match fields.get(col).map(|s| s.trim()) {
                 Some("1") => true,
                 Some("0") => false,
                 _ => continue,
             };
-            suite.push((program.clone(), model, expected));
+            suite.push((program.clone(), model.clone(), expected));
         }
     }
     Some(suite)
@@ -92,7 +92,7 @@ fn run_suite(suite: &[(Program, Model, bool)], opts: &Options) -> (f64, f64, usi
     let (cpu, wall) = (cpu_seconds(), Instant::now());
     let agree = suite
         .iter()
-        .filter(|(p, m, expected)| analyze(p, *m, opts).is_ok_and(|a| a.holds == *expected))
+        .filter(|(p, m, expected)| analyze(p, m.clone(), opts).is_ok_and(|a| a.holds == *expected))
         .count();
     (cpu_seconds() - cpu, wall.elapsed().as_secs_f64(), agree)
 }

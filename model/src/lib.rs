@@ -2,6 +2,7 @@
 //! operational runtime that kernel models run on under loom, shuttle or our own DFS.
 
 pub mod axiomatic;
+pub mod cat;
 pub mod differential;
 pub mod engine;
 pub mod hash;

@@ -31,7 +31,8 @@ pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Memory model: ptx-v7.5, ptx-v6.0 or tile-ir.
+    /// Memory model: ptx-v7.5, ptx-v6.0, tile-ir, a built-in cat file (ptx-v7.5.cat, …) or
+    /// the path to your own cat model.
     #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
     pub model: Model,
     /// How many times each backward branch may be taken in one run of a thread.
@@ -52,6 +53,11 @@ pub struct Args {
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Report per test whether some consistent execution has a data race, as the model defines
+    /// one (its `flag`s: Tile IR's data race, a cat model's `flag ~empty … as NAME`); `--json`
+    /// adds `race_free`. A model without a race definition is an error.
+    #[arg(long)]
+    pub races: bool,
     /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
     /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
     #[arg(long, conflicts_with = "runtime")]
@@ -91,10 +97,14 @@ pub enum Format {
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
-    Model::from_name(name).ok_or_else(|| {
+    if Model::from_name(name).is_none() && !name.ends_with(".cat") {
         let known: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown model `{name}` (known: {})", known.join(", "))
-    })
+        return Err(format!(
+            "unknown model `{name}` (known: {}, or a path to a .cat file)",
+            known.join(", ")
+        ));
+    }
+    Model::load(name).map_err(|e| e.to_string())
 }
 
 /// The `--json` line of one test.
@@ -102,7 +112,7 @@ fn parse_model(name: &str) -> Result<Model, String> {
 struct Report<'a> {
     test: &'a str,
     file: String,
-    model: &'static str,
+    model: &'a str,
     condition: &'static str,
     holds: bool,
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
@@ -114,6 +124,9 @@ struct Report<'a> {
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
     racy_executions: Option<u64>,
+    /// With `--races`: no consistent execution has a data race.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    race_free: Option<bool>,
     /// With `--runtime`: the final states the operational runtime reaches.
     #[serde(skip_serializing_if = "Option::is_none")]
     runtime: Option<&'a RuntimeStates>,
@@ -240,6 +253,12 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
     if args.liveness {
         return super::liveness::decide(file, &src, &program, args).map(|()| true);
     }
+    if args.races && !args.model.defines_races() {
+        return Err(format!(
+            "{name}: --races: the model {} defines no data race (a cat model defines one with `flag ~empty RELATION as NAME`)",
+            args.model
+        ));
+    }
     let start = Instant::now();
     let progress = {
         let name = name.clone();
@@ -256,7 +275,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         progress: Some(progress),
         ..opts.clone()
     };
-    let analysis = analyze(&program, args.model, opts)
+    let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(dir) = &args.dot {
@@ -286,7 +305,11 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
             bounded: analysis.bounded,
             stopped: analysis.stopped,
             seconds,
-            racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
+            racy_executions: args
+                .model
+                .defines_races()
+                .then_some(analysis.racy_executions),
+            race_free: args.races.then_some(analysis.racy_executions == 0),
             runtime: runtime.as_ref(),
         };
         println!(
@@ -297,7 +320,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         print_human(
             &program,
             &name,
-            args.model,
+            &args.model,
             &analysis,
             runtime.as_ref(),
             seconds,
@@ -317,7 +340,7 @@ fn condition_text(p: &Program) -> String {
 fn print_human(
     p: &Program,
     file: &str,
-    model: Model,
+    model: &Model,
     a: &Analysis,
     runtime: Option<&RuntimeStates>,
     seconds: f64,
@@ -351,7 +374,7 @@ fn print_human(
     };
     let verdict = if a.holds { "holds" } else { "does not hold" };
     println!("Condition {} {verdict}{why}", condition_text(p));
-    if model == Model::TileIr {
+    if model.defines_races() {
         println!(
             "Data races in {} of {} executions{}",
             a.racy_executions,
@@ -362,6 +385,14 @@ fn print_human(
                 ""
             }
         );
+        println!(
+            "{}",
+            if a.racy_executions == 0 {
+                "Race-free: no consistent execution has a data race"
+            } else {
+                "Racy: some consistent execution has a data race"
+            }
+        );
     }
     if let Some(r) = runtime {
         print_runtime(model, a, r);
@@ -370,7 +401,7 @@ fn print_human(
     println!();
 }
 
-fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
+fn print_runtime(model: &Model, a: &Analysis, r: &RuntimeStates) {
     if let Some(why) = &r.skipped {
         println!("Runtime: {why}");
         return;

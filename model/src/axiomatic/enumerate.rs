@@ -192,7 +192,7 @@ impl<'p> Explorer<'p> {
             }
             None => {
                 let ev = Events::build(p, combo)?;
-                let checker = prepare(self.model, &ev);
+                let checker = prepare(&self.model, &ev);
                 let ms = checker.morally_strong();
                 let places = (0..p.locations.len())
                     .filter(|&l| p.physical(l) == l)

@@ -111,7 +111,7 @@ fn mp(write: Access, read: Access, reader_cta: u32) -> Program {
 fn both_models(p: &Program) -> Vec<Analysis> {
     [Model::PtxV75, Model::PtxV60]
         .iter()
-        .map(|m| analyze(p, *m, &Options::default()).unwrap())
+        .map(|m| analyze(p, m.clone(), &Options::default()).unwrap())
         .collect()
 }
 
@@ -501,7 +501,7 @@ forall ((P0:r0 == 0 /\\ x == 1) \\/ (P0:r0 == 1 /\\ x == 2))
 ",
     );
     for model in [Model::PtxV75, Model::PtxV60, Model::TileIr] {
-        let a = analyze(&p, model, &Options::default()).unwrap();
+        let a = analyze(&p, model.clone(), &Options::default()).unwrap();
         assert!(a.holds, "{model}");
         assert_eq!(a.states.len(), 2, "{model}: both outcomes are reachable");
     }
@@ -536,10 +536,10 @@ fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
     for seed in 0..400 {
         let p = from_seed_with(seed, &limits);
         for model in Model::ALL {
-            let fast = analyze(&p, model, &opts).map_err(|e| e.message);
+            let fast = analyze(&p, model.clone(), &opts).map_err(|e| e.message);
             let slow = explore(
                 &p,
-                model,
+                model.clone(),
                 &opts,
                 How::counting(|search, tally| search.exhaustive(tally)),
             )
@@ -583,7 +583,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                         every_valuation,
                         ..How::counting(|search, tally| search.pruned(tally))
                     };
-                    explore(&p, model, &opts, how).map(|a| {
+                    explore(&p, model.clone(), &opts, how).map(|a| {
                         let states: Vec<(FinalState, u64)> = a
                             .states
                             .into_iter()
@@ -661,8 +661,8 @@ fn deciding_the_condition_only_agrees_with_every_state() {
     for seed in 0..300 {
         let p = from_seed_with(seed, &Limits::differential());
         for model in Model::ALL {
-            let every = analyze(&p, model, &full).map(|a| (a.holds, a.bounded));
-            let decided = analyze(&p, model, &decide).map(|a| (a.holds, a.bounded));
+            let every = analyze(&p, model.clone(), &full).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model.clone(), &decide).map(|a| (a.holds, a.bounded));
             assert_eq!(
                 decided.map_err(|e| e.message),
                 every.map_err(|e| e.message),
