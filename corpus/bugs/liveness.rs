@@ -97,9 +97,7 @@ fn grid_barrier(grid: Grid) -> (Kernel, Body) {
     let blocks = grid.blocks as i32;
     let mut k = Kernel::new("grid_barrier", grid);
     let arrived = k.global::<i32>("arrived", 1);
-    k.postcondition("every block arrived", move |m| {
-        m.get(&arrived, 0) == blocks
-    });
+    k.postcondition("every block arrived", move |m| m.get(&arrived, 0) == blocks);
     let body = threads(move |t| {
         t.atomic_add(&arrived, 0, 1, MemoryOrder::AcqRel, MemoryScope::Device);
         while t.atomic_load(&arrived, 0, MemoryOrder::Acquire, MemoryScope::Device) != blocks {

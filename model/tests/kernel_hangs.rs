@@ -41,7 +41,10 @@ fn a_spinner_nobody_releases_hangs_with_its_iteration_as_the_lasso() {
     );
     // The repeating iteration: the spinner's read again, then its spin_loop.
     let lasso = text.split("lasso:").nth(1).unwrap();
-    assert!(lasso.contains("block 1 thread 0: atomic_load flag[0] -> 2"), "{text}");
+    assert!(
+        lasso.contains("block 1 thread 0: atomic_load flag[0] -> 2"),
+        "{text}"
+    );
     assert!(lasso.contains("block 1 thread 0: spin_loop, the same iteration again"));
 }
 
@@ -62,8 +65,14 @@ fn a_thread_at_syncthreads_and_one_spinning_for_it_hang() {
             t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Block);
         }
     }));
-    assert!(text.contains("block 0 thread 1 waits at syncthreads"), "{text}");
-    assert!(text.contains("block 0 thread 1 waits at its barrier again"), "{text}");
+    assert!(
+        text.contains("block 0 thread 1 waits at syncthreads"),
+        "{text}"
+    );
+    assert!(
+        text.contains("block 0 thread 1 waits at its barrier again"),
+        "{text}"
+    );
     assert!(text.contains("block 0 thread 0 spins forever"), "{text}");
 }
 

@@ -162,11 +162,7 @@ fn cutlass_full_empty_pipeline_passes() {
 
 #[test]
 fn producer_starting_with_the_wrong_phase_hangs() {
-    assert_fails(
-        || cutlass_pipeline(2, 3, 0, 0),
-        &[FailureKind::Hang],
-        true,
-    );
+    assert_fails(|| cutlass_pipeline(2, 3, 0, 0), &[FailureKind::Hang], true);
     let report = run(&Checker::dfs(), cutlass_pipeline(2, 3, 0, 0));
     let text = report.to_string();
     assert!(
@@ -181,11 +177,7 @@ fn producer_starting_with_the_wrong_phase_hangs() {
 
 #[test]
 fn expected_bytes_not_delivered_hang() {
-    assert_fails(
-        || cutlass_pipeline(2, 3, 1, 4),
-        &[FailureKind::Hang],
-        true,
-    );
+    assert_fails(|| cutlass_pipeline(2, 3, 1, 4), &[FailureKind::Hang], true);
     let report = run(&Checker::dfs(), cutlass_pipeline(1, 1, 1, 4));
     let text = report.to_string();
     assert!(text.contains("tx 4)"), "{text}");
