@@ -13,8 +13,11 @@
 //! not enabled there, every thread enabled there) added to the backtrack set of the node where
 //! `e` was scheduled. Two operations are dependent when they are by different threads and
 //! touch one location, at least one of them writing (a load's choice of store depends only on
-//! the stores of its location; see [`dependent`]); fences, barriers, mbarrier and copy
-//! operations are dependent with everything. Happens-before is the program order of each thread,
+//! the stores of its location; see [`dependent`]); release/acquire fences touch only their
+//! thread's own view and are independent of everything; `fence.sc`, barriers, mbarrier and copy
+//! operations are dependent with everything. Sleep sets (Godefroid) skip, at a node, the
+//! threads whose next operation was explored in a sibling branch and commutes with everything
+//! run since. Happens-before is the program order of each thread,
 //! dependence between executed operations, and wake-ups (an operation that unblocks a thread
 //! precedes everything that thread does next). Every Mazurkiewicz trace — every class of
 //! executions equal up to swapping adjacent independent operations — is still explored, so the
@@ -25,6 +28,7 @@ use super::Point;
 /// May swapping two adjacent operations of different threads change what happens?
 pub fn dependent(a: Point, b: Point) -> bool {
     match (a, b) {
+        (Point::Local, _) | (_, Point::Local) => false,
         (Point::Read(_), Point::Read(_)) => false,
         (Point::Read(x) | Point::Write(x), Point::Read(y) | Point::Write(y)) => x == y,
         _ => true,
@@ -54,9 +58,14 @@ enum Node {
     /// Thread `chosen` ran among the `enabled` ones (GPU thread ids, in the order offered).
     Sched {
         enabled: Vec<usize>,
+        /// Each enabled thread's next operation.
+        ops: Vec<Point>,
         chosen: usize,
         backtrack: Vec<usize>,
         done: Vec<usize>,
+        /// The sleep set on arrival: threads whose next operation was explored in a sibling
+        /// branch and commutes with everything run since.
+        sleep: Vec<(usize, Point)>,
     },
 }
 
@@ -110,6 +119,7 @@ impl Trace {
                 join(&mut clock, Trace::slot(&mut self.reads, x));
                 join(&mut clock, &self.other);
             }
+            Point::Local => {}
             _ => join(&mut clock, &self.all),
         }
         let own = get(&clock, thread) + 1;
@@ -122,6 +132,7 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            Point::Local => {}
             _ => join(&mut self.other, &clock),
         }
         self.events.push(Event {
@@ -149,6 +160,8 @@ pub struct Tree {
     exhausted: bool,
     reduce: bool,
     trace: Trace,
+    /// The current state's sleep set (reduction only).
+    sleep: Vec<(usize, Point)>,
 }
 
 impl Tree {
@@ -163,6 +176,7 @@ impl Tree {
             exhausted: false,
             reduce,
             trace: Trace::default(),
+            sleep: Vec::new(),
         }
     }
 
@@ -170,6 +184,7 @@ impl Tree {
     pub fn next_execution(&mut self) -> bool {
         self.pos = 0;
         self.trace = Trace::default();
+        self.sleep.clear();
         if !std::mem::replace(&mut self.started, true) {
             return true;
         }
@@ -184,9 +199,11 @@ impl Tree {
                     chosen,
                     backtrack,
                     done,
+                    sleep,
                     ..
                 } => {
-                    if let Some(&p) = backtrack.iter().find(|p| !done.contains(p)) {
+                    let asleep = |p: &usize| sleep.iter().any(|(t, _)| t == p);
+                    if let Some(&p) = backtrack.iter().find(|p| !done.contains(p) && !asleep(p)) {
                         *chosen = p;
                         done.push(p);
                         self.replayed = self.stack.len();
@@ -232,18 +249,42 @@ impl Tree {
             }
         }
         let threads: Vec<usize> = enabled.iter().map(|&(t, _)| t).collect();
+        let mut passed: Vec<(usize, Point)> = Vec::new();
         let (thread, node) = if threads.len() == 1 {
             (threads[0], None)
         } else {
             let chosen = match self.stack.get(self.pos) {
                 Some(Node::Sched {
-                    enabled, chosen, ..
-                }) if *enabled == threads => *chosen,
+                    enabled,
+                    chosen,
+                    done,
+                    ops,
+                    ..
+                }) if *enabled == threads => {
+                    // Siblings explored before `chosen` sleep in its branch.
+                    passed = done
+                        .iter()
+                        .filter(|&&q| q != *chosen)
+                        .map(|&q| (q, ops[enabled.iter().position(|&t| t == q).unwrap_or(0)]))
+                        .collect();
+                    *chosen
+                }
                 other => {
                     if other.is_some() {
                         self.stack.truncate(self.pos);
                     }
-                    let first = threads[0];
+                    let sleep = if self.reduce {
+                        self.sleep.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    // The first thread not asleep (all asleep: this branch is redundant, but
+                    // it still has to run to its end).
+                    let first = threads
+                        .iter()
+                        .copied()
+                        .find(|t| !sleep.iter().any(|(s, _)| s == t))
+                        .unwrap_or(threads[0]);
                     let backtrack = if self.reduce {
                         vec![first]
                     } else {
@@ -251,13 +292,20 @@ impl Tree {
                     };
                     self.stack.push(Node::Sched {
                         enabled: threads.clone(),
+                        ops: enabled.iter().map(|&(_, op)| op).collect(),
                         chosen: first,
                         backtrack,
                         done: vec![first],
+                        sleep,
                     });
                     first
                 }
             };
+            if let Some(Node::Sched { sleep, .. }) = self.stack.get(self.pos) {
+                if self.reduce {
+                    self.sleep = sleep.clone();
+                }
+            }
             self.pos += 1;
             (chosen, Some(self.pos - 1))
         };
@@ -265,7 +313,14 @@ impl Tree {
             .iter()
             .position(|&t| t == thread)
             .expect("the chosen thread is enabled");
-        self.trace.push(thread, enabled[index].1, node);
+        let op = enabled[index].1;
+        if self.reduce {
+            // What sleeps here and commutes with the chosen operation sleeps on.
+            self.sleep.extend(passed);
+            self.sleep
+                .retain(|&(t, other)| t != thread && !dependent(other, op));
+        }
+        self.trace.push(thread, op, node);
         index
     }
 
@@ -300,7 +355,9 @@ impl Tree {
 
     /// Thread `thread`'s latest operation ended the execution: from now on it counts as
     /// dependent with everything (every other thread's next operation was disabled by it).
+    /// Nothing sleeps past it.
     pub fn halted(&mut self, thread: usize) {
+        self.sleep.clear();
         if let Some(e) = self
             .trace
             .events
