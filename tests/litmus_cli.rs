@@ -96,9 +96,10 @@ fn json_lines_carry_every_field() {
     assert_eq!(sb["holds"], true);
     let states = sb["states"].as_array().unwrap();
     assert_eq!(states.len(), 4);
-    assert!(states
-        .iter()
-        .any(|s| s["regs"]["P0:r0"] == 0 && s["regs"]["P1:r1"] == 0 && s["mem"]["x"] == 1));
+    // Memory is reported for the locations the condition reads (none here), as herd7 does.
+    assert!(states.iter().any(|s| s["regs"]["P0:r0"] == 0
+        && s["regs"]["P1:r1"] == 0
+        && s["mem"].as_object().unwrap().is_empty()));
 }
 
 #[test]
@@ -226,13 +227,10 @@ fn runtime_flag_marks_the_states_the_operational_runtime_reaches() {
     let text = String::from_utf8_lossy(&out.stdout);
     // Load buffering is allowed but never reached: modification order is execution order.
     assert!(
-        text.contains("P0:r0=1; P1:r0=1; x=1; y=1 *\n"),
+        text.contains("P0:r0=1; P1:r0=1 *\n"),
         "the LB outcome is not marked as reached:\n{text}"
     );
-    assert!(
-        text.contains("P0:r0=0; P1:r0=0; x=1; y=1  [runtime]"),
-        "{text}"
-    );
+    assert!(text.contains("P0:r0=0; P1:r0=0  [runtime]"), "{text}");
     assert!(
         text.contains("Runtime reaches 3 of 4 allowed states (exhaustive"),
         "{text}"

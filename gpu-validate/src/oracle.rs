@@ -25,8 +25,13 @@ pub fn allowed(
         });
     }
     let m = model(model_name)?;
-    let analysis = axiomatic::analyze(program, m, &Options::default())
-        .map_err(|e| format!("axiomatic engine: {e}"))?;
+    // The observables may name any location.
+    let opts = Options {
+        memory: axiomatic::FinalMemory::All,
+        ..Options::default()
+    };
+    let analysis =
+        axiomatic::analyze(program, m, &opts).map_err(|e| format!("axiomatic engine: {e}"))?;
     let states = analysis
         .states
         .iter()

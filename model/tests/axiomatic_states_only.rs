@@ -172,6 +172,8 @@ fn agrees_with_counting_on_rmw_heavy_programs() {
         found += met.1;
     }
     println!("rmw-heavy: {counted} consistent executions, {found} met searching for states only");
-    // The programs exercise what the states-only search skips.
-    assert!(found * 10 < counted, "{found} of {counted}");
+    // The programs exercise what the states-only search skips. (Coherence being partial, the
+    // counting search meets one execution per least coherence order, not one per total order,
+    // so the share skipped is smaller than it was with total orders: about three quarters.)
+    assert!(found * 2 < counted, "{found} of {counted}");
 }

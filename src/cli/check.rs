@@ -135,6 +135,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: false,
+        ..Options::default()
     };
     let work = || -> Vec<Vec<Outcome>> {
         jobs.par_iter()

@@ -10,7 +10,8 @@
 
 use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
-    analyze, condition_holds_on, dot, filter_admits, Analysis, FinalState, Model, Options,
+    analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory, FinalState, Model,
+    Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_models;
 use scopecheck_model::litmus::print::{prop, Level};
@@ -20,7 +21,8 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,6 +52,24 @@ pub struct Args {
     /// With --liveness: the forward-progress model (fair, obe, hsa, hsa_obe, lobe).
     #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
     pub progress: Progress,
+    /// Stop each test's search after SECS seconds and answer with the states found so far
+    /// (marked bounded).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Stop each test's search after N consistent executions (marked bounded).
+    #[arg(long, value_name = "N")]
+    pub max_executions: Option<u64>,
+    /// Decide the condition only: look only for final states that decide it and stop at the
+    /// first (listed states are then that one at most).
+    #[arg(long)]
+    pub condition_only: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
 fn parse_model(name: &str) -> Result<Model, String> {
@@ -69,6 +89,9 @@ struct Report<'a> {
     holds: bool,
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
     bounded: bool,
+    /// Why the search stopped early (`timeout`, `max-executions`), if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<Stop>,
     seconds: f64,
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,7 +133,12 @@ impl RuntimeStates {
                 Some("the runtime does not model proxies or aliases; not compared".to_string());
             return out;
         }
-        let o = explore_states(p, &RuntimeOptions::default());
+        let mut o = explore_states(p, &RuntimeOptions::default());
+        // The runtime reports every location; compare the ones the analysis reports.
+        o.states = std::mem::take(&mut o.states)
+            .into_iter()
+            .map(|s| s.reported(p, FinalMemory::Condition))
+            .collect();
         if let Some(e) = o.error {
             out.skipped = Some(e);
             return out;
@@ -155,6 +183,10 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: args.dot.is_some(),
+        timeout: args.timeout,
+        max_executions: args.max_executions,
+        condition_only: args.condition_only,
+        ..Options::default()
     };
     let (mut all_decided, mut disagreements) = (unreadable.is_empty(), 0);
     for file in &files {
@@ -188,6 +220,21 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         return super::liveness::decide(file, &src, &program, args).map(|()| true);
     }
     let start = Instant::now();
+    let progress = {
+        let name = name.clone();
+        Reporter(Arc::new(move |r: &ProgressReport| {
+            eprintln!(
+                "scopecheck litmus: {name}: {:.0} s, {} executions, {} states so far",
+                r.elapsed.as_secs_f64(),
+                r.executions,
+                r.states
+            )
+        }))
+    };
+    let opts = &Options {
+        progress: Some(progress),
+        ..opts.clone()
+    };
     let analysis = analyze(&program, args.model, opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
@@ -206,6 +253,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
             holds: analysis.holds,
             states: analysis.states.iter().map(|s| &s.state).collect(),
             bounded: analysis.bounded,
+            stopped: analysis.stopped,
             seconds,
             racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
             runtime: runtime.as_ref(),
@@ -263,13 +311,15 @@ fn print_human(
     // herd7's verdict: `Ok` when the condition validates (exists: some state satisfies the
     // proposition; ~exists: none does; forall: all do), `No` otherwise.
     println!("{}", if a.holds { "Ok" } else { "No" });
-    let verdict = match (a.holds, a.bounded) {
-        (true, false) => "holds",
-        (false, false) => "does not hold",
-        (true, true) => "holds (bounded: loops cut at the unroll bound)",
-        (false, true) => "does not hold (bounded: loops cut at the unroll bound)",
+    let why = match a.stopped {
+        Some(stop) => {
+            format!(" (bounded: the search stopped at its {stop} budget; states found so far)")
+        }
+        None if a.bounded => " (bounded: loops cut at the unroll bound)".to_string(),
+        None => String::new(),
     };
-    println!("Condition {} {verdict}", condition_text(p));
+    let verdict = if a.holds { "holds" } else { "does not hold" };
+    println!("Condition {} {verdict}{why}", condition_text(p));
     if model == Model::TileIr {
         println!(
             "Data races in {} of {} executions{}",

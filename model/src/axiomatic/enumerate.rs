@@ -20,9 +20,10 @@
 //! Searching for the final states only ([`super::analyze_states`]), branches that can only
 //! reach states already found are dropped as well ([`super::targets`]).
 
+use super::budget::Budget;
 use super::events::{Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
-use super::models::{coherence_required, prepare, Checker, Dynamic};
+use super::models::{coherence_forbidden, coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::targets::{Memories, Targets};
 use super::wanted::ForRegisters;
@@ -66,6 +67,11 @@ pub struct Explorer<'p> {
     memories: Memories,
     /// States only: the wanted final states these paths can have (`None`: every one).
     wanted: Option<Rc<ForRegisters>>,
+    /// Per location, whether the final state reports its value.
+    observed: &'p [bool],
+    budget: &'p Budget,
+    /// Deciding the condition: the value of the proposition on the states worth finding.
+    goal: Option<bool>,
 }
 
 /// How to go through the candidate executions of one combination of traces.
@@ -94,12 +100,15 @@ type NeverShare = RefCell<HashMap<(usize, usize, usize), bool, BuildHasherDefaul
 
 impl<'p> Explorer<'p> {
     /// `wanted`: states only, the wanted states for these paths' registers (`None`: every
-    /// state).
+    /// state); `observed`: per location, whether the final state reports its value (see
+    /// [`super::observed_locations`]).
     pub fn new(
         p: &'p Program,
         model: Model,
         search: SearchFn,
         wanted: Option<Rc<ForRegisters>>,
+        observed: &'p [bool],
+        budget: &'p Budget,
     ) -> Explorer<'p> {
         Explorer {
             p,
@@ -108,7 +117,65 @@ impl<'p> Explorer<'p> {
             shared: None,
             memories: Memories::default(),
             wanted,
+            observed,
+            budget,
+            goal: None,
         }
+    }
+
+    /// States only: look only for final states on which the proposition is `sat` (those that
+    /// decide the condition), valuation by valuation (registers known, each reported
+    /// location's possible last values combined).
+    pub fn decide(&mut self, sat: bool) {
+        self.goal = Some(sat);
+    }
+
+    /// The memories (reported locations' values, in order) that, with this valuation's
+    /// registers, make final states the goal asks for; `None` when there are too many
+    /// combinations to list (then every memory is looked for).
+    fn goal_memories(
+        p: &Program,
+        observed: &[bool],
+        sat: bool,
+        regs: &BTreeMap<String, Value>,
+        lasts: &[Vec<Value>],
+    ) -> Option<Vec<Vec<Value>>> {
+        const LIMIT: usize = 1 << 12;
+        let lasts: Vec<Vec<Value>> = lasts
+            .iter()
+            .map(|vs| {
+                let mut vs = vs.clone();
+                vs.sort_unstable();
+                vs.dedup();
+                vs
+            })
+            .collect();
+        let names: Vec<&String> = (0..p.locations.len())
+            .filter(|&l| p.physical(l) == l && observed[l])
+            .map(|l| &p.locations[l].name)
+            .collect();
+        let combinations = lasts
+            .iter()
+            .try_fold(1usize, |a, vs| a.checked_mul(vs.len()))
+            .filter(|&c| c <= LIMIT)?;
+        let mut out = Vec::new();
+        let mut state = FinalState {
+            regs: regs.clone(),
+            mem: BTreeMap::new(),
+        };
+        for mut k in 0..combinations {
+            let mut memory = Vec::with_capacity(lasts.len());
+            for (name, values) in names.iter().zip(&lasts) {
+                let v = values[k % values.len()];
+                k /= values.len();
+                state.mem.insert((*name).clone(), v);
+                memory.push(v);
+            }
+            if super::condition_holds_on(p, &state) == sat && super::filter_admits(p, &state) {
+                out.push(memory);
+            }
+        }
+        Some(out)
     }
 
     /// Explores every candidate execution of one combination of traces (one per thread, all
@@ -126,9 +193,10 @@ impl<'p> Explorer<'p> {
             None => {
                 let ev = Events::build(p, combo)?;
                 let checker = prepare(self.model, &ev);
+                let ms = checker.morally_strong();
                 let places = (0..p.locations.len())
                     .filter(|&l| p.physical(l) == l)
-                    .map(|l| Place::of(&ev, p, l))
+                    .map(|l| Place::of(&ev, p, l, ms, self.observed[l]))
                     .collect();
                 let reg_keys = combo
                     .iter()
@@ -167,7 +235,19 @@ impl<'p> Explorer<'p> {
                     },
                     None => None,
                 };
-                let targets = Targets::new(last_values(ev, &shared.places), found, wanted);
+                let lasts = last_values(ev, &shared.places);
+                let goal = match (self.goal, wanted) {
+                    (Some(sat), None) => {
+                        let regs = registers(combo, &shared.reg_keys);
+                        Self::goal_memories(p, self.observed, sat, &regs, &lasts)
+                    }
+                    _ => None,
+                };
+                if goal.as_ref().is_some_and(Vec::is_empty) {
+                    return Ok(());
+                }
+                let wanted = wanted.or(goal.as_deref());
+                let targets = Targets::new(lasts, found, wanted);
                 if !targets.open(None) {
                     return Ok(());
                 }
@@ -217,6 +297,13 @@ impl<'p> Explorer<'p> {
             fence_floor,
             barrier_floor,
             never_share: &shared.never_share,
+            budget: self.budget,
+            observed_writes: shared
+                .places
+                .iter()
+                .filter(|place| place.observed)
+                .flat_map(|place| place.init.iter().chain(&place.writes))
+                .fold(0, |s, &w| s | bit(w)),
         };
         let mut tally = Tally {
             targets,
@@ -244,12 +331,32 @@ struct Rf {
     inv: Rel,
 }
 
-/// What the causality of the reads-from pairs chosen so far, under the synchronization common to
-/// every option, requires of the coherence order of one location's writes.
+/// The causality of the reads-from pairs chosen so far, under the synchronization common to
+/// every option (what the coherence order grew by is in the coherence passed along with it).
 struct Floor {
-    /// For each write, the writes that must precede it.
-    before: Rel,
     cause: Rel,
+    /// Coherence pairs the Causality axiom rules out ([`coherence_forbidden`]).
+    forbidden: Rel,
+}
+
+/// Adds `a → b` to the transitive relation `co`, keeping it transitive.
+fn add_transitive(co: &mut Rel, a: usize, b: usize) {
+    let after = co.row(b) | bit(b);
+    for x in 0..co.len() {
+        if x == a || co.has(x, a) {
+            co.set_row(x, co.row(x) | after);
+        }
+    }
+}
+
+/// The transitive `co` grown by `required`, still transitive; `None` when that makes a cycle
+/// (a required pair against one chosen).
+fn grown(co: &Rel, required: &Rel) -> Option<Rel> {
+    if required.subset_of(co) {
+        return Some(co.clone());
+    }
+    let co = (co | required).plus();
+    co.irreflexive().then_some(co)
 }
 
 /// What every option has in common (options are never empty: at least the empty order, or no
@@ -273,12 +380,13 @@ fn registers(combo: &[&Trace], reg_keys: &[Vec<String>]) -> BTreeMap<String, Val
     regs
 }
 
-/// Per physical location, the values its coherence-last write may have: any of its writes',
-/// the initial value when it has none.
+/// Per observed physical location, the values its coherence-last write may have: any of its
+/// writes', the initial value when it has none.
 fn last_values(ev: &Events, places: &[Place]) -> Vec<Vec<Value>> {
     let value = |w: &usize| ev.value(*w).expect("writes have values");
     places
         .iter()
+        .filter(|place| place.observed)
         .map(|place| match place.writes.is_empty() {
             true => place.init.iter().map(value).collect(),
             false => place.writes.iter().map(value).collect(),
@@ -328,6 +436,9 @@ pub struct Search<'a> {
     fence_floor: &'a Rel,
     barrier_floor: Rel,
     never_share: &'a NeverShare,
+    /// The writes of the locations whose final value is reported.
+    observed_writes: Set,
+    budget: &'a Budget,
 }
 
 /// The choices to make at one physical location: its reads (with their candidate writes) and
@@ -337,12 +448,16 @@ struct Place {
     reads: Vec<usize>,
     init: Vec<usize>,
     writes: Vec<usize>,
-    /// The read-modify-writes writing here, as (read, write).
-    rmws: Vec<(usize, usize)>,
+    /// The pairs of `writes` that are morally strong (lower index first): coherence orders
+    /// them one way or the other.
+    ms_pairs: Vec<(usize, usize)>,
+    /// Whether the final state reports this location's value (then its coherence order has a
+    /// last write).
+    observed: bool,
 }
 
 impl Place {
-    fn of(ev: &Events, p: &Program, l: LocId) -> Place {
+    fn of(ev: &Events, p: &Program, l: LocId, ms: &Rel, observed: bool) -> Place {
         let here = |e: usize| ev.location(e).map(|x| p.physical(x)) == Some(l);
         let reads = members(ev.r)
             .enumerate()
@@ -352,12 +467,21 @@ impl Place {
         let (init, writes) = members(ev.w)
             .filter(|&w| here(w))
             .partition(|&w| ev.init & bit(w) != 0);
-        let rmws = ev.rmw.pairs().filter(|&(_, w)| here(w)).collect();
+        let writes: Vec<usize> = writes;
+        let mut ms_pairs = Vec::new();
+        for (i, &a) in writes.iter().enumerate() {
+            for &b in &writes[i + 1..] {
+                if ms.has(a, b) || ms.has(b, a) {
+                    ms_pairs.push((a, b));
+                }
+            }
+        }
         Place {
             reads,
             init,
             writes,
-            rmws,
+            ms_pairs,
+            observed,
         }
     }
 }
@@ -397,7 +521,13 @@ impl Search<'_> {
     }
 
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
-    /// [`Self::pruned`] must agree with.
+    /// [`Self::pruned`] must agree with. Candidates are every reads-from and, per location,
+    /// every transitive coherence relation with the initial write first (and a last write
+    /// where the final value is reported). Consistent ones are counted when their coherence
+    /// is the least one for its choices (the initial write first, the orientation of the
+    /// morally strong pairs, the last write, the pairs causality requires): the executions the
+    /// pruned search lists. The final states of all consistent candidates must be those of
+    /// the counted ones (checked here).
     #[cfg(test)]
     pub fn exhaustive(&self, tally: &mut Tally) {
         let ev = self.ev;
@@ -407,11 +537,19 @@ impl Search<'_> {
             for (k, (r, ws)) in self.candidates.iter().enumerate() {
                 rf.add(ws[choice[k]], *r);
             }
-            let p = self.p;
-            let locations: Vec<LocId> = (0..p.locations.len())
-                .filter(|&l| p.physical(l) == l)
-                .collect();
-            self.every_coherence(&locations, &rf, &Rel::empty(ev.n), tally);
+            let empty = Rel::empty(ev.n);
+            let mut every_last = Vec::new();
+            self.every_coherence(self.places, &rf, &empty, &empty, tally, &mut every_last);
+            let mut counted: Vec<Set> = tally.by_last_writes[..].iter().map(|e| e.0).collect();
+            counted.sort_unstable();
+            every_last.sort_unstable();
+            every_last.dedup();
+            for last in every_last {
+                assert!(
+                    counted.binary_search(&last).is_ok(),
+                    "a consistent coherence order reaches a final memory no least one does"
+                );
+            }
             let mut k = 0;
             loop {
                 if k == choice.len() {
@@ -427,11 +565,24 @@ impl Search<'_> {
         }
     }
 
+    /// `base`: the pairs every coherence chosen so far must have (initial write first, last
+    /// write last); `every_last`: the final memories (as last writes) of every consistent
+    /// candidate.
     #[cfg(test)]
-    fn every_coherence(&self, locs: &[LocId], rf: &Rel, co: &Rel, tally: &mut Tally) {
+    fn every_coherence(
+        &self,
+        places: &[Place],
+        rf: &Rel,
+        co: &Rel,
+        base: &Rel,
+        tally: &mut Tally,
+        every_last: &mut Vec<Set>,
+    ) {
         let ev = self.ev;
-        let Some((&l, rest)) = locs.split_first() else {
+        let Some((here, rest)) = places.split_first() else {
             let fr = rf.inv().seq(co);
+            let ms = self.checker.morally_strong();
+            let ms_writes = &(ms | &ms.inv()).restrict(ev.w, ev.w) & &ev.loc;
             for sync_fence in self.fence_orders {
                 for sync_barrier in &self.barrier_options {
                     let x = Dynamic {
@@ -441,27 +592,73 @@ impl Search<'_> {
                         sync_fence,
                         sync_barrier,
                     };
-                    if self.checker.consistent(ev, &x).is_ok() {
+                    if self.checker.consistent(ev, &x).is_err() {
+                        continue;
+                    }
+                    every_last.push(
+                        members(self.observed_writes)
+                            .filter(|&w| co.row(w) == 0)
+                            .fold(0, |s, w| s | bit(w)),
+                    );
+                    let cause = self.checker.causality(ev, &x);
+                    let required = coherence_required(ev, &cause);
+                    let least = (&(base | &(co & &ms_writes)) | &required).plus();
+                    if least == *co {
                         self.record(&x, tally);
                     }
                 }
             }
             return;
         };
-        let here = |e: usize| ev.location(e).map(|x| self.p.physical(x)) == Some(l);
-        let writes: Vec<usize> = members(ev.w).filter(|&w| here(w)).collect();
-        let (init, others): (Vec<usize>, Vec<usize>) =
-            writes.iter().partition(|&&w| ev.init & bit(w) != 0);
-        for_each_permutation(&others, &mut |order| {
+        let others = &here.writes;
+        let mut pairs = Vec::new();
+        for (i, &a) in others.iter().enumerate() {
+            for &b in &others[i + 1..] {
+                pairs.push((a, b));
+            }
+        }
+        // Each pair unordered, one way or the other.
+        let mut code = vec![0u8; pairs.len()];
+        loop {
             let mut co_l = co.clone();
-            let chain: Vec<usize> = init.iter().chain(order).copied().collect();
-            for (i, &a) in chain.iter().enumerate() {
-                for &b in &chain[i + 1..] {
-                    co_l.add(a, b);
+            let mut base_l = base.clone();
+            for &i in &here.init {
+                for &w in others {
+                    co_l.add(i, w);
+                    base_l.add(i, w);
                 }
             }
-            self.every_coherence(rest, rf, &co_l, tally);
-        });
+            for (&(a, b), &c) in pairs.iter().zip(&code) {
+                match c {
+                    1 => co_l.add(a, b),
+                    2 => co_l.add(b, a),
+                    _ => {}
+                }
+            }
+            if co_l.plus() == co_l && co_l.irreflexive() {
+                let all = others.iter().fold(0, |s, &w| s | bit(w));
+                let last: Vec<usize> = others
+                    .iter()
+                    .copied()
+                    .filter(|&t| co_l.row(t) & all == 0)
+                    .collect();
+                if !here.observed || others.is_empty() {
+                    self.every_coherence(rest, rf, &co_l, &base_l, tally, every_last);
+                } else if let [t] = last[..] {
+                    for &w in others.iter().filter(|&&w| w != t) {
+                        base_l.add(w, t);
+                    }
+                    self.every_coherence(rest, rf, &co_l, &base_l, tally, every_last);
+                }
+            }
+            let Some(k) = code.iter().position(|&c| c < 2) else {
+                break;
+            };
+            code[k] += 1;
+            for c in &mut code[..k] {
+                *c = 0;
+            }
+        }
     }
 
     /// The per-location axioms on the choices made so far. Sound for pruning: those axioms are
@@ -477,25 +674,20 @@ impl Search<'_> {
     /// chosen (its causality order is then that of the complete reads-from under the common
     /// synchronization).
     fn location(&self, at: usize, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
-        if !tally.open(None) {
+        if !tally.open(None) || !self.budget.go_on() {
             return;
         }
         let Some(here) = self.places.get(at) else {
             self.finish(rf, co, floor, tally);
             return;
         };
-        // Coherence starts with the initial write.
+        // The initial write comes first in coherence: the initial values are in memory before
+        // any thread runs.
         let mut co_l = co.clone();
         for (i, &a) in here.init.iter().enumerate() {
             for &b in here.init[i + 1..].iter().chain(&here.writes) {
                 co_l.add(a, b);
             }
-        }
-        // Each complete choice of the reads' sources, and each complete coherence order of two
-        // or more writes, is checked with these pairs: check them here only when none will be.
-        let checked_later = !here.reads.is_empty() || here.writes.len() >= 2;
-        if !checked_later && !self.locations_ok(rf, &co_l) {
-            return;
         }
         if here.reads.is_empty() {
             // Nothing read here: reads-from, so causality, is the last location's.
@@ -515,10 +707,8 @@ impl Search<'_> {
         prior: Option<&Floor>,
         tally: &mut Tally,
     ) {
-        let here = &self.places[at];
-        if let Some(floor) = self.coherence_floor(here, rf, co, prior) {
-            let mut order = here.writes.clone();
-            self.coherence(at, &floor, &mut order, 0, rf, co, tally);
+        if let Some((floor, co)) = self.coherence_floor(rf, co, prior) {
+            self.orient(at, &floor, 0, rf, &co, tally);
         }
     }
 
@@ -527,6 +717,9 @@ impl Search<'_> {
     /// that violates a per-location axiom; then the coherence order.
     fn reads_from(&self, at: usize, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
+        if !self.budget.go_on() {
+            return;
+        }
         let Some(k) = k.checked_sub(1) else {
             self.choose_coherence(at, rf, co, None, tally);
             return;
@@ -556,11 +749,12 @@ impl Search<'_> {
     }
 
     /// Whether the reads of two read-modify-writes at `here` can never both read from `w`:
-    /// with only those two reads-from pairs and any order of `w` and the two RMW writes (after
-    /// the initial writes), the per-location axioms fail. They are monotone, so every execution
-    /// with both pairs fails them too, and the choice is dropped before any coherence order is
-    /// built (Atomicity: whichever RMW writes first comes between the other one's source and
-    /// its write).
+    /// with only those two reads-from pairs and the least coherence between `w` and the two RMW
+    /// writes that any execution has (the initial write first, each morally strong pair in one
+    /// direction or the other), the per-location axioms fail. They are monotone, so every
+    /// execution with both pairs fails them too, and the choice is dropped before any coherence
+    /// order is built (Atomicity: whichever RMW writes first comes between the other one's
+    /// source and its write).
     fn never_share(&self, here: &Place, w: usize, r1: usize, r2: usize) -> bool {
         let ev = self.ev;
         let key = (w, r1.min(r2), r1.max(r2));
@@ -575,45 +769,51 @@ impl Search<'_> {
         rf.add(w, r1);
         rf.add(w, r2);
         let inv = rf.inv();
-        let from_init = ev.init & bit(w) != 0;
+        let mut base = Rel::empty(ev.n);
+        for &init in &here.init {
+            for x in [w, w1, w2].into_iter().filter(|&x| x != init) {
+                base.add(init, x);
+            }
+        }
+        let ms = self.checker.morally_strong();
+        let pairs: Vec<(usize, usize)> = [(w, w1), (w, w2), (w1, w2)]
+            .into_iter()
+            .filter(|&(a, b)| ms.has(a, b) || ms.has(b, a))
+            .collect();
         let mut some_order_passes = false;
-        for_each_permutation(&[w, w1, w2], &mut |order| {
-            if some_order_passes || (from_init && order[0] != w) {
-                return;
-            }
-            let mut co = Rel::empty(ev.n);
-            for (i, &a) in order.iter().enumerate() {
-                for &b in &order[i + 1..] {
-                    co.add(a, b);
-                }
-                for &init in here.init.iter().filter(|&&init| init != a) {
-                    co.add(init, a);
+        for mask in 0..1u32 << pairs.len() {
+            let mut co = base.clone();
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                match mask & (1 << k) == 0 {
+                    true => co.add(a, b),
+                    false => co.add(b, a),
                 }
             }
-            let fr = inv.seq(&co);
-            some_order_passes = self.checker.location_ok(ev, &rf, &co, &fr);
-        });
+            let co = co.plus();
+            if co.irreflexive() {
+                let fr = inv.seq(&co);
+                if self.checker.location_ok(ev, &rf, &co, &fr) {
+                    some_order_passes = true;
+                    break;
+                }
+            }
+        }
         self.never_share
             .borrow_mut()
             .insert(key, !some_order_passes);
         !some_order_passes
     }
 
-    /// With reads-from chosen up to this location: for each of its writes, the writes the
-    /// Coherence and Causality axioms require before it in coherence, given the causality these
-    /// reads-from pairs and the synchronization common to every choice already imply (all
-    /// later choices only add to it). `None` when that already breaks those axioms: a read
-    /// causally before the write it reads from, or a required pair the coherence chosen so far
-    /// (earlier locations, the initial write first) contradicts.
+    /// With reads-from chosen up to this location: the causality these reads-from pairs and
+    /// the synchronization common to every choice already imply (all later choices only add to
+    /// it), and the coherence chosen so far grown by every pair the Coherence and Causality
+    /// axioms then require ([`coherence_required`]: for this location's writes, and for earlier
+    /// locations' whose reads-from causality has grown since). `None` when that already breaks
+    /// those axioms: a read causally before the write it reads from, or a required pair
+    /// against the coherence chosen so far (a cycle).
     ///
     /// `prior`: a floor computed with the same reads-from, whose causality (which passed) holds.
-    fn coherence_floor(
-        &self,
-        here: &Place,
-        rf: &Rf,
-        co: &Rel,
-        prior: Option<&Floor>,
-    ) -> Option<Floor> {
+    fn coherence_floor(&self, rf: &Rf, co: &Rel, prior: Option<&Floor>) -> Option<(Floor, Rel)> {
         let ev = self.ev;
         let cause = match prior {
             Some(prior) => prior.cause.clone(),
@@ -633,143 +833,131 @@ impl Search<'_> {
                 cause
             }
         };
-        let required = coherence_required(ev, &rf.inv, &cause);
-        // Writes whose coherence position is fixed: those of earlier locations, the initial one.
-        let open = here.writes.iter().fold(0, |s, &w| s | bit(w));
-        let fixed = (co.domain() | co.range() | ev.init) & ev.w & !open;
-        if !required.restrict(ev.w, fixed).subset_of(co) {
+        let co = grown(co, &coherence_required(ev, &cause))?;
+        let forbidden = coherence_forbidden(ev, &rf.rel, &cause);
+        if !(&co & &forbidden).is_empty() {
             return None;
         }
-        Some(Floor {
-            before: required.restrict(open, open).inv(),
-            cause,
-        })
+        Some((Floor { cause, forbidden }, co))
     }
 
-    /// Chooses the coherence order of `order[k..]` after `order[..k]`, one position at a time
-    /// (every ordering, as [`for_each_permutation`] lists them): placing a write orders it
-    /// before every write still unplaced, so a write with a required predecessor (`before`)
-    /// still unplaced cannot go next; a complete order that violates a per-location axiom is
-    /// dropped. (The caller checked the per-location axioms on `co`: with nothing placed yet,
-    /// on the initial write's pairs.)
-    #[allow(clippy::too_many_arguments)]
-    fn coherence(
-        &self,
-        at: usize,
-        floor: &Floor,
-        order: &mut Vec<usize>,
-        k: usize,
-        rf: &Rf,
-        co: &Rel,
-        tally: &mut Tally,
-    ) {
-        if k == order.len() {
-            if tally.targets.is_none() {
+    /// Orients the morally strong pairs of location `at`'s writes from the `k`-th on (PTX ISA
+    /// "Coherence order": morally strong overlapping writes are related in coherence order;
+    /// others only when causality relates them), keeping coherence transitive: a pair that
+    /// the pairs so far already order is not chosen again, so every coherence order comes
+    /// once. Each choice only adds pairs, so a prefix failing a per-location axiom (monotone)
+    /// is dropped with every completion.
+    fn orient(&self, at: usize, floor: &Floor, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
+        let here = &self.places[at];
+        if !self.budget.go_on() {
+            return;
+        }
+        let Some(&(a, b)) = here.ms_pairs.get(k) else {
+            self.close_location(at, floor, rf, co, tally);
+            return;
+        };
+        if co.has(a, b) || co.has(b, a) {
+            self.orient(at, floor, k + 1, rf, co, tally);
+            return;
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            let mut co_k = co.clone();
+            add_transitive(&mut co_k, x, y);
+            if (&co_k & &floor.forbidden).is_empty() && self.locations_ok(rf, &co_k) {
+                self.orient(at, floor, k + 1, rf, &co_k, tally);
+            }
+        }
+    }
+
+    /// With location `at`'s coherence oriented: when the final condition reads its final value,
+    /// each write that can be coherence-last (the final value comes from a write that every
+    /// other write to the location precedes in coherence), then the next location.
+    fn close_location(&self, at: usize, floor: &Floor, rf: &Rf, co: &Rel, tally: &mut Tally) {
+        let here = &self.places[at];
+        if !here.observed {
+            if self.locations_ok(rf, co) {
                 self.location(at + 1, rf, co, Some(floor), tally);
-                return;
-            }
-            let init = &self.places[at].init;
-            let last = order
-                .last()
-                .or(init.last())
-                .expect("locations have a write");
-            let value = self.ev.value(*last).expect("writes have values");
-            if let Some(targets) = &mut tally.targets {
-                targets.push(value);
-            }
-            self.location(at + 1, rf, co, Some(floor), tally);
-            if let Some(targets) = &mut tally.targets {
-                targets.pop();
             }
             return;
         }
-        let unplaced = order[k..].iter().fold(0, |s, &w| s | bit(w));
-        let barred = self.between_rmw(at, rf, unplaced);
-        // One copy for all the choices: the write placed next gets the unplaced ones as its
-        // coherence successors (it had none), taken back before the next choice.
-        let mut co_k = co.clone();
-        for i in k..order.len() {
-            if floor.before.row(order[i]) & unplaced != 0 || barred & bit(order[i]) != 0 {
-                continue;
-            }
-            order.swap(k, i);
-            if tally.targets.is_some() && !tally.open(Some(&self.may_end(floor, order, k))) {
-                order.swap(k, i);
-                continue;
-            }
-            let w = order[k];
-            co_k.set_row(w, co.row(w) | (unplaced & !bit(w)));
-            // The per-location axioms are checked once the order is complete (placing the
-            // second-to-last write fixes the last; a single write adds no pair to what the
-            // caller checked): checking shorter prefixes prunes too rarely to pay.
-            if k + 2 != order.len() || self.locations_ok(rf, &co_k) {
-                self.coherence(at, floor, order, k + 1, rf, &co_k, tally);
-            }
-            co_k.set_row(w, co.row(w));
-            order.swap(k, i);
-        }
-    }
-
-    /// The unplaced writes that cannot come next in coherence without breaking Atomicity (as
-    /// every model states it: no morally strong write `u` with `fr(r, u)` and `co(u, w)` for an
-    /// RMW `(r, w)`, the relations restricted to morally strong pairs): once the write an
-    /// RMW's read reads from is placed and its own write is not, placing such a `u` next puts it
-    /// between them.
-    fn between_rmw(&self, at: usize, rf: &Rf, unplaced: Set) -> Set {
-        let ms = self.checker.morally_strong();
-        let mut barred = 0;
-        for &(r, w) in &self.places[at].rmws {
-            if unplaced & bit(w) != 0 && rf.inv.row(r) & unplaced == 0 {
-                barred |= members(unplaced & ms.row(r))
-                    .filter(|&u| u != w && ms.has(u, w))
-                    .fold(0, |s, u| s | bit(u));
-            }
-        }
-        barred
-    }
-
-    /// With `order[..=k]` placed: the values of the writes that may still end the order, those
-    /// unplaced that no other unplaced write must follow (`order[k]` itself when it is the
-    /// last).
-    fn may_end(&self, floor: &Floor, order: &[usize], k: usize) -> Vec<Value> {
         let value = |w: usize| self.ev.value(w).expect("writes have values");
-        let rest = &order[k + 1..];
-        if rest.is_empty() {
-            return vec![value(order[k])];
+        let all = here.writes.iter().fold(0, |s, &w| s | bit(w));
+        let lasts: Vec<usize> = match here.writes.is_empty() {
+            true => here.init.last().copied().into_iter().collect(),
+            false => here
+                .writes
+                .iter()
+                .copied()
+                .filter(|&t| co.row(t) & all == 0)
+                .collect(),
+        };
+        for t in lasts {
+            if !tally.open(Some(&[value(t)])) {
+                continue;
+            }
+            let mut co_t = co.clone();
+            for &w in here.writes.iter().filter(|&&w| w != t) {
+                add_transitive(&mut co_t, w, t);
+            }
+            if !(&co_t & &floor.forbidden).is_empty() || !self.locations_ok(rf, &co_t) {
+                continue;
+            }
+            if let Some(targets) = &mut tally.targets {
+                targets.push(value(t));
+            }
+            self.location(at + 1, rf, &co_t, Some(floor), tally);
+            if let Some(targets) = &mut tally.targets {
+                targets.pop();
+            }
         }
-        let followed = rest.iter().fold(0, |s, &u| s | floor.before.row(u));
-        rest.iter()
-            .filter(|&&w| followed & bit(w) == 0)
-            .map(|&w| value(w))
-            .collect()
     }
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations
-    /// (every location already passed its own).
+    /// (every location already passed its own). Coherence grows by the pairs a synchronization
+    /// beyond the common one requires.
     fn finish(&self, rf: &Rf, co: &Rel, floor: Option<&Floor>, tally: &mut Tally) {
         let fr = rf.inv.seq(co);
-        let rf = &rf.rel;
         for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
                 let x = Dynamic {
-                    rf,
+                    rf: &rf.rel,
                     co,
                     fr: &fr,
                     sync_fence,
                     sync_barrier,
                 };
                 // Causality reads rf and the synchronization only: under the common
-                // synchronization it was computed with the last location's floor.
+                // synchronization it was computed with the last location's floor, and the
+                // coherence pairs it requires are in `co` already.
                 let common = sync_fence == self.fence_floor && *sync_barrier == self.barrier_floor;
                 let computed;
+                let mut co_x = None;
                 let cause = match floor {
                     Some(floor) if common => &floor.cause,
                     _ => {
                         computed = self.checker.causality(self.ev, &x);
+                        let required = coherence_required(self.ev, &computed);
+                        if !required.subset_of(co) {
+                            match grown(co, &required) {
+                                Some(c) if self.locations_ok(rf, &c) => co_x = Some(c),
+                                _ => continue,
+                            }
+                        }
                         &computed
                     }
                 };
-                let accepted = || tally.accept.as_ref().is_none_or(|f| f(self.ev, rf, co));
+                let fr_x = co_x.as_ref().map(|c| rf.inv.seq(c));
+                let x = Dynamic {
+                    co: co_x.as_ref().unwrap_or(co),
+                    fr: fr_x.as_ref().unwrap_or(&fr),
+                    ..x
+                };
+                let accepted = || {
+                    tally
+                        .accept
+                        .as_ref()
+                        .is_none_or(|f| f(self.ev, &rf.rel, x.co))
+                };
                 if self.checker.global_ok(self.ev, &x, cause).is_ok() && accepted() {
                     self.record(&x, tally);
                     // States only: this branch's final state is found.
@@ -783,11 +971,12 @@ impl Search<'_> {
     }
 
     fn record(&self, x: &Dynamic<'_>, tally: &mut Tally) {
-        // Writes with no coherence successor.
-        let last = members(self.ev.w)
+        // The coherence-last write of each location whose final value is read.
+        let last = members(self.observed_writes)
             .filter(|&w| x.co.row(w) == 0)
             .fold(0, |s, w| s | bit(w));
         tally.executions += 1;
+        self.budget.execution();
         if !self.checker.races(self.ev, x).is_empty() {
             tally.racy += 1;
         }
@@ -945,13 +1134,19 @@ fn fence_orders(ev: &Events, ms: &Rel) -> Result<Vec<Rel>, String> {
 /// The ways barriers can match, each as a barrier synchronization relation.
 ///
 /// Barriers of one CTA meet when their ids (all id operands, by value) agree. Without a quorum
-/// every such barrier takes part in one instance. With a quorum `q`, instances have exactly `q`
-/// barriers of different threads; a barrier left out of every instance never completes, so its
-/// thread blocks there — allowed only if the barrier is the thread's last event (otherwise the
-/// execution does not run to its end, and final states only come from complete runs).
+/// the `k`-th such barrier of each thread takes part in the `k`-th instance (PTX ISA, `bar`: a
+/// barrier completes when its expected threads arrive, and is then reset for its next use).
+/// With a quorum `q`, instances have exactly `q` barriers of different threads; a barrier left
+/// out of every instance never completes, so its thread blocks there — allowed only if the
+/// barrier is the thread's last event (otherwise the execution does not run to its end, and
+/// final states only come from complete runs).
 ///
 /// Within an instance every barrier synchronizes with every `bar.sync` of another thread (an
 /// `arrive` publishes its thread's earlier operations but does not wait).
+///
+/// A matching whose instances cannot complete in any order is a deadlock, not an execution
+/// (see [`completes`]); this depends on program order and the matching only, so it is the
+/// same under every model.
 fn barrier_syncs(ev: &Events) -> Vec<Rel> {
     type Key = (u32, u32, Vec<Value>, Option<Value>);
     let mut groups: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
@@ -965,10 +1160,24 @@ fn barrier_syncs(ev: &Events) -> Vec<Rel> {
             .or_default()
             .push(b);
     }
-    let mut options = vec![Rel::empty(ev.n)];
+    let mut options = vec![(Rel::empty(ev.n), Vec::new())];
     for ((_, _, _, quorum), members) in groups {
         let instances: Vec<Vec<Vec<usize>>> = match quorum {
-            None => vec![vec![members]],
+            None => {
+                // The k-th barrier of each thread (members are in event order, so in program
+                // order within a thread) joins the k-th instance.
+                let mut by_use: Vec<Vec<usize>> = Vec::new();
+                let mut uses: BTreeMap<Option<ThreadId>, usize> = BTreeMap::new();
+                for &b in &members {
+                    let k = uses.entry(ev.info[b].thread).or_insert(0);
+                    if by_use.len() <= *k {
+                        by_use.push(Vec::new());
+                    }
+                    by_use[*k].push(b);
+                    *k += 1;
+                }
+                vec![by_use]
+            }
             Some(q) => {
                 let mut out = Vec::new();
                 partitions(
@@ -1001,13 +1210,68 @@ fn barrier_syncs(ev: &Events) -> Vec<Rel> {
                     }
                 }
             }
-            for o in &options {
-                next.push(o | &rel);
+            for (o, placed) in &options {
+                let mut placed: Vec<Vec<usize>> = placed.clone();
+                placed.extend(partition.iter().cloned());
+                next.push((o | &rel, placed));
             }
         }
         options = next;
     }
     options
+        .into_iter()
+        .filter(|(_, instances)| completes(ev, instances))
+        .map(|(rel, _)| rel)
+        .collect()
+}
+
+/// Whether barrier instances can complete one after another: an instance completes once all
+/// its barriers are reached, and a thread waiting at a `bar.sync` reaches nothing after it
+/// until that barrier's instance completes. So an instance with a barrier that comes in
+/// program order after a waiting barrier of another (or the same) instance must complete after
+/// it; a cycle of such orders is a deadlock (threads crossing two named barriers, `bar.sync 0;
+/// bar.sync 1` against `bar.sync 1; bar.sync 0`, wait for each other forever).
+fn completes(ev: &Events, instances: &[Vec<usize>]) -> bool {
+    let n = instances.len();
+    let mut after = vec![Vec::new(); n];
+    for (i, a_instance) in instances.iter().enumerate() {
+        for &a in a_instance {
+            let waits = matches!(
+                ev.info[a].kind,
+                Kind::Barrier {
+                    op: BarrierOp::Sync,
+                    ..
+                }
+            );
+            if !waits {
+                continue;
+            }
+            for (j, b_instance) in instances.iter().enumerate() {
+                if b_instance.iter().any(|&b| ev.po.has(a, b)) {
+                    after[i].push(j);
+                }
+            }
+        }
+    }
+    // Kahn's algorithm: every instance completes iff the order is acyclic.
+    let mut waiting_on = vec![0usize; n];
+    for js in &after {
+        for &j in js {
+            waiting_on[j] += 1;
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&j| waiting_on[j] == 0).collect();
+    let mut done = 0;
+    while let Some(i) = ready.pop() {
+        done += 1;
+        for &j in &after[i] {
+            waiting_on[j] -= 1;
+            if waiting_on[j] == 0 {
+                ready.push(j);
+            }
+        }
+    }
+    done == n
 }
 
 /// Splits `members` into instances of exactly `q` barriers of distinct threads, leaving out

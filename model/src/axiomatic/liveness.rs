@@ -629,7 +629,18 @@ fn hangs(
         states_only: false,
         accept: Some(Rc::new(accept)),
     };
-    let mut explorer = Explorer::new(p, model, |search, tally| search.pruned(tally), None);
+    // Every location gets a coherence-last write (one every other write precedes), so that
+    // "reads a coherence-last write" means what it did with a total coherence order.
+    let observed = super::observed_locations(p, super::FinalMemory::All);
+    let budget = super::budget::Budget::new(None, None, None);
+    let mut explorer = Explorer::new(
+        p,
+        model,
+        |search, tally| search.pruned(tally),
+        None,
+        &observed,
+        &budget,
+    );
     let mut result = Ok(());
     let mut found: Option<Vec<Trace>> = None;
     let for_each = if model.forbids_thin_air() {

@@ -10,18 +10,34 @@
 //!
 //! Choices where the sources leave room, each checked against Dartagnan's verdicts on the 169
 //! shared PTX tests (all agree under both PTX models):
-//! - Coherence order is total per location, initial write first, as in Dartagnan's encoding.
-//!   (Letting PTX's partial order leave non-morally-strong writes unordered, with the v7.5
-//!   axioms as Dat3M writes them, flips 10 of the 169 verdicts.)
+//! - Coherence order is partial, as the PTX ISA and the Tile IR specification define it: "a
+//!   partial transitive order that relates overlapping write operations"; two writes are related
+//!   if they are morally strong or related in causality order (happens-before in Tile IR), and
+//!   writes in a data race stay unrelated. The initial write comes before every other write
+//!   (the initial values are in memory before any thread runs). From-reads is `rf^-1 ; co` with
+//!   `co` transitive. The Causality axiom, with a partial order, only forbids a read's source
+//!   to be coherence-before a write causally before the read; it does not order them
+//!   ([`models::coherence_forbidden`]).
+//! - A final state reports the locations the condition reads ([`FinalMemory`]); the final value
+//!   of one comes from a write every other write to it precedes in coherence, in a consistent
+//!   execution (so the search orders the last write after the others where it reports the
+//!   value, and nowhere else).
+//! - Executions are counted once per reads-from, synchronization, orientation of the morally
+//!   strong write pairs and last write of each reported location, with the least coherence
+//!   these allow (every other consistent coherence order with the same choices only adds
+//!   pairs no axiom asks for, and reaches the same final state).
 //! - Observation chains through RMWs as the PTX ISA defines it (`(ms & rf) ; (rmw ; ms & rf)*`),
 //!   not only one step: a release read by an RMW whose write an acquire reads synchronizes.
 //! - Barriers: `bar.cta.sync a[, b[, q]]` meet when all id operands agree (by value, so register
-//!   ids are dynamic) in one CTA; without a quorum all of them form one instance; with quorum
-//!   `q`, instances have exactly `q` barriers, and one left out blocks its thread, so it must be
-//!   the thread's last event (final states come from runs that end). `arrive` does not wait.
+//!   ids are dynamic) in one CTA; without a quorum the k-th barrier of each thread joins the
+//!   k-th instance; with quorum `q`, instances have exactly `q` barriers, and one left out blocks
+//!   its thread, so it must be the thread's last event (final states come from runs that end).
+//!   `arrive` does not wait. A matching whose instances wait for each other in a cycle is a
+//!   deadlock, with no final state, under every model.
 //! - fence.sc: one total order of all fence.sc operations, of which only morally strong pairs
 //!   synchronize; we enumerate the distinct restrictions.
 
+pub mod budget;
 pub mod dot;
 pub mod enumerate;
 pub mod events;
@@ -33,6 +49,7 @@ pub mod targets;
 pub mod values;
 pub mod wanted;
 
+pub use budget::{Progress, Report, Stop};
 pub use execution::{ExecEvent, Execution};
 
 use crate::litmus::{Cmp, Program, Prop, Quantifier, Span, Term, Value};
@@ -41,6 +58,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// The memory models the engine knows, by their command-line names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -92,6 +110,19 @@ pub struct Options {
     pub unroll: u32,
     /// Keep one example execution per final state.
     pub witnesses: bool,
+    /// Which locations' final values the final states report.
+    pub memory: FinalMemory,
+    /// Stop the search after this long: the answer is the states found so far, `bounded`.
+    pub timeout: Option<Duration>,
+    /// Stop the search after this many consistent executions (as `timeout`).
+    pub max_executions: Option<u64>,
+    /// Decide the condition only: look only for final states that decide it (for `exists` and
+    /// `~exists` those satisfying the proposition, for `forall` those that do not) and stop at
+    /// the first one. `holds` is then exact, `states` lists at most the deciding state
+    /// found, and executions are not counted.
+    pub condition_only: bool,
+    /// Called about once a second while the search runs past its first second.
+    pub progress: Option<Progress>,
 }
 
 impl Default for Options {
@@ -99,16 +130,78 @@ impl Default for Options {
         Options {
             unroll: 2,
             witnesses: false,
+            memory: FinalMemory::Condition,
+            timeout: None,
+            max_executions: None,
+            condition_only: false,
+            progress: None,
         }
     }
 }
 
-/// Registers (`"P1:r0"`, every register of every thread) and memory (physical locations, their
-/// coherence-last value) at the end of an execution.
+/// Which locations a final state reports the value of. A reported location's final value is
+/// that of a write every other write to it precedes in coherence, in a consistent execution;
+/// coherence being partial (two writes in a data race may stay unordered), requiring such a
+/// write of a location nobody looks at would drop executions for nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum FinalMemory {
+    /// The locations the final condition reads (as herd7 reports them).
+    #[default]
+    Condition,
+    /// Every physical location (to compare with engines that report every location: the
+    /// operational runtime, the SC reference).
+    All,
+}
+
+/// Per location (indexed by `LocId`, meaningful for physical ones), whether final states report
+/// its value: a location the condition or the filter reads through any of its names, or every
+/// one.
+pub fn observed_locations(p: &Program, memory: FinalMemory) -> Vec<bool> {
+    let mut observed = vec![memory == FinalMemory::All; p.locations.len()];
+    // An explicit stack: conditions may nest deeply.
+    let mut stack = vec![&p.condition.prop];
+    stack.extend(&p.filter);
+    while let Some(prop) = stack.pop() {
+        match prop {
+            Prop::True => {}
+            Prop::Cmp(_, a, b) => {
+                for t in [a, b] {
+                    if let Term::Loc(l) = t {
+                        observed[p.physical(*l)] = true;
+                    }
+                }
+            }
+            Prop::Not(q) => stack.push(q),
+            Prop::And(a, b) | Prop::Or(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+    observed
+}
+
+/// Registers (`"P1:r0"`, every register of every thread) and memory (the physical locations
+/// [`Options::memory`] asks for, their coherence-last value) at the end of an execution.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct FinalState {
     pub regs: BTreeMap<String, Value>,
     pub mem: BTreeMap<String, Value>,
+}
+
+impl FinalState {
+    /// The same state with only the locations `memory` reports (to compare a state of an engine
+    /// that reports every location with this engine's).
+    pub fn reported(mut self, p: &Program, memory: FinalMemory) -> FinalState {
+        let observed = observed_locations(p, memory);
+        self.mem.retain(|name, _| {
+            p.locations
+                .iter()
+                .position(|l| &l.name == name)
+                .is_none_or(|l| observed[p.physical(l)])
+        });
+        self
+    }
 }
 
 impl fmt::Display for FinalState {
@@ -139,8 +232,13 @@ pub struct Analysis {
     /// Whether the final condition holds (exists: some state satisfies it; ~exists: none
     /// does; forall: all do).
     pub holds: bool,
-    /// Some run was cut by the unroll bound: the result covers bounded runs only.
+    /// The result covers part of the runs only: some run was cut by the unroll bound, or the
+    /// search stopped early ([`Analysis::stopped`]).
     pub bounded: bool,
+    /// Why the search stopped before going through every candidate: its timeout or its
+    /// number of executions (then `states` are those found so far, and `holds` is decided on
+    /// them).
+    pub stopped: Option<Stop>,
     /// Consistent executions found (all of them except from [`analyze_states`]).
     pub executions: u64,
     /// How many of them have a data race, for models where a race is undefined behaviour
@@ -172,13 +270,15 @@ impl fmt::Display for AnalysisError {
 impl std::error::Error for AnalysisError {}
 
 /// Every final state `model` allows for `p`.
+///
+/// With [`Options::condition_only`], only the states that decide the condition are looked for
+/// ([`analyze_states`] with that goal).
 pub fn analyze(p: &Program, model: Model, opts: &Options) -> Result<Analysis, AnalysisError> {
-    explore(
-        p,
-        model,
-        opts,
-        How::counting(|search, tally| search.pruned(tally)),
-    )
+    let how = How {
+        count_executions: !opts.condition_only,
+        ..How::counting(|search, tally| search.pruned(tally))
+    };
+    explore(p, model, opts, how)
 }
 
 /// Every final state `model` allows for `p`, as [`analyze`] finds them (with the same `holds` and
@@ -209,7 +309,11 @@ pub fn allowed_among(
 ) -> Result<BTreeSet<FinalState>, AnalysisError> {
     let how = How {
         count_executions: false,
-        wanted: Some(wanted::Wanted::new(p, wanted.iter().cloned().collect())),
+        wanted: Some(wanted::Wanted::new(
+            p,
+            &observed_locations(p, opts.memory),
+            wanted.iter().cloned().collect(),
+        )),
         ..How::counting(|search, tally| search.pruned(tally))
     };
     let analysis = explore(p, model, opts, how)?;
@@ -262,6 +366,14 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         wanted,
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
+    let observed = observed_locations(p, opts.memory);
+    let budget = budget::Budget::new(opts.timeout, opts.max_executions, opts.progress.clone());
+    // Deciding the condition: the states that decide it.
+    let decide = (opts.condition_only && wanted.is_none())
+        .then_some(p.condition.quantifier != Quantifier::Forall);
+    let decisive = |s: &FinalState| {
+        decide.is_some_and(|sat| condition_holds_on(p, s) == sat && filter_admits(p, s))
+    };
     let paths = events::paths(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
@@ -305,7 +417,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
             .flatten()
             .all(|path| path.cut.is_none());
     // Asked about given states: every one found ends the search.
-    let all_found = |out: &enumerate::Collector| wanted_count == Some(out.states.len());
+    let all_found = |out: &enumerate::Collector| {
+        budget.set_states(out.states.len());
+        wanted_count == Some(out.states.len())
+            || budget.stopped().is_some()
+            || (decide.is_some() && out.states.keys().any(decisive))
+    };
     if paths.per_thread.iter().all(|ps| !ps.is_empty()) {
         'combos: loop {
             let combo: Vec<&events::Path> = choice
@@ -333,6 +450,11 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 }
                 valuations.want_registers(Rc::clone(here));
             }
+            // Deciding the condition: valuations whose registers already decide it the other
+            // way are not worth a search. (With cut paths every valuation counts for `cut`.)
+            if let (true, Some(sat)) = (grounded, decide) {
+                valuations.want_condition(p, sat);
+            }
             let cut_here = combo
                 .iter()
                 .enumerate()
@@ -343,7 +465,11 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 }
             } else {
                 let mut result = Ok(());
-                let mut explorer = enumerate::Explorer::new(p, model, search, wanted_here);
+                let mut explorer =
+                    enumerate::Explorer::new(p, model, search, wanted_here, &observed, &budget);
+                if let Some(sat) = decide {
+                    explorer.decide(sat);
+                }
                 let for_each = if grounded {
                     values::Valuations::for_each_grounded
                 } else {
@@ -367,12 +493,13 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     break;
                 }
             }
-            if !next_choice(&mut choice, &paths.per_thread) {
+            if all_found(&out) || !next_choice(&mut choice, &paths.per_thread) {
                 break;
             }
         }
     }
-    if let (false, Some((t, span))) = (finishes, cut) {
+    let stopped = budget.stopped();
+    if let (false, Some((t, span)), None) = (finishes, cut, stopped) {
         // Every run that values allow is cut: this thread can never finish.
         return Err(AnalysisError {
             span,
@@ -410,7 +537,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
     Ok(Analysis {
         states,
         holds,
-        bounded: cut.is_some(),
+        bounded: cut.is_some() || stopped.is_some(),
+        stopped,
         executions,
         racy_executions: out.racy,
     })

@@ -649,3 +649,48 @@ fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
         "the test asks about forbidden states too"
     );
 }
+
+#[test]
+fn deciding_the_condition_only_agrees_with_every_state() {
+    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    let full = Options::default();
+    let decide = Options {
+        condition_only: true,
+        ..Options::default()
+    };
+    for seed in 0..300 {
+        let p = from_seed_with(seed, &Limits::differential());
+        for model in Model::ALL {
+            let every = analyze(&p, model, &full).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model, &decide).map(|a| (a.holds, a.bounded));
+            assert_eq!(
+                decided.map_err(|e| e.message),
+                every.map_err(|e| e.message),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+        }
+    }
+}
+
+#[test]
+fn budgets_stop_the_search_with_a_bounded_answer() {
+    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    let p = (0..200)
+        .map(|seed| from_seed_with(seed, &Limits::differential()))
+        .find(|p| analyze(p, Model::PtxV75, &Options::default()).is_ok_and(|a| a.executions > 3))
+        .expect("some generated program has several executions");
+    let capped = Options {
+        max_executions: Some(2),
+        ..Options::default()
+    };
+    let a = analyze(&p, Model::PtxV75, &capped).expect("it analyses");
+    assert_eq!(a.stopped, Some(Stop::MaxExecutions));
+    assert!(a.bounded && a.executions == 2);
+    let out_of_time = Options {
+        timeout: Some(Duration::ZERO),
+        ..Options::default()
+    };
+    let a = analyze(&p, Model::PtxV75, &out_of_time).expect("it analyses");
+    assert!(a.bounded, "a zero timeout stops the search at once");
+}

@@ -21,7 +21,7 @@
 use super::events::{Expr, Kind, Path, ThreadEvent, Trace};
 use super::wanted::ForRegisters;
 use crate::hash::Mix;
-use crate::litmus::{Program, Value};
+use crate::litmus::{Cmp, Program, Prop, Term, Value};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
@@ -51,6 +51,9 @@ pub struct Valuations<'a> {
     register_count: usize,
     /// Per read (in `reads` order), what its value may decide.
     mentioned_by: Vec<Mentions<'a>>,
+    /// Deciding a condition: only valuations whose registers may still give the proposition
+    /// this value (memory not known yet) are wanted.
+    goal: Option<(&'a Program, bool)>,
 }
 
 /// The assumptions (thread, index) and registers (thread, index over every thread's registers,
@@ -140,7 +143,41 @@ impl<'a> Valuations<'a> {
             wanted: None,
             register_count: g,
             mentioned_by,
+            goal: None,
         }
+    }
+
+    /// Keeps only the valuations whose registers leave the final condition's proposition able
+    /// to evaluate to `sat` and the filter able to pass (locations still unknown): a branch
+    /// is dropped as soon as the
+    /// registers it has computed decide the proposition the other way. Conditions nested
+    /// deeper than [`GOAL_DEPTH`] are not looked at here.
+    pub fn want_condition(&mut self, p: &'a Program, sat: bool) {
+        let filter_depth = p.filter.as_ref().map_or(0, depth);
+        if depth(&p.condition.prop).max(filter_depth) <= GOAL_DEPTH {
+            self.goal = Some((p, sat));
+        }
+    }
+
+    /// Whether the proposition may still take the goal's value.
+    fn goal_open(&self, values: &Values) -> bool {
+        let Some((p, sat)) = self.goal else {
+            return true;
+        };
+        let term = |t: &Term| -> Option<Value> {
+            match t {
+                Term::Const(v) => Some(*v),
+                Term::Loc(_) => None,
+                Term::Reg(th, r) => match self.paths.get(*th).and_then(|path| path.regs.get(r)) {
+                    Some(e) => e.eval(&|i: usize| values[self.offset[*th] + i]),
+                    None => Some(p.initial_reg(*th, r)),
+                },
+            }
+        };
+        three_valued(&p.condition.prop, &term) != Some(!sat)
+            && p.filter
+                .as_ref()
+                .is_none_or(|f| three_valued(f, &term) != Some(false))
     }
 
     /// Makes [`Self::for_each_grounded`] keep only the valuations whose registers (every
@@ -408,7 +445,7 @@ impl<'a> Valuations<'a> {
         self.paths.iter().enumerate().all(|(t, path)| {
             let read = |i: usize| values[self.offset[t] + i];
             path.assumes.iter().all(|a| a.holds(&read) != Some(false))
-        })
+        }) && self.goal_open(values)
     }
 
     /// Every register known so far has a value some wanted state gives it, and once all are
@@ -446,6 +483,7 @@ impl<'a> Valuations<'a> {
                         .is_none_or(|v| wanted.columns[g].contains(&v))
                 })
             })
+            && (registers.is_empty() || self.goal_open(values))
     }
 
     /// Every assumption holds (all values known).
@@ -512,5 +550,52 @@ impl<'a> Valuations<'a> {
                 Trace { events, regs }
             })
             .collect()
+    }
+}
+
+/// Conditions nested deeper than this are not evaluated on partial valuations (the recursion
+/// stays shallow; such conditions are only decided on final states).
+pub const GOAL_DEPTH: usize = 64;
+
+/// How deeply a proposition nests (an explicit stack: it may nest very deeply).
+fn depth(prop: &Prop) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(prop, 1)];
+    while let Some((q, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        match q {
+            Prop::True | Prop::Cmp(..) => {}
+            Prop::Not(a) => stack.push((a, d + 1)),
+            Prop::And(a, b) | Prop::Or(a, b) => {
+                stack.push((a, d + 1));
+                stack.push((b, d + 1));
+            }
+        }
+    }
+    deepest
+}
+
+/// A proposition's value when some terms are unknown (`None`): `None` when they decide it.
+fn three_valued(prop: &Prop, term: &dyn Fn(&Term) -> Option<Value>) -> Option<bool> {
+    match prop {
+        Prop::True => Some(true),
+        Prop::Cmp(cmp, a, b) => {
+            let (a, b) = (term(a)?, term(b)?);
+            Some(match cmp {
+                Cmp::Eq => a == b,
+                Cmp::Ne => a != b,
+            })
+        }
+        Prop::Not(q) => three_valued(q, term).map(|v| !v),
+        Prop::And(a, b) => match (three_valued(a, term), three_valued(b, term)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        Prop::Or(a, b) => match (three_valued(a, term), three_valued(b, term)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
     }
 }

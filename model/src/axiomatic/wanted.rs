@@ -15,7 +15,7 @@ use std::rc::Rc;
 /// The wanted states of one program.
 pub struct Wanted {
     states: Vec<FinalState>,
-    /// The physical locations' names, in order (the order of a memory).
+    /// The reported physical locations' names, in order (the order of a memory).
     locations: Vec<String>,
     by_names: RefCell<HashMap<Vec<String>, Rc<ForRegisters>>>,
 }
@@ -32,9 +32,10 @@ pub struct ForRegisters {
 }
 
 impl Wanted {
-    pub fn new(p: &Program, states: Vec<FinalState>) -> Wanted {
+    /// `observed`: per location, whether final states report it ([`super::observed_locations`]).
+    pub fn new(p: &Program, observed: &[bool], states: Vec<FinalState>) -> Wanted {
         let locations = (0..p.locations.len())
-            .filter(|&l| p.physical(l) == l)
+            .filter(|&l| p.physical(l) == l && observed[l])
             .map(|l| p.locations[l].name.clone())
             .collect();
         Wanted {

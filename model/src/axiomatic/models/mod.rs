@@ -16,9 +16,13 @@ use super::Model;
 /// The choices that make a candidate execution.
 pub struct Dynamic<'a> {
     pub rf: &'a Rel,
-    /// Coherence order: total per physical location, initial write first, transitive.
+    /// Coherence order: a partial order per physical location (transitive), the initial write
+    /// before every other write, morally strong writes ordered one way or the other, writes
+    /// ordered by causality in that direction (see [`coherence_relates_morally_strong`] and the
+    /// models' Coherence axioms). Two writes in a data race may stay unordered.
     pub co: &'a Rel,
-    /// From-reads: `rf^-1 ; co`.
+    /// From-reads: `rf^-1 ; co` (with `co` transitive, a read is from-read-before every write
+    /// coherence-after its source, not only the next one).
     pub fr: &'a Rel,
     /// The fence.sc order restricted to morally strong pairs.
     pub sync_fence: &'a Rel,
@@ -67,14 +71,36 @@ pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
     }
 }
 
-/// The coherence pairs every consistent execution with (at least) these reads-from pairs and
-/// this causality order has, from the two axioms every model shares: Coherence (causality
-/// between two writes to one location is coherence order) and Causality (no `fr ; cause`
-/// cycle: a write causally before a read is coherence-before the write the read reads from).
-/// `rf_inv` is `rf^-1`.
-pub fn coherence_required(ev: &Events, rf_inv: &Rel, cause: &Rel) -> Rel {
-    let before = cause | &cause.seq(rf_inv);
-    (&before.restrict(ev.w, ev.w) & &ev.loc).minus_id()
+/// The coherence pairs every consistent execution with (at least) this causality order has,
+/// from the Coherence axiom every model has: causality between two writes to one location is
+/// coherence order.
+///
+/// (With a total coherence order, the Causality axiom — no `fr ; cause` cycle — would require
+/// more: a write causally before a read coherence-before the write the read reads from. With
+/// PTX's partial order it only forbids the opposite pair: see [`coherence_forbidden`]. Taking
+/// those pairs as required is what made an earlier partial-order attempt drop executions
+/// where the two writes race and stay unordered.)
+pub fn coherence_required(ev: &Events, cause: &Rel) -> Rel {
+    (&cause.restrict(ev.w, ev.w) & &ev.loc).minus_id()
+}
+
+/// The coherence pairs no consistent execution with (at least) these reads-from pairs and this
+/// causality order has, from the Causality axiom (`(rf | fr) ; cause` irreflexive): when a read
+/// reads from `w` and a write `w'` to its location is causally before it, `w` is not
+/// coherence-before `w'` (that would put `w'` in from-reads after the read). Pairs
+/// `rf ; cause^-1` between writes to one location.
+pub fn coherence_forbidden(ev: &Events, rf: &Rel, cause: &Rel) -> Rel {
+    (&rf.seq(&cause.inv()).restrict(ev.w, ev.w) & &ev.loc).minus_id()
+}
+
+/// Whether coherence relates every pair of morally strong writes to one location (PTX ISA
+/// "Coherence order": "Two overlapping write operations are related in coherence order if they
+/// are morally strong or if they are related in causality order"; the Tile IR specification,
+/// §7.6, says the same with happens-before). `co` is transitive, so this is one test of the
+/// pairs, not of chains of them.
+pub fn coherence_relates_morally_strong(ev: &Events, ms: &Rel, co: &Rel) -> bool {
+    let ms_writes = (&ms.restrict(ev.w, ev.w) & &ev.loc).minus_id();
+    ms_writes.subset_of(&(co | &co.inv()))
 }
 
 /// Observation order (PTX ISA "Observation Order"): a write is observed by a morally strong read

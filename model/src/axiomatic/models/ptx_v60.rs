@@ -76,8 +76,7 @@ impl Checker for PtxV60 {
             return Err("coherence");
         }
         // Morally strong writes to one location are ordered by coherence.
-        let ms_writes = (&self.ms.restrict(ev.w, ev.w) & &ev.loc).plus();
-        if !ms_writes.subset_of(&(&co_or_id | &x.co.inv())) {
+        if !super::coherence_relates_morally_strong(ev, &self.ms, x.co) {
             return Err("coherence-ms");
         }
         // FenceSC: causality between fence.sc pairs agrees with their order.

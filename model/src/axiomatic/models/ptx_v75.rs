@@ -113,6 +113,11 @@ impl Checker for PtxV75 {
         if !(&cause.restrict(ev.w, ev.w) & &ev.loc).subset_of(x.co) {
             return Err("coherence");
         }
+        // Morally strong writes to one location are ordered by coherence (coherence is partial:
+        // writes in a data race may stay unordered).
+        if !super::coherence_relates_morally_strong(ev, &self.ms, x.co) {
+            return Err("coherence-ms");
+        }
         // FenceSC: causality between fence.sc pairs agrees with their order.
         if !cause.restrict(ev.f_sc, ev.f_sc).subset_of(x.sync_fence) {
             return Err("fence-sc");

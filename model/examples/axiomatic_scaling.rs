@@ -1,0 +1,245 @@
+//! How the axiomatic engine scales: prints figures, asserts nothing.
+//!
+//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS]`
+//!
+//! 1. The shared PTX tests (`$SCOPECHECK_SHARED/oracle/ptx`, else `../shared`), in one
+//!    process: every state under each model the oracle names (as `cargo test --test oracle`
+//!    runs them), then deciding the condition only; CPU seconds and whether the verdicts agree
+//!    with the oracle.
+//! 2. Random relaxed programs of t threads × n accesses over two locations (`.gpu`-scoped
+//!    relaxed loads and stores, threads in two CTAs, a condition on two registers and `x`'s
+//!    final value): the time to decide the condition (`condition_only`) and to find every
+//!    final state (`analyze_states`), each under a timeout (default 10 s: a run that reaches
+//!    it answers *bounded*), with the peak resident memory of each run.
+
+use scopecheck_model::axiomatic::{analyze, analyze_states, Analysis, Model, Options};
+use scopecheck_model::litmus::{parse, parse_file, Program};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// CPU seconds this process has used (user + system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with the last ')'): utime is the 12th, stime
+    // the 13th, in clock ticks (100 per second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Resets the peak resident set size (Linux: `5` into `clear_refs`); false where unsupported.
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The peak resident set size in MiB since the last reset (`VmHWM`).
+fn peak_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn shared_dir() -> Option<PathBuf> {
+    [
+        std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|d| d.join("oracle/ptx/expected.csv").is_file())
+}
+
+/// The shared tests with their expected verdicts per model.
+fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
+    let oracle = shared_dir()?.join("oracle/ptx");
+    let csv = std::fs::read_to_string(oracle.join("expected.csv")).ok()?;
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next()?.split(',').collect();
+    let columns: Vec<(usize, Model)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', ".")).map(|m| (i, m))
+        })
+        .collect();
+    let mut suite = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let program = parse_file(&oracle.join("tests").join(fields[0])).ok()?;
+        for &(col, model) in &columns {
+            let expected = match fields.get(col).map(|s| s.trim()) {
+                Some("1") => true,
+                Some("0") => false,
+                _ => continue,
+            };
+            suite.push((program.clone(), model, expected));
+        }
+    }
+    Some(suite)
+}
+
+fn run_suite(suite: &[(Program, Model, bool)], opts: &Options) -> (f64, f64, usize) {
+    let (cpu, wall) = (cpu_seconds(), Instant::now());
+    let agree = suite
+        .iter()
+        .filter(|(p, m, expected)| analyze(p, *m, opts).is_ok_and(|a| a.holds == *expected))
+        .count();
+    (cpu_seconds() - cpu, wall.elapsed().as_secs_f64(), agree)
+}
+
+/// A small deterministic generator (xorshift), so the table is the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// t threads of n relaxed `.gpu` accesses to x or y (about half loads), stores of distinct
+/// values, threads alternating between two CTAs; the condition asks for the first two loads'
+/// values and x's final value.
+fn random_program(t: usize, n: usize, seed: u64) -> Program {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut value = 1;
+    let mut columns = Vec::new();
+    let mut loads = Vec::new();
+    for th in 0..t {
+        let mut column = Vec::new();
+        let mut regs = 0;
+        for _ in 0..n {
+            let loc = if rng.below(2) == 0 { "x" } else { "y" };
+            if rng.below(2) == 0 {
+                column.push(format!("ld.relaxed.gpu r{regs}, {loc}"));
+                loads.push((th, regs));
+                regs += 1;
+            } else {
+                column.push(format!("st.relaxed.gpu {loc}, {value}"));
+                value += 1;
+            }
+        }
+        columns.push(column);
+    }
+    let width = 26;
+    let header: Vec<String> = (0..t)
+        .map(|th| format!("{:width$}", format!("P{th}@cta {},gpu 0", th % 2)))
+        .collect();
+    let mut text = format!(
+        "PTX random-{t}x{n}\n{{\nx=0;\ny=0;\n}}\n {} ;\n",
+        header.join(" | ")
+    );
+    for row in 0..n {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| format!("{:width$}", c[row]))
+            .collect();
+        text.push_str(&format!(" {} ;\n", cells.join(" | ")));
+    }
+    let mut terms: Vec<String> = loads
+        .iter()
+        .take(2)
+        .map(|(th, r)| format!("P{th}:r{r} == {}", rng.below(value as u64)))
+        .collect();
+    terms.push(format!("x == {}", rng.below(value as u64)));
+    text.push_str(&format!("exists ({})\n", terms.join(" /\\ ")));
+    parse(&text, "random").expect("generated programs parse")
+}
+
+fn describe(a: &Analysis) -> String {
+    let verdict = if a.holds { "holds" } else { "does not hold" };
+    match a.stopped {
+        Some(stop) => format!("{verdict}, bounded ({stop})"),
+        None => verdict.to_string(),
+    }
+}
+
+fn main() {
+    let timeout = std::env::args().nth(1).map_or(10.0, |s| {
+        s.parse::<f64>().expect("TIMEOUT_SECS is a number")
+    });
+    match shared_suite() {
+        Some(suite) => {
+            let every = run_suite(&suite, &Options::default());
+            let decide = Options {
+                condition_only: true,
+                ..Options::default()
+            };
+            let decided = run_suite(&suite, &decide);
+            println!(
+                "shared PTX tests: {} verdicts (both models), one process",
+                suite.len()
+            );
+            println!(
+                "  every state:        {:.3} s CPU ({:.3} s wall), {}/{} agree with the oracle",
+                every.0,
+                every.1,
+                every.2,
+                suite.len()
+            );
+            println!(
+                "  condition only:     {:.3} s CPU ({:.3} s wall), {}/{} agree with the oracle",
+                decided.0,
+                decided.1,
+                decided.2,
+                suite.len()
+            );
+        }
+        None => println!("shared PTX tests: not found (set SCOPECHECK_SHARED)"),
+    }
+    println!();
+    println!("random relaxed programs, 2 locations, timeout {timeout} s per run");
+    println!(
+        "{:>6}  {:>10} {:>8}  {:<28} {:>10} {:>8} {:>7}  {:<28}",
+        "t×n", "decide s", "MiB", "verdict", "states s", "MiB", "states", "verdict"
+    );
+    let limit = Duration::from_secs_f64(timeout);
+    for (t, n) in [(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)] {
+        let p = random_program(t, n, (t * 100 + n) as u64);
+        let opts = Options {
+            timeout: Some(limit),
+            ..Options::default()
+        };
+        let decide = Options {
+            condition_only: true,
+            ..opts.clone()
+        };
+        let measure = |run: &dyn Fn() -> Analysis| {
+            let tracked = reset_peak();
+            let start = Instant::now();
+            let a = run();
+            let seconds = start.elapsed().as_secs_f64();
+            (a, seconds, if tracked { peak_mib() } else { f64::NAN })
+        };
+        let (d, d_s, d_mib) =
+            measure(&|| analyze(&p, Model::PtxV75, &decide).expect("it analyses"));
+        let (s, s_s, s_mib) =
+            measure(&|| analyze_states(&p, Model::PtxV75, &opts).expect("it analyses"));
+        println!(
+            "{:>6}  {:>10.3} {:>8.1}  {:<28} {:>10.3} {:>8.1} {:>7}  {:<28}",
+            format!("{t}×{n}"),
+            d_s,
+            d_mib,
+            describe(&d),
+            s_s,
+            s_mib,
+            s.states.len(),
+            describe(&s)
+        );
+    }
+}
