@@ -24,6 +24,9 @@ use std::time::Instant;
 
 type BodyFn = Arc<dyn Fn(&ThreadCtx) + Send + Sync>;
 
+/// A family of models: build one with this many blocks.
+type Family = fn(u32) -> (Kernel, BodyFn);
+
 const DEV: MemoryScope = MemoryScope::Device;
 
 fn acquire(t: &ThreadCtx, g: &Global<i32>, i: usize) -> i32 {
@@ -226,7 +229,7 @@ fn main() {
     let budget: u64 = args
         .next()
         .map_or(2_000_000, |a| a.parse().expect("BUDGET"));
-    let families: [(&str, fn(u32) -> (Kernel, BodyFn)); 7] = [
+    let families: [(&str, Family); 7] = [
         ("grid barrier", grid_barrier),
         ("ticket lock", ticket_lock),
         ("spinlock", spinlock),
