@@ -56,7 +56,7 @@ fn main() {
                 _ => continue,
             };
             total[k] += 1;
-            match analyze(&program, *model, &Options::default()) {
+            match analyze(&program, model.clone(), &Options::default()) {
                 Ok(a) if a.holds == expected => agree[k] += 1,
                 Ok(a) => disagreements.push(format!(
                     "{} under {model}: expected {}, got {} ({} states{})",

@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 mod cuda_shared_memory;
 mod cutile_guide;
+mod kernel_api;
+mod liveness;
 pub mod mbarrier;
 mod tile_ir;
 
@@ -32,7 +34,8 @@ pub enum Expect {
 pub struct BugCase {
     /// `file/name`, unique across the corpus.
     pub name: &'static str,
-    /// The seed document (under `shared/seeds/`) the case comes from.
+    /// The seed document (under `shared/seeds/`) or the specification section the case comes
+    /// from.
     pub source: &'static str,
     /// One or two sentences: what the kernel does and why it deserves its verdict.
     pub about: &'static str,
@@ -146,6 +149,8 @@ pub fn all() -> Vec<BugCase> {
         cuda_shared_memory::cases(),
         mbarrier::cases(),
         tile_ir::cases(),
+        kernel_api::cases(),
+        liveness::cases(),
     ]
     .into_iter()
     .flatten()

@@ -1,7 +1,9 @@
 //! A generated program → the GPU (through scopecheck-gpu) → every observed final state must be
 //! allowed by ptx-v7.5. A forbidden observation panics with the histogram and the program text.
 //!
-//! Without a GPU the target says so once and exits 0 before fuzzing starts.
+//! Without a GPU the target says so once and exits 0 before fuzzing starts. The GPU is the one
+//! `SCOPECHECK_GPU_DEVICE` names (default 0), so a campaign runs one process per GPU:
+//! `SCOPECHECK_GPU_DEVICE=1 cargo fuzz run gpu`.
 
 #![no_main]
 
@@ -21,9 +23,19 @@ const LAUNCHES: u64 = 20;
 
 fuzz_target!(
     init: {
-        match scopecheck_gpu::open() {
+        let device = match std::env::var("SCOPECHECK_GPU_DEVICE") {
+            Ok(v) => v.trim().parse::<usize>().unwrap_or_else(|_| {
+                eprintln!("gpu target: SCOPECHECK_GPU_DEVICE=`{v}` is not a device index");
+                std::process::exit(2);
+            }),
+            Err(_) => 0,
+        };
+        match scopecheck_gpu::open_device(device) {
             Ok(gpu) => {
-                eprintln!("gpu target: {} (sm {})", gpu.info.name, gpu.info.compute_capability);
+                eprintln!(
+                    "gpu target: GPU {device}: {} (sm {})",
+                    gpu.info.name, gpu.info.compute_capability
+                );
                 let _ = GPU.set(gpu);
             }
             Err(GpuError::NoGpu(why)) => {

@@ -21,7 +21,7 @@
 
 use scopecheck_model::litmus::{
     Access, BarrierOp, Cmp, Fence, Instr, LocId, LocationKind, Operand, Program, Prop, Proxy,
-    ProxyFence, Reg, RmwOp, Term, ThreadId,
+    ProxyFence, Quantifier, Reg, RmwOp, Term, ThreadId,
 };
 use scopecheck_model::scope::Order;
 use std::collections::BTreeSet;
@@ -33,8 +33,20 @@ pub const CHECK_KERNEL: &str = "litmus_check";
 
 /// Slots in the device outcome table (a power of two).
 pub const TABLE_SLOTS: usize = 4096;
-/// The most observables one key packs (one byte each, plus a tag byte).
-pub const MAX_OBSERVABLES: usize = 7;
+/// The most observables one key packs: 56 bits below the tag byte, shared out by
+/// [`value_bits`].
+pub const MAX_OBSERVABLES: usize = 16;
+
+/// Bits per observed value in a key of `observables` values: 8 for up to 7 values (-128..=127),
+/// 4 for up to 14 (-8..=7), 3 for up to 16 (-4..=3). A value outside its range marks the
+/// instance "too wide" instead of being packed.
+pub fn value_bits(observables: usize) -> u32 {
+    match observables {
+        0..=7 => 8,
+        8..=14 => 4,
+        _ => 3,
+    }
+}
 /// Backward branches a litmus thread may take before it gives up (its instance counts as timed out).
 pub const STEP_LIMIT: u32 = 1 << 16;
 
@@ -42,8 +54,11 @@ pub const STEP_LIMIT: u32 = 1 << 16;
 pub const TAG_STATE: u64 = 1;
 /// Tag byte: some litmus thread of the instance ran out of steps.
 pub const TAG_TIMEOUT: u64 = 2;
-/// Tag byte: some observable fell outside -128..=127 and cannot be packed.
+/// Tag byte: some observable fell outside the range its [`value_bits`] can pack.
 pub const TAG_WIDE: u64 = 3;
+/// Tag byte: a spinning reader gave up before its load returned the value it waits for. The
+/// instance has no final state of the test (the reader never got past its first load).
+pub const TAG_SPIN: u64 = 4;
 
 /// A program the harness cannot express, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,27 +107,66 @@ pub struct Harness {
     pub saved: Vec<(ThreadId, Reg)>,
     /// Physical locations; index `k` is the harness's location array `k`.
     pub locations: Vec<LocId>,
+    /// Loads that may spin (see [`Spin`]); they spin only when the run's spin bound is non-zero.
+    pub spins: Vec<Spin>,
+    /// The device each role runs on (0 for every role of a one-GPU program): the rank of its
+    /// thread's GPU id among the program's GPU ids. Each device's roles are contiguous.
+    pub role_devices: Vec<usize>,
+}
+
+/// A load that the harness can repeat until it returns `value`: a *spinning reader*.
+///
+/// Only loads whose destination register the condition pins to a constant (a top-level conjunct
+/// `Pt:r == value` of an `exists`/`~exists` condition) in a thread without branches are chosen,
+/// and never for the location's initial value. Why the diff stays sound: an instance whose
+/// spinning load finally returns `value` is an execution of the original program in which that
+/// load returned `value`, plus earlier reads of the same location by the same thread whose
+/// results are dropped; removing those read events from a consistent execution leaves every
+/// relation of the model (program order, reads-from, coherence and the orders built from them)
+/// a restriction of what it was, so the acyclicity and irreflexivity axioms still hold and the
+/// final state is one the model allows for the original program. Instances whose reader gave up
+/// are counted apart ([`TAG_SPIN`]), never as a final state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spin {
+    pub thread: ThreadId,
+    /// Index of the load in the thread's body.
+    pub stmt: usize,
+    /// The value the load waits for.
+    pub value: i64,
 }
 
 impl Harness {
-    /// Ints saved per instance: every saved register plus the timeout flag.
+    /// Ints saved per instance: every saved register plus the timeout and spin-miss flags.
     pub fn words_per_instance(&self) -> usize {
-        self.saved.len() + 1
+        self.saved.len() + 2
     }
 
     pub fn threads(&self) -> usize {
         self.roles.iter().map(Vec::len).sum()
+    }
+
+    /// GPUs the program spans.
+    pub fn devices(&self) -> usize {
+        self.role_devices.iter().max().map_or(1, |d| d + 1)
+    }
+
+    /// The contiguous run of roles device `d` launches: (first role, count).
+    pub fn device_roles(&self, d: usize) -> (u32, u32) {
+        let first = self.role_devices.iter().position(|&x| x == d).unwrap_or(0);
+        let count = self.role_devices.iter().filter(|&&x| x == d).count();
+        (first as u32, count as u32)
     }
 }
 
 /// Generate the harness for `program`, or say why the GPU cannot run it.
 pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     check_supported(program)?;
-    let roles = roles(program)?;
+    let (roles, role_devices) = roles(program)?;
     let slots = roles.iter().map(Vec::len).max().unwrap_or(0);
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
     let saved = saved_registers(program, &observables);
+    let spins = spins(program);
     let mut g = Gen {
         program,
         out: String::new(),
@@ -121,6 +175,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         saved: &saved,
         locations: &locations,
         observables: &observables,
+        spins: &spins,
     };
     g.emit()?;
     Ok(Harness {
@@ -130,6 +185,8 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         observables,
         saved,
         locations,
+        spins,
+        role_devices,
     })
 }
 
@@ -164,7 +221,10 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     }
     let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
     if gpus.len() > 1 {
-        return unsupported("threads on several GPUs (multi-GPU placements are not run)");
+        return unsupported(
+            "threads on several GPUs (the kernel takes each device's run of roles, but no \
+             peer-access runner is validated yet)",
+        );
     }
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
@@ -176,12 +236,16 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 Instr::Load { access, .. } | Instr::Store { access, .. } => {
                     check_access(access, &at)?;
                     if access.order == Order::Sc {
-                        return unsupported(format!("{at}: `.sc` on a memory access"));
+                        return unsupported(format!(
+                            "{at}: `.sc` on a load or store (PTX has no `ld.sc`/`st.sc`; a \
+                             `fence.sc` before a relaxed access is a compilation scheme, not the \
+                             access the model judges)"
+                        ));
                     }
                 }
                 Instr::Atom { access, op, .. } | Instr::Red { access, op, .. } => {
                     check_access(access, &at)?;
-                    if !access.order.is_strong() || access.order == Order::Sc {
+                    if access.order == Order::Sc {
                         return unsupported(format!(
                             "{at}: an RMW with order `{}` has no PTX form",
                             access.order
@@ -253,15 +317,25 @@ fn operands(i: &Instr) -> Vec<&Operand> {
     }
 }
 
-/// Group the litmus threads by CTA, in order of first appearance.
-fn roles(p: &Program) -> Result<Vec<Vec<ThreadId>>, Unsupported> {
-    let mut ctas: Vec<u32> = Vec::new();
+/// Group the litmus threads by (GPU, CTA), in order of first appearance, the roles of GPU `g`
+/// before those of any higher GPU (so each device launches one contiguous run of roles). Also
+/// returns each role's device: the rank of its GPU id among the program's GPU ids.
+fn roles(p: &Program) -> Result<(Vec<Vec<ThreadId>>, Vec<usize>), Unsupported> {
+    let gpus: Vec<u32> = p
+        .threads
+        .iter()
+        .map(|t| t.placement.gpu)
+        .collect::<BTreeSet<u32>>()
+        .into_iter()
+        .collect();
+    let mut keys: Vec<(u32, u32)> = Vec::new();
     let mut roles: Vec<Vec<ThreadId>> = Vec::new();
     for (tid, t) in p.threads.iter().enumerate() {
-        match ctas.iter().position(|&c| c == t.placement.cta) {
+        let key = (t.placement.gpu, t.placement.cta);
+        match keys.iter().position(|&k| k == key) {
             Some(r) => roles[r].push(tid),
             None => {
-                ctas.push(t.placement.cta);
+                keys.push(key);
                 roles.push(vec![tid]);
             }
         }
@@ -269,7 +343,16 @@ fn roles(p: &Program) -> Result<Vec<Vec<ThreadId>>, Unsupported> {
     if roles.iter().any(|r| r.len() > 32) {
         return unsupported("more than 32 litmus threads in one CTA");
     }
-    Ok(roles)
+    let mut order: Vec<usize> = (0..roles.len()).collect();
+    order.sort_by_key(|&r| keys[r].0); // stable: first appearance within a GPU
+    let devices = order
+        .iter()
+        .map(|&r| gpus.iter().position(|&g| g == keys[r].0).expect("listed"))
+        .collect();
+    Ok((
+        order.into_iter().map(|r| roles[r].clone()).collect(),
+        devices,
+    ))
 }
 
 /// The registers and locations the condition mentions, in first-mention order.
@@ -335,6 +418,60 @@ fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Re
     set.into_iter().collect()
 }
 
+/// The spinning-reader candidates of `p` (see [`Spin`]).
+pub fn spins(p: &Program) -> Vec<Spin> {
+    fn pinned(prop: &Prop, out: &mut Vec<(ThreadId, Reg, i64)>) {
+        match prop {
+            Prop::And(a, b) => {
+                pinned(a, out);
+                pinned(b, out);
+            }
+            Prop::Cmp(Cmp::Eq, Term::Reg(t, r), Term::Const(c))
+            | Prop::Cmp(Cmp::Eq, Term::Const(c), Term::Reg(t, r)) => out.push((*t, r.clone(), *c)),
+            _ => {}
+        }
+    }
+    if p.condition.quantifier == Quantifier::Forall {
+        return vec![];
+    }
+    let mut pins = Vec::new();
+    pinned(&p.condition.prop, &mut pins);
+    let mut out = Vec::new();
+    for (t, r, value) in pins {
+        let Some(thread) = p.threads.get(t) else {
+            continue;
+        };
+        if thread
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Branch { .. } | Instr::Label(_)))
+        {
+            continue;
+        }
+        let defs: Vec<usize> = thread
+            .body
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| defined_reg(&s.instr) == Some(&r))
+            .map(|(i, _)| i)
+            .collect();
+        if let [i] = defs[..] {
+            if let Instr::Load { loc, .. } = &thread.body[i].instr {
+                if p.initial_value(*loc) != value && i32::try_from(value).is_ok() {
+                    out.push(Spin {
+                        thread: t,
+                        stmt: i,
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|s| (s.thread, s.stmt));
+    out.dedup();
+    out
+}
+
 fn defined_reg(i: &Instr) -> Option<&Reg> {
     match i {
         Instr::Load { dst, .. }
@@ -370,6 +507,18 @@ fn ident(name: &str) -> String {
     s
 }
 
+/// The PTX qualifiers for an RMW. PTX ISA (`atom`, `red`): "If no `.sem` is specified, `.relaxed`
+/// is assumed" and with no scope `.gpu` is, so a weak RMW runs as `atom.relaxed.gpu`; that only
+/// strengthens it (every execution of the stronger program is one the model allows the weaker),
+/// so whatever the device shows is still judged soundly.
+fn rmw_sem(a: &Access) -> String {
+    if a.order.is_strong() {
+        sem(a)
+    } else {
+        "relaxed.gpu".to_string()
+    }
+}
+
 /// The PTX qualifiers for an access: `weak`, `relaxed.gpu`, `acquire.cta`, ...
 fn sem(a: &Access) -> String {
     match a.scope {
@@ -388,6 +537,7 @@ struct Gen<'a> {
     saved: &'a [(ThreadId, Reg)],
     locations: &'a [LocId],
     observables: &'a [Observable],
+    spins: &'a [Spin],
 }
 
 macro_rules! emit {
@@ -411,6 +561,7 @@ impl Gen<'_> {
         emit!(self, "typedef unsigned int u32;");
         emit!(self, "typedef unsigned long long u64;");
         emit!(self, "#define ROLES {}u", self.roles.len());
+
         emit!(self, "#define SLOTS {}u", self.slots);
         emit!(
             self,
@@ -418,8 +569,9 @@ impl Gen<'_> {
             self.roles.iter().map(Vec::len).sum::<usize>()
         );
         emit!(self, "#define LOCS {}u", self.locations.len());
-        emit!(self, "#define WORDS {}u", self.saved.len() + 1);
+        emit!(self, "#define WORDS {}u", self.saved.len() + 2);
         emit!(self, "#define TIMEOUT_WORD {}u", self.saved.len());
+        emit!(self, "#define SPIN_WORD {}u", self.saved.len() + 1);
         emit!(self, "#define TABLE_MASK {}u", TABLE_SLOTS - 1);
         emit!(self, "#define STEP_LIMIT {}u", STEP_LIMIT);
         self.out.push_str(PRELUDE);
@@ -433,7 +585,7 @@ impl Gen<'_> {
         for li in 0..self.locations.len() {
             emit!(
                 self,
-                "  u32* L{li} = mem + ((u64){li}u * n + perm(inst, mix(seed ^ {:#x}u), mask, k)) * stride;",
+                "  u32* L{li} = mem + ((u64){li}u * n + (loc_perm ? perm(inst, mix(seed ^ {:#x}u), mask, k) : inst)) * stride;",
                 0x200 + li
             );
         }
@@ -452,17 +604,25 @@ impl Gen<'_> {
         );
         emit!(
             self,
-            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask) {{"
+            "    u32 pre_stress, u32 stress_iters, u32 scratch_mask, u32 loc_perm, u32 stress_pattern,"
+        );
+        emit!(
+            self,
+            "    u32 spin_bound, u32 role_base, u32 role_count) {{"
         );
         emit!(
             self,
             "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
         );
-        emit!(self, "  const u32 test_blocks = (n >> ipb_log2) * ROLES;");
-        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask); return; }}");
+        emit!(self, "  // This device plays roles role_base .. role_base + role_count (all of them on one GPU).");
         emit!(
             self,
-            "  const u32 role = blockIdx.x % ROLES, group = blockIdx.x / ROLES;"
+            "  const u32 test_blocks = (n >> ipb_log2) * role_count;"
+        );
+        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
+        emit!(
+            self,
+            "  const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;"
         );
         emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
         emit!(
@@ -480,7 +640,7 @@ impl Gen<'_> {
         );
         self.emit_location_pointers();
         emit!(self, "  int* out = regs + (u64)inst * WORDS;");
-        emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask);");
+        emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask, stress_pattern);");
         emit!(self, "  const u32 me = role * SLOTS + slot;");
         emit!(
             self,
@@ -537,9 +697,30 @@ impl Gen<'_> {
         if has_branch {
             emit!(self, "    u32 steps = 0;");
         }
-        for s in &t.body {
+        for (i, s) in t.body.iter().enumerate() {
             let code = self.instr(tid, &s.instr, &labels, s.span)?;
-            emit!(self, "    {code}");
+            match (
+                self.spins.iter().find(|x| x.thread == tid && x.stmt == i),
+                &s.instr,
+            ) {
+                (Some(spin), Instr::Load { dst, .. }) => {
+                    // A spinning reader: repeat the load until it returns the value the
+                    // condition waits for, at most `spin_bound` times. With spinning off the
+                    // load is emitted alone: a branch on its value would hold back every later
+                    // access of the thread until the load returns (a control dependency), and
+                    // the shape's weak outcome with it.
+                    let r = format!("r_{}", ident(&dst.0));
+                    let v = spin.value;
+                    emit!(self, "    if (spin_bound) {{ u32 spins_ = 0;");
+                    emit!(
+                        self,
+                        "      do {{ {code} }} while ({r} != ({v}) && ++spins_ < spin_bound);"
+                    );
+                    emit!(self, "      if ({r} != ({v})) out[SPIN_WORD] = 1;");
+                    emit!(self, "    }} else {{ {code} }}");
+                }
+                _ => emit!(self, "    {code}"),
+            }
         }
         emit!(self, "  P{tid}_done:");
         for (i, (th, r)) in self.saved.iter().enumerate() {
@@ -587,7 +768,7 @@ impl Gen<'_> {
                         let new = new.as_ref().map(|n| self.operand(n)).unwrap_or_else(|| "0".into());
                         format!(
                             "asm volatile(\"atom.{}.global.cas.b32 %0, [%1], %2, %3;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({}), \"r\"({}) : \"memory\");",
-                            sem(access),
+                            rmw_sem(access),
                             ident(&dst.0),
                             self.loc_ptr(*loc),
                             operand,
@@ -596,7 +777,7 @@ impl Gen<'_> {
                     }
                     _ => format!(
                         "asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({operand}) : \"memory\");",
-                        sem(access),
+                        rmw_sem(access),
                         ident(&dst.0),
                         self.loc_ptr(*loc),
                     ),
@@ -609,13 +790,13 @@ impl Gen<'_> {
                     // memory semantics (an RMW with acquire and release sides).
                     format!(
                         "{{ int unused_; asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(unused_) : \"l\"({}), \"r\"({operand}) : \"memory\"); }}",
-                        sem(access),
+                        rmw_sem(access),
                         self.loc_ptr(*loc)
                     )
                 } else {
                     format!(
                         "asm volatile(\"red.{}.global.{ptx_op} [%0], %1;\" :: \"l\"({}), \"r\"({operand}) : \"memory\");",
-                        sem(access),
+                        rmw_sem(access),
                         self.loc_ptr(*loc)
                     )
                 }
@@ -666,7 +847,7 @@ impl Gen<'_> {
         emit!(self, "extern \"C\" __global__ void {CHECK_KERNEL}(u32* mem, int* regs, u32* bar, u64* keys, u64* counts,");
         emit!(
             self,
-            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify) {{"
+            "    u64* lost, u32 seed, u32 k, u32 stride, u32 classify, u32 loc_perm) {{"
         );
         emit!(self, "  const u32 n = 1u << k, mask = n - 1u;");
         emit!(
@@ -679,6 +860,12 @@ impl Gen<'_> {
         emit!(self, "  if (classify) {{");
         emit!(self, "    u64 key = {TAG_STATE}ull << 56;");
         emit!(self, "    bool wide = false;");
+        let bits = value_bits(self.observables.len());
+        let (lo, hi, mask) = (
+            -(1i64 << (bits - 1)),
+            (1i64 << (bits - 1)) - 1,
+            (1u64 << bits) - 1,
+        );
         for (b, o) in self.observables.iter().enumerate() {
             let src = match o {
                 Observable::Reg(t, r) => {
@@ -692,14 +879,19 @@ impl Gen<'_> {
                 Observable::Loc(l) => format!("(int)*L{l}"),
             };
             emit!(self, "    {{ int v = {src}; // {}", o.name(p));
-            emit!(self, "      wide |= v < -128 || v > 127;");
-            emit!(self, "      key |= (u64)(v & 0xff) << {}; }}", 8 * b);
+            emit!(self, "      wide |= v < ({lo}) || v > {hi};");
+            emit!(
+                self,
+                "      key |= (u64)(v & {mask:#x}) << {}; }}",
+                bits as usize * b
+            );
         }
         emit!(self, "    if (wide) key = {TAG_WIDE}ull << 56;");
         emit!(
             self,
             "    if (out[TIMEOUT_WORD]) key = {TAG_TIMEOUT}ull << 56;"
         );
+        emit!(self, "    if (out[SPIN_WORD]) key = {TAG_SPIN}ull << 56;");
         emit!(self, "    count_outcome(keys, counts, lost, key);");
         emit!(self, "  }}");
         for (k, &l) in self.locations.iter().enumerate() {
@@ -711,6 +903,7 @@ impl Gen<'_> {
             );
         }
         emit!(self, "  out[TIMEOUT_WORD] = 0;");
+        emit!(self, "  out[SPIN_WORD] = 0;");
         emit!(self, "  bar[inst] = 0;");
         emit!(self, "}}");
     }
@@ -724,6 +917,14 @@ fn rmw_form(op: RmwOp, operand: &str) -> (&'static str, String) {
         RmwOp::Sub => ("add.u32", format!("(int)(0u - (u32){operand})")),
         RmwOp::Exch => ("exch.b32", operand.to_string()),
         RmwOp::Cas => ("cas.b32", operand.to_string()),
+        RmwOp::Inc => ("inc.u32", operand.to_string()),
+        RmwOp::Dec => ("dec.u32", operand.to_string()),
+        // The dialect's min/max compare signed values (see `RmwOp`).
+        RmwOp::Min => ("min.s32", operand.to_string()),
+        RmwOp::Max => ("max.s32", operand.to_string()),
+        RmwOp::And => ("and.b32", operand.to_string()),
+        RmwOp::Or => ("or.b32", operand.to_string()),
+        RmwOp::Xor => ("xor.b32", operand.to_string()),
     }
 }
 
@@ -743,21 +944,25 @@ __device__ __forceinline__ u32 perm(u32 x, u32 key, u32 mask, u32 k) {
   return (x * c) & mask;
 }
 
-// Stores and loads to random scratch lines; `asm volatile` keeps them.
-__device__ __noinline__ void stress_lines(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
+// Two accesses per step to random scratch lines; `asm volatile` keeps them. Patterns (as in
+// published GPU litmus campaigns): 0 store then load, 1 store then store, 2 load then load,
+// 3 load then store.
+__device__ __noinline__ void stress_lines(u32* scratch, u32 seed, u32 iters, u32 scratch_mask, u32 pattern) {
   u32 acc = 0;
   for (u32 i = 0; i < iters; ++i) {
     u32* p = scratch + ((mix(seed + i * 0x9e3779b9u) & scratch_mask) << 5);
-    u32 v;
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(i) : "memory");
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p + 1) : "memory");
-    acc += v;
+    u32 v = 0, w = 0;
+    if (pattern & 2u) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(w) : "l"(p) : "memory");
+    else asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(i) : "memory");
+    if (pattern & 1u) asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" :: "l"(p + 1), "r"(i) : "memory");
+    else asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p + 1) : "memory");
+    acc += v + w;
   }
   if (acc == 0xdeadbeefu) scratch[0] = acc;
 }
 
-__device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask) {
-  if (iters) stress_lines(scratch, mix(seed ^ (blockIdx.x * 2048u + threadIdx.x)), iters, scratch_mask);
+__device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask, u32 pattern) {
+  if (iters) stress_lines(scratch, mix(seed ^ (blockIdx.x * 2048u + threadIdx.x)), iters, scratch_mask, pattern);
 }
 
 // Wait (boundedly) until every litmus thread of the instance has arrived, so they start together.

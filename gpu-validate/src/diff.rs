@@ -50,10 +50,29 @@ pub struct TestDiff {
     pub timeouts: u64,
     pub wide: u64,
     pub lost: u64,
+    /// Instances whose spinning reader never saw the value it waited for (no final state).
+    #[serde(default)]
+    pub spin_misses: u64,
     pub unknown_keys: Vec<u64>,
 }
 
 impl TestDiff {
+    /// Instances in a target state of the condition ([`is_target`]): the weak outcome a test
+    /// asks about.
+    pub fn target_count(&self, program: &Program, observables: &[Observable]) -> u64 {
+        self.observed
+            .iter()
+            .filter(|r| {
+                let values: Vec<Value> = observables
+                    .iter()
+                    .map(|o| r.state[&o.name(program)])
+                    .collect();
+                is_target(program, observables, &values)
+            })
+            .map(|r| r.count)
+            .sum()
+    }
+
     /// Instances whose state satisfies the condition.
     pub fn condition_count(&self) -> u64 {
         self.observed
@@ -97,6 +116,7 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
         timeouts: 0,
         wide: 0,
         lost: run.counts.lost,
+        spin_misses: 0,
         unknown_keys: vec![],
     };
     let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
@@ -112,6 +132,7 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
             }
             Outcome::Timeout => d.timeouts += count,
             Outcome::Wide => d.wide += count,
+            Outcome::SpinMiss => d.spin_misses += count,
             Outcome::Unknown(k) => d.unknown_keys.push(k),
         }
     }

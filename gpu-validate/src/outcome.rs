@@ -1,7 +1,7 @@
 //! Final states as the device counts them: one 64-bit key per distinct state of the condition's
 //! observables (one byte per value, a tag byte on top).
 
-use crate::codegen::{Observable, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
+use crate::codegen::{value_bits, Observable, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
 use scopecheck_model::litmus::{Cmp, Program, Prop, Term, Value};
 use std::collections::BTreeMap;
 
@@ -12,8 +12,11 @@ pub enum Outcome {
     State(Vec<Value>),
     /// A litmus thread hit the step limit (a loop that did not end).
     Timeout,
-    /// Some observable fell outside -128..=127 and could not be packed into the key.
+    /// Some observable fell outside the range its bits can hold (see
+    /// [`crate::codegen::value_bits`]) and could not be packed into the key.
     Wide,
+    /// A spinning reader gave up before it saw the value it waits for.
+    SpinMiss,
     /// A key this harness never writes: evidence of a classifier bug, reported, never dropped.
     Unknown(u64),
 }
@@ -21,24 +24,35 @@ pub enum Outcome {
 /// Unpack a device key.
 pub fn decode(key: u64, observables: usize) -> Outcome {
     match key >> 56 {
-        TAG_STATE => Outcome::State(
-            (0..observables)
-                .map(|b| Value::from(((key >> (8 * b)) & 0xff) as u8 as i8))
-                .collect(),
-        ),
+        TAG_STATE => {
+            let bits = value_bits(observables);
+            let mask = (1u64 << bits) - 1;
+            Outcome::State(
+                (0..observables)
+                    .map(|b| {
+                        let raw = (key >> (bits as usize * b)) & mask;
+                        // Sign-extend the `bits`-bit field.
+                        ((raw << (64 - bits)) as i64) >> (64 - bits)
+                    })
+                    .collect(),
+            )
+        }
         TAG_TIMEOUT => Outcome::Timeout,
         TAG_WIDE => Outcome::Wide,
+        TAG_SPIN => Outcome::SpinMiss,
         _ => Outcome::Unknown(key),
     }
 }
 
 /// The key the device computes for a state (the inverse of [`decode`], used by tests).
 pub fn encode(values: &[Value]) -> u64 {
+    let bits = value_bits(values.len());
+    let mask = (1u64 << bits) - 1;
     values
         .iter()
         .enumerate()
         .fold(TAG_STATE << 56, |k, (b, v)| {
-            k | (((*v as u64) & 0xff) << (8 * b))
+            k | (((*v as u64) & mask) << (bits as usize * b))
         })
 }
 
@@ -102,5 +116,19 @@ mod tests {
         assert_eq!(decode(TAG_TIMEOUT << 56, 2), Outcome::Timeout);
         assert_eq!(decode(TAG_WIDE << 56, 2), Outcome::Wide);
         assert_eq!(decode(9 << 56, 2), Outcome::Unknown(9 << 56));
+    }
+
+    #[test]
+    fn wider_conditions_pack_narrower_values() {
+        let twelve: Vec<Value> = (0..12).map(|i| i % 16 - 8).collect();
+        assert_eq!(decode(encode(&twelve), 12), Outcome::State(twelve.clone()));
+        let sixteen: Vec<Value> = (0..16).map(|i| i % 8 - 4).collect();
+        let key = encode(&sixteen);
+        assert_eq!(
+            key >> 56,
+            TAG_STATE,
+            "16 values of 3 bits stay below the tag byte"
+        );
+        assert_eq!(decode(key, 16), Outcome::State(sixteen));
     }
 }

@@ -26,6 +26,17 @@ pub struct TestRecord {
     pub error: Option<String>,
     /// The litmus source as run.
     pub litmus: String,
+    /// Instances in a target state of the condition (the weak outcome the test asks about).
+    #[serde(default)]
+    pub weak: u64,
+    /// MC Mutants' rule: `weak` ≥ ⌈−ln(1−confidence)⌉ (see [`crate::confidence`]).
+    #[serde(default)]
+    pub reproducible: bool,
+    #[serde(default)]
+    pub confidence: f64,
+    /// Where the settings came from: `command line` or `tuned: <env file>`.
+    #[serde(default)]
+    pub env: String,
 }
 
 /// The current time as an ISO 8601 UTC string.

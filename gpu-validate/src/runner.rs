@@ -46,6 +46,9 @@ pub struct DeviceInfo {
     /// The CUDA version the driver supports, e.g. `13.0`.
     pub driver_cuda_version: String,
     pub multiprocessors: u32,
+    /// The driver's ordinal of this GPU.
+    #[serde(default)]
+    pub ordinal: usize,
 }
 
 /// Where an instance's litmus threads sit when they share a CTA.
@@ -80,6 +83,20 @@ pub struct Params {
     pub seed: u64,
     /// Host watchdog: the longest one batch of launches may take.
     pub watchdog_s: f64,
+    /// Index each location array through a random permutation (false: instance `i` uses slot `i`).
+    #[serde(default = "yes")]
+    pub permute_locations: bool,
+    /// What each stress step does: 0 store+load, 1 store+store, 2 load+load, 3 load+store.
+    #[serde(default)]
+    pub stress_pattern: u32,
+    /// Spinning readers (see [`crate::codegen::Spin`]) retry their load up to this many times
+    /// until it returns the value the condition waits for; 0 loads once.
+    #[serde(default)]
+    pub spin_bound: u32,
+    /// Dynamic shared memory reserved per block (bytes, at most 48 KiB): fewer blocks fit on one
+    /// multiprocessor, so more of a launch's blocks wait for a free one (lower occupancy).
+    #[serde(default)]
+    pub occupancy_smem: u32,
     /// Launches between two reads of the counters (a hang keeps what the last read saw).
     pub batch: u64,
 }
@@ -100,9 +117,20 @@ impl Default for Params {
             seed: 0x5c09ec4ec,
             watchdog_s: 20.0,
             batch: 50,
+            permute_locations: true,
+            stress_pattern: 0,
+            spin_bound: 0,
+            occupancy_smem: 0,
         }
     }
 }
+
+fn yes() -> bool {
+    true
+}
+
+/// The most dynamic shared memory a block may ask for without raising its limit.
+pub const MAX_OCCUPANCY_SMEM: u32 = 48 * 1024;
 
 /// An opened GPU.
 pub struct Gpu {
@@ -111,9 +139,13 @@ pub struct Gpu {
     pub info: DeviceInfo,
 }
 
-/// Open GPU 0, saying plainly when there is none. With no libcuda the first driver call would
-/// panic, so presence of the library is checked before anything else.
+/// Open GPU 0, saying plainly when there is none.
 pub fn open() -> Result<Gpu, GpuError> {
+    open_device(0)
+}
+
+/// How many GPUs the driver sees (0 with no driver library), checked before any other call.
+pub fn device_count() -> Result<usize, GpuError> {
     // SAFETY: only tries to dlopen the driver library.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err(GpuError::NoGpu(
@@ -121,13 +153,28 @@ pub fn open() -> Result<Gpu, GpuError> {
         ));
     }
     match CudaContext::device_count() {
-        Ok(n) if n > 0 => {}
-        Ok(_) => return Err(GpuError::NoGpu("the CUDA driver reports no devices".into())),
-        Err(e) => {
-            return Err(GpuError::NoGpu(format!(
-                "the CUDA driver cannot count devices ({e})"
-            )))
-        }
+        Ok(n) if n > 0 => Ok(n as usize),
+        Ok(_) => Err(GpuError::NoGpu("the CUDA driver reports no devices".into())),
+        Err(e) => Err(GpuError::NoGpu(format!(
+            "the CUDA driver cannot count devices ({e})"
+        ))),
+    }
+}
+
+/// Open GPU `ordinal`, saying plainly when there is none. With no libcuda the first driver call
+/// would panic, so presence of the library is checked before anything else.
+pub fn open_device(ordinal: usize) -> Result<Gpu, GpuError> {
+    // SAFETY: only tries to dlopen the driver library.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(GpuError::NoGpu(
+            "the CUDA driver library (libcuda) is not installed".into(),
+        ));
+    }
+    let count = device_count()?;
+    if ordinal >= count {
+        return Err(GpuError::Failed(format!(
+            "no GPU {ordinal}: the driver sees {count}"
+        )));
     }
     // SAFETY: only tries to dlopen the NVRTC library.
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
@@ -135,7 +182,8 @@ pub fn open() -> Result<Gpu, GpuError> {
             "NVRTC (libnvrtc) not found; put CUDA's lib64 on LD_LIBRARY_PATH".into(),
         ));
     }
-    let ctx = CudaContext::new(0).map_err(failed("creating a context on GPU 0"))?;
+    let what = format!("creating a context on GPU {ordinal}");
+    let ctx = CudaContext::new(ordinal).map_err(failed(&what))?;
     // One stream, no cross-stream hazards: cudarc's per-buffer event tracking only costs time.
     // SAFETY: every buffer is used on `stream` alone.
     unsafe { ctx.disable_event_tracking() };
@@ -159,6 +207,7 @@ pub fn open() -> Result<Gpu, GpuError> {
         driver: kernel_driver_version().unwrap_or_else(|| "unknown".into()),
         driver_cuda_version: format!("{}.{}", version / 1000, (version % 1000) / 10),
         multiprocessors: sms as u32,
+        ordinal,
     };
     Ok(Gpu { ctx, stream, info })
 }
@@ -241,13 +290,10 @@ impl Gpu {
     /// last completed batch counted together with the error.
     pub fn run(&self, c: &Compiled, params: &Params) -> Result<RunResult, GpuError> {
         let h = &c.harness;
+        let (role_base, role_count) = h.device_roles(0);
         let slots = h.slots as u32;
-        let k = params.instances_log2.clamp(5, 26);
         // A block holds at most 1024 threads and never more instances than a launch has.
-        let mut per_block_log2 = params.per_block_log2.min(k);
-        while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
-            per_block_log2 -= 1;
-        }
+        let (k, per_block_log2) = clamp_launch(h, params);
         let n = 1usize << k;
         let stride = params.stride.max(1) as usize;
         let locs = h.locations.len().max(1);
@@ -275,7 +321,7 @@ impl Gpu {
         let test_cfg = LaunchConfig {
             grid_dim: (test_blocks + params.stress_blocks, 1, 1),
             block_dim: (slots << per_block_log2, 1, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: params.occupancy_smem.min(MAX_OCCUPANCY_SMEM),
         };
         let check_threads = n.min(256) as u32;
         let check_cfg = LaunchConfig {
@@ -286,6 +332,8 @@ impl Gpu {
         let (k32, stride32) = (k, stride as u32);
         let layout = u32::from(params.layout == Layout::Warp);
         let scratch_mask = (1u32 << scratch_lines_log2) - 1;
+        let loc_perm = u32::from(params.permute_locations);
+        let stress_pattern = params.stress_pattern & 3;
         let mut rng = rand::rngs::StdRng::seed_from_u64(params.seed);
 
         let check = |seed: u32,
@@ -304,7 +352,11 @@ impl Gpu {
                 .arg(keys)
                 .arg(counts)
                 .arg(lost);
-            b.arg(&seed).arg(&k32).arg(&stride32).arg(&classify);
+            b.arg(&seed)
+                .arg(&k32)
+                .arg(&stride32)
+                .arg(&classify)
+                .arg(&loc_perm);
             // SAFETY: argument list matches the generated kernel's signature.
             unsafe { b.launch(check_cfg) }
                 .map(|_| ())
@@ -347,7 +399,12 @@ impl Gpu {
                     b.arg(&params.barrier_spins)
                         .arg(&params.pre_stress)
                         .arg(&params.stress_iters);
-                    b.arg(&scratch_mask);
+                    b.arg(&scratch_mask)
+                        .arg(&loc_perm)
+                        .arg(&stress_pattern)
+                        .arg(&params.spin_bound)
+                        .arg(&role_base)
+                        .arg(&role_count);
                     // SAFETY: argument list matches the generated kernel's signature.
                     unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
                     check(
@@ -435,6 +492,17 @@ impl Gpu {
         }
         Ok(out)
     }
+}
+
+/// The launch shape both runners share: instances per block clamped to the block size limit.
+fn clamp_launch(h: &Harness, params: &Params) -> (u32, u32) {
+    let slots = h.slots as u32;
+    let k = params.instances_log2.clamp(5, 26);
+    let mut per_block_log2 = params.per_block_log2.min(k);
+    while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
+        per_block_log2 -= 1;
+    }
+    (k, per_block_log2)
 }
 
 /// Compile-free helper for tests and `--emit`: the harness for a program.

@@ -61,11 +61,22 @@ fn message_passing_relaxed_gpu_keeps_the_exact_instruction_forms() {
     has(s, "key |= (u64)(v & 0xff) << 0; }");
     has(s, "key |= (u64)(v & 0xff) << 8; }");
     has(s, "count_outcome(keys, counts, lost, key);");
-    // Locations sit at permuted, strided slots and are reset to their initial values.
+    // Locations sit at permuted (unless turned off), strided slots and are reset to their
+    // initial values.
     has(
         s,
-        "u32* L1 = mem + ((u64)1u * n + perm(inst, mix(seed ^ 0x201u), mask, k)) * stride;",
+        "u32* L1 = mem + ((u64)1u * n + (loc_perm ? perm(inst, mix(seed ^ 0x201u), mask, k) : inst)) * stride;",
     );
+    // P1 may spin on y until it reads 1 (the condition pins P1:r0 to 1); a reader that gives up
+    // is flagged, not classified.
+    has(s, "while (r_r0 != (1) && ++spins_ < spin_bound);");
+    has(s, "if (r_r0 != (1)) out[SPIN_WORD] = 1;");
+    // With spinning off the load stands alone: no branch on its value delays P1's second load.
+    has(
+        s,
+        r#"} else { asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r0) : "l"(L1) : "memory"); }"#,
+    );
+    has(s, "if (out[SPIN_WORD]) key = 4ull << 56;");
     has(s, "*L0 = 0u; // x");
     has(s, "*L1 = 0u; // y");
 }
@@ -114,11 +125,52 @@ fn rmw_branches_and_unsupported_features() {
         err.starts_with("unsupported on GPU: ") && err.contains("barrier"),
         "{err}"
     );
-    let gpus = "PTX G\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;\nexists (P1:r0 == 1)\n";
+}
+
+#[test]
+fn roles_are_per_gpu_and_cta_and_several_gpus_are_refused() {
+    let one = generate(&shape("MP-relaxed-gpu")).unwrap();
+    assert_eq!((one.devices(), one.device_roles(0)), (1, (0, 2)));
+    has(
+        &one.source,
+        "const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;",
+    );
+    let gpus = "PTX G\n{ x=0; }\n P0@cta 0,gpu 1 | P1@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;\nexists (P1:r0 == 1)\n";
     let err = generate(&parse(gpus, "g.litmus").unwrap())
         .unwrap_err()
         .to_string();
     assert!(err.contains("several GPUs"), "{err}");
+}
+
+#[test]
+fn weak_rmws_run_as_relaxed_gpu_and_wide_conditions_pack_smaller_values() {
+    use scopecheck_model::litmus::Instr;
+    use scopecheck_model::scope::Order;
+    // PTX's own default for an unqualified `atom` is `.relaxed.gpu`.
+    let mut p = parse(
+        "PTX W\n{ x=0; }\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.add r0, x, 1 ;\nexists (P0:r0 == 0)\n",
+        "w.litmus",
+    )
+    .unwrap();
+    if let Instr::Atom { access, .. } = &mut p.threads[0].body[0].instr {
+        access.order = Order::Weak;
+        access.scope = None;
+    }
+    has(
+        &generate(&p).unwrap().source,
+        "atom.relaxed.gpu.global.add.u32",
+    );
+    // Twelve observed registers: four bits each.
+    let mut src = String::from("PTX R\n{ x=0; }\n P0@cta 0,gpu 0 ;\n");
+    for i in 0..12 {
+        src.push_str(&format!(" ld.relaxed.gpu r{i}, x ;\n"));
+    }
+    let cond: Vec<String> = (0..12).map(|i| format!("P0:r{i} == 0")).collect();
+    src.push_str(&format!("exists ({})\n", cond.join(" /\\ ")));
+    let h = generate(&parse(&src, "r.litmus").unwrap_or_else(|e| panic!("{e}"))).unwrap();
+    assert_eq!(h.observables.len(), 12);
+    has(&h.source, "wide |= v < (-8) || v > 7;");
+    has(&h.source, "key |= (u64)(v & 0xf) << 44; }");
 }
 
 trait ParseReg {

@@ -45,7 +45,7 @@ fn main() {
         for (name, program) in &programs {
             let Ok(program) = program else { continue };
             let t = Instant::now();
-            let decided = analyze(program, model, &opts);
+            let decided = analyze(program, model.clone(), &opts);
             per_test.push((t.elapsed(), name.clone()));
             if round == 0 && std::env::var_os("SCOPECHECK_BENCH_VERBOSE").is_some() {
                 eprintln!("{:>9.3} ms  {name}", t.elapsed().as_secs_f64() * 1e3);

@@ -50,7 +50,7 @@ fn digest(name: &str, p: &Program, witnesses: bool) {
     };
     {
         for model in Model::ALL {
-            match analyze(p, model, &opts) {
+            match analyze(p, model.clone(), &opts) {
                 Ok(a) => {
                     let states: Vec<String> = a
                         .states

@@ -1,6 +1,6 @@
 //! How the axiomatic engine scales: prints figures, asserts nothing.
 //!
-//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS]`
+//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS [TxN...]]`
 //!
 //! 1. The shared PTX tests (`$SCOPECHECK_SHARED/oracle/ptx`, else `../shared`), in one
 //!    process: every state under each model the oracle names (as `cargo test --test oracle`
@@ -8,7 +8,7 @@
 //!    with the oracle.
 //! 2. Random relaxed programs of t threads × n accesses over two locations (`.gpu`-scoped
 //!    relaxed loads and stores, threads in two CTAs, a condition on two registers and `x`'s
-//!    final value): the time to decide the condition (`condition_only`) and to find every
+//!    final value taken from one random interleaving, so it holds): the time to decide the condition (`condition_only`) and to find every
 //!    final state (`analyze_states`), each under a timeout (default 10 s: a run that reaches
 //!    it answers *bounded*), with the peak resident memory of each run.
 
@@ -76,13 +76,13 @@ fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').collect();
         let program = parse_file(&oracle.join("tests").join(fields[0])).ok()?;
-        for &(col, model) in &columns {
+        for &(col, ref model) in &columns {
             let expected = match fields.get(col).map(|s| s.trim()) {
                 Some("1") => true,
                 Some("0") => false,
                 _ => continue,
             };
-            suite.push((program.clone(), model, expected));
+            suite.push((program.clone(), model.clone(), expected));
         }
     }
     Some(suite)
@@ -92,7 +92,7 @@ fn run_suite(suite: &[(Program, Model, bool)], opts: &Options) -> (f64, f64, usi
     let (cpu, wall) = (cpu_seconds(), Instant::now());
     let agree = suite
         .iter()
-        .filter(|(p, m, expected)| analyze(p, *m, opts).is_ok_and(|a| a.holds == *expected))
+        .filter(|(p, m, expected)| analyze(p, m.clone(), opts).is_ok_and(|a| a.holds == *expected))
         .count();
     (cpu_seconds() - cpu, wall.elapsed().as_secs_f64(), agree)
 }
@@ -113,29 +113,47 @@ impl Rng {
 }
 
 /// t threads of n relaxed `.gpu` accesses to x or y (about half loads), stores of distinct
-/// values, threads alternating between two CTAs; the condition asks for the first two loads'
-/// values and x's final value.
+/// values, threads alternating between two CTAs. The condition asks for the values of the first
+/// two loads and x's final value in one random interleaving (so it holds: sequentially
+/// consistent outcomes are allowed, and deciding it means finding a witness).
 fn random_program(t: usize, n: usize, seed: u64) -> Program {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut value = 1;
-    let mut columns = Vec::new();
-    let mut loads = Vec::new();
-    for th in 0..t {
-        let mut column = Vec::new();
+    // Per thread: (is a load, location 0 = x / 1 = y, stored value or register).
+    let mut threads: Vec<Vec<(bool, usize, u64)>> = Vec::new();
+    for _ in 0..t {
+        let mut ops = Vec::new();
         let mut regs = 0;
         for _ in 0..n {
-            let loc = if rng.below(2) == 0 { "x" } else { "y" };
+            let loc = rng.below(2) as usize;
             if rng.below(2) == 0 {
-                column.push(format!("ld.relaxed.gpu r{regs}, {loc}"));
-                loads.push((th, regs));
+                ops.push((true, loc, regs));
                 regs += 1;
             } else {
-                column.push(format!("st.relaxed.gpu {loc}, {value}"));
+                ops.push((false, loc, value));
                 value += 1;
             }
         }
-        columns.push(column);
+        threads.push(ops);
     }
+    // One random interleaving.
+    let mut memory = [0u64; 2];
+    let mut next = vec![0usize; t];
+    let mut loaded: Vec<(usize, u64, u64)> = Vec::new();
+    while let Some(th) = {
+        let live: Vec<usize> = (0..t).filter(|&th| next[th] < n).collect();
+        (!live.is_empty()).then(|| live[rng.below(live.len() as u64) as usize])
+    } {
+        let (load, loc, v) = threads[th][next[th]];
+        if load {
+            loaded.push((th, v, memory[loc]));
+        } else {
+            memory[loc] = v;
+        }
+        next[th] += 1;
+    }
+    loaded.sort_unstable();
+    let name = |l: usize| if l == 0 { "x" } else { "y" };
     let width = 26;
     let header: Vec<String> = (0..t)
         .map(|th| format!("{:width$}", format!("P{th}@cta {},gpu 0", th % 2)))
@@ -145,18 +163,25 @@ fn random_program(t: usize, n: usize, seed: u64) -> Program {
         header.join(" | ")
     );
     for row in 0..n {
-        let cells: Vec<String> = columns
+        let cells: Vec<String> = threads
             .iter()
-            .map(|c| format!("{:width$}", c[row]))
+            .map(|ops| {
+                let (load, loc, v) = ops[row];
+                let op = match load {
+                    true => format!("ld.relaxed.gpu r{v}, {}", name(loc)),
+                    false => format!("st.relaxed.gpu {}, {v}", name(loc)),
+                };
+                format!("{op:width$}")
+            })
             .collect();
         text.push_str(&format!(" {} ;\n", cells.join(" | ")));
     }
-    let mut terms: Vec<String> = loads
+    let mut terms: Vec<String> = loaded
         .iter()
         .take(2)
-        .map(|(th, r)| format!("P{th}:r{r} == {}", rng.below(value as u64)))
+        .map(|(th, r, v)| format!("P{th}:r{r} == {v}"))
         .collect();
-    terms.push(format!("x == {}", rng.below(value as u64)));
+    terms.push(format!("x == {}", memory[0]));
     text.push_str(&format!("exists ({})\n", terms.join(" /\\ ")));
     parse(&text, "random").expect("generated programs parse")
 }
@@ -209,7 +234,21 @@ fn main() {
         "t×n", "decide s", "MiB", "verdict", "states s", "MiB", "states", "verdict"
     );
     let limit = Duration::from_secs_f64(timeout);
-    for (t, n) in [(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)] {
+    // Sizes named after the timeout (`4x5 8x8`) replace the default list.
+    let mut sizes: Vec<(usize, usize)> = std::env::args()
+        .skip(2)
+        .map(|a| {
+            let (t, n) = a.split_once(['x', '×']).expect("sizes read TxN");
+            (
+                t.parse().expect("T is a number"),
+                n.parse().expect("N is a number"),
+            )
+        })
+        .collect();
+    if sizes.is_empty() {
+        sizes = vec![(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)];
+    }
+    for (t, n) in sizes {
         let p = random_program(t, n, (t * 100 + n) as u64);
         let opts = Options {
             timeout: Some(limit),

@@ -24,13 +24,13 @@ fn main() {
     let p = from_seed_with(seed, &limits);
     println!("{}", print(&p));
     for model in Model::ALL {
-        if only.is_some_and(|m| m != model) {
+        if only.as_ref().is_some_and(|m| *m != model) {
             continue;
         }
         let t0 = Instant::now();
         let mut result = None;
         for _ in 0..repeat {
-            result = Some(analyze(&p, model, &Options::default()));
+            result = Some(analyze(&p, model.clone(), &Options::default()));
         }
         let ms = t0.elapsed().as_secs_f64() * 1e3 / f64::from(repeat);
         match result.expect("repeat ≥ 1") {

@@ -36,7 +36,7 @@ fn main() {
         let mut slowest = (Duration::ZERO, None);
         for (file, p) in &programs {
             let t = Instant::now();
-            match liveness(p, model, &Options::default()) {
+            match liveness(p, model.clone(), &Options::default()) {
                 Ok(l) => hangs += usize::from(!l.terminates),
                 Err(_) => errors += 1,
             }

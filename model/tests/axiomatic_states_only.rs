@@ -28,9 +28,9 @@ fn compare(name: &str, p: &Program) {
 fn compare_under(name: &str, p: &Program, models: &[Model]) -> (u64, u64) {
     let opts = Options::default();
     let mut met = (0, 0);
-    for &model in models {
-        let counted = analyze(p, model, &opts).map_err(|e| e.to_string());
-        let found = analyze_states(p, model, &opts).map_err(|e| e.to_string());
+    for model in models {
+        let counted = analyze(p, model.clone(), &opts).map_err(|e| e.to_string());
+        let found = analyze_states(p, model.clone(), &opts).map_err(|e| e.to_string());
         assert_eq!(
             summary(&counted),
             summary(&found),

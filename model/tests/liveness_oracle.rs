@@ -41,14 +41,14 @@ fn main() {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let program =
             parse_file(&suite.join("tests").join(fields[0])).unwrap_or_else(|e| panic!("{e}"));
-        for &(col, model) in &columns {
+        for &(col, ref model) in &columns {
             let expected = match fields.get(col) {
                 Some(&"1") => true,
                 Some(&"0") => false,
                 _ => continue,
             };
             hangs += usize::from(!expected);
-            match liveness(&program, model, &Options::default()) {
+            match liveness(&program, model.clone(), &Options::default()) {
                 Ok(l) if l.terminates == expected => agreed += 1,
                 Ok(l) => disagreements.push(format!(
                     "{} under {model}: expected {}, got {}",

@@ -7,6 +7,9 @@
 #[allow(dead_code, unused_imports)]
 #[path = "axiomatic_states_only.rs"]
 mod axiomatic_states_only;
+#[allow(dead_code, unused_imports)]
+#[path = "cat_models.rs"]
+mod cat_models;
 mod common_shared;
 #[allow(dead_code, unused_imports)]
 #[path = "kernel_litmus.rs"]
@@ -24,7 +27,7 @@ use std::process::ExitCode;
 type Check = fn(&Path);
 
 fn main() -> ExitCode {
-    let checks: [(&str, Check); 4] = [
+    let checks: [(&str, Check); 5] = [
         (
             "litmus_parse::parses_and_round_trips_every_oracle_test",
             litmus_parse::parses_and_round_trips_every_oracle_test,
@@ -32,6 +35,10 @@ fn main() -> ExitCode {
         (
             "axiomatic_states_only::agrees_with_counting_on_the_shared_oracle_tests",
             axiomatic_states_only::agrees_with_counting_on_the_shared_oracle_tests,
+        ),
+        (
+            "cat_models::cat_models_agree_on_the_shared_ptx_suite",
+            cat_models::cat_models_agree_on_the_shared_ptx_suite,
         ),
         (
             "litmus_states::agrees_with_the_dfs_on_the_shared_oracle_tests",

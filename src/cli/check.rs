@@ -291,7 +291,11 @@ fn read_manifest(
                 .ok_or_else(|| {
                     format!(
                         "unknown model `{model}` (one of {})",
-                        Model::ALL.map(|m| m.name()).join(", ")
+                        Model::ALL
+                            .iter()
+                            .map(|m| m.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 })
                 .and_then(|model| Ok((file, model, Expect::parse(expected)?))),
@@ -335,7 +339,7 @@ impl Expect {
         }
     }
 
-    fn word(self, model: Model) -> String {
+    fn word(self, model: &Model) -> String {
         match self {
             Expect::Allowed(allowed) => format!("{} {}", model.name(), verdict_word(allowed)),
             Expect::Terminates(terminates, progress) => format!(
@@ -358,7 +362,7 @@ fn verdict_word(allowed: bool) -> &'static str {
 fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
     let start = Instant::now();
     let entry = row.file.display().to_string();
-    let expected = row.expect.word(row.model);
+    let expected = row.expect.word(&row.model);
     let error = |got: String| Outcome {
         entry: entry.clone(),
         kind: "litmus",
@@ -380,7 +384,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         Err(e) => return error(e.to_string()),
     };
     let (got, matches, bounded) = match row.expect {
-        Expect::Allowed(expected) => match axiomatic::analyze(&program, row.model, opts) {
+        Expect::Allowed(expected) => match axiomatic::analyze(&program, row.model.clone(), opts) {
             Ok(a) => {
                 let allowed = a.satisfiable(&program);
                 (Expect::Allowed(allowed), allowed == expected, a.bounded)
@@ -393,7 +397,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
                 unroll: opts.unroll,
                 progress,
             };
-            match liveness::liveness(&program, row.model, &o) {
+            match liveness::liveness(&program, row.model.clone(), &o) {
                 Ok(l) => (
                     Expect::Terminates(l.terminates, progress),
                     l.terminates == expected,
@@ -412,7 +416,7 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
         entry,
         kind: "litmus",
         expected,
-        got: got.word(row.model),
+        got: got.word(&row.model),
         status,
         seconds: start.elapsed().as_secs_f64(),
         about: String::new(),

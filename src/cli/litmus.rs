@@ -6,7 +6,8 @@
 //! and line instead; `--dot DIR` writes one Graphviz file per test with a witness execution.
 //! `--runtime` also runs the program on the operational runtime (exhaustively, by state caching)
 //! and marks the allowed states it reaches; a reached state the model forbids is an engine
-//! disagreement and makes the exit status 1.
+//! disagreement and makes the exit status 1. `--format herd` prints herd7's log instead
+//! (`scopecheck_model::herd`), so that herdtools' `mcompare7`/`msum7` read it beside herd7's.
 
 use scopecheck_model::axiomatic::liveness::Progress;
 use scopecheck_model::axiomatic::{
@@ -14,8 +15,9 @@ use scopecheck_model::axiomatic::{
     Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_models;
+use scopecheck_model::herd;
 use scopecheck_model::litmus::print::{prop, Level};
-use scopecheck_model::litmus::{parse, read_source, walk_files, LitmusError, Program};
+use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError, Program};
 use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -29,7 +31,8 @@ pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Memory model: ptx-v7.5, ptx-v6.0 or tile-ir.
+    /// Memory model: ptx-v7.5, ptx-v6.0, tile-ir, a built-in cat file (ptx-v7.5.cat, …) or
+    /// the path to your own cat model.
     #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
     pub model: Model,
     /// How many times each backward branch may be taken in one run of a thread.
@@ -38,13 +41,23 @@ pub struct Args {
     /// Write a Graphviz witness execution per test into this directory.
     #[arg(long, value_name = "DIR")]
     pub dot: Option<PathBuf>,
-    /// One JSON object per test and line.
+    /// Output: `human` (every allowed state with its execution count, `*` on those satisfying
+    /// the proposition), `herd` (herd7's log lines, which herdtools' `mcompare7` and `msum7`
+    /// read) or `json` (one object per test and line).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Same as `--format json`.
     #[arg(long)]
     pub json: bool,
     /// Also explore the program on the operational runtime and mark the allowed states it
     /// reaches; a reached state the model forbids is an engine disagreement (exit status 1).
     #[arg(long)]
     pub runtime: bool,
+    /// Report per test whether some consistent execution has a data race, as the model defines
+    /// one (its `flag`s: Tile IR's data race, a cat model's `flag ~empty … as NAME`); `--json`
+    /// adds `race_free`. A model without a race definition is an error.
+    #[arg(long)]
+    pub races: bool,
     /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
     /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
     #[arg(long, conflicts_with = "runtime")]
@@ -72,11 +85,26 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
+/// How `scopecheck litmus` prints each test.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// scopecheck's own report: states with execution counts, file, model, runtime marks.
+    Human,
+    /// herd7's log, line for line.
+    Herd,
+    /// One JSON object per test and line.
+    Json,
+}
+
 fn parse_model(name: &str) -> Result<Model, String> {
-    Model::from_name(name).ok_or_else(|| {
+    if Model::from_name(name).is_none() && !name.ends_with(".cat") {
         let known: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown model `{name}` (known: {})", known.join(", "))
-    })
+        return Err(format!(
+            "unknown model `{name}` (known: {}, or a path to a .cat file)",
+            known.join(", ")
+        ));
+    }
+    Model::load(name).map_err(|e| e.to_string())
 }
 
 /// The `--json` line of one test.
@@ -84,7 +112,7 @@ fn parse_model(name: &str) -> Result<Model, String> {
 struct Report<'a> {
     test: &'a str,
     file: String,
-    model: &'static str,
+    model: &'a str,
     condition: &'static str,
     holds: bool,
     states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
@@ -96,6 +124,9 @@ struct Report<'a> {
     /// Executions with a data race (undefined behaviour); Tile IR only.
     #[serde(skip_serializing_if = "Option::is_none")]
     racy_executions: Option<u64>,
+    /// With `--races`: no consistent execution has a data race.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    race_free: Option<bool>,
     /// With `--runtime`: the final states the operational runtime reaches.
     #[serde(skip_serializing_if = "Option::is_none")]
     runtime: Option<&'a RuntimeStates>,
@@ -189,8 +220,9 @@ pub fn run(args: Args) -> ExitCode {
         ..Options::default()
     };
     let (mut all_decided, mut disagreements) = (unreadable.is_empty(), 0);
-    for file in &files {
-        match decide(file, &args, &opts) {
+    let dot_names = dot::file_names(&files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
+    for (file, dot_name) in files.iter().zip(&dot_names) {
+        match decide(file, dot_name, &args, &opts) {
             Ok(agree) => disagreements += usize::from(!agree),
             Err(e) => {
                 eprintln!("{e}");
@@ -212,12 +244,21 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Parses, analyses and reports one file; errors carry file:line:col and a caret. Returns
 /// whether the runtime (with `--runtime`) agrees with the model.
-fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
+fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bool, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
-    let program = parse(&src, &name).map_err(|e| e.to_string())?;
+    let program = parse_all(&src, &name).map_err(|errors| {
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        texts.join("\n")
+    })?;
     if args.liveness {
         return super::liveness::decide(file, &src, &program, args).map(|()| true);
+    }
+    if args.races && !args.model.defines_races() {
+        return Err(format!(
+            "{name}: --races: the model {} defines no data race (a cat model defines one with `flag ~empty RELATION as NAME`)",
+            args.model
+        ));
     }
     let start = Instant::now();
     let progress = {
@@ -235,16 +276,27 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         progress: Some(progress),
         ..opts.clone()
     };
-    let analysis = analyze(&program, args.model, opts)
+    let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
-    let seconds = start.elapsed().as_secs_f64();
-    if let Some(dir) = &args.dot {
-        write_dot(dir, file, &program, &analysis)?;
-    }
     let runtime = args
         .runtime
         .then(|| RuntimeStates::explore(&program, &analysis));
-    if args.json {
+    // `Time` covers what was asked for: the model's analysis and, with `--runtime`, the runtime's.
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(dir) = &args.dot {
+        write_dot(&dir.join(dot_name), &program, &args.model, &analysis)?;
+    }
+    let format = if args.json { Format::Json } else { args.format };
+    if format == Format::Herd {
+        print!("{}", herd::log(&program, &analysis, seconds));
+        if let Some(r) = runtime.as_ref().filter(|r| !r.forbidden.is_empty()) {
+            eprintln!(
+                "{name}: the runtime reaches {} state(s) {} forbids",
+                r.forbidden.len(),
+                args.model
+            );
+        }
+    } else if format == Format::Json {
         let report = Report {
             test: &program.name,
             file: name,
@@ -255,7 +307,11 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
             bounded: analysis.bounded,
             stopped: analysis.stopped,
             seconds,
-            racy_executions: (args.model == Model::TileIr).then_some(analysis.racy_executions),
+            racy_executions: args
+                .model
+                .defines_races()
+                .then_some(analysis.racy_executions),
+            race_free: args.races.then_some(analysis.racy_executions == 0),
             runtime: runtime.as_ref(),
         };
         println!(
@@ -266,7 +322,7 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
         print_human(
             &program,
             &name,
-            args.model,
+            &args.model,
             &analysis,
             runtime.as_ref(),
             seconds,
@@ -286,7 +342,7 @@ fn condition_text(p: &Program) -> String {
 fn print_human(
     p: &Program,
     file: &str,
-    model: Model,
+    model: &Model,
     a: &Analysis,
     runtime: Option<&RuntimeStates>,
     seconds: f64,
@@ -320,7 +376,7 @@ fn print_human(
     };
     let verdict = if a.holds { "holds" } else { "does not hold" };
     println!("Condition {} {verdict}{why}", condition_text(p));
-    if model == Model::TileIr {
+    if model.defines_races() {
         println!(
             "Data races in {} of {} executions{}",
             a.racy_executions,
@@ -331,6 +387,14 @@ fn print_human(
                 ""
             }
         );
+        println!(
+            "{}",
+            if a.racy_executions == 0 {
+                "Race-free: no consistent execution has a data race"
+            } else {
+                "Racy: some consistent execution has a data race"
+            }
+        );
     }
     if let Some(r) = runtime {
         print_runtime(model, a, r);
@@ -339,7 +403,7 @@ fn print_human(
     println!();
 }
 
-fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
+fn print_runtime(model: &Model, a: &Analysis, r: &RuntimeStates) {
     if let Some(why) = &r.skipped {
         println!("Runtime: {why}");
         return;
@@ -375,19 +439,9 @@ fn print_runtime(model: Model, a: &Analysis, r: &RuntimeStates) {
 
 /// `DIR/<file stem>.dot`: a witness of a state satisfying the proposition when there is one
 /// (the interesting execution), else of the first allowed state.
-fn write_dot(dir: &Path, file: &Path, p: &Program, a: &Analysis) -> Result<(), String> {
-    let chosen = a
-        .states
-        .iter()
-        .find(|s| condition_holds_on(p, &s.state))
-        .or(a.states.first());
-    let Some(example) = chosen.and_then(|s| s.example.as_ref()) else {
+fn write_dot(path: &Path, p: &Program, model: &Model, a: &Analysis) -> Result<(), String> {
+    let Some(text) = dot::render_analysis(p, model, a) else {
         return Ok(());
     };
-    let stem = file
-        .file_stem()
-        .map_or("test".into(), |s| s.to_string_lossy().into_owned());
-    let path = dir.join(format!("{stem}.dot"));
-    std::fs::write(&path, dot::render(p, example))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -26,7 +26,7 @@ pub fn parse_progress(name: &str) -> Result<Progress, String> {
 struct Report<'a> {
     test: &'a str,
     file: &'a str,
-    model: &'static str,
+    model: &'a str,
     progress: &'static str,
     unroll: u32,
     terminates: bool,
@@ -43,7 +43,7 @@ pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<(), St
         progress: args.progress,
     };
     let start = Instant::now();
-    let verdict = liveness::liveness(p, args.model, &opts)
+    let verdict = liveness::liveness(p, args.model.clone(), &opts)
         .map_err(|e| LitmusError::at(&name, src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     if let (Some(dir), Some(hang)) = (&args.dot, &verdict.hang) {

@@ -298,7 +298,7 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
         let combo: Vec<&Run> = choice.iter().zip(&runs).map(|(&i, rs)| &rs[i]).collect();
         let fates: Vec<Fate> = combo.iter().map(|r| r.fate).collect();
         if opts.progress.allows(&fates) {
-            if let Some(hang) = hangs(p, model, &combo, &arrivals)? {
+            if let Some(hang) = hangs(p, model.clone(), &combo, &arrivals)? {
                 return Ok(Liveness {
                     terminates: false,
                     hang: Some(hang),
@@ -635,7 +635,7 @@ fn hangs(
     let budget = super::budget::Budget::new(None, None, None);
     let mut explorer = Explorer::new(
         p,
-        model,
+        model.clone(),
         |search, tally| search.pruned(tally),
         None,
         &observed,

@@ -58,10 +58,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// The memory models the engine knows, by their command-line names.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+use crate::cat::CatModel;
+
+/// The memory models the engine knows, by their command-line names, and models loaded from cat
+/// text.
+#[derive(Clone, Debug, Default)]
 pub enum Model {
     /// PTX ISA 6.0: scoped, no proxies.
     PtxV60,
@@ -70,9 +74,32 @@ pub enum Model {
     PtxV75,
     /// Tile IR: scopes tile_block/device/sys; only token order orders one tile block's accesses.
     TileIr,
+    /// A model written in cat ([`crate::cat`]): a built-in `.cat` file or the user's own.
+    Cat(Arc<CatModel>),
+}
+
+impl PartialEq for Model {
+    fn eq(&self, other: &Model) -> bool {
+        match (self, other) {
+            (Model::Cat(a), Model::Cat(b)) => Arc::ptr_eq(a, b),
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+
+impl Eq for Model {}
+
+impl std::hash::Hash for Model {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        if let Model::Cat(m) = self {
+            Arc::as_ptr(m).hash(h);
+        }
+    }
 }
 
 impl Model {
+    /// The built-in models by name (see [`Model::from_name`]).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
     pub fn from_name(name: &str) -> Option<Model> {
@@ -84,16 +111,47 @@ impl Model {
         })
     }
 
-    /// Whether the model has a No-Thin-Air axiom (reads-from with dependencies is acyclic).
-    pub fn forbids_thin_air(self) -> bool {
-        !matches!(self, Model::TileIr)
+    /// A model by name (as [`Model::from_name`], or a built-in `.cat` file's name such as
+    /// `ptx-v7.5.cat`), or else a path to a cat file.
+    pub fn load(name_or_path: &str) -> Result<Model, crate::cat::CatError> {
+        if let Some(m) = Model::from_name(name_or_path) {
+            return Ok(m);
+        }
+        if name_or_path.ends_with(".cat") && !std::path::Path::new(name_or_path).exists() {
+            if let Some(m) = CatModel::builtin(name_or_path) {
+                return Ok(Model::Cat(Arc::new(m)));
+            }
+        }
+        CatModel::load(std::path::Path::new(name_or_path)).map(|m| Model::Cat(Arc::new(m)))
     }
 
-    pub fn name(self) -> &'static str {
+    /// Whether the model has a No-Thin-Air axiom (reads-from with dependencies is acyclic).
+    pub fn forbids_thin_air(&self) -> bool {
+        match self {
+            Model::TileIr => false,
+            Model::Cat(m) => m.forbids_thin_air(),
+            _ => true,
+        }
+    }
+
+    /// Whether the model defines data races (Tile IR; a cat model with a `flag`).
+    pub fn defines_races(&self) -> bool {
+        match self {
+            Model::TileIr => true,
+            Model::Cat(m) => m
+                .checks()
+                .iter()
+                .any(|(_, class)| *class == crate::cat::CheckClass::Flag),
+            _ => false,
+        }
+    }
+
+    pub fn name(&self) -> &str {
         match self {
             Model::PtxV60 => "ptx-v6.0",
             Model::PtxV75 => "ptx-v7.5",
             Model::TileIr => "tile-ir",
+            Model::Cat(m) => m.name(),
         }
     }
 }
@@ -320,6 +378,10 @@ pub fn allowed_among(
     Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
+/// Valuations are checked while they are chosen ([`enumerate::Prefix`]) when the reads may
+/// choose their sources in more than this many ways.
+const PREFIX_BREADTH: u64 = 64;
+
 /// The next combination of paths (or of `liveness.rs`'s runs), one per thread (an odometer
 /// over `choice`); `false` after the last.
 fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
@@ -345,6 +407,9 @@ struct How {
     every_valuation: bool,
     /// Finding final states only: the only ones asked about.
     wanted: Option<wanted::Wanted>,
+    /// Valuations are checked while they are chosen ([`enumerate::Prefix`]) when their reads
+    /// may choose sources in more than this many ways (tests compare with and without).
+    prefix_breadth: u64,
 }
 
 impl How {
@@ -354,6 +419,7 @@ impl How {
             search,
             every_valuation: false,
             wanted: None,
+            prefix_breadth: PREFIX_BREADTH,
         }
     }
 }
@@ -364,6 +430,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         search,
         every_valuation,
         wanted,
+        prefix_breadth,
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
     let observed = observed_locations(p, opts.memory);
@@ -464,9 +531,46 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     cut = Some(c);
                 }
             } else {
+                // Many valuations: drop those whose forced reads-from pairs no consistent
+                // execution has while they are being chosen (a few reads in, rather than one
+                // by one once complete).
+                let skeleton;
+                let prefix;
+                let check;
+                if grounded && valuations.breadth() > prefix_breadth {
+                    // Deciding the condition: the final values it needs may fix the last
+                    // write of a location (or rule out these paths).
+                    let lasts = match decide {
+                        Some(sat) => valuations.forced_last_writes(p, sat, &observed),
+                        None => Some(Vec::new()),
+                    };
+                    let Some(lasts) = lasts else {
+                        if next_choice(&mut choice, &paths.per_thread) {
+                            continue 'combos;
+                        }
+                        break;
+                    };
+                    skeleton = valuations.skeleton();
+                    let traces: Vec<&events::Trace> = skeleton.iter().collect();
+                    prefix =
+                        enumerate::Prefix::new(p, &model, &traces, &lasts).map_err(|message| {
+                            AnalysisError {
+                                span: p.condition.span,
+                                message,
+                            }
+                        })?;
+                    check = |pairs: &[(usize, usize)]| prefix.possible(pairs);
+                    valuations.check_reads_from(&check);
+                }
                 let mut result = Ok(());
-                let mut explorer =
-                    enumerate::Explorer::new(p, model, search, wanted_here, &observed, &budget);
+                let mut explorer = enumerate::Explorer::new(
+                    p,
+                    model.clone(),
+                    search,
+                    wanted_here,
+                    &observed,
+                    &budget,
+                );
                 if let Some(sat) = decide {
                     explorer.decide(sat);
                 }

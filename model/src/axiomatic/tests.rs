@@ -111,7 +111,7 @@ fn mp(write: Access, read: Access, reader_cta: u32) -> Program {
 fn both_models(p: &Program) -> Vec<Analysis> {
     [Model::PtxV75, Model::PtxV60]
         .iter()
-        .map(|m| analyze(p, *m, &Options::default()).unwrap())
+        .map(|m| analyze(p, m.clone(), &Options::default()).unwrap())
         .collect()
 }
 
@@ -501,7 +501,7 @@ forall ((P0:r0 == 0 /\\ x == 1) \\/ (P0:r0 == 1 /\\ x == 2))
 ",
     );
     for model in [Model::PtxV75, Model::PtxV60, Model::TileIr] {
-        let a = analyze(&p, model, &Options::default()).unwrap();
+        let a = analyze(&p, model.clone(), &Options::default()).unwrap();
         assert!(a.holds, "{model}");
         assert_eq!(a.states.len(), 2, "{model}: both outcomes are reachable");
     }
@@ -536,10 +536,10 @@ fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
     for seed in 0..400 {
         let p = from_seed_with(seed, &limits);
         for model in Model::ALL {
-            let fast = analyze(&p, model, &opts).map_err(|e| e.message);
+            let fast = analyze(&p, model.clone(), &opts).map_err(|e| e.message);
             let slow = explore(
                 &p,
-                model,
+                model.clone(),
                 &opts,
                 How::counting(|search, tally| search.exhaustive(tally)),
             )
@@ -583,7 +583,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                         every_valuation,
                         ..How::counting(|search, tally| search.pruned(tally))
                     };
-                    explore(&p, model, &opts, how).map(|a| {
+                    explore(&p, model.clone(), &opts, how).map(|a| {
                         let states: Vec<(FinalState, u64)> = a
                             .states
                             .into_iter()
@@ -600,6 +600,82 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                     crate::litmus::print(&p)
                 );
             }
+        }
+    }
+}
+
+/// Programs larger than the differential's (up to ten instructions over two or three
+/// locations), where valuations are many and the checks made while choosing them matter.
+#[cfg(feature = "arbitrary")]
+fn larger_programs() -> impl Iterator<Item = (u64, Program)> {
+    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    let limits = Limits {
+        max_events: 10,
+        max_instrs: 5,
+        max_arith_rmws: 1,
+        arith_register_operands: false,
+        ..Limits::default()
+    };
+    (0..60).map(move |seed| (seed, from_seed_with(seed, &limits)))
+}
+
+#[test]
+#[cfg(feature = "arbitrary")]
+fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
+    for (seed, p) in larger_programs() {
+        for model in Model::ALL {
+            let summary = |prefix_breadth| {
+                let how = How {
+                    prefix_breadth,
+                    ..How::counting(|search, tally| search.pruned(tally))
+                };
+                explore(&p, model.clone(), &Options::default(), how).map(|a| {
+                    let states: Vec<(FinalState, u64)> = a
+                        .states
+                        .into_iter()
+                        .map(|s| (s.state, s.witnesses))
+                        .collect();
+                    (states, a.holds, a.bounded, a.executions, a.racy_executions)
+                })
+            };
+            assert_eq!(
+                summary(0).map_err(|e| e.message),
+                summary(u64::MAX).map_err(|e| e.message),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+        }
+    }
+}
+
+#[test]
+#[cfg(feature = "arbitrary")]
+fn deciding_the_condition_only_agrees_with_every_state_on_larger_programs() {
+    let decide = Options {
+        condition_only: true,
+        ..Options::default()
+    };
+    for (seed, p) in larger_programs() {
+        for model in Model::ALL {
+            let every =
+                analyze(&p, model.clone(), &Options::default()).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model.clone(), &decide).map(|a| (a.holds, a.bounded));
+            let states = analyze_states(&p, model.clone(), &Options::default())
+                .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
+            let every_state = analyze(&p, model.clone(), &Options::default())
+                .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
+            assert_eq!(
+                decided.map_err(|e| e.message),
+                every.map_err(|e| e.message),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+            assert_eq!(
+                states.map_err(|e| e.message),
+                every_state.map_err(|e| e.message),
+                "states only, seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
         }
     }
 }
@@ -661,8 +737,8 @@ fn deciding_the_condition_only_agrees_with_every_state() {
     for seed in 0..300 {
         let p = from_seed_with(seed, &Limits::differential());
         for model in Model::ALL {
-            let every = analyze(&p, model, &full).map(|a| (a.holds, a.bounded));
-            let decided = analyze(&p, model, &decide).map(|a| (a.holds, a.bounded));
+            let every = analyze(&p, model.clone(), &full).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model.clone(), &decide).map(|a| (a.holds, a.bounded));
             assert_eq!(
                 decided.map_err(|e| e.message),
                 every.map_err(|e| e.message),

@@ -7,10 +7,32 @@ use crate::runtime::report::{FailureKind, Token};
 use crate::runtime::{explore, Body, Ctx, FailureReport, Machine};
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Explores kernels with one engine.
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// // Two threads of one block store to one shared word without ordering: a data race, found by
+/// // the exhaustive DFS and by shuttle's random scheduler (50 executions from seed 7).
+/// let mut k = Kernel::new("race", Grid::new(1, 2));
+/// let x = k.shared::<u32>("x", 1);
+/// for checker in [Checker::dfs(), Checker::random(50, 7)] {
+///     let report = checker.check(&k, move |t| t.store(&x, 0, t.tid()));
+///     assert_eq!(report.verdict(), Verdict::Fail(FailureKind::DataRace), "{report}");
+/// }
+/// ```
 pub struct Checker {
     engine: Box<dyn Engine>,
+    options: Options,
+}
+
+/// How a [`Checker`] explores and reports (set with its builder methods).
+#[derive(Copy, Clone, Debug, Default)]
+struct Options {
+    all_failures: bool,
+    trace_limit: Option<usize>,
+    bank_report: bool,
 }
 
 /// The outcome of a check.
@@ -18,6 +40,7 @@ pub struct Checker {
 pub enum Verdict {
     /// No failure in any explored execution (see [`Report::complete`] for whether that is all).
     Pass,
+    /// Some execution failed this way (the first failure found).
     Fail(FailureKind),
     /// The exploration itself could not run (too many threads for loom, bad token, …).
     Error(String),
@@ -26,7 +49,9 @@ pub enum Verdict {
 /// What a check found.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The kernel's name.
     pub kernel: String,
+    /// The engine and its settings (`dfs`, `shuttle-random(seed=…, iterations=…)`, …).
     pub engine: String,
     /// Feasible executions explored.
     pub executions: u64,
@@ -35,13 +60,23 @@ pub struct Report {
     pub infeasible: u64,
     /// Every execution the engine can reach was explored (exhaustive engines, no bound hit).
     pub complete: bool,
+    /// The first failure found, with its trace and replay token.
     pub failure: Option<FailureReport>,
+    /// Every distinct failure found (kind and headline), one trace each, in the order found:
+    /// only the first unless the checker was built with [`Checker::all_failures`].
+    pub failures: Vec<FailureReport>,
     /// Worst bank conflict per shared-memory access site.
     pub bank_conflicts: Vec<BankConflict>,
+    /// Print the bank report ([`Checker::bank_report`]).
+    pub show_bank_report: bool,
+    /// Why the exploration could not run, if it could not.
     pub error: Option<String>,
+    /// Wall-clock time of the exploration.
+    pub wall: Duration,
 }
 
 impl Report {
+    /// Pass, the failure's kind, or the error.
     pub fn verdict(&self) -> Verdict {
         match (&self.error, &self.failure) {
             (_, Some(f)) => Verdict::Fail(f.kind),
@@ -50,6 +85,7 @@ impl Report {
         }
     }
 
+    /// No failure and no error (see [`Report::complete`] for whether that covers everything).
     pub fn passed(&self) -> bool {
         self.verdict() == Verdict::Pass
     }
@@ -79,11 +115,23 @@ impl fmt::Display for Report {
                 self.infeasible
             )?;
         }
+        let secs = self.wall.as_secs_f64();
+        write!(f, " in {secs:.3} s")?;
+        if secs > 0.0 {
+            write!(f, " ({:.0} executions/s)", self.executions as f64 / secs)?;
+        }
         writeln!(f)?;
         if let Some(e) = &self.error {
             writeln!(f, "ERROR: {e}")?;
         }
+        if self.failures.len() > 1 {
+            writeln!(f, "{} distinct failures:", self.failures.len())?;
+            for failure in &self.failures {
+                writeln!(f, "{failure}")?;
+            }
+        }
         match &self.failure {
+            Some(_) if self.failures.len() > 1 => {}
             Some(failure) => writeln!(f, "{failure}")?,
             None if self.error.is_none() => {
                 let how = if self.complete {
@@ -98,7 +146,7 @@ impl fmt::Display for Report {
             }
             None => {}
         }
-        if !self.bank_conflicts.is_empty() {
+        if self.show_bank_report && !self.bank_conflicts.is_empty() {
             writeln!(f, "shared-memory bank report:")?;
             for c in &self.bank_conflicts {
                 writeln!(f, "  {c}")?;
@@ -126,20 +174,97 @@ pub fn common_verdict(reports: &[Report]) -> Result<Verdict, String> {
 #[derive(Default)]
 struct Acc {
     executions: u64,
-    failure: Option<FailureReport>,
+    failures: Vec<FailureReport>,
     bank: Vec<BankConflict>,
 }
 
 impl Checker {
+    /// A checker on any [`Engine`].
     pub fn new(engine: impl Engine + 'static) -> Checker {
         Checker {
             engine: Box::new(engine),
+            options: Options::default(),
         }
     }
 
-    /// Our exhaustive DFS over schedules and store choices.
+    /// Our exhaustive DFS over schedules and store choices (at most 1,000,000 executions; see
+    /// [`Checker::dfs_budget`]).
     pub fn dfs() -> Checker {
         Checker::new(engine::Dfs::default())
+    }
+
+    /// Our DFS, stopping after `max_executions` executions: a report that hit the budget says
+    /// "bounded" ([`Report::complete`] is false).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("counter", Grid::new(1, 3));
+    /// let n = k.global::<u32>("n", 1);
+    /// let report = Checker::dfs_budget(2).check(&k, move |t| {
+    ///     t.atomic_add(&n, 0, 1, MemoryOrder::Relaxed, MemoryScope::Block);
+    /// });
+    /// assert!(report.passed() && !report.complete, "{report}");
+    /// ```
+    pub fn dfs_budget(max_executions: u64) -> Checker {
+        Checker::new(engine::Dfs {
+            max_executions,
+            ..engine::Dfs::default()
+        })
+    }
+
+    /// Keep exploring after a failure and report every distinct failure (by kind and headline),
+    /// one trace each, instead of stopping at the first.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("two bugs", Grid::new(1, 2));
+    /// let x = k.global::<i32>("x", 1);
+    /// let report = Checker::dfs().all_failures().check(&k, move |t| {
+    ///     if t.tid() == 0 {
+    ///         t.atomic_store(&x, 0, 1, MemoryOrder::Relaxed, MemoryScope::Block);
+    ///     } else {
+    ///         let v = t.atomic_load(&x, 0, MemoryOrder::Relaxed, MemoryScope::Block);
+    ///         scopecheck_model::check!(v == 0 || v == 2, "saw {v}");
+    ///         scopecheck_model::check!(v == 1 || v == 2, "missed the store");
+    ///     }
+    /// });
+    /// assert_eq!(report.failures.len(), 2, "{report}");
+    /// ```
+    pub fn all_failures(mut self) -> Checker {
+        self.options.all_failures = true;
+        self
+    }
+
+    /// Print at most `lines` lines of each failure's trace, folding the middle (by default
+    /// the whole trace is printed).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("race", Grid::new(1, 2));
+    /// let x = k.global::<i32>("x", 1);
+    /// let report = Checker::dfs().trace_limit(0).check(&k, move |t| t.store(&x, 0, 1));
+    /// assert!(report.to_string().contains("operations folded"), "{report}");
+    /// ```
+    pub fn trace_limit(mut self, lines: usize) -> Checker {
+        self.options.trace_limit = Some(lines);
+        self
+    }
+
+    /// Print the shared-memory bank report (worst conflict per access site). The conflicts are
+    /// always in [`Report::bank_conflicts`]; this only makes the report print them.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("banks", Grid::new(1, 2));
+    /// let s = k.shared::<i32>("s", 64);
+    /// let report = Checker::dfs().bank_report().check(&k, move |t| {
+    ///     let _ = t.load(&s, t.tid() as usize * 32);
+    /// });
+    /// assert!(report.to_string().contains("bank report"), "{report}");
+    /// ```
+    pub fn bank_report(mut self) -> Checker {
+        self.options.bank_report = true;
+        self
     }
 
     /// Loom's exhaustive exploration (at most 4 GPU threads; the `loom` feature, on by default).
@@ -220,6 +345,7 @@ impl Checker {
             .collect()
     }
 
+    /// The engine it explores with.
     pub fn engine(&self) -> &dyn Engine {
         &*self.engine
     }
@@ -283,8 +409,11 @@ impl Checker {
                 infeasible: 0,
                 complete: false,
                 failure: None,
+                failures: vec![],
                 bank_conflicts: vec![],
+                show_bank_report: false,
                 error: Some(e),
+                wall: Duration::ZERO,
             })
         };
         let token: Token = token.parse().map_err(error)?;
@@ -299,6 +428,8 @@ impl Checker {
     }
 
     fn run(&self, kernel: &Kernel, tiles: bool, body: Body) -> Report {
+        let start = Instant::now();
+        let options = self.options;
         let setup = Arc::new(setup_of(kernel, tiles));
         let posts: Vec<_> = kernel
             .posts
@@ -317,29 +448,54 @@ impl Checker {
                     for (what, site, check) in &posts {
                         if !check(&Final { machine: m }) {
                             let headline = format!("postcondition `{what}` (declared at {site}) does not hold at the end");
-                            m.fail(FailureKind::Assertion, headline, vec![]);
+                            m.fail(FailureKind::Assertion, headline, final_values(m));
                             break;
                         }
                     }
                 }
-                match &m.failure {
-                    Some(f) => {
-                        acc.failure = Some(FailureReport::new(f, m));
-                        Flow::Stop
-                    }
-                    None => Flow::Continue,
+                let Some(f) = &m.failure else {
+                    return Flow::Continue;
+                };
+                let seen = acc
+                    .failures
+                    .iter()
+                    .any(|g| g.kind == f.kind && g.headline == f.headline);
+                if !seen {
+                    let mut report = FailureReport::new(f, m);
+                    report.trace_limit = options.trace_limit;
+                    acc.failures.push(report);
+                }
+                if options.all_failures {
+                    Flow::Continue
+                } else {
+                    Flow::Stop
                 }
             },
         );
+        let complete = exploration.complete && (options.all_failures || acc.failures.is_empty());
         Report {
             kernel: kernel.name.clone(),
             engine: self.engine.name(),
             executions: acc.executions,
             infeasible,
-            complete: exploration.complete && acc.failure.is_none(),
-            failure: acc.failure,
+            complete,
+            failure: acc.failures.first().cloned(),
+            failures: acc.failures,
             bank_conflicts: acc.bank,
+            show_bank_report: options.bank_report,
             error: exploration.error,
+            wall: start.elapsed(),
         }
     }
+}
+
+/// Every location's final value (the last store in modification order), for postcondition
+/// failures.
+fn final_values(m: &Machine) -> Vec<String> {
+    let mut lines = vec!["final values:".to_string()];
+    for (loc, info) in m.setup.locs.iter().enumerate() {
+        let value = info.kind.format(m.final_value(loc));
+        lines.push(format!("  {} = {value}", info.name));
+    }
+    lines
 }

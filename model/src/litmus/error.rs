@@ -1,51 +1,107 @@
-//! Errors in litmus input: one line `file:line:col: message`, then the offending source line and
-//! a caret under the column, as compilers print them.
+//! Errors in litmus input, as compilers print them: one line `file:line:col: message`, then the
+//! offending source line with the range it covers underlined, drawn by [`ariadne`] (a maintained
+//! diagnostics crate; chosen over `miette` and `codespan-reporting` because it renders a report
+//! from a plain source string and a range with no trait plumbing, and keeps its output stable
+//! without color).
 
 use super::ir::Span;
+use ariadne::{Config, Label, Report, ReportKind, Source};
 use std::fmt;
 
+/// One error in a litmus file: where it is, what is wrong, and the source line it is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LitmusError {
+    /// The file, as named on the command line.
     pub file: String,
+    /// Line and column (1-based, in characters) where the error starts.
     pub span: Span,
+    /// How many characters of the line the error covers (at least 1).
+    pub width: u32,
+    /// What is wrong, on one line.
     pub message: String,
     /// The text of the source line at `span.line` (empty when unknown).
     pub source_line: String,
 }
 
 impl LitmusError {
-    /// An error at `span` of `source` (the whole file's text).
+    /// An error at `span` of `source` (the whole file's text), covering the token there: a
+    /// word (name, number, dotted mnemonic, `P1:r0`) or else one character.
     pub fn at(file: &str, source: &str, span: Span, message: impl Into<String>) -> LitmusError {
         let source_line = source
             .lines()
             .nth(span.line.saturating_sub(1) as usize)
             .unwrap_or("")
             .to_string();
+        let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | ':' | '-');
+        let rest = source_line
+            .chars()
+            .skip(span.col.saturating_sub(1) as usize);
+        let width = match rest.clone().next() {
+            Some(c) if word(c) => rest.take_while(|&c| word(c)).count(),
+            _ => 1,
+        };
         // Messages quote input, which may span lines; an error stays one line.
         let message = message.into().replace('\n', " ");
         LitmusError {
             file: file.to_string(),
             span,
+            width: width as u32,
             message,
             source_line,
         }
+    }
+
+    /// The source line with the error's range underlined, as ariadne draws it (no color).
+    fn snippet(&self) -> String {
+        if self.source_line.is_empty() {
+            return String::new();
+        }
+        // Earlier lines are left empty, so that ariadne numbers the line as in the file and
+        // shows only it.
+        let line = self.span.line.max(1) as usize;
+        let col = self.span.col.max(1) as usize;
+        // An error just past the end of the line (something missing) points at a blank there.
+        let pad =
+            (col + self.width.max(1) as usize - 1).saturating_sub(self.source_line.chars().count());
+        let text = format!(
+            "{}{}{}",
+            "\n".repeat(line - 1),
+            self.source_line,
+            " ".repeat(pad)
+        );
+        let start = line - 1 + col - 1;
+        let end = start + self.width.max(1) as usize;
+        let id = self.file.as_str();
+        let mut out = Vec::new();
+        let written = Report::build(ReportKind::Error, (id, start..end))
+            .with_config(Config::default().with_color(false))
+            .with_message(&self.message)
+            .with_label(Label::new((id, start..end)).with_message("here"))
+            .finish()
+            .write((id, Source::from(text)), &mut out);
+        if written.is_err() {
+            return String::new();
+        }
+        let rendered = String::from_utf8_lossy(&out).into_owned();
+        // The report's own first line repeats the message, which our first line already gives.
+        rendered
+            .split_once('\n')
+            .map_or(String::new(), |(_, rest)| rest.trim_end().to_string())
     }
 }
 
 impl fmt::Display for LitmusError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
+        write!(
             f,
             "{}:{}:{}: {}",
             self.file, self.span.line, self.span.col, self.message
         )?;
-        let line = self.source_line.replace('\t', " ");
-        writeln!(f, "{line}")?;
-        write!(
-            f,
-            "{}^",
-            " ".repeat(self.span.col.saturating_sub(1) as usize)
-        )
+        let snippet = self.snippet();
+        if !snippet.is_empty() {
+            write!(f, "\n{snippet}")?;
+        }
+        Ok(())
     }
 }
 

@@ -9,7 +9,7 @@ pub mod print;
 
 pub use error::LitmusError;
 pub use ir::*;
-pub use parse::parse;
+pub use parse::{parse, parse_all};
 pub use print::print;
 
 use std::collections::HashSet;
@@ -22,6 +22,7 @@ pub fn read_source(path: &Path) -> Result<String, LitmusError> {
     let bytes = std::fs::read(path).map_err(|e| LitmusError {
         file: file.clone(),
         span: Span { line: 1, col: 1 },
+        width: 1,
         message: format!("cannot read file: {e}"),
         source_line: String::new(),
     })?;
@@ -41,6 +42,7 @@ pub fn read_source(path: &Path) -> Result<String, LitmusError> {
                 line: before.matches('\n').count() as u32 + 1,
                 col: before[line_start..].chars().count() as u32 + 1,
             },
+            width: 1,
             message: format!(
                 "invalid UTF-8 (byte 0x{:02X}): a litmus file is UTF-8 text",
                 bytes[bad]

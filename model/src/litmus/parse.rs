@@ -23,6 +23,7 @@
 use super::error::LitmusError;
 use super::ir::*;
 use crate::scope::{Order, Placement, Scope};
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 /// The deepest parenthesis nesting a condition may have.
@@ -32,25 +33,43 @@ pub const MAX_NESTING: usize = 100;
 /// walk of a [`Prop`] is at most this deep.
 pub const MAX_OPERATORS: usize = 1000;
 
-/// Parses one litmus file. `file` is used only in error messages.
+/// Parses one litmus file. `file` is used only in error messages; the first error (by
+/// position) is returned, [`parse_all`] gives every one found.
 pub fn parse(src: &str, file: &str) -> Result<Program> {
+    parse_all(src, file).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Parses one litmus file, reporting every error the parser can recover from (one per bad
+/// declaration of the initial state and per bad instruction of the thread table), sorted by
+/// position; never an empty list. Checks that need a whole table (registers, labels, the
+/// condition) run only on a table without errors, so no error follows from another.
+pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<LitmusError>> {
     // A byte order mark (as some editors write) is not part of the text.
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let blanked = blank_comments(src).map_err(|at| {
-        LitmusError::at(
+        vec![LitmusError::at(
             file,
             src,
             span_of(src, at),
             "unterminated comment: this `(*` is never closed by `*)`",
-        )
+        )]
     })?;
-    Parser {
+    let parser = Parser {
         src: &blanked,
         original: src,
         file,
         pos: 0,
+        recovered: RefCell::new(Vec::new()),
+    };
+    let (result, mut errors) = parser.program();
+    match result {
+        Ok(p) if errors.is_empty() => return Ok(p),
+        Ok(_) => {}
+        Err(e) => errors.push(e),
     }
-    .program()
+    errors.sort_by_key(|e| (e.span.line, e.span.col));
+    errors.dedup();
+    Err(errors)
 }
 
 /// `src` with every herd comment `(* ... *)` (nested ones included) turned into spaces, line
@@ -110,6 +129,8 @@ struct Parser<'a> {
     original: &'a str,
     file: &'a str,
     pos: usize,
+    /// Errors recovered from so far (parsing went on past them).
+    recovered: RefCell<Vec<LitmusError>>,
 }
 
 type Result<T> = std::result::Result<T, LitmusError>;
@@ -172,7 +193,27 @@ impl<'a> Parser<'a> {
         self.pos += rest.len() - rest.trim_start().len();
     }
 
-    fn program(mut self) -> Result<Program> {
+    /// The program, or the error that stopped the parse; then every error recovered from.
+    fn program(mut self) -> (Result<Program>, Vec<LitmusError>) {
+        let result = self.whole_program();
+        (result, self.recovered.into_inner())
+    }
+
+    /// Notes an error and goes on parsing.
+    fn recover(&self, e: LitmusError) {
+        self.recovered.borrow_mut().push(e);
+    }
+
+    /// Stops at the first error recovered from, if any: what follows needs a sound table.
+    fn stop_if_recovered(&self) -> Result<()> {
+        let mut recovered = self.recovered.borrow_mut();
+        match recovered.is_empty() {
+            true => Ok(()),
+            false => Err(recovered.remove(0)),
+        }
+    }
+
+    fn whole_program(&mut self) -> Result<Program> {
         let name = self.header()?;
         let comments = self.comments()?;
         let init = self.init_block()?;
@@ -181,6 +222,7 @@ impl<'a> Parser<'a> {
         let mut reg_init = Vec::new();
         let reg_init_at = self.declarations(&init, &mut locations, &mut reg_init)?;
         let threads = self.threads(threads_text, &mut locations)?;
+        self.stop_if_recovered()?;
         for (init, at) in reg_init.iter().zip(reg_init_at) {
             if init.thread >= threads.len() {
                 return self.err(
@@ -325,86 +367,94 @@ impl<'a> Parser<'a> {
         // `y @ generic aliases x` keeps its textual place; its target may be declared later.
         let mut targets = Vec::new();
         for decl in init.split(';') {
-            let decl = decl.trim();
-            if decl.text.is_empty() {
-                continue;
-            }
-            if let Some(at_sign) = decl.text.find('@') {
+            // Each declaration stands alone: a bad one is noted and the others still read.
+            let mut one = || -> Result<()> {
+                let decl = decl.trim();
+                if decl.text.is_empty() {
+                    return Ok(());
+                }
+                if let Some(at_sign) = decl.text.find('@') {
+                    let lhs = Piece {
+                        text: &decl.text[..at_sign],
+                        at: decl.at,
+                    }
+                    .trim();
+                    let rhs = Piece {
+                        text: &decl.text[at_sign + 1..],
+                        at: decl.at + at_sign + 1,
+                    }
+                    .trim();
+                    let words: Vec<Piece> = split_words(rhs);
+                    if words.len() != 3 || words[1].text != "aliases" {
+                        return self.err(rhs.at, "expected `<name> @ <proxy> aliases <location>`");
+                    }
+                    let Some(proxy) =
+                        Proxy::from_name(words[0].text).filter(|p| *p != Proxy::Async)
+                    else {
+                        return self.err(
+                            words[0].at,
+                            format!(
+                                "unknown proxy `{}` (generic, surface, texture, constant)",
+                                words[0].text
+                            ),
+                        );
+                    };
+                    let name = self.identifier(lhs, "alias name")?;
+                    if locations.iter().any(|l| l.name == name) {
+                        return self.err(lhs.at, format!("location `{name}` is declared twice"));
+                    }
+                    targets.push((locations.len(), words[2]));
+                    locations.push(Location {
+                        name,
+                        kind: LocationKind::Alias {
+                            proxy,
+                            of: usize::MAX,
+                        },
+                        span: self.span(lhs.at),
+                    });
+                    return Ok(());
+                }
+                let Some(eq) = decl.text.find('=') else {
+                    return self.err(
+                        decl.at,
+                        format!("expected `name = value`, found `{}`", decl.text),
+                    );
+                };
                 let lhs = Piece {
-                    text: &decl.text[..at_sign],
+                    text: &decl.text[..eq],
                     at: decl.at,
                 }
                 .trim();
                 let rhs = Piece {
-                    text: &decl.text[at_sign + 1..],
-                    at: decl.at + at_sign + 1,
+                    text: &decl.text[eq + 1..],
+                    at: decl.at + eq + 1,
                 }
                 .trim();
-                let words: Vec<Piece> = split_words(rhs);
-                if words.len() != 3 || words[1].text != "aliases" {
-                    return self.err(rhs.at, "expected `<name> @ <proxy> aliases <location>`");
+                let value = self.integer(rhs)?;
+                if let Some((thread, reg)) = self.thread_reg(lhs)? {
+                    if regs
+                        .iter()
+                        .any(|r: &RegInit| r.thread == thread && r.reg == reg)
+                    {
+                        return self.err(lhs.at, format!("P{thread}:{reg} is initialised twice"));
+                    }
+                    regs.push(RegInit { thread, reg, value });
+                    reg_at.push(lhs.at);
+                } else {
+                    let name = self.identifier(lhs, "location name")?;
+                    if locations.iter().any(|l| l.name == name) {
+                        return self.err(lhs.at, format!("location `{name}` is declared twice"));
+                    }
+                    locations.push(Location {
+                        name,
+                        kind: LocationKind::Plain { init: value },
+                        span: self.span(lhs.at),
+                    });
                 }
-                let Some(proxy) = Proxy::from_name(words[0].text).filter(|p| *p != Proxy::Async)
-                else {
-                    return self.err(
-                        words[0].at,
-                        format!(
-                            "unknown proxy `{}` (generic, surface, texture, constant)",
-                            words[0].text
-                        ),
-                    );
-                };
-                let name = self.identifier(lhs, "alias name")?;
-                if locations.iter().any(|l| l.name == name) {
-                    return self.err(lhs.at, format!("location `{name}` is declared twice"));
-                }
-                targets.push((locations.len(), words[2]));
-                locations.push(Location {
-                    name,
-                    kind: LocationKind::Alias {
-                        proxy,
-                        of: usize::MAX,
-                    },
-                    span: self.span(lhs.at),
-                });
-                continue;
-            }
-            let Some(eq) = decl.text.find('=') else {
-                return self.err(
-                    decl.at,
-                    format!("expected `name = value`, found `{}`", decl.text),
-                );
+                Ok(())
             };
-            let lhs = Piece {
-                text: &decl.text[..eq],
-                at: decl.at,
-            }
-            .trim();
-            let rhs = Piece {
-                text: &decl.text[eq + 1..],
-                at: decl.at + eq + 1,
-            }
-            .trim();
-            let value = self.integer(rhs)?;
-            if let Some((thread, reg)) = self.thread_reg(lhs)? {
-                if regs
-                    .iter()
-                    .any(|r: &RegInit| r.thread == thread && r.reg == reg)
-                {
-                    return self.err(lhs.at, format!("P{thread}:{reg} is initialised twice"));
-                }
-                regs.push(RegInit { thread, reg, value });
-                reg_at.push(lhs.at);
-            } else {
-                let name = self.identifier(lhs, "location name")?;
-                if locations.iter().any(|l| l.name == name) {
-                    return self.err(lhs.at, format!("location `{name}` is declared twice"));
-                }
-                locations.push(Location {
-                    name,
-                    kind: LocationKind::Plain { init: value },
-                    span: self.span(lhs.at),
-                });
+            if let Err(e) = one() {
+                self.recover(e);
             }
         }
         for (alias, target) in targets {
@@ -570,8 +620,16 @@ impl<'a> Parser<'a> {
                 if cell.text.is_empty() {
                     continue;
                 }
-                let (cell, token) = self.token_order(cell)?;
-                let instr = self.instruction(cell, locations)?;
+                let parsed = self.token_order(cell).and_then(|(cell, token)| {
+                    Ok((cell, token, self.instruction(cell, locations)?))
+                });
+                let (cell, token, instr) = match parsed {
+                    Ok(parsed) => parsed,
+                    Err(e) => {
+                        self.recover(e);
+                        continue;
+                    }
+                };
                 threads[t].body.push(Stmt {
                     instr,
                     span: self.span(cell.at),
@@ -1107,7 +1165,7 @@ impl<'a> Ins<'_, 'a> {
                 Scope::from_name(q).filter(|_| !matches!(*q, "block" | "system")),
             ) {
                 scope = Some(s);
-            } else if with_op && op.is_none() && matches!(*q, "add" | "sub" | "exch" | "cas") {
+            } else if with_op && op.is_none() && RmwOp::from_name(q).is_some() {
                 op = Some(
                     self.mnemonic
                         .text
@@ -1225,23 +1283,18 @@ impl<'a> Ins<'_, 'a> {
 
     fn rmw(mut self, parts: &[&str]) -> Result<Instr> {
         let (access, op) = self.access(Proxy::Generic, &parts[1..], true)?;
-        let Some(op) = op else {
+        let Some(op) = op.and_then(RmwOp::from_name) else {
             return self.p.err(
                 self.end_of_mnemonic(),
                 format!(
-                    "`{}` needs an operation (`.add`, `.sub`, `.exch`, `.cas`)",
+                    "`{}` needs an operation (`.add`, `.sub`, `.exch`, `.cas`, `.inc`, `.dec`, \
+                     `.min`, `.max`, `.and`, `.or`, `.xor`)",
                     self.mnemonic.text
                 ),
             );
         };
-        let op = match op {
-            "add" => RmwOp::Add,
-            "sub" => RmwOp::Sub,
-            "exch" => RmwOp::Exch,
-            _ => RmwOp::Cas,
-        };
         if parts[0] == "red" {
-            if op == RmwOp::Cas || op == RmwOp::Exch {
+            if !op.reduces() {
                 return self.p.err(
                     self.mnemonic.at,
                     format!("`red` has no `.{}`; use `atom`", op.name()),

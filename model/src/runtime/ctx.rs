@@ -160,4 +160,13 @@ impl Ctx {
         });
         unreachable!("a failed step halts the thread")
     }
+
+    /// Fail the execution with a failure of the given kind (misuse found by the facade).
+    pub fn fail_kind(&self, kind: FailureKind, message: String) -> ! {
+        self.step::<()>(|m| {
+            m.fail(kind, message, vec![]);
+            Err(Halt)
+        });
+        unreachable!("a failed step halts the thread")
+    }
 }

@@ -5,7 +5,7 @@ use super::ctx::Ctx;
 use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
 use super::report::{
-    scope_label, Decision, Event, EventKind, Failure, FailureKind, RmwKind, Token,
+    scope_label, CycleStep, Decision, Event, EventKind, Failure, FailureKind, Token,
 };
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
@@ -42,7 +42,11 @@ pub fn run_execution(
 }
 
 fn thread_main(ctx: Ctx, body: Body) {
-    let result = catch_unwind(AssertUnwindSafe(|| body(&ctx)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // A block the GPU has not made resident starts when a resident one finishes.
+        ctx.wait();
+        body(&ctx)
+    }));
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
         let was_halted = m.halted;
@@ -111,10 +115,21 @@ pub struct FailureReport {
     /// The execution's operations, numbered from 1.
     pub trace: Vec<String>,
     pub token: Token,
+    /// Print at most this many trace lines, folding the middle of a longer trace (`None`: the
+    /// whole trace).
+    pub trace_limit: Option<usize>,
+    /// A hang's lasso, in words.
+    pub lasso: Option<LassoReport>,
 }
 
-/// How many trailing trace lines a report prints.
-const TRACE_LINES: usize = 40;
+/// A proven hang's lasso as a report prints it: the first `prefix` operations of the trace,
+/// then `cycle` forever.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LassoReport {
+    pub prefix: usize,
+    /// One round of the repeating iteration, one line per step.
+    pub cycle: Vec<String>,
+}
 
 impl FailureReport {
     pub fn new(failure: &Failure, m: &Machine) -> FailureReport {
@@ -131,6 +146,22 @@ impl FailureReport {
                 fingerprint: m.setup.fingerprint(),
                 decisions: m.decisions.clone(),
             },
+            trace_limit: None,
+            lasso: failure.lasso.as_ref().map(|l| LassoReport {
+                prefix: l.prefix,
+                cycle: l
+                    .cycle
+                    .iter()
+                    .map(|step| match step {
+                        CycleStep::Again { event } => format!(
+                            "{} (as #{})",
+                            describe_event(&m.setup, &m.events[*event]),
+                            event + 1
+                        ),
+                        CycleStep::Waits(text) => text.clone(),
+                    })
+                    .collect(),
+            }),
         }
     }
 }
@@ -143,12 +174,30 @@ impl fmt::Display for FailureReport {
             writeln!(f, "    {d}")?;
         }
         writeln!(f, "  interleaving ({} operations):", self.trace.len())?;
-        let skip = self.trace.len().saturating_sub(TRACE_LINES);
-        if skip > 0 {
-            writeln!(f, "    … {skip} earlier operations")?;
+        let n = self.trace.len();
+        // The head and the tail of a trace past the limit, the middle folded.
+        let (head, tail) = match self.trace_limit {
+            Some(limit) if n > limit => (limit / 2, limit - limit / 2),
+            _ => (n, 0),
+        };
+        for (i, line) in self.trace.iter().enumerate() {
+            if i == head && head < n - tail {
+                writeln!(f, "    … {} operations folded", n - tail - head)?;
+            }
+            if i < head || i >= n - tail {
+                writeln!(f, "    #{:<3} {line}", i + 1)?;
+            }
         }
-        for (i, line) in self.trace.iter().enumerate().skip(skip) {
-            writeln!(f, "    #{:<3} {line}", i + 1)?;
+        if let Some(lasso) = &self.lasso {
+            writeln!(
+                f,
+                "  lasso: operations #1-#{} above, then this iteration forever (it writes \
+                 nothing and changes nothing the next one reads):",
+                lasso.prefix
+            )?;
+            for line in &lasso.cycle {
+                writeln!(f, "    {line}")?;
+            }
         }
         write!(f, "  replay token: {}", self.token)
     }
@@ -216,12 +265,7 @@ pub fn describe_event(setup: &Setup, e: &Event) -> String {
             old,
             new,
         } => {
-            let op = match kind {
-                RmwKind::Add => "atomic_add",
-                RmwKind::Sub => "atomic_sub",
-                RmwKind::Exchange => "atomic_exchange",
-                RmwKind::Cas => "atomic_cas",
-            };
+            let op = kind.name();
             let k = loc(*l).kind;
             let change = match new {
                 Some(n) => format!("{} -> {}", k.format(*old), k.format(*n)),

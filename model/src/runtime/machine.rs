@@ -4,7 +4,9 @@
 
 use super::memory::{AccessRec, Bits, LocInfo, LocState, StoreRec};
 use super::race::find_race;
-use super::report::{Decision, Event, EventKind, Failure, FailureKind, RmwKind, Site};
+use super::report::{
+    CycleStep, Decision, Event, EventKind, Failure, FailureKind, Lasso, RmwKind, Site,
+};
 use super::sync::{
     acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence,
 };
@@ -33,6 +35,9 @@ pub struct Setup {
     pub mbarriers: Vec<super::mbarrier::MBarInfo>,
     /// Per block, the thread id of its asynchronous copy agent (TMA unit), if the kernel has any.
     pub agents: Vec<usize>,
+    /// How many blocks run at once (`None`: all): the others wait, in id order, for a resident
+    /// block to finish ([`Status::NotResident`]).
+    pub resident_blocks: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +80,9 @@ pub enum Status {
     BulkWait,
     /// An async agent with nothing to do.
     AgentIdle,
+    /// A thread of a block the GPU has not made resident yet: it starts once a resident block
+    /// has finished and every lower block has started.
+    NotResident,
     Done,
 }
 
@@ -96,6 +104,12 @@ pub(super) struct ThreadState {
     pub(super) spin_wrote: bool,
     /// What the previous iteration read, if it stored nothing.
     pub(super) last_spin: Option<Vec<(usize, Bits)>>,
+    /// The event count when the current spin-loop iteration began (the end of the previous
+    /// one, or the thread's start).
+    pub(super) iteration_from: usize,
+    /// While [`Status::Spinning`]: the trace positions (from 0) of the iteration that blocked,
+    /// the one a hang's lasso repeats.
+    pub(super) blocked_iteration: Vec<usize>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
@@ -124,7 +138,7 @@ pub enum BarrierKey {
 #[derive(Clone, Debug)]
 pub(super) struct Arrival {
     pub(super) thread: usize,
-    site: Site,
+    pub(super) site: Site,
     pub(super) key: BarrierKey,
     pub(super) view: Arc<View>,
     /// What the thread's proxy fences (and the barriers before) made visible to the async
@@ -150,7 +164,7 @@ pub struct Machine {
     pub(super) barrier_waiting: Vec<Vec<Arrival>>,
     pub events: Vec<Event>,
     /// Events so far (recorded in `events` only while tracing).
-    event_count: usize,
+    pub(super) event_count: usize,
     pub decisions: Vec<Decision>,
     /// Keep the trace, the decisions (for reports and replay tokens) and loom's mirrors. The
     /// state-caching search turns it off: it reports final states only, and forks machines at
@@ -178,6 +192,12 @@ pub struct Machine {
     pub(super) agent_work: Vec<super::async_copy::AgentWork>,
     /// Tile IR token-ordered operations, per thread (empty until the first one).
     pub(super) tokens: Vec<super::tokens::TokenLog>,
+    /// Predicates of voting barriers (`syncthreads_count/and/or`).
+    pub(super) votes: super::barriers::Votes,
+    /// Pending warp-synchronous operations and their results.
+    pub(super) warps: super::warp::Warps,
+    /// `ld.global.nc` reads so far.
+    pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
     empty_heads: Heads,
 }
 
@@ -195,6 +215,8 @@ impl Machine {
             watch: Vec::new(),
             spin_wrote: false,
             last_spin: None,
+            iteration_from: 0,
+            blocked_iteration: Vec::new(),
             occurrences: HashMap::new(),
             future_barriers: None,
             async_view: None,
@@ -202,9 +224,24 @@ impl Machine {
             bulk_done: None,
             token_op: None,
         };
+        let thread = Arc::new(thread);
+        // Occupancy: the kernel threads of blocks past the resident ones start later.
+        let waiting = Arc::new(ThreadState {
+            status: Status::NotResident,
+            ..(*thread).clone()
+        });
+        let resident = |u: usize| {
+            let info = &setup.threads[u];
+            info.agent
+                || setup
+                    .resident_blocks
+                    .is_none_or(|r| (info.block as usize) < r)
+        };
         Machine {
             // One shared initial state: each thread copies it on its first write.
-            threads: std::iter::repeat_n(Arc::new(thread), n).collect(),
+            threads: (0..n)
+                .map(|u| Arc::clone(if resident(u) { &thread } else { &waiting }))
+                .collect(),
             locs: setup
                 .locs
                 .iter()
@@ -227,6 +264,9 @@ impl Machine {
             mbars: vec![super::mbarrier::MBarState::default(); setup.mbarriers.len()],
             agent_work: vec![super::async_copy::AgentWork::default(); setup.agents.len()],
             tokens: Vec::new(),
+            votes: Default::default(),
+            warps: Default::default(),
+            nc_reads: Vec::new(),
             empty_heads,
             setup,
         }
@@ -288,6 +328,7 @@ impl Machine {
                 kind,
                 headline,
                 details,
+                lasso: None,
             });
         }
         self.halt();
@@ -314,6 +355,7 @@ impl Machine {
                     | Status::MBarWait { .. }
                     | Status::BulkWait
                     | Status::AgentIdle
+                    | Status::NotResident
             ) {
                 self.wake.push(t);
             }
@@ -331,6 +373,9 @@ impl Machine {
         event: usize,
     ) -> Result<(), Halt> {
         self.token_check(t, loc, write, event)?;
+        if write && !self.nc_reads.is_empty() {
+            self.nc_check_write(t, loc)?;
+        }
         let view = &self.threads[t].view;
         if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
             if self.setup.stop_on_race {
@@ -790,7 +835,7 @@ impl Machine {
             self.settle_barriers(block);
         }
         if self.threads[t].status == Status::AtBarrier {
-            self.check_deadlock()?;
+            self.check_hang()?;
         }
         Ok(self.threads[t].status == Status::AtBarrier)
     }
@@ -807,8 +852,13 @@ impl Machine {
                 .iter()
                 .filter(|a| matches!(a.key, BarrierKey::Id(_)))
                 .find_map(|first| {
+                    // One instance has one thread count: arrivals expecting another count wait
+                    // for an instance of their own (as the axiomatic matching groups barriers
+                    // by id and quorum).
                     let group: Vec<usize> = (0..arrivals.len())
-                        .filter(|&i| arrivals[i].key == first.key)
+                        .filter(|&i| {
+                            arrivals[i].key == first.key && arrivals[i].quorum == first.quorum
+                        })
                         .collect();
                     let complete = match first.quorum {
                         Some(q) => group.len() >= q,
@@ -844,6 +894,7 @@ impl Machine {
     /// does what the arrivals' proxy fences made visible to the block's async proxy (a barrier
     /// is base causality within the CTA, and a proxy fence may sit anywhere on that path).
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
+        self.tally_votes(&group);
         let mut joined = (*group[0].view).clone();
         let mut joined_async: Option<View> = None;
         for a in &group {
@@ -875,9 +926,17 @@ impl Machine {
         }
     }
 
-    /// Every live thread of the kernel blocked, and no async agent at work: deadlock. (An idle
-    /// agent cannot unblock anyone: it only acts on copies threads issue.)
-    pub(super) fn check_deadlock(&mut self) -> Result<(), Halt> {
+    /// Every live thread of the kernel blocked, and no async agent at work: a proven hang. (An
+    /// idle agent cannot unblock anyone: it only acts on copies threads issue.)
+    ///
+    /// Each blocked thread stays blocked, since only another thread's action releases it and
+    /// none can act: a barrier completes only when its count arrives, an mbarrier phase only on
+    /// arrivals or completed copies, a block becomes resident only when a resident one finishes,
+    /// and a spinner ([`super::spin`]) was blocked because every store it may still read holds
+    /// the value it read, so its next iteration reads the same values, writes nothing, and
+    /// leaves the state as it was. The lasso is the trace so far, then one round of those
+    /// iterations and waits.
+    pub(super) fn check_hang(&mut self) -> Result<(), Halt> {
         if self.threads.iter().any(|th| th.status == Status::Running) {
             return Ok(());
         }
@@ -887,40 +946,106 @@ impl Machine {
         if live.is_empty() {
             return Ok(());
         }
-        let details = live
-            .iter()
-            .map(|&u| {
-                let name = &self.setup.threads[u].name;
-                match &self.threads[u].status {
-                    Status::AtBarrier => format!("{name} waits at syncthreads"),
-                    Status::Spinning(watch) => {
-                        let mut locs: Vec<&str> = watch
+        let mut details = Vec::new();
+        let mut cycle = Vec::new();
+        for &u in &live {
+            let name = &self.setup.threads[u].name;
+            let (why, again) = match &self.threads[u].status {
+                Status::AtBarrier => (
+                    self.describe_barrier_wait(u),
+                    format!("{name} waits at its barrier again"),
+                ),
+                Status::Spinning(watch) => {
+                    let mut locs: Vec<&str> = watch
+                        .iter()
+                        .map(|&(l, _)| self.setup.locs[l].name.as_str())
+                        .collect();
+                    locs.dedup();
+                    let locs = locs.join(", ");
+                    cycle.extend(
+                        self.threads[u]
+                            .blocked_iteration
                             .iter()
-                            .map(|&(l, _)| self.setup.locs[l].name.as_str())
-                            .collect();
-                        locs.dedup();
+                            .map(|&event| CycleStep::Again { event }),
+                    );
+                    (
                         format!(
-                            "{name} spins waiting for a new store to {}",
-                            locs.join(", ")
-                        )
-                    }
-                    Status::MBarWait { bar, phase } => format!(
+                            "{name} spins forever: every store to {locs} it may still read holds \
+                             the value it read"
+                        ),
+                        format!("{name}: spin_loop, the same iteration again"),
+                    )
+                }
+                Status::MBarWait { bar, phase } => (
+                    format!(
                         "{name} waits on {} until its phase {phase} completes",
                         self.mbar_describe(*bar)
                     ),
-                    Status::BulkWait => {
-                        format!("{name} waits for its bulk copies to complete")
-                    }
-                    _ => unreachable!("only blocked threads remain"),
-                }
-            })
-            .collect();
+                    format!("{name} waits on the mbarrier's phase {phase} again"),
+                ),
+                Status::BulkWait => (
+                    format!("{name} waits for its bulk copies to complete"),
+                    format!("{name} waits for its bulk copies again"),
+                ),
+                Status::NotResident => (
+                    format!(
+                        "{name} has not started: its block waits for a resident block to finish"
+                    ),
+                    format!("{name} is still not resident"),
+                ),
+                _ => unreachable!("only blocked threads remain"),
+            };
+            details.push(why);
+            cycle.push(CycleStep::Waits(again));
+        }
         self.fail(
-            FailureKind::Deadlock,
-            "every live thread is blocked".to_string(),
+            FailureKind::Hang,
+            "no thread can ever proceed: every live thread is blocked for good".to_string(),
             details,
         );
+        if let Some(failure) = &mut self.failure {
+            if failure.kind == FailureKind::Hang && failure.lasso.is_none() {
+                failure.lasso = Some(Lasso {
+                    prefix: self.event_count,
+                    cycle,
+                });
+            }
+        }
         Err(Halt)
+    }
+
+    /// Occupancy: start the lowest blocks not yet resident while fewer than
+    /// `Setup::resident_blocks` blocks have started and not finished.
+    fn admit_blocks(&mut self) {
+        let Some(slots) = self.setup.resident_blocks else {
+            return;
+        };
+        let kernel = |u: &usize| !self.setup.threads[*u].agent;
+        let running = |m: &Machine, b: &Vec<usize>| {
+            b.iter()
+                .filter(|u| kernel(u))
+                .any(|&u| !matches!(m.threads[u].status, Status::Done | Status::NotResident))
+        };
+        let busy = self
+            .setup
+            .blocks
+            .iter()
+            .filter(|b| running(self, b))
+            .count();
+        let waiting = self.setup.blocks.iter().filter(|b| {
+            b.iter()
+                .any(|&u| self.threads[u].status == Status::NotResident)
+        });
+        let admitted: Vec<usize> = waiting
+            .take(slots.saturating_sub(busy))
+            .flatten()
+            .copied()
+            .filter(|&u| self.threads[u].status == Status::NotResident)
+            .collect();
+        for u in admitted {
+            Arc::make_mut(&mut self.threads[u]).status = Status::Running;
+            self.wake.push(u);
+        }
     }
 
     /// `t` returned from the kernel (or unwound).
@@ -930,11 +1055,15 @@ impl Machine {
             return;
         }
         if self.setup.threads[t].agent {
-            let _ = self.check_deadlock();
+            let _ = self.check_hang();
             return;
         }
         self.wake_idle_agent(self.setup.threads[t].block as usize);
+        if self.warp_exit(t).is_err() {
+            return;
+        }
         let block = self.setup.threads[t].block as usize;
+        self.admit_blocks();
         let kernel_waiter = self.barrier_waiting[block]
             .iter()
             .find(|a| matches!(a.key, BarrierKey::Site(_)));
@@ -953,7 +1082,7 @@ impl Machine {
             return;
         }
         self.settle_barriers(block);
-        let _ = self.check_deadlock();
+        let _ = self.check_hang();
     }
 
     /// Forget what a thread observed (litmus registers, for final states).

@@ -16,7 +16,9 @@
 //! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
 //! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
 //! asynchronous agent per block, the async proxy), [`tokens`] (Tile IR token order inside a
-//! tile block).
+//! tile block), [`barriers`] (named barriers with thread counts, voting barriers), [`warp`]
+//! (`syncwarp`, shuffles and votes among the lanes of a mask), [`noncoherent`]
+//! (`ld.global.nc`).
 //!
 //! # Limits
 //! - Load buffering (reading a po-later store of another thread) is never reached.
@@ -35,8 +37,8 @@
 //! - *Blocking and waking*: mbarrier waits and `bulk_wait` are [`machine::Status`] variants. The
 //!   operation sets one and returns "blocked"; [`Ctx`] parks through the engine until the
 //!   operation that satisfies the wait (a phase completion, a copy completion) marks the thread
-//!   running and pushes it on `Machine::wake`. Deadlock diagnosis (every live thread blocked, no
-//!   copy agent at work) covers them.
+//!   running and pushes it on `Machine::wake`. Hang diagnosis (every live thread blocked, no
+//!   copy agent at work: a proven hang, reported with its lasso) covers them.
 //! - *Asynchronous agents*: each block's copy agent is one more [`ThreadInfo`] (`agent: true`)
 //!   in the [`Setup`], run by [`async_copy::agent_main`]. Engines schedule it like any GPU
 //!   thread, so every interleaving of a copy's element stores with the kernel's accesses is
@@ -45,12 +47,14 @@
 
 pub mod async_copy;
 pub mod bank;
+pub mod barriers;
 pub mod ctx;
 pub mod driver;
 pub mod litmus;
 pub mod machine;
 pub mod mbarrier;
 pub mod memory;
+pub mod noncoherent;
 pub mod panics;
 pub mod race;
 pub mod report;
@@ -59,8 +63,9 @@ mod state_key;
 pub mod sync;
 pub mod tokens;
 pub mod view;
+pub mod warp;
 
 pub use ctx::Ctx;
-pub use driver::{explore, Body, FailureReport};
+pub use driver::{explore, Body, FailureReport, LassoReport};
 pub use machine::{Machine, Setup, ThreadInfo};
 pub use report::{Decision, FailureKind, Token};

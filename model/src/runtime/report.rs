@@ -15,6 +15,37 @@ pub enum RmwKind {
     Sub,
     Exchange,
     Cas,
+    /// `atom.and`/`red.and` (bitwise).
+    And,
+    /// `atom.or`/`red.or` (bitwise).
+    Or,
+    /// `atom.xor`/`red.xor` (bitwise).
+    Xor,
+    Min,
+    Max,
+    /// `atom.inc`: `(old >= b) ? 0 : old + 1`.
+    Inc,
+    /// `atom.dec`: `(old == 0 || old > b) ? b : old - 1`.
+    Dec,
+}
+
+impl RmwKind {
+    /// The CUDA name of the operation (`atomic_add`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            RmwKind::Add => "atomic_add",
+            RmwKind::Sub => "atomic_sub",
+            RmwKind::Exchange => "atomic_exchange",
+            RmwKind::Cas => "atomic_cas",
+            RmwKind::And => "atomic_and",
+            RmwKind::Or => "atomic_or",
+            RmwKind::Xor => "atomic_xor",
+            RmwKind::Min => "atomic_min",
+            RmwKind::Max => "atomic_max",
+            RmwKind::Inc => "atomic_inc",
+            RmwKind::Dec => "atomic_dec",
+        }
+    }
 }
 
 /// One visible step of one thread.
@@ -73,13 +104,26 @@ pub enum FailureKind {
     Assertion,
     /// Threads of one block reached different `syncthreads`, or some exited without one.
     BarrierDivergence,
-    /// Every live thread is blocked.
-    Deadlock,
+    /// A proven hang: every live thread is blocked for good (at a barrier whose count is never
+    /// reached, on an mbarrier phase that never completes, in a spin loop no remaining store can
+    /// change, or in a block the GPU never makes resident), so the execution cycles forever.
+    /// The report shows the lasso: the schedule so far, then the iteration that repeats.
+    Hang,
     /// A thread exceeded the step bound: possibly a hang (a *bounded* result).
     PossibleHang,
     /// An mbarrier used against its PTX rules: arriving past the expected count, waiting on a
     /// phase outside the valid window, re-initialising it while in use, using it uninitialised.
     MBarrierMisuse,
+    /// A CTA barrier used against its PTX rules: a named barrier id outside 0..15, a thread
+    /// count that is not a multiple of the warp size or exceeds the block, or threads of one
+    /// barrier instance expecting different counts.
+    BarrierMisuse,
+    /// A warp-synchronous operation (`syncwarp`, shuffles, votes) used against the CUDA rules:
+    /// the caller outside its own mask, a mask naming an exited or missing lane, or lanes of
+    /// one mask calling different operations or masks.
+    WarpMisuse,
+    /// An `ld.global.nc` read of a location that some thread writes during the kernel.
+    NonCoherentRead,
 }
 
 impl fmt::Display for FailureKind {
@@ -91,9 +135,12 @@ impl fmt::Display for FailureKind {
             }
             FailureKind::Assertion => f.write_str("assertion failure"),
             FailureKind::BarrierDivergence => f.write_str("barrier divergence"),
-            FailureKind::Deadlock => f.write_str("deadlock"),
+            FailureKind::Hang => f.write_str("hang"),
             FailureKind::PossibleHang => f.write_str("possible hang (step bound exceeded)"),
             FailureKind::MBarrierMisuse => f.write_str("mbarrier misuse"),
+            FailureKind::BarrierMisuse => f.write_str("barrier misuse"),
+            FailureKind::WarpMisuse => f.write_str("warp misuse"),
+            FailureKind::NonCoherentRead => f.write_str("non-coherent read"),
         }
     }
 }
@@ -116,6 +163,31 @@ pub struct Failure {
     pub headline: String,
     /// Extra lines (the racing accesses, the diverging threads, …).
     pub details: Vec<String>,
+    /// For a [`FailureKind::Hang`]: how the execution cycles.
+    pub lasso: Option<Lasso>,
+}
+
+/// The lasso of a proven hang: the execution's operations so far are the prefix (the stem),
+/// and from the state they reach, `cycle` repeats forever. Each spinner's iteration reads the
+/// same values again (every store it may still read holds the value it read, so it writes
+/// nothing and changes nothing the next iteration reads) and each blocked thread waits again:
+/// the state after one round is the state before it.
+#[derive(Clone, Debug)]
+pub struct Lasso {
+    /// Operations in the prefix (the whole trace up to the hang).
+    pub prefix: usize,
+    /// One round of the cycle, thread by thread.
+    pub cycle: Vec<CycleStep>,
+}
+
+/// One step of a hang's repeating iteration.
+#[derive(Clone, Debug)]
+pub enum CycleStep {
+    /// A spinner's operation performed again with the same result: the operation numbered
+    /// `event` in the prefix (from 0).
+    Again { event: usize },
+    /// A thread that waits again, in words (`block 1 thread 0 waits at bar_sync(1, 4) …`).
+    Waits(String),
 }
 
 /// One decision of an execution: which thread performs the next operation, or which of the

@@ -63,8 +63,9 @@ pub trait Checker {
     }
 }
 
-pub fn prepare(model: Model, ev: &Events) -> Box<dyn Checker> {
+pub fn prepare(model: &Model, ev: &Events) -> Box<dyn Checker> {
     match model {
+        Model::Cat(m) => Box::new(m.prepare(ev)),
         Model::PtxV60 => Box::new(ptx_v60::PtxV60::new(ev)),
         Model::PtxV75 => Box::new(ptx_v75::PtxV75::new(ev)),
         Model::TileIr => Box::new(tileir::TileIr::new(ev)),

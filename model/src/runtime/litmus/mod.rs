@@ -239,6 +239,7 @@ impl LitmusModel {
             stop_on_race: false,
             mbarriers: Vec::new(),
             agents: Vec::new(),
+            resident_blocks: None,
         }
     }
 

@@ -1,0 +1,173 @@
+//! A cat model as the enumeration's [`Checker`]: its checks split, by their text, into the
+//! per-location ones (checked on partial choices) and the global ones; the causality order the
+//! enumeration fixes coherence pairs with is the relation the model's own Causality and
+//! Coherence checks are written over (see [`super::CatModel`]).
+
+use super::compile::CheckKind;
+use super::eval::{Choices, Eval, Prepared, Val};
+use super::CatModel;
+use crate::axiomatic::execution::Events;
+use crate::axiomatic::models::{Checker, Dynamic};
+use crate::axiomatic::rel::Rel;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// A cat model prepared for one set of events.
+pub struct CatChecker {
+    model: Arc<CatModel>,
+    prep: Prepared,
+    ms: Rel,
+    /// The relation the enumeration may use as causality, when the model's checks imply the
+    /// Coherence and Causality forms on these events.
+    cause: Option<usize>,
+    none: Rel,
+    memo: RefCell<Vec<Option<Val>>>,
+}
+
+impl CatChecker {
+    pub fn new(model: Arc<CatModel>, ev: &Events) -> CatChecker {
+        let prep = Prepared::new(&model.compiled, &model.needed, ev);
+        let ms = match model.ms {
+            Some(i) => prep.get(i).expect("`ms` is static").to_rel(ev.n),
+            None => Rel::cross(ev.n, ev.f, ev.f).minus_id(),
+        };
+        // The Coherence check covers every pair of writes only if its restrictions keep them.
+        let cause = model.cause.as_ref().and_then(|c| {
+            let keeps_writes = |s: Option<usize>| {
+                s.is_none_or(|s| match prep.get(s) {
+                    Some(Val::Set(set)) => ev.w & !set == 0,
+                    _ => false,
+                })
+            };
+            (keeps_writes(c.before) && keeps_writes(c.after)).then_some(c.cause)
+        });
+        let memo = RefCell::new(prep.memo());
+        CatChecker {
+            model,
+            prep,
+            ms,
+            cause,
+            none: Rel::empty(ev.n),
+            memo,
+        }
+    }
+
+    /// Runs `f` on an evaluation under `choices`, `seed` already known.
+    fn with<R>(
+        &self,
+        choices: &Choices<'_>,
+        seed: Option<(usize, &Rel)>,
+        f: impl FnOnce(&mut Eval<'_>) -> R,
+    ) -> R {
+        let mut memo = self.memo.borrow_mut();
+        self.prep.reset(&mut memo);
+        if let Some((i, r)) = seed {
+            memo[i] = Some(Val::Rel(r.clone()));
+        }
+        let mut e = Eval::new(&self.model.compiled, &self.prep, choices, &mut memo);
+        f(&mut e)
+    }
+
+    fn choices<'a>(x: &'a Dynamic<'a>) -> Choices<'a> {
+        Choices {
+            rf: x.rf,
+            co: x.co,
+            fr: x.fr,
+            sync_fence: x.sync_fence,
+            sync_barrier: x.sync_barrier,
+        }
+    }
+
+    /// Whether check `c` passes (a flag: whether it is raised).
+    fn passes(&self, e: &mut Eval<'_>, c: usize) -> bool {
+        let check = &self.model.compiled.checks[c];
+        let v = e.get(check.node);
+        let holds = match check.kind {
+            CheckKind::Acyclic => v.rel().acyclic(),
+            CheckKind::Irreflexive => v.rel().irreflexive(),
+            CheckKind::Empty => v.is_empty(),
+        };
+        holds != check.negated
+    }
+
+    /// The flags raised by a consistent execution, each with its relation (a set as the
+    /// identity on it).
+    pub fn flagged(&self, x: &Dynamic<'_>) -> Vec<(&'static str, Rel)> {
+        let n = self.prep.n;
+        self.with(&Self::choices(x), None, |e| {
+            let mut raised = Vec::new();
+            for &c in &self.model.flags {
+                if self.passes(e, c) {
+                    let check = &self.model.compiled.checks[c];
+                    raised.push((check.name, e.get(check.node).to_rel(n)));
+                }
+            }
+            raised
+        })
+    }
+}
+
+impl Checker for CatChecker {
+    fn morally_strong(&self) -> &Rel {
+        &self.ms
+    }
+
+    fn location_ok(&self, _ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool {
+        let choices = Choices {
+            rf,
+            co,
+            fr,
+            sync_fence: &self.none,
+            sync_barrier: &self.none,
+        };
+        self.with(&choices, None, |e| {
+            self.model.local.iter().all(|&c| self.passes(e, c))
+        })
+    }
+
+    fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        match self.cause {
+            Some(cause) => self.with(&Self::choices(x), None, |e| e.get(cause).rel().clone()),
+            None => Rel::empty(ev.n),
+        }
+    }
+
+    fn global_ok(&self, _ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
+        let seed = self.cause.map(|c| (c, cause));
+        self.with(&Self::choices(x), seed, |e| {
+            for &c in &self.model.global {
+                if !self.passes(e, c) {
+                    return Err(self.model.compiled.checks[c].name);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn consistent(&self, _ev: &Events, x: &Dynamic<'_>) -> Result<(), &'static str> {
+        self.with(&Self::choices(x), None, |e| {
+            for (c, check) in self.model.compiled.checks.iter().enumerate() {
+                if !check.flag && !self.passes(e, c) {
+                    return Err(check.name);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        match self.model.sync {
+            Some(sync) => self.with(&Self::choices(x), None, |e| e.get(sync).to_rel(ev.n)),
+            None => Rel::empty(ev.n),
+        }
+    }
+
+    fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        if self.model.flags.is_empty() {
+            return Rel::empty(ev.n);
+        }
+        self.flagged(x)
+            .into_iter()
+            .fold(Rel::empty(ev.n), |acc, (_, r)| &acc | &r)
+    }
+}

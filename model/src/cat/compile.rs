@@ -1,0 +1,612 @@
+//! From syntax to a graph of operations over the engine's sets and relations: names resolved,
+//! functions inlined, `include`s read, types checked (a set or a relation), and each node
+//! classified for the enumeration:
+//! - which of the execution's choices it reads (reads-from, coherence, from-reads, the fence.sc
+//!   order, the barrier matching) — nodes that read none are computed once per set of events;
+//! - whether it is monotone in those choices (built without `\` or `~` over them), so that a
+//!   check on part of the choices may reject every completion;
+//! - whether it relates only events of one location (or an event to itself), so that a check on
+//!   it can be made location by location.
+
+pub use super::syntax::CheckKind;
+use super::syntax::{self, BinOp, ExprKind, Pos, Stmt, UnOp};
+use super::CatError;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// A value's type: a set of events or a relation over them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Set,
+    Rel,
+}
+
+/// The sets and relations of a candidate execution that do not depend on its choices (see
+/// [`super`] for what each means).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Base {
+    All,
+    R,
+    W,
+    M,
+    F,
+    Iw,
+    RmwEvents,
+    Bar,
+    Weak,
+    Rlx,
+    Acq,
+    Rel,
+    AcqRel,
+    Sc,
+    Cta,
+    Cluster,
+    Gpu,
+    Sys,
+    Gen,
+    Sur,
+    Tex,
+    Con,
+    Async,
+    Alias,
+    Id,
+    Po,
+    Int,
+    Ext,
+    Loc,
+    Vloc,
+    PoLoc,
+    Rmw,
+    Dep,
+    Sr,
+    Scta,
+    TokenOrder,
+}
+
+/// The execution's choices, one bit each in [`Node::reads`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    Rf = 1,
+    Co = 2,
+    Fr = 4,
+    SyncFence = 8,
+    SyncBarrier = 16,
+}
+
+/// The names every model starts with: (name, what, type).
+pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
+    ("_", Base::All, Ty::Set),
+    ("R", Base::R, Ty::Set),
+    ("W", Base::W, Ty::Set),
+    ("M", Base::M, Ty::Set),
+    ("F", Base::F, Ty::Set),
+    ("IW", Base::Iw, Ty::Set),
+    ("RMW", Base::RmwEvents, Ty::Set),
+    ("BAR", Base::Bar, Ty::Set),
+    ("WEAK", Base::Weak, Ty::Set),
+    ("RLX", Base::Rlx, Ty::Set),
+    ("ACQ", Base::Acq, Ty::Set),
+    ("REL", Base::Rel, Ty::Set),
+    ("ACQ_REL", Base::AcqRel, Ty::Set),
+    ("SC", Base::Sc, Ty::Set),
+    ("CTA", Base::Cta, Ty::Set),
+    ("CLUSTER", Base::Cluster, Ty::Set),
+    ("GPU", Base::Gpu, Ty::Set),
+    ("SYS", Base::Sys, Ty::Set),
+    ("GEN", Base::Gen, Ty::Set),
+    ("SUR", Base::Sur, Ty::Set),
+    ("TEX", Base::Tex, Ty::Set),
+    ("CON", Base::Con, Ty::Set),
+    ("ASYNC", Base::Async, Ty::Set),
+    ("ALIAS", Base::Alias, Ty::Set),
+    ("id", Base::Id, Ty::Rel),
+    ("po", Base::Po, Ty::Rel),
+    ("int", Base::Int, Ty::Rel),
+    ("ext", Base::Ext, Ty::Rel),
+    ("loc", Base::Loc, Ty::Rel),
+    ("vloc", Base::Vloc, Ty::Rel),
+    ("po-loc", Base::PoLoc, Ty::Rel),
+    ("rmw", Base::Rmw, Ty::Rel),
+    ("dep", Base::Dep, Ty::Rel),
+    ("sr", Base::Sr, Ty::Rel),
+    ("scta", Base::Scta, Ty::Rel),
+    ("token-order", Base::TokenOrder, Ty::Rel),
+];
+
+/// The choices by name.
+pub const CHOICE_NAMES: &[(&str, Choice)] = &[
+    ("rf", Choice::Rf),
+    ("co", Choice::Co),
+    ("fr", Choice::Fr),
+    ("sync_fence", Choice::SyncFence),
+    ("sync_barrier", Choice::SyncBarrier),
+];
+
+impl Base {
+    /// Relations whose pairs are all of one location (or an event with itself).
+    fn within_location(self) -> bool {
+        matches!(self, Base::Id | Base::Loc | Base::PoLoc | Base::Rmw)
+    }
+}
+
+/// One operation; operands are node indices.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Base(Base),
+    Choice(Choice),
+    Zero,
+    Union(usize, usize),
+    Inter(usize, usize),
+    Diff(usize, usize),
+    Seq(usize, usize),
+    Cross(usize, usize),
+    Complement(usize),
+    Inverse(usize),
+    Plus(usize),
+    Star(usize),
+    Opt(usize),
+    Identity(usize),
+    Domain(usize),
+    Range(usize),
+    /// Inside the bodies of a `let rec` group: the current approximation of its variable.
+    RecVar(usize, usize),
+    /// The least fixed point of a `let rec` group's variable.
+    Fix(usize, usize),
+}
+
+/// A node of the graph: its operation, type and classification.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub op: Op,
+    pub ty: Ty,
+    /// The choices it reads ([`Choice`] bits).
+    pub reads: u8,
+    /// Monotone in the choices it reads.
+    pub monotone: bool,
+    /// Every pair is of one location or an event with itself.
+    pub local: bool,
+    /// The `let rec` group whose approximations it reads (recomputed at each iteration).
+    pub rec: Option<usize>,
+}
+
+/// A `let rec … and …` group: the variables' nodes and their bodies'.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub vars: Vec<usize>,
+    pub bodies: Vec<usize>,
+}
+
+/// A check of the model.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub name: &'static str,
+    pub kind: CheckKind,
+    pub negated: bool,
+    pub flag: bool,
+    pub node: usize,
+    pub pos: Pos,
+}
+
+/// A compiled model.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub title: Option<String>,
+    pub nodes: Vec<Node>,
+    pub groups: Vec<Group>,
+    pub checks: Vec<Check>,
+    /// The top-level bindings to values, by name, after the last statement.
+    pub bindings: HashMap<String, usize>,
+}
+
+/// Where `include` finds files: the built-in models first, then beside the including file.
+pub trait Source {
+    /// The text of `name` included from `from` (a path or a built-in name), and the name to
+    /// report it under.
+    fn include(&self, from: &str, name: &str) -> Option<(String, String)>;
+}
+
+/// Reads includes from the built-in models, then from the disk beside the including file.
+pub struct Files;
+
+impl Source for Files {
+    fn include(&self, from: &str, name: &str) -> Option<(String, String)> {
+        if let Some(text) = super::builtin_text(name) {
+            return Some((text.to_string(), name.to_string()));
+        }
+        let dir = Path::new(from).parent().unwrap_or(Path::new("."));
+        let path: PathBuf = dir.join(name);
+        let text = std::fs::read_to_string(&path).ok()?;
+        Some((text, path.display().to_string()))
+    }
+}
+
+#[derive(Clone)]
+enum Binding {
+    Value(usize),
+    Function(Rc<Function>),
+}
+
+struct Function {
+    params: Vec<String>,
+    body: syntax::Expr,
+    env: Env,
+    file: String,
+}
+
+type Env = HashMap<String, Binding>;
+
+struct Compiler<'s> {
+    source: &'s dyn Source,
+    nodes: Vec<Node>,
+    interned: HashMap<Op, usize>,
+    groups: Vec<Group>,
+    checks: Vec<Check>,
+    /// Files being read (include cycles).
+    reading: Vec<String>,
+}
+
+/// Interns check names: the engine reports them as `&'static str`, and a model loaded twice
+/// (or two models) reuse the same names.
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let set = names.get_or_insert_with(HashSet::new);
+    if let Some(&s) = set.get(name) {
+        return s;
+    }
+    let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+    set.insert(s);
+    s
+}
+
+impl Compiler<'_> {
+    fn node(&mut self, op: Op, ty: Ty) -> usize {
+        if let Some(&i) = self.interned.get(&op) {
+            return i;
+        }
+        let n = |i: usize| &self.nodes[i];
+        let (reads, monotone, local, rec) = match op {
+            Op::Base(b) => (0, true, b.within_location(), None),
+            Op::Choice(c) => (
+                c as u8,
+                true,
+                matches!(c, Choice::Rf | Choice::Co | Choice::Fr),
+                None,
+            ),
+            Op::Zero => (0, true, true, None),
+            Op::Union(a, b) | Op::Seq(a, b) => (
+                n(a).reads | n(b).reads,
+                n(a).monotone && n(b).monotone,
+                n(a).local && n(b).local,
+                n(a).rec.or(n(b).rec),
+            ),
+            Op::Inter(a, b) => (
+                n(a).reads | n(b).reads,
+                n(a).monotone && n(b).monotone,
+                n(a).local || n(b).local,
+                n(a).rec.or(n(b).rec),
+            ),
+            Op::Diff(a, b) => (
+                n(a).reads | n(b).reads,
+                n(a).monotone && n(b).reads == 0 && n(b).rec.is_none(),
+                n(a).local,
+                n(a).rec.or(n(b).rec),
+            ),
+            Op::Cross(a, b) => (
+                n(a).reads | n(b).reads,
+                n(a).monotone && n(b).monotone,
+                false,
+                n(a).rec.or(n(b).rec),
+            ),
+            Op::Complement(a) => (
+                n(a).reads,
+                n(a).reads == 0 && n(a).rec.is_none(),
+                false,
+                n(a).rec,
+            ),
+            Op::Inverse(a) | Op::Plus(a) | Op::Star(a) | Op::Opt(a) => {
+                (n(a).reads, n(a).monotone, n(a).local, n(a).rec)
+            }
+            Op::Identity(a) => (n(a).reads, n(a).monotone, true, n(a).rec),
+            Op::Domain(a) | Op::Range(a) => (n(a).reads, n(a).monotone, false, n(a).rec),
+            Op::RecVar(g, _) => (0, true, true, Some(g)),
+            Op::Fix(g, _) => {
+                let bodies = &self.groups[g].bodies;
+                (
+                    bodies.iter().fold(0, |r, &b| r | self.nodes[b].reads),
+                    bodies.iter().all(|&b| self.nodes[b].monotone),
+                    bodies.iter().all(|&b| self.nodes[b].local),
+                    None,
+                )
+            }
+        };
+        self.nodes.push(Node {
+            op,
+            ty,
+            reads,
+            monotone,
+            local,
+            rec,
+        });
+        let i = self.nodes.len() - 1;
+        // Variables of one group are distinct even when nothing tells them apart yet.
+        if !matches!(op, Op::RecVar(..)) {
+            self.interned.insert(op, i);
+        }
+        i
+    }
+
+    fn expr(&mut self, file: &str, env: &Env, e: &syntax::Expr) -> Result<usize, CatError> {
+        let err = |message: String| CatError::at(file, e.pos, message);
+        match &e.kind {
+            ExprKind::Zero => Ok(self.node(Op::Zero, Ty::Rel)),
+            ExprKind::Name(name) => match env.get(name) {
+                Some(Binding::Value(i)) => Ok(*i),
+                Some(Binding::Function(_)) => Err(err(format!(
+                    "`{name}` is a function: apply it, `{name}(…)`"
+                ))),
+                None => Err(err(format!("unknown name `{name}`"))),
+            },
+            ExprKind::Call(name, args) => {
+                let mut values = Vec::new();
+                for a in args {
+                    values.push(self.expr(file, env, a)?);
+                }
+                match (name.as_str(), env.get(name)) {
+                    (_, Some(Binding::Function(f))) => {
+                        let f = Rc::clone(f);
+                        if f.params.len() != values.len() {
+                            return Err(err(format!(
+                                "`{name}` takes {} argument(s), given {}",
+                                f.params.len(),
+                                values.len()
+                            )));
+                        }
+                        let mut inner = f.env.clone();
+                        for (p, &v) in f.params.iter().zip(&values) {
+                            inner.insert(p.clone(), Binding::Value(v));
+                        }
+                        self.expr(&f.file, &inner, &f.body)
+                    }
+                    ("domain" | "range", _) => {
+                        let [a] = values[..] else {
+                            return Err(err(format!("`{name}` takes one relation")));
+                        };
+                        self.want(file, args[0].pos, a, Ty::Rel)?;
+                        let op = if name == "domain" {
+                            Op::Domain(a)
+                        } else {
+                            Op::Range(a)
+                        };
+                        Ok(self.node(op, Ty::Set))
+                    }
+                    (_, Some(Binding::Value(_))) => Err(err(format!("`{name}` is not a function"))),
+                    (_, None) => Err(err(format!("unknown function `{name}`"))),
+                }
+            }
+            ExprKind::Identity(a) => {
+                let a_pos = a.pos;
+                let a = self.expr(file, env, a)?;
+                self.want(file, a_pos, a, Ty::Set)?;
+                Ok(self.node(Op::Identity(a), Ty::Rel))
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.expr(file, env, a)?;
+                let ty = self.nodes[a].ty;
+                if *op == UnOp::Complement {
+                    return Ok(self.node(Op::Complement(a), ty));
+                }
+                self.want(file, e.pos, a, Ty::Rel)?;
+                let op = match op {
+                    UnOp::Inverse => Op::Inverse(a),
+                    UnOp::Plus => Op::Plus(a),
+                    UnOp::Star => Op::Star(a),
+                    UnOp::Opt => Op::Opt(a),
+                    UnOp::Complement => unreachable!("handled above"),
+                };
+                Ok(self.node(op, Ty::Rel))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a_pos, b_pos) = (a.pos, b.pos);
+                let a = self.expr(file, env, a)?;
+                let b = self.expr(file, env, b)?;
+                match op {
+                    BinOp::Seq => {
+                        self.want(file, a_pos, a, Ty::Rel)?;
+                        self.want(file, b_pos, b, Ty::Rel)?;
+                        Ok(self.node(Op::Seq(a, b), Ty::Rel))
+                    }
+                    BinOp::Cross => {
+                        self.want(file, a_pos, a, Ty::Set)?;
+                        self.want(file, b_pos, b, Ty::Set)?;
+                        Ok(self.node(Op::Cross(a, b), Ty::Rel))
+                    }
+                    _ => {
+                        let ty = self.nodes[a].ty;
+                        self.want(file, b_pos, b, ty)?;
+                        let op = match op {
+                            BinOp::Union => Op::Union(a, b),
+                            BinOp::Inter => Op::Inter(a, b),
+                            _ => Op::Diff(a, b),
+                        };
+                        Ok(self.node(op, ty))
+                    }
+                }
+            }
+        }
+    }
+
+    fn want(&self, file: &str, pos: Pos, node: usize, ty: Ty) -> Result<(), CatError> {
+        let got = self.nodes[node].ty;
+        if got == ty {
+            return Ok(());
+        }
+        let name = |t: Ty| match t {
+            Ty::Set => "a set of events",
+            Ty::Rel => "a relation",
+        };
+        Err(CatError::at(
+            file,
+            pos,
+            format!("expected {}, found {}", name(ty), name(got)),
+        ))
+    }
+
+    fn file(&mut self, file: &str, text: &str, env: &mut Env) -> Result<Option<String>, CatError> {
+        let parsed = syntax::parse(file, text)?;
+        for stmt in &parsed.stmts {
+            self.stmt(file, stmt, env)?;
+        }
+        Ok(parsed.title)
+    }
+
+    fn stmt(&mut self, file: &str, stmt: &Stmt, env: &mut Env) -> Result<(), CatError> {
+        match stmt {
+            Stmt::Include { pos, file: name } => {
+                let Some((text, shown)) = self.source.include(file, name) else {
+                    return Err(CatError::at(
+                        file,
+                        *pos,
+                        format!("cannot include `{name}`: no such model or file"),
+                    ));
+                };
+                if self.reading.contains(&shown) {
+                    return Err(CatError::at(
+                        file,
+                        *pos,
+                        format!("`{name}` includes itself"),
+                    ));
+                }
+                self.reading.push(shown.clone());
+                self.file(&shown, &text, env)?;
+                self.reading.pop();
+            }
+            Stmt::Let {
+                rec: false,
+                bindings,
+            } => {
+                // Simultaneous: every body sees the names as they were before.
+                let mut bound = Vec::new();
+                for b in bindings {
+                    let value = if b.function {
+                        Binding::Function(Rc::new(Function {
+                            params: b.params.clone(),
+                            body: b.body.clone(),
+                            env: env.clone(),
+                            file: file.to_string(),
+                        }))
+                    } else {
+                        Binding::Value(self.expr(file, env, &b.body)?)
+                    };
+                    bound.push((b.name.clone(), value));
+                }
+                env.extend(bound);
+            }
+            Stmt::Let {
+                rec: true,
+                bindings,
+            } => {
+                if let Some(b) = bindings.iter().find(|b| b.function) {
+                    return Err(CatError::at(
+                        file,
+                        b.pos,
+                        "recursive functions are not supported; `let rec` binds relations"
+                            .to_string(),
+                    ));
+                }
+                let g = self.groups.len();
+                self.groups.push(Group {
+                    vars: Vec::new(),
+                    bodies: Vec::new(),
+                });
+                let mut inner = env.clone();
+                for (k, b) in bindings.iter().enumerate() {
+                    let v = self.node(Op::RecVar(g, k), Ty::Rel);
+                    self.groups[g].vars.push(v);
+                    inner.insert(b.name.clone(), Binding::Value(v));
+                }
+                for b in bindings {
+                    let body = self.expr(file, &inner, &b.body)?;
+                    self.want(file, b.body.pos, body, Ty::Rel)?;
+                    self.groups[g].bodies.push(body);
+                }
+                for (k, b) in bindings.iter().enumerate() {
+                    let fix = self.node(Op::Fix(g, k), Ty::Rel);
+                    env.insert(b.name.clone(), Binding::Value(fix));
+                }
+            }
+            Stmt::Check {
+                pos,
+                kind,
+                negated,
+                flag,
+                expr,
+                name,
+            } => {
+                let node = self.expr(file, env, expr)?;
+                if *kind != CheckKind::Empty {
+                    self.want(file, expr.pos, node, Ty::Rel)?;
+                }
+                let name = match name {
+                    Some(n) => intern(n),
+                    None => intern(&format!(
+                        "{}:{}:{}",
+                        Path::new(file)
+                            .file_name()
+                            .map_or(file.into(), |f| f.to_string_lossy()),
+                        pos.line,
+                        pos.col
+                    )),
+                };
+                self.checks.push(Check {
+                    name,
+                    kind: *kind,
+                    negated: *negated,
+                    flag: *flag,
+                    node,
+                    pos: *pos,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compiles the model `text` (reported as `file`), reading includes through `source`.
+pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, CatError> {
+    let mut c = Compiler {
+        source,
+        nodes: Vec::new(),
+        interned: HashMap::new(),
+        groups: Vec::new(),
+        checks: Vec::new(),
+        reading: vec![file.to_string()],
+    };
+    let mut env = Env::new();
+    for &(name, base, ty) in BASE_NAMES {
+        let i = c.node(Op::Base(base), ty);
+        env.insert(name.to_string(), Binding::Value(i));
+    }
+    for &(name, choice) in CHOICE_NAMES {
+        let i = c.node(Op::Choice(choice), Ty::Rel);
+        env.insert(name.to_string(), Binding::Value(i));
+    }
+    let title = c.file(file, text, &mut env)?;
+    let bindings = env
+        .into_iter()
+        .filter_map(|(k, v)| match v {
+            Binding::Value(i) => Some((k, i)),
+            Binding::Function(_) => None,
+        })
+        .collect();
+    Ok(Compiled {
+        title,
+        nodes: c.nodes,
+        groups: c.groups,
+        checks: c.checks,
+        bindings,
+    })
+}

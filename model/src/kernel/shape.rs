@@ -1,0 +1,196 @@
+//! 2-D and 3-D launch shapes, and the scaled-down warps a model may use.
+//!
+//! CUDA Programming Guide, *Thread Hierarchy*: "For a two-dimensional block of size
+//! `(Dx, Dy)`, the thread ID of a thread of index `(x, y)` is `(x + y Dx)`; for a
+//! three-dimensional block of size `(Dx, Dy, Dz)`, the thread ID of a thread of index
+//! `(x, y, z)` is `(x + y Dx + z Dx Dy)`." Blocks are numbered the same way in the grid. And
+//! *SIMT Architecture*: "The way a block is partitioned into warps is always the same; each warp
+//! contains threads of consecutive, increasing thread IDs with the first warp containing thread
+//! 0." So [`ThreadCtx::tid`] is the linear thread id, and warps are cut from it.
+
+use super::{Grid, ThreadCtx};
+
+/// A CUDA `dim3`: sizes or indices along x, y and z.
+///
+/// ```
+/// use scopecheck_model::kernel::Dim3;
+/// let d = Dim3::new(4, 2, 1);
+/// assert_eq!(d.volume(), 8);
+/// assert_eq!(d.index_of(5), Dim3::new(1, 1, 0));
+/// assert_eq!(Dim3::from((3, 2)), Dim3::new(3, 2, 1));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dim3 {
+    /// Extent (or index) along x, the fastest-varying dimension.
+    pub x: u32,
+    /// Extent (or index) along y.
+    pub y: u32,
+    /// Extent (or index) along z, the slowest-varying dimension.
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// `dim3(x, y, z)`.
+    pub fn new(x: u32, y: u32, z: u32) -> Dim3 {
+        Dim3 { x, y, z }
+    }
+
+    /// A 1-D `dim3(x)`.
+    pub fn x(x: u32) -> Dim3 {
+        Dim3::new(x, 1, 1)
+    }
+
+    /// How many elements the shape holds.
+    pub fn volume(&self) -> u32 {
+        self.x * self.y * self.z
+    }
+
+    /// The index `(x, y, z)` whose linear id is `id` (`id = x + y Dx + z Dx Dy`).
+    pub fn index_of(&self, id: u32) -> Dim3 {
+        Dim3 {
+            x: id % self.x,
+            y: id / self.x % self.y,
+            z: id / (self.x * self.y),
+        }
+    }
+}
+
+impl From<u32> for Dim3 {
+    fn from(x: u32) -> Dim3 {
+        Dim3::x(x)
+    }
+}
+
+impl From<(u32, u32)> for Dim3 {
+    fn from((x, y): (u32, u32)) -> Dim3 {
+        Dim3::new(x, y, 1)
+    }
+}
+
+impl From<(u32, u32, u32)> for Dim3 {
+    fn from((x, y, z): (u32, u32, u32)) -> Dim3 {
+        Dim3::new(x, y, z)
+    }
+}
+
+impl Grid {
+    /// A grid of `grid` blocks of `block` threads each, in up to three dimensions
+    /// (`kernel<<<grid, block>>>`).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("2-D", Grid::shaped((2, 1), (2, 2)));
+    /// let out = k.global::<u32>("out", 8);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let (x, y) = (t.tid_x(), t.tid_y());
+    ///     t.store(&out, (t.bid_x() * 4 + y * 2 + x) as usize, t.tid());
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    pub fn shaped(grid: impl Into<Dim3>, block: impl Into<Dim3>) -> Grid {
+        let (grid, block) = (grid.into(), block.into());
+        Grid {
+            grid_shape: grid,
+            block_shape: block,
+            ..Grid::new(grid.volume(), block.volume())
+        }
+    }
+
+    /// Lanes per warp. Every NVIDIA GPU has 32; a model may scale its warps down (with its
+    /// blocks) to keep exhaustive exploration small. Warp masks, named-barrier thread counts
+    /// and [`ThreadCtx::lane`] follow this size.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let grid = Grid::new(1, 8).with_warp_size(4);
+    /// assert_eq!(grid.warps_per_block(), 2);
+    /// ```
+    pub fn with_warp_size(self, lanes: u32) -> Grid {
+        assert!(
+            (1..=32).contains(&lanes),
+            "a warp has between 1 and 32 lanes, not {lanes}"
+        );
+        Grid {
+            warp_size: lanes,
+            ..self
+        }
+    }
+
+    /// Warps in each block (the last one may be partial).
+    pub fn warps_per_block(&self) -> u32 {
+        self.threads_per_block.div_ceil(self.warp_size)
+    }
+}
+
+impl ThreadCtx<'_> {
+    /// `blockIdx` (see [`Grid::shaped`]).
+    pub fn block_idx(&self) -> Dim3 {
+        self.grid.grid_shape.index_of(self.bid())
+    }
+
+    /// `threadIdx` (see [`Grid::shaped`]).
+    pub fn thread_idx(&self) -> Dim3 {
+        self.grid.block_shape.index_of(self.tid())
+    }
+
+    /// `blockIdx.x`.
+    pub fn bid_x(&self) -> u32 {
+        self.block_idx().x
+    }
+
+    /// `blockIdx.y`.
+    pub fn bid_y(&self) -> u32 {
+        self.block_idx().y
+    }
+
+    /// `blockIdx.z`.
+    pub fn bid_z(&self) -> u32 {
+        self.block_idx().z
+    }
+
+    /// `threadIdx.x`.
+    pub fn tid_x(&self) -> u32 {
+        self.thread_idx().x
+    }
+
+    /// `threadIdx.y`.
+    pub fn tid_y(&self) -> u32 {
+        self.thread_idx().y
+    }
+
+    /// `threadIdx.z`.
+    pub fn tid_z(&self) -> u32 {
+        self.thread_idx().z
+    }
+
+    /// `gridDim`.
+    pub fn grid_dim(&self) -> Dim3 {
+        self.grid.grid_shape
+    }
+
+    /// `blockDim` in three dimensions ([`ThreadCtx::block_dim`] is its volume).
+    pub fn block_shape(&self) -> Dim3 {
+        self.grid.block_shape
+    }
+
+    /// Lanes per warp (`warpSize`).
+    pub fn warp_size(&self) -> u32 {
+        self.grid.warp_size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_ids_follow_the_programming_guide() {
+        let d = Dim3::new(3, 2, 2);
+        for id in 0..d.volume() {
+            let i = d.index_of(id);
+            assert_eq!(i.x + i.y * d.x + i.z * d.x * d.y, id);
+        }
+        let g = Grid::shaped((2, 3), (4, 2, 2));
+        assert_eq!((g.blocks, g.threads_per_block), (6, 16));
+    }
+}

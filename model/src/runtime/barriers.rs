@@ -1,0 +1,186 @@
+//! CTA barriers as a kernel author uses them: named barriers with a thread count
+//! (`bar.sync id, b` / `bar.arrive id, b`) checked against the PTX rules, and the voting
+//! barriers `__syncthreads_count/and/or`.
+//!
+//! The barrier instances themselves (arrivals, completion, the views they join) are those of
+//! [`Machine::barrier_op`]; this module adds what the kernel API checks and returns.
+//!
+//! Rules, each with the PTX ISA sentence (*Parallel Synchronization and Communication
+//! Instructions: bar, barrier*) it rests on:
+//! - "Each CTA instance has sixteen barriers numbered 0..15": an id outside 0..15 is misuse.
+//! - "Operand b specifies the number of threads participating in the barrier. […] When
+//!   specifying a thread count, the value must be a multiple of the warp size": a count that is
+//!   zero, not a multiple of the kernel's warp size, or larger than the block is misuse.
+//! - One instance has one participant count: it completes when `b` threads have arrived, so two
+//!   arrivals at one pending instance that expect different counts cannot both be right; the
+//!   second one is reported as a count mismatch.
+//! - A count that the block never reaches leaves the waiting threads blocked: a hang.
+//!
+//! `__syncthreads_count(p)` (CUDA Programming Guide, *Synchronization Functions*): "is
+//! identical to `__syncthreads()` with the additional feature that it evaluates predicate for
+//! all threads of the block and returns the number of threads for which predicate evaluates to
+//! non-zero"; `_and` returns whether it is non-zero for all of them, `_or` for any of them.
+
+use super::ctx::Ctx;
+use super::machine::{Arrival, BarrierKey, Halt, Machine};
+use super::report::{FailureKind, Site};
+use crate::engine::Point;
+
+/// Per thread: the predicate it brought to a voting barrier, and what the last one returned.
+#[derive(Clone, Debug, Default)]
+pub struct Votes {
+    pending: Vec<Option<bool>>,
+    result: Vec<u32>,
+}
+
+/// The number of named barriers of a CTA.
+pub const NAMED_BARRIERS: u32 = 16;
+
+impl Machine {
+    /// `bar.sync id, count` (`wait`) or `bar.arrive id, count` from the kernel API, after the
+    /// PTX checks on the id and the count. Returns `true` when `t` must block.
+    pub fn named_barrier(
+        &mut self,
+        t: usize,
+        site: Site,
+        id: u32,
+        count: u32,
+        warp_size: u32,
+        wait: bool,
+    ) -> Result<bool, Halt> {
+        let info = &self.setup.threads[t];
+        let block = info.block as usize;
+        let members = self.setup.blocks[block].len() as u32;
+        let op = if wait { "bar_sync" } else { "bar_arrive" };
+        let misuse = if id >= NAMED_BARRIERS {
+            Some(format!(
+                "{} called {op}({id}, {count}) at {site}: a CTA has {NAMED_BARRIERS} barriers, \
+                 numbered 0..15",
+                info.name
+            ))
+        } else if count == 0 || !count.is_multiple_of(warp_size) {
+            Some(format!(
+                "{} called {op}({id}, {count}) at {site}: the thread count must be a non-zero \
+                 multiple of the warp size ({warp_size})",
+                info.name
+            ))
+        } else if count > members {
+            Some(format!(
+                "{} called {op}({id}, {count}) at {site}: the block has only {members} threads",
+                info.name
+            ))
+        } else {
+            None
+        };
+        if let Some(headline) = misuse {
+            self.fail(FailureKind::BarrierMisuse, headline, vec![]);
+            return Err(Halt);
+        }
+        let key = BarrierKey::Id(id as i64);
+        let other = self.barrier_waiting[block]
+            .iter()
+            .find(|a| a.key == key && a.quorum != Some(count as usize));
+        if let Some(a) = other {
+            let names = &self.setup.threads;
+            let headline = format!(
+                "barrier {id} of block {block}: {} arrives expecting {count} threads, but {} \
+                 arrived at the same instance expecting {} (one instance has one thread count)",
+                names[t].name,
+                names[a.thread].name,
+                a.quorum
+                    .map_or("every thread of the block".into(), |q| q.to_string()),
+            );
+            let details = vec![
+                format!("{} at {site}", names[t].name),
+                format!("{} at {}", names[a.thread].name, a.site),
+            ];
+            self.fail(FailureKind::BarrierMisuse, headline, details);
+            return Err(Halt);
+        }
+        self.barrier_op(t, site, key, Some(count as usize), wait)
+    }
+
+    /// A voting `syncthreads` (`__syncthreads_count/and/or`): `t` brings `predicate`. Returns
+    /// `true` when `t` must block; [`Machine::vote_count`] then holds the result.
+    pub fn barrier_vote(&mut self, t: usize, site: Site, predicate: bool) -> Result<bool, Halt> {
+        let n = self.setup.threads.len();
+        let votes = &mut self.votes;
+        if votes.pending.len() < n {
+            votes.pending.resize(n, None);
+            votes.result.resize(n, 0);
+        }
+        votes.pending[t] = Some(predicate);
+        self.barrier(t, site)
+    }
+
+    /// When a barrier instance completes: the number of true predicates among the arrivals
+    /// that brought one becomes each arrival's result.
+    pub(super) fn tally_votes(&mut self, group: &[Arrival]) {
+        let votes = &mut self.votes;
+        if votes.pending.is_empty() {
+            return;
+        }
+        let mut count = 0;
+        let mut voted = false;
+        for a in group {
+            if let Some(p) = votes.pending[a.thread].take() {
+                voted = true;
+                count += p as u32;
+            }
+        }
+        if voted {
+            for a in group {
+                votes.result[a.thread] = count;
+            }
+        }
+    }
+
+    /// What the last voting barrier of `t` counted.
+    pub fn vote_count(&self, t: usize) -> u32 {
+        self.votes.result.get(t).copied().unwrap_or(0)
+    }
+
+    /// How a hang report describes a thread blocked at a barrier.
+    pub(super) fn describe_barrier_wait(&self, u: usize) -> String {
+        let name = &self.setup.threads[u].name;
+        if let Some(w) = self.warp_wait_of(u) {
+            return format!("{name} {w}");
+        }
+        let block = self.setup.threads[u].block as usize;
+        let waiting = &self.barrier_waiting[block];
+        match waiting.iter().find(|a| a.thread == u) {
+            Some(a) => match (a.key, a.quorum) {
+                (BarrierKey::Id(id), Some(q)) => {
+                    let arrived = waiting.iter().filter(|b| b.key == a.key).count();
+                    format!(
+                        "{name} waits at bar_sync({id}, {q}) at {}: {arrived} of {q} threads \
+                         arrived",
+                        a.site
+                    )
+                }
+                (BarrierKey::Id(id), None) => format!("{name} waits at bar.sync {id}"),
+                (BarrierKey::Site(s), _) => format!("{name} waits at syncthreads at {s}"),
+            },
+            None => format!("{name} waits at a barrier"),
+        }
+    }
+}
+
+impl Ctx {
+    /// `bar.sync`/`bar.arrive` with an id and a thread count, from the kernel API.
+    pub fn named_barrier(&self, id: u32, count: u32, warp_size: u32, wait: bool, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.named_barrier(self.thread, site, id, count, warp_size, wait)) {
+            self.wait();
+        }
+    }
+
+    /// A voting `syncthreads`: the number of threads of the block that brought `true`.
+    pub fn barrier_vote(&self, predicate: bool, site: Site) -> u32 {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.barrier_vote(self.thread, site, predicate)) {
+            self.wait();
+        }
+        self.step(|m| Ok(m.vote_count(self.thread)))
+    }
+}
