@@ -6,7 +6,7 @@
 use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
-use crate::axiomatic::rel::{bit, Rel, Set, MAX_EVENTS};
+use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::litmus::{Fence, Proxy, ProxyFence};
 use crate::scope::{Order, Scope};
 
@@ -34,7 +34,7 @@ impl Val {
 
     pub fn is_empty(&self) -> bool {
         match self {
-            Val::Set(s) => *s == 0,
+            Val::Set(s) => *s == Set::EMPTY,
             Val::Rel(r) => r.is_empty(),
         }
     }
@@ -58,11 +58,7 @@ pub struct Choices<'a> {
 }
 
 fn universe(n: usize) -> Set {
-    if n == MAX_EVENTS {
-        Set::MAX
-    } else {
-        (1 << n) - 1
-    }
+    Set::below(n)
 }
 
 /// The value of a base set or relation on these events.
@@ -73,7 +69,7 @@ fn base(ev: &Events, b: Base) -> Val {
         Val::Set(
             (0..n)
                 .filter(|&i| f(&ev.info[i].kind))
-                .fold(0, |s, i| s | bit(i)),
+                .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
     let order = |o: Order| {
@@ -307,7 +303,7 @@ impl<'a> Eval<'a> {
         let node = &m.nodes[i];
         if self.prep.empty[i] {
             return match node.ty {
-                Ty::Set => Val::Set(0),
+                Ty::Set => Val::Set(Set::EMPTY),
                 Ty::Rel => Val::Rel(Rel::empty(n)),
             };
         }
@@ -374,7 +370,7 @@ impl<'a> Eval<'a> {
                 Val::Rel(Rel::cross(n, x, y))
             }
             Op::Complement(a) => match self.get(a) {
-                Val::Set(s) => Val::Set(all & !s),
+                Val::Set(s) => Val::Set(all & !*s),
                 Val::Rel(r) => Val::Rel(&Rel::cross(n, all, all) - r),
             },
             Op::Inverse(a) => Val::Rel(self.rel(a).inv()),
