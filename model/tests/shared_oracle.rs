@@ -20,6 +20,8 @@ mod litmus_parse;
 #[allow(dead_code, unused_imports)]
 #[path = "litmus_states.rs"]
 mod litmus_states;
+#[path = "vulkan_oracle.rs"]
+mod vulkan_oracle;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,7 +29,7 @@ use std::process::ExitCode;
 type Check = fn(&Path);
 
 fn main() -> ExitCode {
-    let checks: [(&str, Check); 5] = [
+    let checks: [(&str, Check); 7] = [
         (
             "litmus_parse::parses_and_round_trips_every_oracle_test",
             litmus_parse::parses_and_round_trips_every_oracle_test,
@@ -47,6 +49,14 @@ fn main() -> ExitCode {
         (
             "kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests",
             kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests,
+        ),
+        (
+            "vulkan_oracle::vulkan_tests_parse_and_round_trip",
+            vulkan_oracle::vulkan_tests_parse_and_round_trip,
+        ),
+        (
+            "vulkan_oracle::vulkan_models_agree_with_dartagnan",
+            vulkan_oracle::vulkan_models_agree_with_dartagnan,
         ),
     ];
     let shared = common_shared::shared_dir();

@@ -80,6 +80,7 @@ fn program(
                             instr,
                             span: at(line),
                             token: None,
+                            vulkan: None,
                         }
                     })
                     .collect(),
@@ -88,6 +89,7 @@ fn program(
             .collect(),
         observed: vec![],
         filter: None,
+        vulkan: None,
         condition: Condition {
             quantifier,
             prop,

@@ -85,6 +85,16 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
     ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
     ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
+    ("vulkan.cat", include_str!("../../cat/vulkan.cat")),
+    (
+        "vulkan-nochains.cat",
+        include_str!("../../cat/vulkan-nochains.cat"),
+    ),
+    ("vulkan-sync.cat", include_str!("../../cat/vulkan-sync.cat")),
+    (
+        "vulkan-axioms.cat",
+        include_str!("../../cat/vulkan-axioms.cat"),
+    ),
 ];
 
 /// A built-in model's text, by its name with or without `.cat`.

@@ -157,6 +157,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 instr: instr(u, n_locations, &mut regs, &mut arith_left, limits)?,
                 span: Span::default(),
                 token: None,
+                vulkan: None,
             });
         }
         threads.push(Thread {
@@ -184,6 +185,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         threads,
         observed: Vec::new(),
         filter: None,
+        vulkan: None,
         condition,
     })
 }
@@ -232,6 +234,7 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                 },
                 span: Span::default(),
                 token: None,
+                vulkan: None,
             },
         );
     }

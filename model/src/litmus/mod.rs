@@ -6,6 +6,7 @@ pub mod error;
 pub mod ir;
 pub mod parse;
 pub mod print;
+pub mod vulkan;
 
 pub use error::LitmusError;
 pub use ir::*;

@@ -1,12 +1,15 @@
-//! Printer for the PTX litmus dialect: `parse(print(p)) == p` for every program.
+//! Printer for the PTX and Vulkan litmus dialects: `parse(print(p)) == p` for every program.
 
 use super::ir::*;
+use super::vulkan::{VulkanKind, VulkanOp};
 use std::fmt::Write;
 
-/// Prints a program in Dartagnan's PTX litmus dialect, columns aligned.
+/// Prints a program in Dartagnan's PTX litmus dialect (its Vulkan dialect for a Vulkan test),
+/// columns aligned.
 pub fn print(p: &Program) -> String {
     let mut out = String::new();
-    writeln!(out, "PTX {}", p.name).unwrap();
+    let dialect = if p.vulkan.is_some() { "VULKAN" } else { "PTX" };
+    writeln!(out, "{dialect} {}", p.name).unwrap();
     for c in &p.comments {
         writeln!(out, "\"{c}\"").unwrap();
     }
@@ -28,16 +31,28 @@ pub fn print(p: &Program) -> String {
         writeln!(out, "P{}:{}={};", init.thread, init.reg, init.value).unwrap();
     }
     out.push_str("}\n");
+    if let Some(vt) = p.vulkan.as_ref().filter(|vt| !vt.ssw.is_empty()) {
+        out.push_str("{\n");
+        for (a, b) in &vt.ssw {
+            writeln!(out, "ssw {a} {b};").unwrap();
+        }
+        out.push_str("}\n");
+    }
 
     let mut columns: Vec<Vec<String>> = p
         .threads
         .iter()
         .enumerate()
         .map(|(t, th)| {
-            std::iter::once(format!("P{t}@{}", th.placement))
-                .chain(th.body.iter().map(|s| match &s.token {
-                    None => instr(p, &s.instr),
-                    Some(t) => format!("{} {}", instr(p, &s.instr), token_order(t)),
+            let placement = match &p.vulkan {
+                Some(vt) => vt.placements[t].to_string(),
+                None => th.placement.to_string(),
+            };
+            std::iter::once(format!("P{t}@{placement}"))
+                .chain(th.body.iter().map(|s| match (&s.token, &s.vulkan) {
+                    (_, Some(op)) => vulkan_instr(p, &s.instr, op),
+                    (None, None) => instr(p, &s.instr),
+                    (Some(t), None) => format!("{} {}", instr(p, &s.instr), token_order(t)),
                 }))
                 .collect()
         })
@@ -159,6 +174,40 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             let op = if *cmp == Cmp::Eq { "beq" } else { "bne" };
             format!("{op} {a}, {b}, {target}")
         }
+    }
+}
+
+/// One Vulkan instruction in Dat3M's Vulkan dialect.
+pub fn vulkan_instr(p: &Program, i: &Instr, op: &VulkanOp) -> String {
+    let loc = |l: &LocId| p.locations[*l].name.as_str();
+    let q = op.qualifiers();
+    match (op.kind, i) {
+        (VulkanKind::AvDevice, _) => "avdevice".into(),
+        (VulkanKind::VisDevice, _) => "visdevice".into(),
+        (VulkanKind::MemoryBarrier, _) => format!("membar{q}"),
+        (VulkanKind::ControlBarrier, Instr::Barrier { id, quorum, .. }) => {
+            let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
+            format!("cbar{q} {}", args.join(", "))
+        }
+        (_, Instr::Load { dst, loc: l, .. }) => format!("ld{q} {dst}, {}", loc(l)),
+        (_, Instr::Store { loc: l, value, .. }) => format!("st{q} {}, {value}", loc(l)),
+        (
+            _,
+            Instr::Atom {
+                op: rmw,
+                dst,
+                loc: l,
+                operand,
+                ..
+            },
+        ) => {
+            let name = match rmw {
+                RmwOp::Exch => String::new(),
+                other => format!(".{}", other.name()),
+            };
+            format!("rmw{q}{name} {dst}, {}, {operand}", loc(l))
+        }
+        (_, other) => instr(p, other),
     }
 }
 
