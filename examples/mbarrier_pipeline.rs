@@ -7,56 +7,50 @@
 //! cargo run --example mbarrier_pipeline -- --stages 2                  # phase bit flipped on wrap: exits 0
 //! cargo run --example mbarrier_pipeline -- --stages 1                  # exits 0
 //! ```
-//! Options: `--stages N`, `--points N`, `--stale-parity` (wait parity `p & 1`, as the document's
-//! kernel does), `--barrier-per-point` (the document's fix 1), `--cutlass` (full/empty barrier
-//! pipeline instead), `--engine dfs|loom|random|pct`, `--replay TOKEN`.
+//! `--help` lists the options: `--stages N`, `--points N`, `--stale-parity` (wait parity
+//! `p & 1`, as the document's kernel does), `--barrier-per-point` (the document's fix 1),
+//! `--cutlass` (full/empty barrier pipeline instead), `--engine dfs|loom|random|pct`,
+//! `--iterations`, `--seed` and `--depth` for shuttle's random and PCT schedulers, `--replay TOKEN`.
 
 #[path = "../corpus/bugs/mod.rs"]
 #[allow(dead_code)]
 mod corpus;
 
+mod common;
+
+use clap::Parser;
 use corpus::mbarrier::{cutlass_pipeline, seed_pipeline, Barriers, Parity};
 use corpus::Body;
 use scopecheck_model::kernel::Checker;
 use std::process::ExitCode;
 
+/// The TMA + mbarrier pipeline of the seed document as a kernel model.
+#[derive(Parser, Debug)]
+#[command(name = "mbarrier_pipeline")]
+struct Args {
+    /// Pipeline stages (shared-memory buffers, one mbarrier each).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    stages: u16,
+    /// Points copied and read, one after another.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..))]
+    points: u16,
+    /// Wait with parity `p & 1`, as the document's kernel does (the bug when STAGES > 1).
+    #[arg(long)]
+    stale_parity: bool,
+    /// One barrier per point, waited with parity 0 (the document's fix 1).
+    #[arg(long)]
+    barrier_per_point: bool,
+    /// A CUTLASS-style full/empty barrier pipeline instead.
+    #[arg(long)]
+    cutlass: bool,
+    #[command(flatten)]
+    engine: common::EngineArgs,
+}
+
 fn main() -> ExitCode {
-    let (mut stages, mut points) = (2usize, 3usize);
-    let (mut stale, mut per_point) = (false, false);
-    let mut cutlass = false;
-    let mut engine = "dfs".to_string();
-    let mut replay = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--stale-parity" => stale = true,
-            "--barrier-per-point" => per_point = true,
-            "--cutlass" => cutlass = true,
-            "--stages" | "--points" | "--engine" | "--replay" => {
-                let Some(value) = args.next() else {
-                    return usage(&format!("{arg} needs a value"));
-                };
-                match arg.as_str() {
-                    "--stages" | "--points" => {
-                        let Ok(n) = value.parse::<usize>() else {
-                            return usage(&format!("{arg} takes a number, not `{value}`"));
-                        };
-                        if n == 0 {
-                            return usage(&format!("{arg} must be at least 1"));
-                        }
-                        if arg == "--stages" {
-                            stages = n;
-                        } else {
-                            points = n;
-                        }
-                    }
-                    "--engine" => engine = value,
-                    _ => replay = Some(value),
-                }
-            }
-            other => return usage(&format!("unexpected argument `{other}`")),
-        }
-    }
+    let args = Args::parse();
+    let (stages, points) = (usize::from(args.stages), usize::from(args.points));
+    let (stale, per_point, cutlass) = (args.stale_parity, args.barrier_per_point, args.cutlass);
     // A barrier per point is waited on with parity 0 (its only phase) unless the stale parity
     // is asked for; otherwise the parity is the phase bit flipped when the stage index wraps.
     let parity = match (stale, per_point) {
@@ -77,14 +71,9 @@ fn main() -> ExitCode {
     let Body::Threads(body) = body else {
         unreachable!("the pipelines are thread-level kernels")
     };
-    let report = match replay {
-        Some(token) => Checker::replay(&token, &kernel, move |t| body(t)),
-        None => {
-            let Some(checker) = Checker::by_name(&engine, 1000) else {
-                return usage(&format!("unknown engine `{engine}`"));
-            };
-            checker.check(&kernel, move |t| body(t))
-        }
+    let report = match &args.engine.replay {
+        Some(token) => Checker::replay(token, &kernel, move |t| body(t)),
+        None => args.engine.checker().check(&kernel, move |t| body(t)),
     };
     print!("{report}");
     if report.passed() {
@@ -92,13 +81,4 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
-}
-
-fn usage(problem: &str) -> ExitCode {
-    eprintln!("error: {problem}");
-    eprintln!(
-        "usage: mbarrier_pipeline [--stages N] [--points N] [--stale-parity] [--barrier-per-point] \
-         [--cutlass] [--engine dfs|loom|random|pct] [--replay TOKEN]"
-    );
-    ExitCode::from(2)
 }

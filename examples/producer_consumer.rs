@@ -6,37 +6,50 @@
 //! cargo run --example producer_consumer -- --scope block    # scoped race: exits 1
 //! cargo run --example producer_consumer -- --scope device   # verified: exits 0
 //! ```
-//! Options: `--scope block|cluster|device|system`, `--engine dfs|loom|random|pct`,
-//! `--replay TOKEN`.
+//! `--help` lists the options: `--scope`, `--engine dfs|loom|random|pct`, `--iterations`,
+//! `--seed` and `--depth` for shuttle's random and PCT schedulers, `--replay TOKEN`.
 
+mod common;
+
+use clap::Parser;
 use scopecheck_model::check;
 use scopecheck_model::kernel::{Checker, Grid, Kernel, MemoryOrder, MemoryScope, TileCtx};
 use std::process::ExitCode;
 
 const TILE: usize = 4;
 
+/// The cuTile guide's producer/consumer tile kernel under a chosen scope and engine.
+#[derive(Parser, Debug)]
+#[command(name = "producer_consumer")]
+struct Args {
+    /// Scope of the flag's release store and acquire loads.
+    #[arg(long, value_enum, default_value_t = Scope::Device)]
+    scope: Scope,
+    #[command(flatten)]
+    engine: common::EngineArgs,
+}
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum Scope {
+    /// `.cta`
+    Block,
+    /// `.cluster`
+    Cluster,
+    /// `.gpu`
+    Device,
+    /// `.sys`
+    #[value(alias = "sys")]
+    System,
+}
+
 fn main() -> ExitCode {
-    let mut scope = MemoryScope::Device;
-    let mut engine = "dfs".to_string();
-    let mut replay = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let value = args.next();
-        match (arg.as_str(), value) {
-            ("--scope", Some(v)) => {
-                scope = match v.as_str() {
-                    "block" => MemoryScope::Block,
-                    "cluster" => MemoryScope::Cluster,
-                    "device" => MemoryScope::Device,
-                    "system" | "sys" => MemoryScope::System,
-                    other => return usage(&format!("unknown scope `{other}`")),
-                }
-            }
-            ("--engine", Some(v)) => engine = v,
-            ("--replay", Some(v)) => replay = Some(v),
-            (other, _) => return usage(&format!("unexpected argument `{other}`")),
-        }
-    }
+    let args = Args::parse();
+    let scope = match args.scope {
+        Scope::Block => MemoryScope::Block,
+        Scope::Cluster => MemoryScope::Cluster,
+        Scope::Device => MemoryScope::Device,
+        Scope::System => MemoryScope::System,
+    };
 
     let mut kernel = Kernel::new("producer_consumer", Grid::tiles(2));
     let data = kernel.global::<f32>("data", TILE);
@@ -63,14 +76,9 @@ fn main() -> ExitCode {
         }
     };
 
-    let report = match replay {
-        Some(token) => Checker::replay_tiles(&token, &kernel, body),
-        None => {
-            let Some(checker) = Checker::by_name(&engine, 1000) else {
-                return usage(&format!("unknown engine `{engine}`"));
-            };
-            checker.check_tiles(&kernel, body)
-        }
+    let report = match &args.engine.replay {
+        Some(token) => Checker::replay_tiles(token, &kernel, body),
+        None => args.engine.checker().check_tiles(&kernel, body),
     };
     print!("{report}");
     if report.passed() {
@@ -78,10 +86,4 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
-}
-
-fn usage(problem: &str) -> ExitCode {
-    eprintln!("error: {problem}");
-    eprintln!("usage: producer_consumer [--scope block|cluster|device|system] [--engine dfs|loom|random|pct] [--replay TOKEN]");
-    ExitCode::from(2)
 }

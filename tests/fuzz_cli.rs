@@ -44,3 +44,42 @@ fn fuzz_rejects_bad_arguments() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--seconds"), "{stderr}");
 }
+
+#[test]
+fn fuzz_refuses_impossible_arguments() {
+    for args in [
+        ["fuzz", "--max-events", "0"],
+        ["fuzz", "--max-events", "1000"],
+        ["fuzz", "--seconds", "0"],
+        ["fuzz", "--jobs", "0"],
+        ["fuzz", "--programs", "0"],
+    ] {
+        let (code, stdout, stderr) = scopecheck(&args);
+        assert_eq!(code, 2, "{args:?} accepted: {stdout}{stderr}");
+        assert!(stderr.contains(args[1]), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn fuzz_jobs_runs_that_many_workers() {
+    let (code, stdout, stderr) = scopecheck(&[
+        "fuzz",
+        "--jobs",
+        "3",
+        "--programs",
+        "30",
+        "--seed",
+        "0",
+        "--seconds",
+        "120",
+    ]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stderr.contains("3 workers"), "{stderr}");
+    // Each worker takes every third seed, so each checks exactly ten of the thirty programs.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l == "3 workers, programs per worker: 10 10 10"),
+        "{stderr}"
+    );
+}

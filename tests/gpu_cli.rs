@@ -71,3 +71,27 @@ fn emit_writes_the_harness_without_a_gpu() {
     assert!(cu.contains("st.release.gpu.global.u32"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn gpu_refuses_impossible_arguments() {
+    let shape = "corpus/gpu-shapes/MP-relaxed-gpu.litmus";
+    for (flag, value) in [
+        ("--instances-log2", "99"),
+        ("--per-block-log2", "11"),
+        ("--iterations", "0"),
+        ("--stride", "0"),
+        ("--scratch-lines-log2", "40"),
+        ("--watchdog", "0"),
+        ("--budget", "0"),
+        ("--tune", "0"),
+        ("--tune-budget", "0"),
+        ("--confidence", "1"),
+        ("--confidence", "0"),
+        ("--devices", "x"),
+    ] {
+        let (ok, stdout, stderr) = scopecheck(&["gpu", shape, flag, value]);
+        assert!(!ok, "{flag} {value} accepted: {stdout}");
+        assert!(stdout.is_empty(), "{flag} {value}: {stdout}");
+        assert!(stderr.contains(flag), "{flag} {value}: {stderr}");
+    }
+}

@@ -1,6 +1,6 @@
 //! How the axiomatic engine scales: prints figures, asserts nothing.
 //!
-//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS]`
+//! `cargo run --release -p scopecheck-model --example axiomatic_scaling -- [TIMEOUT_SECS [TxN...]]`
 //!
 //! 1. The shared PTX tests (`$SCOPECHECK_SHARED/oracle/ptx`, else `../shared`), in one
 //!    process: every state under each model the oracle names (as `cargo test --test oracle`
@@ -234,7 +234,21 @@ fn main() {
         "t×n", "decide s", "MiB", "verdict", "states s", "MiB", "states", "verdict"
     );
     let limit = Duration::from_secs_f64(timeout);
-    for (t, n) in [(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)] {
+    // Sizes named after the timeout (`4x5 8x8`) replace the default list.
+    let mut sizes: Vec<(usize, usize)> = std::env::args()
+        .skip(2)
+        .map(|a| {
+            let (t, n) = a.split_once(['x', '×']).expect("sizes read TxN");
+            (
+                t.parse().expect("T is a number"),
+                n.parse().expect("N is a number"),
+            )
+        })
+        .collect();
+    if sizes.is_empty() {
+        sizes = vec![(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)];
+    }
+    for (t, n) in sizes {
         let p = random_program(t, n, (t * 100 + n) as u64);
         let opts = Options {
             timeout: Some(limit),

@@ -19,17 +19,19 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 #[derive(clap::Args)]
 pub struct Args {
     /// How long to fuzz, in seconds.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub seconds: u64,
     /// First seed (programs use consecutive seeds); random when not given.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Stop after this many programs, even before the time is up.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub programs: Option<u64>,
-    /// Most instructions per program.
-    #[arg(long, default_value_t = Limits::differential().max_events)]
-    pub max_events: usize,
+    /// Most instructions per program (2 to 32: a program has two threads of at least one
+    /// instruction each; past 32 no engine answers in reasonable time).
+    #[arg(long, default_value_t = Limits::differential().max_events as u64,
+          value_parser = clap::value_parser!(u64).range(2..=32))]
+    pub max_events: u64,
     /// Most `add`/`sub` read-modify-writes per program (slow for the axiomatic engine).
     #[arg(long, default_value_t = Limits::differential().max_arith_rmws)]
     pub arith: usize,
@@ -38,8 +40,12 @@ pub struct Args {
     #[arg(long)]
     pub arith_registers: bool,
     /// Most distinct runtime configurations per program (the check stays sound when cut short).
-    #[arg(long, default_value_t = Options::default().runtime_configurations)]
+    #[arg(long, default_value_t = Options::default().runtime_configurations,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub runtime_configurations: u64,
+    /// Worker threads, each checking every `jobs`-th seed (default: one per core).
+    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// Write each shrunk finding as a `.litmus` file into this directory.
     #[arg(long)]
     pub save: Option<PathBuf>,
@@ -67,7 +73,7 @@ pub fn run(args: Args) -> ExitCode {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let limits = Limits {
-        max_events: args.max_events,
+        max_events: args.max_events as usize,
         max_arith_rmws: args.arith,
         arith_register_operands: args.arith_registers,
         ..Limits::differential()
@@ -75,34 +81,43 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         runtime_configurations: args.runtime_configurations,
     };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+        u64::from,
+    );
     eprintln!(
-        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (state caching), seeds from {first}, {} s",
+        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (state caching), seeds from {first}, {} s, {jobs} workers",
         args.seconds
     );
     let (tx, rx) = mpsc::channel::<Box<Report>>();
     let counts = Arc::new(Counts::default());
-    let worker_counts = Arc::clone(&counts);
+    let per_worker: Arc<Vec<AtomicU64>> = Arc::new((0..jobs).map(|_| AtomicU64::new(0)).collect());
     let limit = args.programs;
-    // Detached: at the deadline the process ends with it still inside one program.
-    std::thread::spawn(move || {
-        let mut seed = first;
-        while limit.is_none_or(|n| seed.wrapping_sub(first) < n) {
-            match differential(seed, &limits, &opts) {
-                Ok(complete) => {
-                    worker_counts
-                        .incomplete
-                        .fetch_add(u64::from(!complete), Relaxed);
-                    worker_counts.checked.fetch_add(1, Relaxed);
-                }
-                Err(report) => {
-                    if tx.send(report).is_err() {
-                        return;
+    // Worker k checks the seeds first + k, first + k + jobs, … (all of them below `limit` programs
+    // together). Detached: at the deadline the process ends with them still inside a program.
+    for k in 0..jobs {
+        let (tx, counts, per_worker) = (tx.clone(), Arc::clone(&counts), Arc::clone(&per_worker));
+        let opts = opts.clone();
+        std::thread::spawn(move || {
+            let mut i = k;
+            while limit.is_none_or(|n| i < n) {
+                match differential(first.wrapping_add(i), &limits, &opts) {
+                    Ok(complete) => {
+                        counts.incomplete.fetch_add(u64::from(!complete), Relaxed);
+                        counts.checked.fetch_add(1, Relaxed);
+                    }
+                    Err(report) => {
+                        if tx.send(report).is_err() {
+                            return;
+                        }
                     }
                 }
+                per_worker[k as usize].fetch_add(1, Relaxed);
+                i += jobs;
             }
-            seed = seed.wrapping_add(1);
-        }
-    });
+        });
+    }
+    drop(tx);
 
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
@@ -144,6 +159,11 @@ pub fn run(args: Args) -> ExitCode {
             progress(findings, if tty { "" } else { "\n" });
         }
     }
+    let shares: Vec<String> = per_worker
+        .iter()
+        .map(|n| n.load(Relaxed).to_string())
+        .collect();
+    eprintln!("{jobs} workers, programs per worker: {}", shares.join(" "));
     progress(findings, "\n");
     if findings == 0 {
         ExitCode::SUCCESS

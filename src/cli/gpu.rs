@@ -20,10 +20,10 @@ pub struct Args {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Launches per test.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: u64,
     /// Instances per test (replaces `--iterations`: as many launches as this budget needs).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: Option<u64>,
     /// Memory model the observations are checked against.
     #[arg(long, default_value = "ptx-v7.5")]
@@ -34,14 +34,15 @@ pub struct Args {
     /// Where forbidden observations are recorded.
     #[arg(long, default_value = "corpus/violations")]
     pub violations: PathBuf,
-    /// Instances per launch, as a power of two.
-    #[arg(long, default_value_t = 16)]
+    /// Instances per launch, as a power of two (5 to 26: what the harness can index).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(5..=26))]
     pub instances_log2: u32,
-    /// Instances side by side in one block, as a power of two.
-    #[arg(long, default_value_t = 7)]
+    /// Instances side by side in one block, as a power of two (0 to 10: at most 1024 threads a
+    /// block).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub per_block_log2: u32,
     /// Words between two locations' slots (32 words = 128 bytes: one cache line each).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub stride: u32,
     /// Litmus threads of one CTA in different warps (`spread`) or adjacent lanes (`warp`).
     #[arg(long, default_value = "spread", value_parser = parse_layout)]
@@ -59,7 +60,7 @@ pub struct Args {
     #[arg(long, default_value_t = 64)]
     pub stress_iters: u32,
     /// Scratch lines the stress traffic spreads over, as a power of two (fewer: more contention).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub scratch_lines_log2: u32,
     #[arg(long, default_value_t = 0x5c09ec4ec)]
     pub seed: u64,
@@ -81,10 +82,10 @@ pub struct Args {
     /// Tune: try this many random environments per test (the defaults first), each on
     /// `--tune-budget` instances, keep the one with the highest weak-outcome rate, write it
     /// beside the test as `<stem>.env.json`, then run the test with it.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub tune: Option<usize>,
     /// Instances per tuning trial.
-    #[arg(long, default_value_t = 1 << 20)]
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub tune_budget: u64,
     /// Reuse tuned environments: `<stem>.env.json` beside a test, else `env.json` in its
     /// directory; tests without one run with the command line's settings. `--budget`, `--seed`,
@@ -93,7 +94,7 @@ pub struct Args {
     pub tuned: bool,
     /// Confidence of MC Mutants' reproducibility rule: a weak outcome counts as reproducible
     /// when seen at least ⌈−ln(1−p)⌉ times within the budget.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, default_value_t = 0.95, value_parser = probability)]
     pub confidence: f64,
     /// GPUs to run on, one worker each, in parallel: `all` or a list like `0,1` (default: GPU 0).
     /// The JSON then holds one result set, histograms included, per device.
@@ -105,7 +106,7 @@ pub struct Args {
     #[arg(long)]
     pub stress: bool,
     /// Seconds a batch of launches may take before the watchdog gives up.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = positive_seconds)]
     pub watchdog: f64,
     /// Print instances/s for several launch shapes instead of diffing (≥ 1e8 instances each).
     #[arg(long)]
@@ -120,10 +121,30 @@ pub struct Args {
     pub emit: Option<PathBuf>,
 }
 
+/// A finite number of seconds above zero.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        Ok(_) => Err(format!("{s} is not a number of seconds above 0")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A probability strictly between 0 and 1 (at 1, ⌈−ln(1−p)⌉ is infinite).
+fn probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        Ok(_) => Err(format!("{s} is not a probability strictly between 0 and 1")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Which GPUs `--devices` names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Devices {
+    /// Every GPU the driver lists.
     All,
+    /// These device indices, each once, in the order given.
     List(Vec<usize>),
 }
 

@@ -220,8 +220,9 @@ pub fn run(args: Args) -> ExitCode {
         ..Options::default()
     };
     let (mut all_decided, mut disagreements) = (unreadable.is_empty(), 0);
-    for file in &files {
-        match decide(file, &args, &opts) {
+    let dot_names = dot::file_names(&files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
+    for (file, dot_name) in files.iter().zip(&dot_names) {
+        match decide(file, dot_name, &args, &opts) {
             Ok(agree) => disagreements += usize::from(!agree),
             Err(e) => {
                 eprintln!("{e}");
@@ -243,7 +244,7 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Parses, analyses and reports one file; errors carry file:line:col and a caret. Returns
 /// whether the runtime (with `--runtime`) agrees with the model.
-fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
+fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bool, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
     let program = parse_all(&src, &name).map_err(|errors| {
@@ -283,13 +284,14 @@ fn decide(file: &Path, args: &Args, opts: &Options) -> Result<bool, String> {
     };
     let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
-    let seconds = start.elapsed().as_secs_f64();
-    if let Some(dir) = &args.dot {
-        write_dot(dir, file, &program, &analysis)?;
-    }
     let runtime = args
         .runtime
         .then(|| RuntimeStates::explore(&program, &analysis));
+    // `Time` covers what was asked for: the model's analysis and, with `--runtime`, the runtime's.
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(dir) = &args.dot {
+        write_dot(&dir.join(dot_name), &program, &args.model, &analysis)?;
+    }
     let format = if args.json { Format::Json } else { args.format };
     if format == Format::Herd {
         print!("{}", herd::log(&program, &analysis, seconds));
@@ -443,19 +445,9 @@ fn print_runtime(model: &Model, a: &Analysis, r: &RuntimeStates) {
 
 /// `DIR/<file stem>.dot`: a witness of a state satisfying the proposition when there is one
 /// (the interesting execution), else of the first allowed state.
-fn write_dot(dir: &Path, file: &Path, p: &Program, a: &Analysis) -> Result<(), String> {
-    let chosen = a
-        .states
-        .iter()
-        .find(|s| condition_holds_on(p, &s.state))
-        .or(a.states.first());
-    let Some(example) = chosen.and_then(|s| s.example.as_ref()) else {
+fn write_dot(path: &Path, p: &Program, model: &Model, a: &Analysis) -> Result<(), String> {
+    let Some(text) = dot::render_analysis(p, model, a) else {
         return Ok(());
     };
-    let stem = file
-        .file_stem()
-        .map_or("test".into(), |s| s.to_string_lossy().into_owned());
-    let path = dir.join(format!("{stem}.dot"));
-    std::fs::write(&path, dot::render(p, example))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -322,6 +322,89 @@ impl<'p> Explorer<'p> {
     }
 }
 
+/// A necessary test for reads-from pairs that a partial valuation already forces (a read whose
+/// value only one write can supply): whether some consistent execution may have them all.
+/// Built once per combination of thread paths, from the paths' events (values play no part in
+/// it), so that [`super::values::Valuations`] drops a valuation's branch as soon as the reads
+/// valued so far cannot be read from those writes in any consistent execution — instead of
+/// listing every valuation and letting [`Explorer`] reject each in turn.
+///
+/// It asks what [`Search::coherence_floor`] and the per-location axioms ask of a prefix,
+/// with the least of everything the later choices can only add to: the forced reads-from
+/// pairs, the synchronization common to every fence.sc order (no barrier synchronization),
+/// coherence with the initial writes first and the pairs causality requires. Each of those
+/// axioms is monotone (more pairs never repair a violation), so every execution with these
+/// pairs fails whenever this fails.
+pub struct Prefix {
+    ev: Events,
+    checker: Box<dyn Checker>,
+    fence_floor: Rel,
+    no_barrier: Rel,
+    /// The initial writes before every other write to their location.
+    init_first: Rel,
+}
+
+impl Prefix {
+    /// For the events of `combo` (one trace per thread; their values are not used).
+    /// `lasts`: writes that end coherence at their location, each with the other writes there
+    /// (deciding a condition that only such a final value can decide: every execution looked
+    /// for has those pairs, which [`Search::choose_last`] adds).
+    pub fn new(
+        p: &Program,
+        model: &Model,
+        combo: &[&Trace],
+        lasts: &[(usize, Vec<usize>)],
+    ) -> Result<Prefix, String> {
+        let ev = Events::build(p, combo)?;
+        let checker = prepare(model, &ev);
+        let fence_floor = fence_orders(&ev, checker.morally_strong())
+            .map_or_else(|_| Rel::empty(ev.n), |orders| common(&orders));
+        let mut init_first = Rel::empty(ev.n);
+        for i in members(ev.init) {
+            init_first.set_row(i, ev.loc.row(i) & ev.w & !ev.init);
+        }
+        for (last, others) in lasts {
+            for &w in others {
+                init_first.add(w, *last);
+            }
+        }
+        Ok(Prefix {
+            no_barrier: Rel::empty(ev.n),
+            ev,
+            checker,
+            fence_floor,
+            init_first,
+        })
+    }
+
+    /// Whether some consistent execution may read from these (write, read) pairs (event ids:
+    /// the initial writes first, then each thread's events in order).
+    pub fn possible(&self, pairs: &[(usize, usize)]) -> bool {
+        let ev = &self.ev;
+        let rf = Rel::from_pairs(ev.n, pairs.iter().copied());
+        let none = Rel::empty(ev.n);
+        let x = Dynamic {
+            rf: &rf,
+            co: &none,
+            fr: &none,
+            sync_fence: &self.fence_floor,
+            sync_barrier: &self.no_barrier,
+        };
+        let cause = self.checker.causality(ev, &x);
+        if !rf.seq(&cause).irreflexive() {
+            return false;
+        }
+        let Some(co) = grown(&self.init_first, &coherence_required(ev, &cause)) else {
+            return false;
+        };
+        if !(&co & &coherence_forbidden(ev, &rf, &cause)).is_empty() {
+            return false;
+        }
+        let fr = rf.inv().seq(&co);
+        self.checker.location_ok(ev, &rf, &co, &fr)
+    }
+}
+
 /// Reads-from choices are checked before every read has its source only when at least this many
 /// completions hang on them.
 const PREFIX_CHECK: usize = 4;
@@ -710,7 +793,54 @@ impl Search<'_> {
         tally: &mut Tally,
     ) {
         if let Some((floor, co)) = self.coherence_floor(rf, co, prior) {
-            self.orient(at, &floor, 0, rf, &co, tally);
+            self.choose_last(at, &floor, rf, &co, tally);
+        }
+    }
+
+    /// When the final state reports location `at`'s value: each write that can be
+    /// coherence-last (the final value comes from a write that every other write to the
+    /// location precedes in coherence), ordered after the others before the rest of the
+    /// coherence order is oriented — so a branch whose final value is not worth finding (a
+    /// state already found, or one that cannot decide the condition) is dropped before its
+    /// orientations are listed. Then the morally strong pairs left ([`Self::orient`]).
+    ///
+    /// Every (orientation, last write) pair of choices is met once: the last write's pairs are
+    /// all oriented towards it, and the others are oriented after.
+    fn choose_last(&self, at: usize, floor: &Floor, rf: &Rf, co: &Rel, tally: &mut Tally) {
+        let here = &self.places[at];
+        if !here.observed {
+            self.orient(at, floor, 0, rf, co, tally);
+            return;
+        }
+        let value = |w: usize| self.ev.value(w).expect("writes have values");
+        let all = here.writes.iter().fold(0, |s, &w| s | bit(w));
+        let lasts: Vec<usize> = match here.writes.is_empty() {
+            true => here.init.last().copied().into_iter().collect(),
+            false => here
+                .writes
+                .iter()
+                .copied()
+                .filter(|&t| co.row(t) & all == 0)
+                .collect(),
+        };
+        for t in lasts {
+            if !tally.open(Some(&[value(t)])) {
+                continue;
+            }
+            let mut co_t = co.clone();
+            for &w in here.writes.iter().filter(|&&w| w != t) {
+                add_transitive(&mut co_t, w, t);
+            }
+            if !(&co_t & &floor.forbidden).is_empty() || !self.locations_ok(rf, &co_t) {
+                continue;
+            }
+            if let Some(targets) = &mut tally.targets {
+                targets.push(value(t));
+            }
+            self.orient(at, floor, 0, rf, &co_t, tally);
+            if let Some(targets) = &mut tally.targets {
+                targets.pop();
+            }
         }
     }
 
@@ -851,7 +981,9 @@ impl Search<'_> {
     /// is dropped with every completion.
     fn orient(&self, at: usize, floor: &Floor, k: usize, rf: &Rf, co: &Rel, tally: &mut Tally) {
         let here = &self.places[at];
-        if !self.budget.go_on() {
+        // States only: once a branch has found every memory it can reach, its other
+        // orientations have nothing new.
+        if !self.budget.go_on() || !tally.open(None) {
             return;
         }
         let Some(&(a, b)) = here.ms_pairs.get(k) else {
@@ -871,46 +1003,13 @@ impl Search<'_> {
         }
     }
 
-    /// With location `at`'s coherence oriented: when the final condition reads its final value,
-    /// each write that can be coherence-last (the final value comes from a write that every
-    /// other write to the location precedes in coherence), then the next location.
+    /// With location `at`'s coherence chosen (its last write, where reported, and every morally
+    /// strong pair oriented): the next location.
     fn close_location(&self, at: usize, floor: &Floor, rf: &Rf, co: &Rel, tally: &mut Tally) {
-        let here = &self.places[at];
-        if !here.observed {
-            if self.locations_ok(rf, co) {
-                self.location(at + 1, rf, co, Some(floor), tally);
-            }
-            return;
-        }
-        let value = |w: usize| self.ev.value(w).expect("writes have values");
-        let all = here.writes.iter().fold(0, |s, &w| s | bit(w));
-        let lasts: Vec<usize> = match here.writes.is_empty() {
-            true => here.init.last().copied().into_iter().collect(),
-            false => here
-                .writes
-                .iter()
-                .copied()
-                .filter(|&t| co.row(t) & all == 0)
-                .collect(),
-        };
-        for t in lasts {
-            if !tally.open(Some(&[value(t)])) {
-                continue;
-            }
-            let mut co_t = co.clone();
-            for &w in here.writes.iter().filter(|&&w| w != t) {
-                add_transitive(&mut co_t, w, t);
-            }
-            if !(&co_t & &floor.forbidden).is_empty() || !self.locations_ok(rf, &co_t) {
-                continue;
-            }
-            if let Some(targets) = &mut tally.targets {
-                targets.push(value(t));
-            }
-            self.location(at + 1, rf, &co_t, Some(floor), tally);
-            if let Some(targets) = &mut tally.targets {
-                targets.pop();
-            }
+        // A reported location's last write and each orientation after it passed the
+        // per-location axioms when chosen; another may have only the floor's pairs.
+        if self.places[at].observed || self.locations_ok(rf, co) {
+            self.location(at + 1, rf, co, Some(floor), tally);
         }
     }
 

@@ -378,6 +378,10 @@ pub fn allowed_among(
     Ok(analysis.states.into_iter().map(|s| s.state).collect())
 }
 
+/// Valuations are checked while they are chosen ([`enumerate::Prefix`]) when the reads may
+/// choose their sources in more than this many ways.
+const PREFIX_BREADTH: u64 = 64;
+
 /// The next combination of paths (or of `liveness.rs`'s runs), one per thread (an odometer
 /// over `choice`); `false` after the last.
 fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
@@ -403,6 +407,9 @@ struct How {
     every_valuation: bool,
     /// Finding final states only: the only ones asked about.
     wanted: Option<wanted::Wanted>,
+    /// Valuations are checked while they are chosen ([`enumerate::Prefix`]) when their reads
+    /// may choose sources in more than this many ways (tests compare with and without).
+    prefix_breadth: u64,
 }
 
 impl How {
@@ -412,6 +419,7 @@ impl How {
             search,
             every_valuation: false,
             wanted: None,
+            prefix_breadth: PREFIX_BREADTH,
         }
     }
 }
@@ -422,6 +430,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         search,
         every_valuation,
         wanted,
+        prefix_breadth,
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
     let observed = observed_locations(p, opts.memory);
@@ -523,6 +532,37 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     cut = Some(c);
                 }
             } else {
+                // Many valuations: drop those whose forced reads-from pairs no consistent
+                // execution has while they are being chosen (a few reads in, rather than one
+                // by one once complete).
+                let skeleton;
+                let prefix;
+                let check;
+                if grounded && valuations.breadth() > prefix_breadth {
+                    // Deciding the condition: the final values it needs may fix the last
+                    // write of a location (or rule out these paths).
+                    let lasts = match decide {
+                        Some(sat) => valuations.forced_last_writes(p, sat, &observed),
+                        None => Some(Vec::new()),
+                    };
+                    let Some(lasts) = lasts else {
+                        if next_choice(&mut choice, &paths.per_thread) {
+                            continue 'combos;
+                        }
+                        break;
+                    };
+                    skeleton = valuations.skeleton();
+                    let traces: Vec<&events::Trace> = skeleton.iter().collect();
+                    prefix =
+                        enumerate::Prefix::new(p, &model, &traces, &lasts).map_err(|message| {
+                            AnalysisError {
+                                span: p.condition.span,
+                                message,
+                            }
+                        })?;
+                    check = |pairs: &[(usize, usize)]| prefix.possible(pairs);
+                    valuations.check_reads_from(&check);
+                }
                 let mut result = Ok(());
                 let mut explorer = enumerate::Explorer::new(
                     p,

@@ -606,6 +606,82 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
     }
 }
 
+/// Programs larger than the differential's (up to ten instructions over two or three
+/// locations), where valuations are many and the checks made while choosing them matter.
+#[cfg(feature = "arbitrary")]
+fn larger_programs() -> impl Iterator<Item = (u64, Program)> {
+    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    let limits = Limits {
+        max_events: 10,
+        max_instrs: 5,
+        max_arith_rmws: 1,
+        arith_register_operands: false,
+        ..Limits::default()
+    };
+    (0..60).map(move |seed| (seed, from_seed_with(seed, &limits)))
+}
+
+#[test]
+#[cfg(feature = "arbitrary")]
+fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
+    for (seed, p) in larger_programs() {
+        for model in Model::ALL {
+            let summary = |prefix_breadth| {
+                let how = How {
+                    prefix_breadth,
+                    ..How::counting(|search, tally| search.pruned(tally))
+                };
+                explore(&p, model.clone(), &Options::default(), how).map(|a| {
+                    let states: Vec<(FinalState, u64)> = a
+                        .states
+                        .into_iter()
+                        .map(|s| (s.state, s.witnesses))
+                        .collect();
+                    (states, a.holds, a.bounded, a.executions, a.racy_executions)
+                })
+            };
+            assert_eq!(
+                summary(0).map_err(|e| e.message),
+                summary(u64::MAX).map_err(|e| e.message),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+        }
+    }
+}
+
+#[test]
+#[cfg(feature = "arbitrary")]
+fn deciding_the_condition_only_agrees_with_every_state_on_larger_programs() {
+    let decide = Options {
+        condition_only: true,
+        ..Options::default()
+    };
+    for (seed, p) in larger_programs() {
+        for model in Model::ALL {
+            let every =
+                analyze(&p, model.clone(), &Options::default()).map(|a| (a.holds, a.bounded));
+            let decided = analyze(&p, model.clone(), &decide).map(|a| (a.holds, a.bounded));
+            let states = analyze_states(&p, model.clone(), &Options::default())
+                .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
+            let every_state = analyze(&p, model.clone(), &Options::default())
+                .map(|a| a.states.into_iter().map(|s| s.state).collect::<Vec<_>>());
+            assert_eq!(
+                decided.map_err(|e| e.message),
+                every.map_err(|e| e.message),
+                "seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+            assert_eq!(
+                states.map_err(|e| e.message),
+                every_state.map_err(|e| e.message),
+                "states only, seed {seed}, {model}:\n{}",
+                crate::litmus::print(&p)
+            );
+        }
+    }
+}
+
 #[test]
 #[cfg(feature = "arbitrary")]
 fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {

@@ -21,7 +21,7 @@
 use super::events::{Expr, Kind, Path, ThreadEvent, Trace};
 use super::wanted::ForRegisters;
 use crate::hash::Mix;
-use crate::litmus::{Cmp, Program, Prop, Term, Value};
+use crate::litmus::{Cmp, LocationKind, Program, Prop, Term, Value};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
@@ -54,7 +54,18 @@ pub struct Valuations<'a> {
     /// Deciding a condition: only valuations whose registers may still give the proposition
     /// this value (memory not known yet) are wanted.
     goal: Option<(&'a Program, bool)>,
+    /// Per read (in `reads` order), its event id and each source's, as `Events` numbers them
+    /// (the initial writes of the locations first, then each thread's events in order).
+    events: Vec<(usize, Vec<usize>)>,
+    /// A test of the reads-from pairs a partial valuation forces ([`Self::check_reads_from`]).
+    rf_check: Option<RfCheck<'a>>,
+    /// How many initial writes come before the threads' events in `Events`.
+    inits: usize,
 }
+
+/// Whether some consistent execution may have every one of these reads-from pairs (write, read;
+/// event ids as `Events` numbers them): false drops the valuation's branch.
+pub type RfCheck<'a> = &'a dyn Fn(&[(usize, usize)]) -> bool;
 
 /// The assumptions (thread, index) and registers (thread, index over every thread's registers,
 /// expression) whose expressions mention one read.
@@ -110,6 +121,30 @@ impl<'a> Valuations<'a> {
             }
         }
         let flat: Vec<usize> = reads.iter().map(|(t, i, _)| offset[*t] + i).collect();
+        // Event ids: one initial write per plain location, in order, then the threads' events.
+        let initial_event = |l: usize| {
+            (0..l)
+                .filter(|&m| matches!(p.locations[m].kind, LocationKind::Plain { .. }))
+                .count()
+        };
+        let inits = initial_event(p.locations.len());
+        let events = reads
+            .iter()
+            .zip(&flat)
+            .map(|((t, i, sources), &f)| {
+                let Kind::Read { loc, .. } = paths[*t].events[*i].kind else {
+                    unreachable!("reads are reads")
+                };
+                let ids = sources
+                    .iter()
+                    .map(|s| match *s {
+                        Source::Initial(_) => initial_event(p.physical(loc)),
+                        Source::Write(u, j) => inits + offset[u] + j,
+                    })
+                    .collect();
+                (inits + f, ids)
+            })
+            .collect();
         let mut mentioned_by: Vec<Mentions<'a>> = vec![(Vec::new(), Vec::new()); reads.len()];
         let read_of = |t: usize, i: usize| flat.iter().position(|&f| f == offset[t] + i);
         let mut g = 0;
@@ -144,7 +179,118 @@ impl<'a> Valuations<'a> {
             register_count: g,
             mentioned_by,
             goal: None,
+            events,
+            rf_check: None,
+            inits,
         }
+    }
+
+    /// Deciding the condition (`sat`: the proposition's value wanted): per reported location
+    /// (`observed`, by physical location), the write that must end coherence where the
+    /// condition and the filter allow one final value only among the values its writes
+    /// store — as event ids (see [`Self::check_reads_from`]), with every other write to the
+    /// location. `None` when no write's value allows it: these paths decide nothing.
+    ///
+    /// Only locations whose writes all store constants are looked at (others are left free).
+    pub fn forced_last_writes(
+        &self,
+        p: &Program,
+        sat: bool,
+        observed: &[bool],
+    ) -> Option<Vec<(usize, Vec<usize>)>> {
+        let prop_depth = depth(&p.condition.prop).max(p.filter.as_ref().map_or(0, depth));
+        if prop_depth > GOAL_DEPTH {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::new();
+        for l in (0..p.locations.len()).filter(|&l| p.physical(l) == l && observed[l]) {
+            // (event id, stored value) of every write to l.
+            let mut writes = Vec::new();
+            let mut constant = true;
+            for (t, path) in self.paths.iter().enumerate() {
+                for (j, e) in path.events.iter().enumerate() {
+                    if let Kind::Write { loc, value, .. } = &e.kind {
+                        if p.physical(*loc) == l {
+                            match value {
+                                Expr::Const(v) => {
+                                    writes.push((self.inits + self.offset[t] + j, *v))
+                                }
+                                _ => constant = false,
+                            }
+                        }
+                    }
+                }
+            }
+            if !constant || writes.is_empty() {
+                continue;
+            }
+            let open: Vec<usize> = writes
+                .iter()
+                .filter(|&&(_, v)| final_value_open(p, sat, l, v))
+                .map(|&(w, _)| w)
+                .collect();
+            match open[..] {
+                [] => return None,
+                [last] => out.push((
+                    last,
+                    writes
+                        .iter()
+                        .map(|&(w, _)| w)
+                        .filter(|&w| w != last)
+                        .collect(),
+                )),
+                _ => {}
+            }
+        }
+        Some(out)
+    }
+
+    /// The paths' events as traces (every read returning 0): what [`super::enumerate::Prefix`]
+    /// needs, which does not look at values.
+    pub fn skeleton(&self) -> Vec<Trace> {
+        let n = self.paths.iter().map(|path| path.events.len()).sum();
+        self.traces(&vec![Some(0); n])
+    }
+
+    /// How many ways the reads may choose a source, saturating (a measure of the valuations'
+    /// number before values narrow it).
+    pub fn breadth(&self) -> u64 {
+        self.reads.iter().fold(1u64, |a, (_, _, sources)| {
+            a.saturating_mul(sources.len() as u64)
+        })
+    }
+
+    /// Drops a branch as soon as the reads-from pairs its values force (a valued read that
+    /// only one of its sources can have supplied: the others write other values) fail `check`.
+    pub fn check_reads_from(&mut self, check: RfCheck<'a>) {
+        self.rf_check = Some(check);
+    }
+
+    /// The reads-from pairs forced by the values so far pass the check; `k`: the read just
+    /// valued (nothing new is forced unless it is).
+    fn reads_from_possible(&self, values: &Values, k: usize) -> bool {
+        let Some(check) = self.rf_check else {
+            return true;
+        };
+        let forced = |k: usize| -> Option<(usize, usize)> {
+            let v = values[self.flat(k)]?;
+            let (read, ids) = &self.events[k];
+            let mut only = None;
+            for (&s, &id) in self.reads[k].2.iter().zip(ids) {
+                if self.source_value(Some(s), values).is_none_or(|w| w == v) {
+                    if only.is_some() {
+                        return None;
+                    }
+                    only = Some((id, *read));
+                }
+            }
+            only
+        };
+        if forced(k).is_none() {
+            return true;
+        }
+        let pairs: Vec<(usize, usize)> = (0..self.reads.len()).filter_map(forced).collect();
+        check(&pairs)
     }
 
     /// Keeps only the valuations whose registers leave the final condition's proposition able
@@ -269,7 +415,7 @@ impl<'a> Valuations<'a> {
                 continue;
             }
             r.values[at] = Some(v);
-            if self.still_possible(&r.values, k) {
+            if self.still_possible(&r.values, k) && self.reads_from_possible(&r.values, k) {
                 self.ground(r, rest, true, emit)?;
             }
         }
@@ -573,6 +719,20 @@ fn depth(prop: &Prop) -> usize {
         }
     }
     deepest
+}
+
+/// Whether the proposition may still evaluate to `sat`, and the filter pass, when physical
+/// location `l` ends with `v` (registers and other locations unknown).
+fn final_value_open(p: &Program, sat: bool, l: usize, v: Value) -> bool {
+    let term = |t: &Term| match t {
+        Term::Const(c) => Some(*c),
+        Term::Loc(m) if p.physical(*m) == l => Some(v),
+        _ => None,
+    };
+    three_valued(&p.condition.prop, &term) != Some(!sat)
+        && p.filter
+            .as_ref()
+            .is_none_or(|f| three_valued(f, &term) != Some(false))
 }
 
 /// A proposition's value when some terms are unknown (`None`): `None` when they decide it.

@@ -17,8 +17,11 @@ type Loc = std::panic::Location<'static>;
 pub trait Integer: Elem + Ord {
     /// `self - other`, wrapping.
     fn wrapping_sub(self, other: Self) -> Self;
+    /// `self & other` (`atomicAnd`, `atom.and`).
     fn bit_and(self, other: Self) -> Self;
+    /// `self | other` (`atomicOr`, `atom.or`).
     fn bit_or(self, other: Self) -> Self;
+    /// `self ^ other` (`atomicXor`, `atom.xor`).
     fn bit_xor(self, other: Self) -> Self;
 }
 

@@ -10,6 +10,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Explores kernels with one engine.
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// // Two threads of one block store to one shared word without ordering: a data race, found by
+/// // the exhaustive DFS and by shuttle's random scheduler (50 executions from seed 7).
+/// let mut k = Kernel::new("race", Grid::new(1, 2));
+/// let x = k.shared::<u32>("x", 1);
+/// for checker in [Checker::dfs(), Checker::random(50, 7)] {
+///     let report = checker.check(&k, move |t| t.store(&x, 0, t.tid()));
+///     assert_eq!(report.verdict(), Verdict::Fail(FailureKind::DataRace), "{report}");
+/// }
+/// ```
 pub struct Checker {
     engine: Box<dyn Engine>,
     options: Options,
@@ -28,6 +40,7 @@ struct Options {
 pub enum Verdict {
     /// No failure in any explored execution (see [`Report::complete`] for whether that is all).
     Pass,
+    /// Some execution failed this way (the first failure found).
     Fail(FailureKind),
     /// The exploration itself could not run (too many threads for loom, bad token, …).
     Error(String),
@@ -36,7 +49,9 @@ pub enum Verdict {
 /// What a check found.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The kernel's name.
     pub kernel: String,
+    /// The engine and its settings (`dfs`, `shuttle-random(seed=…, iterations=…)`, …).
     pub engine: String,
     /// Feasible executions explored.
     pub executions: u64,
@@ -45,6 +60,7 @@ pub struct Report {
     pub infeasible: u64,
     /// Every execution the engine can reach was explored (exhaustive engines, no bound hit).
     pub complete: bool,
+    /// The first failure found, with its trace and replay token.
     pub failure: Option<FailureReport>,
     /// Every distinct failure found (kind and headline), one trace each, in the order found:
     /// only the first unless the checker was built with [`Checker::all_failures`].
@@ -53,12 +69,14 @@ pub struct Report {
     pub bank_conflicts: Vec<BankConflict>,
     /// Print the bank report ([`Checker::bank_report`]).
     pub show_bank_report: bool,
+    /// Why the exploration could not run, if it could not.
     pub error: Option<String>,
     /// Wall-clock time of the exploration.
     pub wall: Duration,
 }
 
 impl Report {
+    /// Pass, the failure's kind, or the error.
     pub fn verdict(&self) -> Verdict {
         match (&self.error, &self.failure) {
             (_, Some(f)) => Verdict::Fail(f.kind),
@@ -67,6 +85,7 @@ impl Report {
         }
     }
 
+    /// No failure and no error (see [`Report::complete`] for whether that covers everything).
     pub fn passed(&self) -> bool {
         self.verdict() == Verdict::Pass
     }
@@ -160,6 +179,7 @@ struct Acc {
 }
 
 impl Checker {
+    /// A checker on any [`Engine`].
     pub fn new(engine: impl Engine + 'static) -> Checker {
         Checker {
             engine: Box::new(engine),
@@ -325,6 +345,7 @@ impl Checker {
             .collect()
     }
 
+    /// The engine it explores with.
     pub fn engine(&self) -> &dyn Engine {
         &*self.engine
     }

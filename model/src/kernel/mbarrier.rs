@@ -34,6 +34,29 @@ pub struct MBarriers {
 }
 
 /// One mbarrier (each block has its own instance).
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// // Two threads of a block arrive; the phase completes when both have, and the waiter sees what
+/// // the other thread wrote before arriving (arrive releases, the completed wait acquires).
+/// let mut k = Kernel::new("mbarrier", Grid::new(1, 2));
+/// let data = k.shared::<i32>("data", 1);
+/// let bars = k.mbarriers("bar", 1);
+/// let report = Checker::dfs().check(&k, move |t| {
+///     let bar = bars.at(0);
+///     if t.tid() == 0 {
+///         bar.init(t, 2);
+///     }
+///     t.syncthreads();
+///     if t.tid() == 1 {
+///         t.store(&data, 0, 5);
+///     }
+///     let token = bar.arrive(t);
+///     bar.wait(t, token); // `while (!try_wait(token));`
+///     scopecheck_model::check!(t.tid() == 1 || t.load(&data, 0) == 5);
+/// });
+/// assert!(report.passed(), "{report}");
+/// ```
 #[derive(Copy, Clone, Debug)]
 pub struct MBarrier {
     declared: usize,
@@ -67,14 +90,17 @@ impl Kernel {
 }
 
 impl MBarriers {
+    /// Barriers per block.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether none was declared.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Barrier `i` (each block uses its own instance of it); panics past [`MBarriers::len`].
     pub fn at(&self, i: usize) -> MBarrier {
         assert!(
             i < self.len,

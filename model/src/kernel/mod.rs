@@ -20,6 +20,8 @@
 //!
 //! Semantics live in [`crate::runtime`]; this module only names things.
 
+#![warn(missing_docs)]
+
 mod atomics;
 mod checker;
 mod mbarrier;
@@ -49,13 +51,18 @@ use std::sync::Arc;
 /// cuTile's `MemoryOrder` (`RELAXED`, `ACQUIRE`, `RELEASE`, `ACQ_REL`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemoryOrder {
+    /// `.relaxed`: atomic, but orders nothing else.
     Relaxed,
+    /// `.acquire`: later operations of the thread stay after it (loads, read-modify-writes).
     Acquire,
+    /// `.release`: earlier operations of the thread stay before it (stores, read-modify-writes).
     Release,
+    /// `.acq_rel`: both (read-modify-writes and fences).
     AcqRel,
 }
 
 impl MemoryOrder {
+    /// The PTX memory-model order it stands for.
     pub fn order(self) -> Order {
         match self {
             MemoryOrder::Relaxed => Order::Relaxed,
@@ -85,13 +92,18 @@ impl MemoryOrder {
 /// cuTile's `MemoryScope` (`BLOCK`, `DEVICE`, `SYS`), plus thread-block clusters.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemoryScope {
+    /// `.cta`: the threads of one block.
     Block,
+    /// `.cluster`: the blocks of one thread-block cluster.
     Cluster,
+    /// `.gpu`: every thread of the device.
     Device,
+    /// `.sys`: every thread of the system (other GPUs, the host).
     System,
 }
 
 impl MemoryScope {
+    /// The PTX scope it stands for.
     pub fn scope(self) -> Scope {
         match self {
             MemoryScope::Block => Scope::Cta,
@@ -104,9 +116,13 @@ impl MemoryScope {
 
 /// Element types buffers may hold.
 pub trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    /// How the runtime prints and compares values of this type.
     const KIND: ElemKind;
+    /// Size in bytes (shared-memory banks and bulk-copy byte counts use it).
     const BYTES: u64;
+    /// The value as the runtime stores it.
     fn to_bits(self) -> Bits;
+    /// The value the runtime's bits stand for.
     fn from_bits(bits: Bits) -> Self;
     /// `atomic_add` (wrapping for integers).
     fn add(self, other: Self) -> Self;
@@ -177,9 +193,19 @@ impl Elem for bool {
 }
 
 /// The launch shape: `blocks` × `threads_per_block`, optionally grouped into clusters.
+///
+/// ```
+/// use scopecheck_model::kernel::Grid;
+/// let g = Grid::new(4, 2).with_clusters(2); // 4 blocks of 2 threads, clusters of 2 blocks
+/// assert_eq!(g.threads(), 8);
+/// assert_eq!(g.cluster_size, Some(2));
+/// assert_eq!(Grid::tiles(3), Grid::new(3, 1)); // tile kernels: one logical thread per block
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
+    /// Blocks (CTAs) in the grid (`gridDim.x`).
     pub blocks: u32,
+    /// Threads in each block (`blockDim.x`).
     pub threads_per_block: u32,
     /// Blocks per cluster (`None`: every block is its own cluster).
     pub cluster_size: Option<u32>,
@@ -196,6 +222,7 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// `blocks` blocks of `threads_per_block` threads, each block its own cluster.
     pub fn new(blocks: u32, threads_per_block: u32) -> Grid {
         Grid {
             blocks,
@@ -213,6 +240,8 @@ impl Grid {
         Grid::new(blocks, 1)
     }
 
+    /// The same grid with consecutive blocks grouped into clusters of `blocks_per_cluster`
+    /// (at least 1), for [`MemoryScope::Cluster`].
     pub fn with_clusters(self, blocks_per_cluster: u32) -> Grid {
         Grid {
             cluster_size: Some(blocks_per_cluster.max(1)),
@@ -220,7 +249,8 @@ impl Grid {
         }
     }
 
-    /// At most `n` blocks resident at once (at least one): see [`Grid::resident_blocks`].
+    /// At most `n` blocks resident at once (at least one): the field [`Grid::resident_blocks`]
+    /// says how the others start.
     pub fn resident_blocks(self, n: u32) -> Grid {
         Grid {
             resident_blocks: Some(n.max(1)),
@@ -228,6 +258,7 @@ impl Grid {
         }
     }
 
+    /// Threads in the whole grid.
     pub fn threads(&self) -> usize {
         (self.blocks * self.threads_per_block) as usize
     }
@@ -272,7 +303,9 @@ impl<T> Copy for Shared<T> {}
 
 /// Anything a kernel can index: resolves an element of the calling block to a location.
 pub trait Buffer<T: Elem>: Copy {
+    /// Elements in the buffer (per block, for shared memory).
     fn len(&self) -> usize;
+    /// Whether the buffer has no element.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -306,8 +339,22 @@ pub(crate) struct Post {
 }
 
 /// A kernel model: its grid, its buffers, and postconditions on the final memory.
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// // Two blocks add 1 to a counter with relaxed device-scope atomics: no update is lost.
+/// let mut k = Kernel::new("counter", Grid::new(2, 1));
+/// let counter = k.global::<u32>("counter", 1);
+/// k.postcondition("counter == 2", move |m| m.get(&counter, 0) == 2);
+/// let report = Checker::dfs().check(&k, move |t| {
+///     t.atomic_add(&counter, 0, 1, MemoryOrder::Relaxed, MemoryScope::Device);
+/// });
+/// assert!(report.passed() && report.complete, "{report}");
+/// ```
 pub struct Kernel {
+    /// The name reports use.
     pub name: String,
+    /// The launch shape.
     pub grid: Grid,
     pub(crate) locs: Vec<LocInfo>,
     shared_bytes: u64,
@@ -320,6 +367,7 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// A kernel with no buffers yet, launched as `grid`.
     pub fn new(name: &str, grid: Grid) -> Kernel {
         Kernel {
             name: name.to_string(),
@@ -440,10 +488,12 @@ pub struct Final<'a> {
 }
 
 impl Final<'_> {
+    /// The final value of `buf[index]`.
     pub fn get<T: Elem>(&self, buf: &Global<T>, index: usize) -> T {
         T::from_bits(self.machine.final_value(buf.location(0, index)))
     }
 
+    /// The final value of `buf[index]` in `block`'s copy of a shared buffer.
     pub fn get_shared<T: Elem>(&self, buf: &Shared<T>, block: u32, index: usize) -> T {
         T::from_bits(self.machine.final_value(buf.location(block, index)))
     }
@@ -468,18 +518,22 @@ impl ThreadCtx<'_> {
         self.rt.info().tid
     }
 
+    /// Blocks in the grid (`gridDim.x`).
     pub fn num_blocks(&self) -> u32 {
         self.grid.blocks
     }
 
+    /// Threads per block (`blockDim.x`).
     pub fn block_dim(&self) -> u32 {
         self.grid.threads_per_block
     }
 
+    /// Warp index within the block (`Grid::warp_size` threads a warp, 32 unless set).
     pub fn warp(&self) -> u32 {
         self.tid() / self.grid.warp_size
     }
 
+    /// Lane index within the warp.
     pub fn lane(&self) -> u32 {
         self.tid() % self.grid.warp_size
     }
@@ -511,6 +565,34 @@ impl ThreadCtx<'_> {
             .store(loc, value.to_bits(), Order::Weak, None, Loc::caller())
     }
 
+    /// An atomic load `ld.<order>.<scope>`: `Release` reads as relaxed, `AcqRel` as acquire.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// // Message passing between blocks: a device-scope release store of the flag, an acquire
+    /// // load of it, and the data written before the store is seen after the load.
+    /// let mut k = Kernel::new("mp", Grid::new(2, 1));
+    /// let (data, flag) = (k.global::<i32>("data", 1), k.global::<i32>("flag", 1));
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     if t.bid() == 0 {
+    ///         t.store(&data, 0, 42);
+    ///         t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Device);
+    ///     } else if t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Device) == 1 {
+    ///         scopecheck_model::check!(t.load(&data, 0) == 42);
+    ///     }
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// // With block scope the two blocks' operations are not morally strong: a scoped race.
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     if t.bid() == 0 {
+    ///         t.store(&data, 0, 42);
+    ///         t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Block);
+    ///     } else if t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Block) == 1 {
+    ///         scopecheck_model::check!(t.load(&data, 0) == 42);
+    ///     }
+    /// });
+    /// assert!(!report.passed());
+    /// ```
     #[track_caller]
     pub fn atomic_load<T: Elem, B: Buffer<T>>(
         &self,
@@ -526,6 +608,8 @@ impl ThreadCtx<'_> {
         )
     }
 
+    /// An atomic store `st.<order>.<scope>`: `Acquire` writes as relaxed, `AcqRel` as release.
+    /// See [`ThreadCtx::atomic_load`] for an example.
     #[track_caller]
     pub fn atomic_store<T: Elem, B: Buffer<T>>(
         &self,
@@ -601,6 +685,21 @@ impl ThreadCtx<'_> {
     }
 
     /// Compare-and-swap: writes `desired` if the value is `expected`; returns the old value.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// // A one-shot lock: exactly one of three blocks wins the compare-and-swap.
+    /// let mut k = Kernel::new("cas", Grid::new(3, 1));
+    /// let (lock, winners) = (k.global::<u32>("lock", 1), k.global::<u32>("winners", 1));
+    /// k.postcondition("one winner", move |m| m.get(&winners, 0) == 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let (acq_rel, gpu) = (MemoryOrder::AcqRel, MemoryScope::Device);
+    ///     if t.atomic_cas(&lock, 0, 0, t.bid() + 1, acq_rel, gpu) == 0 {
+    ///         t.atomic_exchange(&winners, 0, 1, MemoryOrder::Relaxed, gpu);
+    ///     }
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
     #[track_caller]
     #[allow(clippy::too_many_arguments)]
     pub fn atomic_cas<T: Elem, B: Buffer<T>>(

@@ -21,8 +21,11 @@ use super::{Grid, ThreadCtx};
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dim3 {
+    /// Extent (or index) along x, the fastest-varying dimension.
     pub x: u32,
+    /// Extent (or index) along y.
     pub y: u32,
+    /// Extent (or index) along z, the slowest-varying dimension.
     pub z: u32,
 }
 

@@ -5,6 +5,9 @@
 
 use super::{Buffer, Elem, MemoryOrder, MemoryScope, ThreadCtx};
 
+/// One tile block's view of a tile kernel ([`Grid::tiles`](super::Grid::tiles),
+/// [`Checker::check_tiles`](super::Checker::check_tiles)): its block id and tile-shaped memory
+/// operations, each element its own step.
 pub struct TileCtx<'a> {
     pub(crate) t: ThreadCtx<'a>,
 }
@@ -15,6 +18,7 @@ impl TileCtx<'_> {
         self.t.bid()
     }
 
+    /// `ct.num_blocks(0)`.
     pub fn num_blocks(&self) -> u32 {
         self.t.num_blocks()
     }
@@ -40,6 +44,7 @@ impl TileCtx<'_> {
         }
     }
 
+    /// `ct.atomic_load` of one element: see [`ThreadCtx::atomic_load`](super::ThreadCtx::atomic_load).
     #[track_caller]
     pub fn atomic_load<T: Elem, B: Buffer<T>>(
         &self,
@@ -51,6 +56,7 @@ impl TileCtx<'_> {
         self.t.atomic_load(buf, index, order, scope)
     }
 
+    /// `ct.atomic_store` of one element: see [`ThreadCtx::atomic_store`](super::ThreadCtx::atomic_store).
     #[track_caller]
     pub fn atomic_store<T: Elem, B: Buffer<T>>(
         &self,
@@ -63,6 +69,7 @@ impl TileCtx<'_> {
         self.t.atomic_store(buf, index, value, order, scope)
     }
 
+    /// `ct.atomic_add` on one element; returns the old value.
     #[track_caller]
     pub fn atomic_add<T: Elem, B: Buffer<T>>(
         &self,
@@ -75,6 +82,7 @@ impl TileCtx<'_> {
         self.t.atomic_add(buf, index, value, order, scope)
     }
 
+    /// `ct.atomic_xchg` on one element; returns the old value.
     #[track_caller]
     pub fn atomic_exchange<T: Elem, B: Buffer<T>>(
         &self,
@@ -87,6 +95,7 @@ impl TileCtx<'_> {
         self.t.atomic_exchange(buf, index, value, order, scope)
     }
 
+    /// `ct.atomic_cas` on one element; returns the old value.
     #[track_caller]
     #[allow(clippy::too_many_arguments)]
     pub fn atomic_cas<T: Elem, B: Buffer<T>>(
@@ -102,6 +111,7 @@ impl TileCtx<'_> {
             .atomic_cas(buf, index, expected, desired, order, scope)
     }
 
+    /// [`ThreadCtx::spin_loop`](super::ThreadCtx::spin_loop) for tile code.
     #[track_caller]
     pub fn spin_loop(&self) {
         self.t.spin_loop()

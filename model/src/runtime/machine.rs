@@ -841,8 +841,13 @@ impl Machine {
                 .iter()
                 .filter(|a| matches!(a.key, BarrierKey::Id(_)))
                 .find_map(|first| {
+                    // One instance has one thread count: arrivals expecting another count wait
+                    // for an instance of their own (as the axiomatic matching groups barriers
+                    // by id and quorum).
                     let group: Vec<usize> = (0..arrivals.len())
-                        .filter(|&i| arrivals[i].key == first.key)
+                        .filter(|&i| {
+                            arrivals[i].key == first.key && arrivals[i].quorum == first.quorum
+                        })
                         .collect();
                     let complete = match first.quorum {
                         Some(q) => group.len() >= q,
