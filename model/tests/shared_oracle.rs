@@ -59,10 +59,19 @@ fn main() -> ExitCode {
             vulkan_oracle::vulkan_models_agree_with_dartagnan,
         ),
     ];
+    // Like libtest, free arguments select the checks whose name contains one of them.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let selected: Vec<(&str, Check)> = checks
+        .into_iter()
+        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
+        .collect();
     let shared = common_shared::shared_dir();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    println!("running {} tests", checks.len());
-    for (name, check) in checks {
+    println!("running {} tests", selected.len());
+    for (name, check) in selected {
         match &shared {
             None => {
                 println!(

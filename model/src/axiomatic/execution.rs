@@ -366,10 +366,16 @@ impl Events {
     }
 
     /// The barrier instances a barrier event may join are those of its key: in PTX its CTA
-    /// (and GPU), in Vulkan the instance of its execution scope.
+    /// (and GPU), in Vulkan the instance of its execution scope — at most the workgroup: "Scope
+    /// for execution must be limited to Workgroup or Subgroup" (Vulkan's SPIR-V environment),
+    /// so a `cbar.dv` waits for its workgroup and synchronizes memory at device scope.
     pub fn barrier_scope_key(&self, b: usize) -> (u32, u32, u32) {
         match (self.vulkan[b], self.vulkan_placement[b]) {
-            (Some(op), Some(vp)) => vp.instance(op.scope.unwrap_or(VulkanScope::Device)),
+            (Some(op), Some(vp)) => vp.instance(
+                op.scope
+                    .unwrap_or(VulkanScope::Workgroup)
+                    .min(VulkanScope::Workgroup),
+            ),
             _ => {
                 let pl = self.placement[b].expect("barriers belong to threads");
                 (pl.gpu, pl.cta, u32::MAX)
