@@ -917,6 +917,14 @@ fn rmw_form(op: RmwOp, operand: &str) -> (&'static str, String) {
         RmwOp::Sub => ("add.u32", format!("(int)(0u - (u32){operand})")),
         RmwOp::Exch => ("exch.b32", operand.to_string()),
         RmwOp::Cas => ("cas.b32", operand.to_string()),
+        RmwOp::Inc => ("inc.u32", operand.to_string()),
+        RmwOp::Dec => ("dec.u32", operand.to_string()),
+        // The dialect's min/max compare signed values (see `RmwOp`).
+        RmwOp::Min => ("min.s32", operand.to_string()),
+        RmwOp::Max => ("max.s32", operand.to_string()),
+        RmwOp::And => ("and.b32", operand.to_string()),
+        RmwOp::Or => ("or.b32", operand.to_string()),
+        RmwOp::Xor => ("xor.b32", operand.to_string()),
     }
 }
 

@@ -62,7 +62,11 @@ fn differential_programs_are_small_with_one_constant_add_or_sub() {
         let arith: Vec<&Operand> = instrs
             .iter()
             .filter_map(|i| match i {
-                Instr::Red { operand, .. }
+                Instr::Red {
+                    op: RmwOp::Add | RmwOp::Sub,
+                    operand,
+                    ..
+                }
                 | Instr::Atom {
                     op: RmwOp::Add | RmwOp::Sub,
                     operand,
@@ -106,8 +110,14 @@ fn generator_covers_the_feature_space() {
             let feature = match &stmt.instr {
                 Instr::Load { access, .. } => format!("ld.{}", access.order),
                 Instr::Store { access, .. } => format!("st.{}", access.order),
-                Instr::Atom { access, op, .. } => format!("atom.{}.{}", access.order, op.name()),
-                Instr::Red { access, .. } => format!("red.{}", access.order),
+                Instr::Atom { access, op, .. } => {
+                    seen.insert(format!("atom.{}", op.name()));
+                    format!("atom.{}.{}", access.order, op.name())
+                }
+                Instr::Red { access, op, .. } => {
+                    seen.insert(format!("red.{}", op.name()));
+                    format!("red.{}", access.order)
+                }
                 Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
                 Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
                 Instr::Barrier { .. } => "bar.cta.sync".to_string(),
@@ -149,6 +159,20 @@ fn generator_covers_the_feature_space() {
         "atom.relaxed.exch",
         "atom.acquire.add",
         "red.release",
+        "atom.inc",
+        "atom.dec",
+        "atom.min",
+        "atom.max",
+        "atom.and",
+        "atom.or",
+        "atom.xor",
+        "red.inc",
+        "red.dec",
+        "red.min",
+        "red.max",
+        "red.and",
+        "red.or",
+        "red.xor",
         "fence.sc.cta",
         "fence.sc.sys",
         "fence.acq_rel.gpu",

@@ -1,7 +1,7 @@
 //! The parser accepts every shared Dartagnan test, the printer round-trips, and bad input gets a
 //! one-line `file:line:col` error with a caret, never a panic.
 
-use scopecheck_model::litmus::{self, Instr, Program};
+use scopecheck_model::litmus::{self, Instr, Program, RmwOp};
 
 /// Run by `shared_oracle.rs`, which reports it as skipped when there is no shared oracle.
 pub fn parses_and_round_trips_every_oracle_test(shared: &std::path::Path) {
@@ -229,4 +229,57 @@ fn conditions_at_the_limits_are_safe_on_a_small_stack() {
             .join()
             .unwrap();
     }
+}
+
+/// Every `atom`/`red` operation PTX has, with the order, scope, state space and type
+/// qualifiers in PTX's order, reads and prints back; `red` refuses the operations PTX's `red`
+/// does not have, at the instruction.
+#[test]
+fn every_atom_and_red_operation_round_trips() {
+    for op in RmwOp::ALL {
+        let atom = if op == RmwOp::Cas {
+            format!("atom.acq_rel.gpu.global.{}.b32 r0, x, 1, 2", op.name())
+        } else {
+            format!("atom.acquire.cta.global.{}.u32 r0, x, 3", op.name())
+        };
+        let red = if op.reduces() {
+            format!("red.release.sys.global.{}.u32 y, 2", op.name())
+        } else {
+            "st.weak y, 1".to_string()
+        };
+        let src = format!(
+            "PTX T\n{{ x=0; y=0; }}\n P0@cta 0,gpu 0 ;\n {atom} ;\n {red} ;\nexists (P0:r0 == 0)\n"
+        );
+        let p = litmus::parse(&src, "t.litmus").unwrap_or_else(|e| panic!("{e}"));
+        let Instr::Atom {
+            op: got, access, ..
+        } = &p.threads[0].body[0].instr
+        else {
+            panic!("{src}")
+        };
+        assert_eq!(*got, op, "{src}");
+        assert!(access.scope.is_some());
+        if op.reduces() {
+            assert!(
+                matches!(p.threads[0].body[1].instr, Instr::Red { op: r, .. } if r == op),
+                "{src}"
+            );
+        }
+        let printed = litmus::print(&p);
+        assert!(
+            printed.contains(&format!(".{} r0, x", op.name())),
+            "{printed}"
+        );
+        assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+    }
+    for op in ["exch", "cas"] {
+        let e = error_of(&MP.replace("st.weak x, 1 ", &format!("red.gpu.{op} x, 1")));
+        assert!(e.message.contains(&format!("`red` has no `.{op}`")), "{e}");
+        assert_eq!((e.span.line, e.span.col), (9, 2));
+    }
+    let e = error_of(&MP.replace("st.weak x, 1 ", "atom.gpu.nand r5, x"));
+    assert!(e.message.contains("unknown qualifier `.nand`"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (9, 11));
+    let e = error_of(&MP.replace("st.weak x, 1 ", "atom.gpu r5, x, 1"));
+    assert!(e.message.contains("needs an operation (`.add`"), "{e}");
 }

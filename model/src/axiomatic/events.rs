@@ -67,6 +67,9 @@ pub enum Expr {
     Read(usize),
     Add(Box<Expr>, Box<Expr>),
     Sub(Box<Expr>, Box<Expr>),
+    /// The value an `atom`/`red` of this operation writes, from the old value and the operand
+    /// ([`RmwOp::apply`]; never `Cas`, whose write is its `new` operand).
+    Rmw(RmwOp, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -86,12 +89,25 @@ impl Expr {
         }
     }
 
+    /// What an RMW of `op` writes over `old` with operand `arg`, folded when both are constants.
+    fn rmw(op: RmwOp, old: Expr, arg: Expr) -> Expr {
+        match (op, &old, &arg) {
+            (RmwOp::Add, ..) => Expr::add(old, arg),
+            (RmwOp::Sub, ..) => Expr::sub(old, arg),
+            (RmwOp::Exch, ..) => arg,
+            (_, Expr::Const(a), Expr::Const(b)) => {
+                Expr::Const(op.apply(*a, *b, 0).expect("only a CAS fails"))
+            }
+            _ => Expr::Rmw(op, Box::new(old), Box::new(arg)),
+        }
+    }
+
     /// Appends the index of every read the expression mentions.
     pub fn reads(&self, out: &mut Vec<usize>) {
         match self {
             Expr::Const(_) => {}
             Expr::Read(i) => out.push(*i),
-            Expr::Add(a, b) | Expr::Sub(a, b) => {
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) => {
                 a.reads(out);
                 b.reads(out);
             }
@@ -105,6 +121,7 @@ impl Expr {
             Expr::Read(i) => read(*i),
             Expr::Add(a, b) => Some(a.eval(read)?.wrapping_add(b.eval(read)?)),
             Expr::Sub(a, b) => Some(a.eval(read)?.wrapping_sub(b.eval(read)?)),
+            Expr::Rmw(op, a, b) => op.apply(a.eval(read)?, b.eval(read)?, 0),
         }
     }
 }
@@ -623,11 +640,13 @@ impl State {
         let (ra, wa) = split_rmw(access);
         let r = self.next_event();
         let old = Tainted::read(r);
+        // PTX ISA, *atom*: "atomically loads the original value at location a into destination
+        // register d, performs a reduction operation with operand b and the value in location
+        // a, and stores the result of the specified operation at location a"; `red` is the same
+        // without `d`. Every operation but a CAS writes; a CAS writes only when it compares equal.
         let new_value = match op {
-            RmwOp::Add => Some(Expr::add(old.value.clone(), arg.value.clone())),
-            RmwOp::Sub => Some(Expr::sub(old.value.clone(), arg.value.clone())),
-            RmwOp::Exch => Some(arg.value.clone()),
             RmwOp::Cas => None,
+            op => Some(Expr::rmw(op, old.value.clone(), arg.value.clone())),
         };
         let outcomes: Vec<(Option<Expr>, State)> = match new_value {
             Some(v) => vec![(Some(v), self)],

@@ -8,7 +8,8 @@
 //! where every thread of its CTA meets it, so every thread terminates).
 //!
 //! Shape (the defaults; [`Limits::differential`] and [`Limits::gpu`] narrow it for the engines):
-//! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom`, `red` and fences
+//! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom` and `red` (every
+//! operation: `add`, `sub`, `exch`, `cas`, `inc`, `dec`, `min`, `max`, `and`, `or`, `xor`) and fences
 //! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
 //! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
 //! meets; and a condition over the final registers.
@@ -294,11 +295,22 @@ fn instr(
         &[]
     };
     let loc = u.choose_index(n_locations)?;
-    let mut kind = u.int_in_range(0..=9u8)?;
-    if kind == 7 && *arith_left == 0 {
-        // `red` only adds or subtracts: with the budget spent, draw an `atom` instead.
-        kind = 6;
-    }
+    let kind = u.int_in_range(0..=9u8)?;
+    // `add`/`sub` make new values out of old ones without bound; the other operations stay
+    // within the values already there (`min`/`max`/`and`/`or`/`xor` of small values, `inc`/`dec`
+    // between 0 and their bound), so only `add`/`sub` draw on the arithmetic budget.
+    let unbounded = |op: &RmwOp| matches!(op, RmwOp::Add | RmwOp::Sub);
+    let mut pick = |u: &mut Unstructured<'_>, red: bool| -> Result<RmwOp> {
+        let ops: Vec<RmwOp> = RmwOp::ALL
+            .into_iter()
+            .filter(|op| (*arith_left > 0 || !unbounded(op)) && (!red || op.reduces()))
+            .collect();
+        let op = *u.choose(&ops)?;
+        if unbounded(&op) {
+            *arith_left -= 1;
+        }
+        Ok(op)
+    };
     Ok(match kind {
         0..=2 => Instr::Load {
             access: access(u, &[Weak, Relaxed, Acquire])?,
@@ -312,19 +324,14 @@ fn instr(
         },
         6 => {
             let access = access(u, &[Relaxed, Acquire, Release, AcqRel])?;
-            let ops: &[RmwOp] = if *arith_left > 0 {
-                &[RmwOp::Add, RmwOp::Sub, RmwOp::Exch, RmwOp::Cas]
-            } else {
-                &[RmwOp::Exch, RmwOp::Cas]
-            };
-            let op = *u.choose(ops)?;
-            if matches!(op, RmwOp::Add | RmwOp::Sub) {
-                *arith_left -= 1;
-            }
+            let op = pick(u, false)?;
             let (operand, new) = match op {
                 RmwOp::Cas => (value(u, regs, 0, 2)?, Some(value(u, regs, 1, 3)?)),
-                RmwOp::Exch => (value(u, regs, 1, 3)?, None),
                 RmwOp::Add | RmwOp::Sub => (value(u, arith_regs, 1, 3)?, None),
+                RmwOp::Exch => (value(u, regs, 1, 3)?, None),
+                // A constant operand keeps the values the others make few (an engine that
+                // guesses every value a load returns pays for each one).
+                _ => (value(u, &[], 1, 3)?, None),
             };
             Instr::Atom {
                 access,
@@ -336,13 +343,19 @@ fn instr(
             }
         }
         7 => {
-            *arith_left -= 1;
+            // PTX `red` is relaxed or release.
+            let access = access(u, &[Relaxed, Release])?;
+            let op = pick(u, true)?;
+            let operand = if unbounded(&op) {
+                value(u, arith_regs, 1, 3)?
+            } else {
+                value(u, &[], 1, 3)?
+            };
             Instr::Red {
-                // PTX `red` is relaxed or release.
-                access: access(u, &[Relaxed, Release])?,
-                op: *u.choose(&[RmwOp::Add, RmwOp::Sub])?,
+                access,
+                op,
                 loc,
-                operand: value(u, arith_regs, 1, 3)?,
+                operand,
             }
         }
         _ => {

@@ -1356,7 +1356,7 @@ impl<'a> Ins<'_, 'a> {
                 Scope::from_name(q).filter(|_| !matches!(*q, "block" | "system")),
             ) {
                 scope = Some(s);
-            } else if with_op && op.is_none() && matches!(*q, "add" | "sub" | "exch" | "cas") {
+            } else if with_op && op.is_none() && RmwOp::from_name(q).is_some() {
                 op = Some(
                     self.mnemonic
                         .text
@@ -1474,23 +1474,18 @@ impl<'a> Ins<'_, 'a> {
 
     fn rmw(mut self, parts: &[&str]) -> Result<Instr> {
         let (access, op) = self.access(Proxy::Generic, &parts[1..], true)?;
-        let Some(op) = op else {
+        let Some(op) = op.and_then(RmwOp::from_name) else {
             return self.p.err(
                 self.end_of_mnemonic(),
                 format!(
-                    "`{}` needs an operation (`.add`, `.sub`, `.exch`, `.cas`)",
+                    "`{}` needs an operation (`.add`, `.sub`, `.exch`, `.cas`, `.inc`, `.dec`, \
+                     `.min`, `.max`, `.and`, `.or`, `.xor`)",
                     self.mnemonic.text
                 ),
             );
         };
-        let op = match op {
-            "add" => RmwOp::Add,
-            "sub" => RmwOp::Sub,
-            "exch" => RmwOp::Exch,
-            _ => RmwOp::Cas,
-        };
         if parts[0] == "red" {
-            if op == RmwOp::Cas || op == RmwOp::Exch {
+            if !op.reduces() {
                 return self.p.err(
                     self.mnemonic.at,
                     format!("`red` has no `.{}`; use `atom`", op.name()),

@@ -292,6 +292,13 @@ impl Rmw {
             RmwOp::Sub => RmwKind::Sub,
             RmwOp::Exch => RmwKind::Exchange,
             RmwOp::Cas => RmwKind::Cas,
+            RmwOp::Inc => RmwKind::Inc,
+            RmwOp::Dec => RmwKind::Dec,
+            RmwOp::Min => RmwKind::Min,
+            RmwOp::Max => RmwKind::Max,
+            RmwOp::And => RmwKind::And,
+            RmwOp::Or => RmwKind::Or,
+            RmwOp::Xor => RmwKind::Xor,
         };
         let (op, a, b) = (self.op, self.a, self.b);
         let apply = move |old: u64| op.apply(old as i64, a, b).map(|v| v as u64);
