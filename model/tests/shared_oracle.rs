@@ -20,7 +20,11 @@ mod litmus_parse;
 #[allow(dead_code, unused_imports)]
 #[path = "litmus_states.rs"]
 mod litmus_states;
-#[path = "vulkan_oracle.rs"]
+#[path = "oracle/opencl.rs"]
+mod opencl_oracle;
+#[path = "oracle/suite.rs"]
+mod oracle_suite;
+#[path = "oracle/vulkan.rs"]
 mod vulkan_oracle;
 
 use std::path::Path;
@@ -29,7 +33,7 @@ use std::process::ExitCode;
 type Check = fn(&Path);
 
 fn main() -> ExitCode {
-    let checks: [(&str, Check); 7] = [
+    let checks: [(&str, Check); 9] = [
         (
             "litmus_parse::parses_and_round_trips_every_oracle_test",
             litmus_parse::parses_and_round_trips_every_oracle_test,
@@ -57,6 +61,14 @@ fn main() -> ExitCode {
         (
             "vulkan_oracle::vulkan_models_agree_with_dartagnan",
             vulkan_oracle::vulkan_models_agree_with_dartagnan,
+        ),
+        (
+            "opencl_oracle::opencl_tests_parse_and_round_trip",
+            opencl_oracle::opencl_tests_parse_and_round_trip,
+        ),
+        (
+            "opencl_oracle::opencl_model_agrees_with_dartagnan",
+            opencl_oracle::opencl_model_agrees_with_dartagnan,
         ),
     ];
     // Like libtest, free arguments select the checks whose name contains one of them.

@@ -3,6 +3,7 @@
 
 use super::events::{Kind, Trace};
 use super::rel::{bit, members, Rel, Set, MAX_EVENTS};
+use crate::litmus::opencl::OpenClOp;
 use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
 use crate::litmus::*;
 use crate::scope::{Order, Placement};
@@ -79,6 +80,12 @@ pub struct Events {
     /// pair to every event of the second).
     pub vulkan: Vec<Option<VulkanOp>>,
     pub vulkan_placement: Vec<Option<VulkanPlacement>>,
+    /// OpenCL tests: what each event means in OpenCL (`None` for initial writes and in other
+    /// tests); the order is the event's own (a failed compare-exchange's read has its failure
+    /// order).
+    pub opencl: Vec<Option<OpenClOp>>,
+    /// Same device (`Placement::gpu`: an OpenCL `dev`, a PTX `gpu`).
+    pub sdv: Rel,
     pub ssg: Rel,
     pub swg: Rel,
     pub sqf: Rel,
@@ -103,6 +110,7 @@ impl Events {
         let mut placement = Vec::new();
         let mut vulkan = Vec::new();
         let mut vulkan_placement = Vec::new();
+        let mut opencl = Vec::new();
         let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
         for (l, loc) in p.locations.iter().enumerate() {
             if let LocationKind::Plain { init } = loc.kind {
@@ -124,6 +132,7 @@ impl Events {
                 placement.push(None);
                 vulkan.push(None);
                 vulkan_placement.push(None);
+                opencl.push(None);
                 local_index.push(None);
             }
         }
@@ -146,6 +155,7 @@ impl Events {
                 placement.push(Some(p.threads[t].placement));
                 vulkan.push(p.threads[t].body[e.stmt].vulkan);
                 vulkan_placement.push(p.vulkan.as_ref().map(|v| v.placements[t]));
+                opencl.push(p.threads[t].body[e.stmt].opencl);
                 local_index.push(Some((t, i)));
             }
         }
@@ -190,6 +200,8 @@ impl Events {
             token_order: Rel::empty(n),
             vulkan,
             vulkan_placement,
+            opencl,
+            sdv: Rel::empty(n),
             ssg: Rel::empty(n),
             swg: Rel::empty(n),
             sqf: Rel::empty(n),
@@ -298,6 +310,7 @@ impl Events {
                 })
             })
         };
+        let gpu_of = class(&|i| ev.placement[i].map(|pl| u64::from(pl.gpu)));
         let (sg_of, wg_of, qf_of) = (
             instance_of(VulkanScope::Subgroup),
             instance_of(VulkanScope::Workgroup),
@@ -321,7 +334,15 @@ impl Events {
             );
             ev.scta.set_row(i, cta_of[i]);
             ev.ssg.set_row(i, sg_of[i]);
-            ev.swg.set_row(i, wg_of[i]);
+            ev.sdv.set_row(i, gpu_of[i]);
+            // An OpenCL work-group is the CTA of the placement (`P0@wg 0, dev 0`).
+            ev.swg.set_row(
+                i,
+                match p.opencl.is_some() {
+                    true => cta_of[i],
+                    false => wg_of[i],
+                },
+            );
             ev.sqf.set_row(i, qf_of[i]);
             if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
                 for &j in &scoped {
@@ -361,6 +382,16 @@ impl Events {
         } else {
             // No tokens: only the read and write of each RMW are ordered.
             ev.token_order = ev.rmw.clone();
+        }
+        // A compare-exchange that fails only reads, with its failure order (C11 7.17.7.4:
+        // "if false, ... memory is affected according to the value of failure").
+        for i in 0..n {
+            if let Some(op) = &mut ev.opencl[i] {
+                let read = matches!(ev.info[i].kind, Kind::Read { .. });
+                if read && ev.rmw.row(i) == 0 {
+                    op.order = op.event_order(true);
+                }
+            }
         }
         Ok(ev)
     }

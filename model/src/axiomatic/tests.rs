@@ -81,6 +81,7 @@ fn program(
                             span: at(line),
                             token: None,
                             vulkan: None,
+                            opencl: None,
                         }
                     })
                     .collect(),
@@ -90,6 +91,7 @@ fn program(
         observed: vec![],
         filter: None,
         vulkan: None,
+        opencl: None,
         condition: Condition {
             quantifier,
             prop,

@@ -83,6 +83,16 @@ pub enum Base {
     Semantics(u8),
     /// Vulkan: operations of this memory scope.
     VulkanScope(VulkanScope),
+    /// OpenCL: operations of scope `memory_scope_work_item`, `memory_scope_all_svm_devices`
+    /// (work-group and device scopes are `WG` and `DV`, shared with Vulkan).
+    WorkItem,
+    AllSvm,
+    /// OpenCL: accesses to global (local) memory and fences whose flags hold
+    /// `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`).
+    Global,
+    Local,
+    /// Same device.
+    Sdv,
     /// Vulkan: same subgroup, workgroup, queue family instance; system-synchronizes-with.
     Ssg,
     Swg,
@@ -159,6 +169,11 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("WG", Base::VulkanScope(VulkanScope::Workgroup), Ty::Set),
     ("QF", Base::VulkanScope(VulkanScope::QueueFamily), Ty::Set),
     ("DV", Base::VulkanScope(VulkanScope::Device), Ty::Set),
+    ("WI", Base::WorkItem, Ty::Set),
+    ("ALL", Base::AllSvm, Ty::Set),
+    ("GLOBAL", Base::Global, Ty::Set),
+    ("LOCAL", Base::Local, Ty::Set),
+    ("sdv", Base::Sdv, Ty::Rel),
     ("ssg", Base::Ssg, Ty::Rel),
     ("swg", Base::Swg, Ty::Rel),
     ("sqf", Base::Sqf, Ty::Rel),

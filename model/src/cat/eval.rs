@@ -7,6 +7,7 @@ use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
 use crate::axiomatic::rel::{bit, Rel, Set, MAX_EVENTS};
+use crate::litmus::opencl::{OpenClOp, OpenClScope};
 use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
 use crate::litmus::{Fence, Proxy, ProxyFence};
 use crate::scope::{Order, Scope};
@@ -110,16 +111,38 @@ fn base(ev: &Events, b: Base) -> Val {
                 .fold(0, |s, i| s | bit(i)),
         )
     };
+    // An OpenCL event's annotation likewise.
+    let cl = |f: &dyn Fn(&OpenClOp) -> bool| -> Set {
+        (0..n)
+            .filter(|&i| ev.opencl[i].as_ref().is_some_and(f))
+            .fold(0, |s, i| s | bit(i))
+    };
     if let Some(tag) = vulkan_base(b) {
-        return vk(&tag);
+        let opencl = match b {
+            Base::Atom => cl(&|op| op.atomic),
+            Base::VulkanScope(VulkanScope::Workgroup) => {
+                cl(&|op| op.scope == Some(OpenClScope::WorkGroup))
+            }
+            Base::VulkanScope(VulkanScope::Device) => {
+                cl(&|op| op.scope == Some(OpenClScope::Device))
+            }
+            _ => 0,
+        };
+        return match vk(&tag) {
+            Val::Set(s) => Val::Set(s | opencl),
+            Val::Rel(_) => unreachable!("tags are sets"),
+        };
     }
+    // The order of an annotated (Vulkan or OpenCL) event is its annotation's.
     let vulkan_order = |o: Order| {
         let vk = (0..n)
             .filter(|&i| ev.vulkan[i].is_some_and(|op| op.order == o))
-            .fold(0, |s, i| s | bit(i));
+            .fold(0, |s, i| s | bit(i))
+            | cl(&|op| op.order == o);
         let any = (0..n)
             .filter(|&i| ev.vulkan[i].is_some())
-            .fold(0, |s, i| s | bit(i));
+            .fold(0, |s, i| s | bit(i))
+            | cl(&|_| true);
         (vk, any)
     };
     let order = |o: Order| {
@@ -188,6 +211,11 @@ fn base(ev: &Events, b: Base) -> Val {
         Base::Sr => Val::Rel(ev.sr.clone()),
         Base::Scta => Val::Rel(ev.scta.clone()),
         Base::TokenOrder => Val::Rel(ev.token_order.clone()),
+        Base::WorkItem => Val::Set(cl(&|op| op.scope == Some(OpenClScope::WorkItem))),
+        Base::AllSvm => Val::Set(cl(&|op| op.scope == Some(OpenClScope::AllSvmDevices))),
+        Base::Global => Val::Set(cl(&|op| op.global)),
+        Base::Local => Val::Set(cl(&|op| op.local)),
+        Base::Sdv => Val::Rel(ev.sdv.clone()),
         Base::Ssg => Val::Rel(ev.ssg.clone()),
         Base::Swg => Val::Rel(ev.swg.clone()),
         Base::Sqf => Val::Rel(ev.sqf.clone()),

@@ -159,6 +159,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 span: Span::default(),
                 token: None,
                 vulkan: None,
+                opencl: None,
             });
         }
         threads.push(Thread {
@@ -187,6 +188,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         observed: Vec::new(),
         filter: None,
         vulkan: None,
+        opencl: None,
         condition,
     })
 }
@@ -236,6 +238,7 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                 span: Span::default(),
                 token: None,
                 vulkan: None,
+                opencl: None,
             },
         );
     }

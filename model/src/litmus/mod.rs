@@ -4,6 +4,8 @@
 pub mod arbitrary;
 pub mod error;
 pub mod ir;
+pub mod opencl;
+mod opencl_parse;
 pub mod parse;
 pub mod print;
 pub mod vulkan;

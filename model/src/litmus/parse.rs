@@ -49,7 +49,17 @@ pub fn parse(src: &str, file: &str) -> Result<Program> {
 pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<LitmusError>> {
     // A byte order mark (as some editors write) is not part of the text.
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    let blanked = blank_comments(src).map_err(|at| {
+    // herd reads an OpenCL test's kernels with a C lexer: there `(*` is a parenthesis and a
+    // dereference, and comments are C's.
+    let c_dialect = src
+        .trim_start()
+        .get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case("opencl"));
+    let blanked = match c_dialect {
+        true => blank_c_comments(src),
+        false => blank_comments(src),
+    }
+    .map_err(|at| {
         vec![LitmusError::at(
             file,
             src,
@@ -63,6 +73,7 @@ pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<Litm
         file,
         pos: 0,
         vulkan: false,
+        opencl: false,
         recovered: RefCell::new(Vec::new()),
     };
     let (result, mut errors) = parser.program();
@@ -116,6 +127,54 @@ fn blank_comments(src: &str) -> std::result::Result<String, usize> {
     Ok(String::from_utf8(out).expect("blanking comments keeps UTF-8"))
 }
 
+/// `src` with the comments of an OpenCL C test turned into spaces: herd's `(* *)` outside
+/// braces (before the kernels and in the tail), and C's `//` and `/* */` anywhere. `Err` holds
+/// the offset of an unclosed comment.
+fn blank_c_comments(src: &str) -> std::result::Result<String, usize> {
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut depth) = (0, 0usize);
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        let close = if rest.starts_with(b"//") {
+            Some(rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()))
+        } else if rest.starts_with(b"/*") {
+            Some(find(rest, b"*/").ok_or(i)? + 2)
+        } else if depth == 0 && rest.starts_with(b"(*") {
+            Some(find(rest, b"*)").ok_or(i)? + 2)
+        } else {
+            None
+        };
+        match close {
+            Some(len) => {
+                blank(&mut out, i, i + len);
+                i += len;
+            }
+            None => {
+                match b[i] {
+                    b'{' => depth += 1,
+                    b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+    }
+    Ok(String::from_utf8(out).expect("blanking comments keeps UTF-8"))
+}
+
+/// The offset of the first `needle` in `hay` (after its first two bytes, the opener).
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    (2..hay.len().saturating_sub(needle.len() - 1)).find(|&k| hay[k..].starts_with(needle))
+}
+
 /// The line and column of a byte offset of `src`.
 fn span_of(src: &str, offset: usize) -> Span {
     let offset = offset.min(src.len());
@@ -135,6 +194,8 @@ struct Parser<'a> {
     pos: usize,
     /// A Vulkan test (`VULKAN NAME` header): Dat3M's Vulkan instructions and placements.
     vulkan: bool,
+    /// An OpenCL test (`OPENCL NAME` header): herd's OpenCL C kernels.
+    opencl: bool,
     /// Errors recovered from so far (parsing went on past them).
     recovered: RefCell<Vec<LitmusError>>,
 }
@@ -221,6 +282,16 @@ impl<'a> Parser<'a> {
 
     fn whole_program(&mut self) -> Result<Program> {
         let name = self.header()?;
+        if self.opencl {
+            return super::opencl_parse::program(
+                self.src,
+                self.original,
+                self.file,
+                name,
+                self.pos,
+                &|at, program| self.tail(at, program),
+            );
+        }
         let comments = self.comments()?;
         let init = self.init_block()?;
         let ssw = match self.vulkan {
@@ -264,6 +335,7 @@ impl<'a> Parser<'a> {
                 placements,
                 ssw: ssw.iter().map(|&(a, b, _)| (a, b)).collect(),
             }),
+            opencl: None,
             condition: Condition {
                 quantifier: Quantifier::Exists,
                 prop: Prop::True,
@@ -291,7 +363,13 @@ impl<'a> Parser<'a> {
         match words.next() {
             Some("PTX") | Some("ptx") => {}
             Some(word) if word.eq_ignore_ascii_case("vulkan") => self.vulkan = true,
-            Some(_) => return self.err(line.at, "expected `PTX <name>` or `VULKAN <name>` header"),
+            Some(word) if word.eq_ignore_ascii_case("opencl") => self.opencl = true,
+            Some(_) => {
+                return self.err(
+                    line.at,
+                    "expected `PTX <name>`, `VULKAN <name>` or `OPENCL <name>` header",
+                )
+            }
             None => return self.err(self.pos, "empty file: expected `PTX <name>` header"),
         }
         let name: Vec<&str> = words.collect();
@@ -736,6 +814,7 @@ impl<'a> Parser<'a> {
                     span: self.span(cell.at),
                     token,
                     vulkan,
+                    opencl: None,
                 });
             }
         }

@@ -1,6 +1,7 @@
 //! Printer for the PTX and Vulkan litmus dialects: `parse(print(p)) == p` for every program.
 
 use super::ir::*;
+use super::opencl::{print_kernels, OpenClTest};
 use super::vulkan::{VulkanKind, VulkanOp};
 use std::fmt::Write;
 
@@ -8,6 +9,9 @@ use std::fmt::Write;
 /// columns aligned.
 pub fn print(p: &Program) -> String {
     let mut out = String::new();
+    if let Some(test) = &p.opencl {
+        return opencl(p, test);
+    }
     let dialect = if p.vulkan.is_some() { "VULKAN" } else { "PTX" };
     writeln!(out, "{dialect} {}", p.name).unwrap();
     for c in &p.comments {
@@ -73,24 +77,48 @@ pub fn print(p: &Program) -> String {
             .collect();
         writeln!(out, "{};", cells.join("|")).unwrap();
     }
+    tail(p, &mut out);
+    out
+}
+
+/// herd's tail: `locations [...]`, `filter (...)` and the final condition.
+fn tail(p: &Program, out: &mut String) {
     if !p.observed.is_empty() {
         let terms: Vec<String> = p
             .observed
             .iter()
             .map(|t| format!("{};", term(p, t)))
             .collect();
-        writeln!(out, "locations [{}]", terms.join(" ")).unwrap();
+        writeln!(*out, "locations [{}]", terms.join(" ")).unwrap();
     }
     if let Some(filter) = &p.filter {
-        writeln!(out, "filter ({})", prop(p, filter, Level::Or)).unwrap();
+        writeln!(*out, "filter ({})", prop(p, filter, Level::Or)).unwrap();
     }
     writeln!(
-        out,
+        *out,
         "{} ({})",
         p.condition.quantifier.keyword(),
         prop(p, &p.condition.prop, Level::Or)
     )
     .unwrap();
+}
+
+/// An OpenCL test in herd's OpenCL C dialect: its initial state, its kernels as written, its
+/// tail.
+fn opencl(p: &Program, test: &OpenClTest) -> String {
+    let mut out = format!("OPENCL {}\n{{\n", p.name);
+    for (l, loc) in p.locations.iter().enumerate() {
+        writeln!(out, "  [{}] = {};", loc.name, p.initial_value(l)).unwrap();
+    }
+    out.push_str("}\n\n");
+    let placements: Vec<(u32, u32)> = p
+        .threads
+        .iter()
+        .map(|t| (t.placement.cta, t.placement.gpu))
+        .collect();
+    let name = |l: LocId| p.locations[l].name.clone();
+    print_kernels(&mut out, test, &placements, &name);
+    tail(p, &mut out);
     out
 }
 

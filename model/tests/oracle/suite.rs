@@ -1,34 +1,17 @@
-//! The Vulkan suite of the shared oracle (Dat3M's Vulkan litmus tests with Dartagnan's
-//! verdicts, `shared/oracle/vulkan`): every test parses in the Vulkan dialect and its printed
-//! form parses back to the same program; `vulkan.cat` and `vulkan-nochains.cat` decide each
-//! test's condition (columns `vulkan`, `vulkan_nochains`) and whether some consistent
-//! execution admitted by its filter has a data race (columns `vulkan_dr`,
-//! `vulkan_dr_nochains`: 1 = race-free). Run from `shared_oracle.rs`, which reports it as
-//! skipped without the oracle.
+//! A suite of the shared oracle (`shared/oracle/<suite>`: `tests/` and `expected.csv` with
+//! Dartagnan's verdicts) checked column by column against the built-in cat models, and every
+//! test of it parsed and printed back. Used by `vulkan.rs` and `opencl.rs` beside it (all three are modules of `shared_oracle.rs`).
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::cat::CatModel;
 use scopecheck_model::litmus::{parse, parse_file, print, Program};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The agreement measured when this was written, per column: a regression guard while the
-/// models are not yet at 100% (the disagreements are printed).
-const MEASURED: [(&str, usize); 4] = [
-    ("vulkan", 87),
-    ("vulkan_nochains", 2),
-    ("vulkan_dr", 83),
-    ("vulkan_dr_nochains", 3),
-];
-
-/// One column of `expected.csv`: the model, and whether the verdict is race freedom.
-const COLUMNS: [(&str, &str, bool); 4] = [
-    ("vulkan", "vulkan", false),
-    ("vulkan_nochains", "vulkan-nochains", false),
-    ("vulkan_dr", "vulkan", true),
-    ("vulkan_dr_nochains", "vulkan-nochains", true),
-];
+/// One column of `expected.csv`: its name, the built-in model deciding it, and whether the
+/// verdict is race freedom (else: the final condition holds).
+pub type Column = (&'static str, &'static str, bool);
 
 /// Our verdict for one column: the condition holds, or no admitted execution races. Loops are
 /// unrolled as Dartagnan does (a bounded answer is a verdict); a search stopped by its time
@@ -48,16 +31,16 @@ fn verdict(p: &Program, model: &Model, races: bool) -> Result<bool, String> {
     })
 }
 
-/// Every test and column with a verdict; returns (agreeing, with a verdict) per column and
-/// prints each disagreement.
-pub fn vulkan_suite(shared: &Path) -> Vec<(String, usize, usize)> {
-    let dir = shared.join("oracle/vulkan");
+/// Every test and column with a verdict; returns (column, agreeing, with a verdict) per column
+/// and prints each disagreement.
+pub fn agreement(shared: &Path, suite: &str, columns: &[Column]) -> Vec<(String, usize, usize)> {
+    let dir = shared.join("oracle").join(suite);
     let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("expected.csv");
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let mut out = Vec::new();
-    for (column, model_name, races) in COLUMNS {
+    for &(column, model_name, races) in columns {
         let col = header
             .iter()
             .position(|h| *h == column)
@@ -85,29 +68,36 @@ pub fn vulkan_suite(shared: &Path) -> Vec<(String, usize, usize)> {
     out
 }
 
-/// Every Vulkan test of the oracle parses, and printing it gives text that parses back to it.
-pub fn vulkan_tests_parse_and_round_trip(shared: &Path) {
-    let dir = shared.join("oracle/vulkan/tests");
-    let mut files = Vec::new();
-    for entry in walk(&dir) {
-        files.push(entry);
+/// Asserts the agreement of each column is at least the floor measured before.
+pub fn assert_floors(results: Vec<(String, usize, usize)>, floors: &[(&str, usize)]) {
+    for ((column, agree, total), (name, floor)) in results.into_iter().zip(floors) {
+        assert_eq!(column, *name);
+        assert!(
+            agree >= *floor,
+            "{column}: {agree}/{total} agree, fewer than the {floor} measured before"
+        );
     }
-    assert!(
-        files.len() >= 100,
-        "found only {} Vulkan tests",
-        files.len()
-    );
+}
+
+/// Every test of the suite parses, `is_dialect` holds of it, and printing it gives text that
+/// parses back to it; returns how many there are.
+pub fn parse_and_round_trip(shared: &Path, suite: &str, is_dialect: fn(&Program) -> bool) -> usize {
+    let files = walk(&shared.join("oracle").join(suite).join("tests"));
     for f in &files {
         let p = parse_file(f).unwrap_or_else(|e| panic!("{e}"));
-        assert!(p.vulkan.is_some(), "{}: a Vulkan test", f.display());
+        assert!(
+            is_dialect(&p),
+            "{}: not read in the {suite} dialect",
+            f.display()
+        );
         let text = print(&p);
         let back = parse(&text, "printed").unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(back, p, "{} does not round-trip:\n{text}", f.display());
     }
-    println!("{} Vulkan tests parse and round-trip", files.len());
+    files.len()
 }
 
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -122,16 +112,4 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out.sort();
     out
-}
-
-/// `vulkan.cat` and `vulkan-nochains.cat` against Dartagnan's verdicts, column by column.
-pub fn vulkan_models_agree_with_dartagnan(shared: &Path) {
-    let results = vulkan_suite(shared);
-    for ((column, agree, total), (name, floor)) in results.into_iter().zip(MEASURED) {
-        assert_eq!(column, name);
-        assert!(
-            agree >= floor,
-            "{column}: {agree}/{total} agree, fewer than the {floor} measured before"
-        );
-    }
 }
