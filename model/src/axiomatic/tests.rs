@@ -730,6 +730,7 @@ fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
     );
 }
 
+#[cfg(feature = "arbitrary")]
 #[test]
 fn deciding_the_condition_only_agrees_with_every_state() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
@@ -753,6 +754,7 @@ fn deciding_the_condition_only_agrees_with_every_state() {
     }
 }
 
+#[cfg(feature = "arbitrary")]
 #[test]
 fn budgets_stop_the_search_with_a_bounded_answer() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
