@@ -32,6 +32,13 @@ pub enum Point {
     /// An operation that reads and writes only its own thread's state (a release, acquire or
     /// acq_rel fence, a proxy fence): independent of every other thread's operations.
     Local,
+    /// An arrival at a CTA barrier of this block (`syncthreads`, `bar.sync`, `bar.arrive`): it
+    /// touches only the block's barrier instances and, on completion, the views of the threads
+    /// that arrived; other memory operations commute with it.
+    Barrier(usize),
+    /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
+    /// view only.
+    ScFence,
     /// A fence, barrier, or anything else visible.
     Other,
 }
@@ -89,6 +96,14 @@ pub trait Engine: Send + Sync {
     /// The most GPU threads the engine can run, if limited.
     fn max_threads(&self) -> Option<usize> {
         None
+    }
+    /// Whether executions may discard every failed spin-loop iteration after which the spinner
+    /// did not stay blocked ([`crate::runtime`]'s spin module): sound only for an exhaustive
+    /// engine that then explores the same execution without that iteration, and worth it only
+    /// for one that steers by what was discarded (a random scheduler would discard nearly every
+    /// run of a spin-wait).
+    fn prunes_spins(&self) -> bool {
+        false
     }
     /// Run executions until `run` returns [`Flow::Stop`] or the engine is done.
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration;

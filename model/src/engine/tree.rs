@@ -17,8 +17,9 @@
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
 //! different threads and touch one location, at least one of them writing (a load's choice of
 //! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
-//! touch only their thread's own view and are independent of everything; `fence.sc`, barriers,
-//! mbarrier and copy operations are dependent with everything. Happens-before is the program
+//! touch only their thread's own view and are independent of everything; barrier arrivals
+//! depend only on arrivals at the same block's barriers, `fence.sc` only on other `fence.sc`s;
+//! mbarrier, warp and copy operations are dependent with everything. Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
 //!
@@ -37,11 +38,15 @@ use super::Point;
 
 /// May swapping two adjacent operations of different threads change what happens?
 pub fn dependent(a: Point, b: Point) -> bool {
+    use Point::*;
     match (a, b) {
-        (Point::Local, _) | (_, Point::Local) => false,
-        (Point::Read(_), Point::Read(_)) => false,
-        (Point::Read(x) | Point::Write(x), Point::Read(y) | Point::Write(y)) => x == y,
-        _ => true,
+        (Local, _) | (_, Local) => false,
+        (Other | Copy(_), _) | (_, Other | Copy(_)) => true,
+        (Read(_), Read(_)) => false,
+        (Read(x) | Write(x), Read(y) | Write(y)) => x == y,
+        (Barrier(x), Barrier(y)) => x == y,
+        (ScFence, ScFence) => true,
+        _ => false,
     }
 }
 
@@ -103,6 +108,10 @@ struct Trace {
     /// Per location, the join of its writes' clocks and of its reads' clocks.
     writes: Vec<Clock>,
     reads: Vec<Clock>,
+    /// Per block, the join of its barrier arrivals' clocks.
+    barriers: Vec<Clock>,
+    /// The join of the `fence.sc`s' clocks.
+    sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
     all: Clock,
     other: Clock,
@@ -124,18 +133,20 @@ impl Trace {
 
     fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
         let mut clock = Trace::slot(&mut self.thread, thread).clone();
+        // What the operation depends on: the earlier operations it conflicts with.
         match point {
-            Point::Read(x) => {
-                join(&mut clock, Trace::slot(&mut self.writes, x));
-                join(&mut clock, &self.other);
-            }
+            Point::Read(x) => join(&mut clock, Trace::slot(&mut self.writes, x)),
             Point::Write(x) => {
                 join(&mut clock, Trace::slot(&mut self.writes, x));
                 join(&mut clock, Trace::slot(&mut self.reads, x));
-                join(&mut clock, &self.other);
             }
+            Point::Barrier(b) => join(&mut clock, Trace::slot(&mut self.barriers, b)),
+            Point::ScFence => join(&mut clock, &self.sc_fences),
             Point::Local => {}
-            _ => join(&mut clock, &self.all),
+            Point::Copy(_) | Point::Other => join(&mut clock, &self.all),
+        }
+        if !matches!(point, Point::Local) {
+            join(&mut clock, &self.other);
         }
         let own = get(&clock, thread) + 1;
         if clock.len() <= thread {
@@ -147,8 +158,10 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            Point::Barrier(b) => join(Trace::slot(&mut self.barriers, b), &clock),
+            Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
-            _ => join(&mut self.other, &clock),
+            Point::Copy(_) | Point::Other => join(&mut self.other, &clock),
         }
         self.events.push(Event {
             thread,
