@@ -27,8 +27,8 @@ pub enum Point {
     Read(usize),
     /// A store or read-modify-write of this location.
     Write(usize),
-    /// One element of a bulk copy: reads its source, writes this location (asynchronously).
-    Copy(usize),
+    /// One element of a bulk copy: reads `src`, writes `dst` (asynchronously).
+    Copy { src: usize, dst: usize },
     /// An operation that reads and writes only its own thread's state (a release, acquire or
     /// acq_rel fence, a proxy fence): independent of every other thread's operations.
     Local,
@@ -39,6 +39,9 @@ pub enum Point {
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
     /// view only.
     ScFence,
+    /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
+    /// mbarrier's state and its own thread's view only.
+    MBarrier(usize),
     /// A fence, barrier, or anything else visible.
     Other,
 }

@@ -18,8 +18,10 @@
 //! different threads and touch one location, at least one of them writing (a load's choice of
 //! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
 //! touch only their thread's own view and are independent of everything; barrier arrivals
-//! depend only on arrivals at the same block's barriers, `fence.sc` only on other `fence.sc`s;
-//! mbarrier, warp and copy operations are dependent with everything. Happens-before is the program
+//! depend only on arrivals at the same block's barriers, mbarrier operations only on operations
+//! on the same mbarrier, `fence.sc` only on other `fence.sc`s; an element of a bulk copy is a
+//! read of its source and a write of its destination; warp operations, copy issues and
+//! completions are dependent with everything. Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
 //!
@@ -39,12 +41,26 @@ use super::Point;
 /// May swapping two adjacent operations of different threads change what happens?
 pub fn dependent(a: Point, b: Point) -> bool {
     use Point::*;
+    /// The location an operation reads and the one it writes, if any.
+    fn access(p: Point) -> (Option<usize>, Option<usize>) {
+        match p {
+            Read(x) => (Some(x), None),
+            Write(x) => (Some(x), Some(x)),
+            Copy { src, dst } => (Some(src), Some(dst)),
+            _ => (None, None),
+        }
+    }
     match (a, b) {
         (Local, _) | (_, Local) => false,
-        (Other | Copy(_), _) | (_, Other | Copy(_)) => true,
-        (Read(_), Read(_)) => false,
-        (Read(x) | Write(x), Read(y) | Write(y)) => x == y,
-        (Barrier(x), Barrier(y)) => x == y,
+        (Other, _) | (_, Other) => true,
+        (Read(_) | Write(_) | Copy { .. }, Read(_) | Write(_) | Copy { .. }) => {
+            let ((ra, wa), (rb, wb)) = (access(a), access(b));
+            let hits = |w: Option<usize>, r: Option<usize>, w2: Option<usize>| {
+                w.is_some() && (w == r || w == w2)
+            };
+            hits(wa, rb, wb) || hits(wb, ra, wa)
+        }
+        (Barrier(x), Barrier(y)) | (MBarrier(x), MBarrier(y)) => x == y,
         (ScFence, ScFence) => true,
         _ => false,
     }
@@ -108,8 +124,9 @@ struct Trace {
     /// Per location, the join of its writes' clocks and of its reads' clocks.
     writes: Vec<Clock>,
     reads: Vec<Clock>,
-    /// Per block, the join of its barrier arrivals' clocks.
+    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
     barriers: Vec<Clock>,
+    mbarriers: Vec<Clock>,
     /// The join of the `fence.sc`s' clocks.
     sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
@@ -140,10 +157,16 @@ impl Trace {
                 join(&mut clock, Trace::slot(&mut self.writes, x));
                 join(&mut clock, Trace::slot(&mut self.reads, x));
             }
+            Point::Copy { src, dst } => {
+                join(&mut clock, Trace::slot(&mut self.writes, src));
+                join(&mut clock, Trace::slot(&mut self.writes, dst));
+                join(&mut clock, Trace::slot(&mut self.reads, dst));
+            }
             Point::Barrier(b) => join(&mut clock, Trace::slot(&mut self.barriers, b)),
+            Point::MBarrier(b) => join(&mut clock, Trace::slot(&mut self.mbarriers, b)),
             Point::ScFence => join(&mut clock, &self.sc_fences),
             Point::Local => {}
-            Point::Copy(_) | Point::Other => join(&mut clock, &self.all),
+            Point::Other => join(&mut clock, &self.all),
         }
         if !matches!(point, Point::Local) {
             join(&mut clock, &self.other);
@@ -158,10 +181,15 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            Point::Copy { src, dst } => {
+                join(Trace::slot(&mut self.reads, src), &clock);
+                join(Trace::slot(&mut self.writes, dst), &clock);
+            }
             Point::Barrier(b) => join(Trace::slot(&mut self.barriers, b), &clock),
+            Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
-            Point::Copy(_) | Point::Other => join(&mut self.other, &clock),
+            Point::Other => join(&mut self.other, &clock),
         }
         self.events.push(Event {
             thread,
