@@ -283,3 +283,24 @@ fn every_atom_and_red_operation_round_trips() {
     let e = error_of(&MP.replace("st.weak x, 1 ", "atom.gpu r5, x, 1"));
     assert!(e.message.contains("needs an operation (`.add`"), "{e}");
 }
+
+/// `ld.global.nc` reads as a weak load through the texture path, prints back as written, and
+/// refuses an order or scope and a form without `.global`.
+#[test]
+fn ld_global_nc_round_trips_and_rejects_orders() {
+    let src = MP.replace("ld.weak r1, x", "ld.global.nc.u32 r1, x");
+    let p = litmus::parse(&src, "nc.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let Instr::Load { access, .. } = &p.threads[1].body[1].instr else {
+        panic!("{src}")
+    };
+    assert_eq!(access.proxy, litmus::Proxy::Texture);
+    assert_eq!(access.scope, None);
+    let printed = litmus::print(&p);
+    assert!(printed.contains("ld.global.nc r1, x"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.global.nc.relaxed.gpu r1, x"));
+    assert!(e.message.contains("takes no memory order or scope"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (10, 23));
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
+    assert!(e.message.contains("write `ld.global.nc`"), "{e}");
+}
