@@ -300,7 +300,7 @@ fn ld_global_nc_round_trips_and_rejects_orders() {
     assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
     let e = error_of(&MP.replace("ld.weak r1, x", "ld.global.nc.relaxed.gpu r1, x"));
     assert!(e.message.contains("takes no memory order or scope"), "{e}");
-    assert_eq!((e.span.line, e.span.col), (10, 23));
+    assert_eq!((e.span.line, e.span.col), (10, 24));
     let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
     assert!(e.message.contains("write `ld.global.nc`"), "{e}");
 }

@@ -148,7 +148,7 @@ impl Ctx {
     /// Fail the execution with an assertion-style error (misuse found by the facade).
     pub fn fail(&self, message: String) -> ! {
         self.step::<()>(|m| {
-            let advice = super::advice::fence_sc_advice(&m);
+            let advice = super::advice::fence_sc_advice(m);
             m.fail(FailureKind::Assertion, message, advice);
             Err(Halt)
         });
