@@ -7,7 +7,7 @@ mod corpus;
 pub use corpus::{all, BugCase};
 
 use crate::cli::check::{Outcome, Status};
-use scopecheck_model::kernel::Report;
+use scopecheck_model::kernel::{Checker, Report};
 use std::time::Instant;
 
 /// Runs one case — the way it asks to be explored, or under every engine that fits it — and
@@ -15,17 +15,20 @@ use std::time::Instant;
 ///
 /// Each outcome's time is that of its own exploration: under `every_engine`, one row per engine,
 /// each timed alone.
-pub fn check(case: &BugCase, every_engine: bool) -> Vec<Outcome> {
+/// With `all_failures`, each exploration goes on past the first failure and the outcome lists
+/// every distinct failure it found.
+pub fn check(case: &BugCase, every_engine: bool, all_failures: bool) -> Vec<Outcome> {
+    let widen = |c: Checker| if all_failures { c.all_failures() } else { c };
     if !every_engine {
         let start = Instant::now();
-        let report = case.run_default();
+        let report = case.run(&widen(case.default_checker()));
         return vec![outcome(case, &report, start, case.name.to_string())];
     }
     case.every_engine()
-        .iter()
+        .into_iter()
         .map(|checker| {
             let start = Instant::now();
-            let report = case.run(checker);
+            let report = case.run(&widen(checker));
             let entry = format!("{} [{}]", case.name, report.engine);
             outcome(case, &report, start, entry)
         })
@@ -34,7 +37,14 @@ pub fn check(case: &BugCase, every_engine: bool) -> Vec<Outcome> {
 
 fn outcome(case: &BugCase, report: &Report, start: Instant, entry: String) -> Outcome {
     let seconds = start.elapsed().as_secs_f64();
-    let got = case.got_words(report);
+    let mut got = case.got_words(report);
+    if report.failures.len() > 1 {
+        let kinds: Vec<String> = report.failures[1..]
+            .iter()
+            .map(|f| format!("{}: {}", f.kind, f.headline))
+            .collect();
+        got = format!("{got} (+{} more: {})", kinds.len(), kinds.join("; "));
+    }
     let status = match (
         case.agrees(report),
         report.complete || report.failure.is_some(),

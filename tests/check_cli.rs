@@ -163,3 +163,13 @@ fn every_engine_rows_carry_their_own_time() {
         );
     }
 }
+
+/// `--all-failures` keeps exploring the bug models and lists each one's further distinct
+/// failures beside the verdict of the first.
+#[test]
+fn all_failures_lists_further_distinct_failures() {
+    let (code, stdout, stderr) =
+        scopecheck(&["check", "--all-failures", "--verbose", "corpus/bugs"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains(" more: "), "{stdout}");
+}

@@ -63,11 +63,11 @@ impl BugCase {
         }
     }
 
-    /// Explore the case the way it asks to be explored.
-    pub fn run_default(&self) -> Report {
+    /// The checker that explores the case the way it asks to be explored.
+    pub fn default_checker(&self) -> Checker {
         match self.explore {
-            Explore::Exhaustive => self.run(&Checker::dfs()),
-            Explore::Sampled { iterations } => self.run(&Checker::pct(iterations, 3, 1)),
+            Explore::Exhaustive => Checker::dfs(),
+            Explore::Sampled { iterations } => Checker::pct(iterations, 3, 1),
         }
     }
 

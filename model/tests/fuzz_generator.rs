@@ -2,7 +2,9 @@
 //! back to itself, and the generator covers the shapes issue 6 asks for.
 
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
-use scopecheck_model::litmus::{parse, print, Fence, Instr, Operand, Program, Prop, RmwOp, Term};
+use scopecheck_model::litmus::{
+    parse, print, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
+};
 use std::collections::BTreeSet;
 
 const SEEDS: u64 = 2_000;
@@ -108,6 +110,9 @@ fn generator_covers_the_feature_space() {
         }
         for stmt in p.threads.iter().flat_map(|t| &t.body) {
             let feature = match &stmt.instr {
+                Instr::Load { access, .. } if access.proxy == Proxy::Texture => {
+                    "ld.global.nc".to_string()
+                }
                 Instr::Load { access, .. } => format!("ld.{}", access.order),
                 Instr::Store { access, .. } => format!("st.{}", access.order),
                 Instr::Atom { access, op, .. } => {
@@ -152,6 +157,7 @@ fn generator_covers_the_feature_space() {
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",
+        "ld.global.nc",
         "st.weak",
         "st.relaxed",
         "st.release",

@@ -161,13 +161,17 @@ fn mp_without_fences_is_a_data_race() {
 /// Store buffering: each thread stores its flag, (fences,) then reads the other's. Both reading
 /// 0 is forbidden only when morally strong fence.sc's order the two threads.
 fn store_buffering(fence: Option<MemoryScope>) -> Verdict {
+    verdict(store_buffering_report(fence))
+}
+
+fn store_buffering_report(fence: Option<MemoryScope>) -> Vec<Report> {
     let mut k = Kernel::new("sb", Grid::new(2, 1));
     let x = k.global::<i32>("x", 2);
     let seen = k.global::<i32>("seen", 2);
     k.postcondition("not both threads read 0", move |m| {
         m.get(&seen, 0) + m.get(&seen, 1) > 0
     });
-    verdict(Checker::check_all(&k, move |t| {
+    Checker::check_all(&k, move |t| {
         let me = t.bid() as usize;
         let other = 1 - me;
         t.atomic_store(&x, me, 1, MemoryOrder::Relaxed, MemoryScope::Device);
@@ -176,7 +180,7 @@ fn store_buffering(fence: Option<MemoryScope>) -> Verdict {
         }
         let r = t.atomic_load(&x, other, MemoryOrder::Relaxed, MemoryScope::Device);
         t.store(&seen, me, r);
-    }))
+    })
 }
 
 #[test]
@@ -191,6 +195,27 @@ fn sb_with_fence_sc_cta_across_blocks_allows_both_zero() {
         store_buffering(Some(MemoryScope::Block)),
         Verdict::Fail(FailureKind::Assertion)
     );
+}
+
+#[test]
+fn sb_with_fence_sc_cta_across_blocks_advises_fence_sc_gpu() {
+    for report in store_buffering_report(Some(MemoryScope::Block)) {
+        let text = report.to_string();
+        let failure = report.failure.expect("both zero is reached");
+        assert!(
+            failure.details.iter().any(|d| d.contains("fence.sc.gpu")
+                && d.contains("fence.sc.cta of block")
+                && d.contains("not morally strong")),
+            "{text}"
+        );
+        assert!(!text.contains("no scope would order them"), "{text}");
+    }
+    // No advice where the fences are already morally strong or absent.
+    for fence in [None, Some(MemoryScope::System)] {
+        for report in store_buffering_report(fence) {
+            assert!(!report.to_string().contains("fix advice"), "{report}");
+        }
+    }
 }
 
 #[test]

@@ -305,3 +305,24 @@ fn a_host_thread_is_placed_with_at_host_and_runs_sys_operations_only() {
     let e = error_of(&src.replace("P1@cta 0,gpu 0", "P1@cta 0,gpu 4294967295")).to_string();
     assert!(e.contains("GPU ids must be below"), "{e}");
 }
+
+/// `ld.global.nc` reads as a weak load through the texture path, prints back as written, and
+/// refuses an order or scope and a form without `.global`.
+#[test]
+fn ld_global_nc_round_trips_and_rejects_orders() {
+    let src = MP.replace("ld.weak r1, x", "ld.global.nc.u32 r1, x");
+    let p = litmus::parse(&src, "nc.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let Instr::Load { access, .. } = &p.threads[1].body[1].instr else {
+        panic!("{src}")
+    };
+    assert_eq!(access.proxy, litmus::Proxy::Texture);
+    assert_eq!(access.scope, None);
+    let printed = litmus::print(&p);
+    assert!(printed.contains("ld.global.nc r1, x"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.global.nc.relaxed.gpu r1, x"));
+    assert!(e.message.contains("takes no memory order or scope"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (10, 24));
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
+    assert!(e.message.contains("write `ld.global.nc`"), "{e}");
+}

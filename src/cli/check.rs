@@ -25,6 +25,10 @@ pub struct Args {
     /// instead of the one it asks for.
     #[arg(long)]
     pub every_engine: bool,
+    /// Keep exploring each bug model past its first failure and list its distinct failures
+    /// (`Checker::all_failures`); the verdict is still that of the first.
+    #[arg(long)]
+    pub all_failures: bool,
     /// Print every entry, not only mismatches and the summary.
     #[arg(long, short)]
     pub verbose: bool,
@@ -142,7 +146,7 @@ pub fn run(args: Args) -> ExitCode {
             .map(|job| {
                 let done = match job {
                     Job::Litmus(row) => vec![check_litmus(row, &opts)],
-                    Job::Bug(bug) => crate::bugs::check(bug, args.every_engine),
+                    Job::Bug(bug) => crate::bugs::check(bug, args.every_engine, args.all_failures),
                 };
                 if let Some(first) = done.first() {
                     bar.set_message(first.entry.clone());

@@ -163,10 +163,12 @@ pub fn suitable(p: &Program) -> bool {
 /// have.
 pub fn runtime_models(p: &Program) -> bool {
     let generic = |i: &Instr| match i {
-        Instr::Load { access, .. }
-        | Instr::Store { access, .. }
-        | Instr::Atom { access, .. }
-        | Instr::Red { access, .. } => access.proxy == Proxy::Generic,
+        // With every location plain, a texture-path load is `ld.global.nc`, which the runtime
+        // runs through its non-coherent read rule.
+        Instr::Load { access, .. } => matches!(access.proxy, Proxy::Generic | Proxy::Texture),
+        Instr::Store { access, .. } | Instr::Atom { access, .. } | Instr::Red { access, .. } => {
+            access.proxy == Proxy::Generic
+        }
         Instr::Fence(Fence::Proxy(_)) => false,
         _ => true,
     };

@@ -449,7 +449,9 @@ impl Checker {
                     for (what, site, check) in &posts {
                         if !check(&Final { machine: m }) {
                             let headline = format!("postcondition `{what}` (declared at {site}) does not hold at the end");
-                            m.fail(FailureKind::Assertion, headline, final_values(m));
+                            let mut details = final_values(m);
+                            details.extend(crate::runtime::advice::fence_sc_advice(m));
+                            m.fail(FailureKind::Assertion, headline, details);
                             break;
                         }
                     }

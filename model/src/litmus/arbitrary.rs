@@ -42,6 +42,9 @@ pub struct Limits {
     pub clusters: bool,
     /// The threads of one CTA may meet at a `bar.cta.sync`.
     pub barriers: bool,
+    /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
+    /// instruction writes.
+    pub noncoherent: bool,
 }
 
 impl Default for Limits {
@@ -57,6 +60,7 @@ impl Default for Limits {
             multi_gpu: true,
             clusters: true,
             barriers: true,
+            noncoherent: true,
         }
     }
 }
@@ -82,6 +86,7 @@ impl Limits {
             multi_gpu: false,
             clusters: false,
             barriers: false,
+            noncoherent: false,
             ..Limits::differential()
         }
     }
@@ -169,6 +174,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         });
         written.push(regs);
     }
+    read_only_nc(&mut threads);
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
     if limits.clusters && one_in(u, 4)? {
         for t in &mut threads {
@@ -191,6 +197,25 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         opencl: None,
         condition,
     })
+}
+
+/// `ld.global.nc` is for data "read-only for the lifetime of the kernel" (CUDA Programming
+/// Guide, *Global Memory*); the runtime reports every other use as a bug and reaches no final
+/// state, so an `ld.global.nc` of a location some instruction writes becomes a weak `ld`.
+fn read_only_nc(threads: &mut [Thread]) {
+    let written: Vec<LocId> = threads
+        .iter()
+        .flat_map(|t| &t.body)
+        .filter(|s| !matches!(s.instr, Instr::Load { .. }))
+        .filter_map(|s| s.instr.location())
+        .collect();
+    for s in threads.iter_mut().flat_map(|t| &mut t.body) {
+        if let Instr::Load { access, loc, .. } = &mut s.instr {
+            if access.proxy == Proxy::Texture && written.contains(loc) {
+                access.proxy = Proxy::Generic;
+            }
+        }
+    }
 }
 
 /// Same or different CTA of GPU 0; one thread in eight runs on GPU 1, where only `.sys`
@@ -315,6 +340,16 @@ fn instr(
         Ok(op)
     };
     Ok(match kind {
+        0..=2 if limits.noncoherent && one_in(u, 8)? => Instr::Load {
+            // `ld.global.nc`: weak, through the texture path.
+            access: Access {
+                proxy: Proxy::Texture,
+                order: Weak,
+                scope: None,
+            },
+            dst: fresh_reg(regs),
+            loc,
+        },
         0..=2 => Instr::Load {
             access: access(u, &[Weak, Relaxed, Acquire])?,
             dst: fresh_reg(regs),

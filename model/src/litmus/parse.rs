@@ -1505,6 +1505,9 @@ impl<'a> Ins<'_, 'a> {
                         .nth(k + 1)
                         .expect("qualifier exists"),
                 );
+            } else if *q == "nc" && proxy == Proxy::Texture && self.mnemonic.text.starts_with("ld.")
+            {
+                // `ld.global.nc`: the texture path, which `load` chose as the proxy.
             } else if matches!(
                 *q,
                 "global" | "shared" | "u32" | "s32" | "b32" | "u64" | "s64" | "b64"
@@ -1565,7 +1568,21 @@ impl<'a> Ins<'_, 'a> {
     }
 
     fn load(mut self, parts: &[&str]) -> Result<Instr> {
+        // `ld.global.nc`: PTX ISA, *ld.global.nc*: "Load register variable d from the location
+        // specified by the source address operand a in the global state space, and optionally
+        // cache in non-coherent read-only cache", and *Memory Consistency Model*: "The memory
+        // consistency model does not apply to texture (including ld.global.nc) and surface
+        // accesses". The model reads it as a weak load through the texture proxy: nothing but a
+        // proxy fence orders a generic write before it, so it may return stale data.
+        let nc = parts[0] == "ld" && parts.contains(&"nc");
+        if nc && !parts.contains(&"global") {
+            return self.p.err(
+                self.mnemonic.at,
+                "`.nc` loads read global memory through the read-only cache: write `ld.global.nc`",
+            );
+        }
         let proxy = match parts[0] {
+            _ if nc => Proxy::Texture,
             "ld" => Proxy::Generic,
             "suld" => Proxy::Surface,
             "tld" => Proxy::Texture,
@@ -1578,13 +1595,19 @@ impl<'a> Ins<'_, 'a> {
             .text
             .starts_with(|c: char| c.is_ascii_digit() || c == '-');
         let src_is_loc = self.locations.iter().any(|l| l.name == src.text);
-        if parts[0] == "ld" && (src_is_imm || (parts.len() == 1 && !src_is_loc)) {
+        if parts[0] == "ld" && !nc && (src_is_imm || (parts.len() == 1 && !src_is_loc)) {
             return Ok(Instr::Mov {
                 dst: self.reg(0)?,
                 src: self.operand(1)?,
             });
         }
         let (access, _) = self.access(proxy, &parts[1..], false)?;
+        if nc && (access.order != Order::Weak || access.scope.is_some()) {
+            return self.p.err(
+                self.mnemonic.at,
+                "`ld.global.nc` takes no memory order or scope: it is a weak load",
+            );
+        }
         if access.order.is_release() {
             return self.p.err(self.mnemonic.at, "a load cannot be `.release`");
         }

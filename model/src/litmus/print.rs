@@ -130,6 +130,11 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             access,
             dst,
             loc: l,
+        } if is_nc_load(p, access, *l) => format!("ld.global.nc {dst}, {}", loc(l)),
+        Instr::Load {
+            access,
+            dst,
+            loc: l,
         } => {
             let op = match access.proxy {
                 Proxy::Surface => "suld",
@@ -237,6 +242,14 @@ pub fn vulkan_instr(p: &Program, i: &Instr, op: &VulkanOp) -> String {
         }
         (_, other) => instr(p, other),
     }
+}
+
+/// Whether a load is `ld.global.nc`: a weak load of a location through the texture path (a
+/// `tld` of a texture alias is printed as written).
+fn is_nc_load(p: &Program, access: &Access, loc: LocId) -> bool {
+    access.proxy == Proxy::Texture
+        && access.order == crate::scope::Order::Weak
+        && matches!(p.locations[loc].kind, LocationKind::Plain { .. })
 }
 
 fn qualifiers(a: &Access) -> String {

@@ -160,7 +160,8 @@ impl Ctx {
     /// Fail the execution with an assertion-style error (misuse found by the facade).
     pub fn fail(&self, message: String) -> ! {
         self.step::<()>(|m| {
-            m.fail(FailureKind::Assertion, message, vec![]);
+            let advice = super::advice::fence_sc_advice(m);
+            m.fail(FailureKind::Assertion, message, advice);
             Err(Halt)
         });
         unreachable!("a failed step halts the thread")

@@ -45,6 +45,7 @@
 //!   explored; it sleeps while it has nothing to copy and completes copies through the
 //!   mbarrier's tx-count.
 
+pub mod advice;
 pub mod async_copy;
 pub mod bank;
 pub mod barriers;

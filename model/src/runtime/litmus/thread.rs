@@ -6,7 +6,7 @@
 
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
-use crate::litmus::{BarrierOp, Cmp, Fence, Instr, Operand, Reg, RmwOp, Value};
+use crate::litmus::{BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
@@ -192,6 +192,12 @@ impl ThreadRun {
         self.pc += 1;
         let site = step.site;
         match &step.instr {
+            Instr::Load { access, dst, loc } if access.proxy == Proxy::Texture => {
+                // `ld.global.nc`: the runtime's non-coherent read rule (a write of the location
+                // anywhere in the kernel is a bug; see `runtime::noncoherent`).
+                let v = m.load_nc(t, model.loc_of[*loc], site, mirror, choose)? as i64;
+                self.set(model, t, dst, v);
+            }
             Instr::Load { access, dst, loc } => {
                 let loc = model.loc_of[*loc];
                 let v = m.load(t, loc, access.order, access.scope, site, mirror, choose)? as i64;
