@@ -158,6 +158,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 instr: instr(u, n_locations, &mut regs, &mut arith_left, limits)?,
                 span: Span::default(),
                 token: None,
+                vulkan: None,
+                opencl: None,
             });
         }
         threads.push(Thread {
@@ -185,6 +187,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         threads,
         observed: Vec::new(),
         filter: None,
+        vulkan: None,
+        opencl: None,
         condition,
     })
 }
@@ -233,6 +237,8 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                 },
                 span: Span::default(),
                 token: None,
+                vulkan: None,
+                opencl: None,
             },
         );
     }
