@@ -35,7 +35,7 @@ impl CatChecker {
         let cause = model.cause.as_ref().and_then(|c| {
             let keeps_writes = |s: Option<usize>| {
                 s.is_none_or(|s| match prep.get(s) {
-                    Some(Val::Set(set)) => ev.w & !set == 0,
+                    Some(Val::Set(set)) => (ev.w & !*set).is_empty(),
                     _ => false,
                 })
             };

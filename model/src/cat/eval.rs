@@ -6,7 +6,7 @@
 use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
-use crate::axiomatic::rel::{bit, Rel, Set, MAX_EVENTS};
+use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::litmus::opencl::{OpenClOp, OpenClScope};
 use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
 use crate::litmus::{Fence, Proxy, ProxyFence};
@@ -36,7 +36,7 @@ impl Val {
 
     pub fn is_empty(&self) -> bool {
         match self {
-            Val::Set(s) => *s == 0,
+            Val::Set(s) => *s == Set::EMPTY,
             Val::Rel(r) => r.is_empty(),
         }
     }
@@ -60,11 +60,7 @@ pub struct Choices<'a> {
 }
 
 fn universe(n: usize) -> Set {
-    if n == MAX_EVENTS {
-        Set::MAX
-    } else {
-        (1 << n) - 1
-    }
+    Set::below(n)
 }
 
 /// The test a Vulkan tag puts to an event's annotation (`None`: not a Vulkan tag).
@@ -100,7 +96,7 @@ fn base(ev: &Events, b: Base) -> Val {
         Val::Set(
             (0..n)
                 .filter(|&i| f(&ev.info[i].kind))
-                .fold(0, |s, i| s | bit(i)),
+                .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
     // A Vulkan event's annotation says what it is; `vk(f)` tags the events it holds for.
@@ -108,14 +104,14 @@ fn base(ev: &Events, b: Base) -> Val {
         Val::Set(
             (0..n)
                 .filter(|&i| ev.vulkan[i].as_ref().is_some_and(f))
-                .fold(0, |s, i| s | bit(i)),
+                .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
     // An OpenCL event's annotation likewise.
     let cl = |f: &dyn Fn(&OpenClOp) -> bool| -> Set {
         (0..n)
             .filter(|&i| ev.opencl[i].as_ref().is_some_and(f))
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
     };
     if let Some(tag) = vulkan_base(b) {
         let opencl = match b {
@@ -126,7 +122,7 @@ fn base(ev: &Events, b: Base) -> Val {
             Base::VulkanScope(VulkanScope::Device) => {
                 cl(&|op| op.scope == Some(OpenClScope::Device))
             }
-            _ => 0,
+            _ => Set::EMPTY,
         };
         return match vk(&tag) {
             Val::Set(s) => Val::Set(s | opencl),
@@ -137,11 +133,11 @@ fn base(ev: &Events, b: Base) -> Val {
     let vulkan_order = |o: Order| {
         let vk = (0..n)
             .filter(|&i| ev.vulkan[i].is_some_and(|op| op.order == o))
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
             | cl(&|op| op.order == o);
         let any = (0..n)
             .filter(|&i| ev.vulkan[i].is_some())
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
             | cl(&|_| true);
         (vk, any)
     };
@@ -407,7 +403,7 @@ impl<'a> Eval<'a> {
         let node = &m.nodes[i];
         if self.prep.empty[i] {
             return match node.ty {
-                Ty::Set => Val::Set(0),
+                Ty::Set => Val::Set(Set::EMPTY),
                 Ty::Rel => Val::Rel(Rel::empty(n)),
             };
         }
@@ -474,7 +470,7 @@ impl<'a> Eval<'a> {
                 Val::Rel(Rel::cross(n, x, y))
             }
             Op::Complement(a) => match self.get(a) {
-                Val::Set(s) => Val::Set(all & !s),
+                Val::Set(s) => Val::Set(all & !*s),
                 Val::Rel(r) => Val::Rel(&Rel::cross(n, all, all) - r),
             },
             Op::Inverse(a) => Val::Rel(self.rel(a).inv()),
