@@ -55,6 +55,10 @@ pub struct Collector {
     pub states_only: bool,
     /// Only consistent executions this accepts count (`None`: all of them).
     pub accept: Option<Accept>,
+    /// A necessary condition for `accept` that partial choices can already fail, and never
+    /// pass again once failed (monotone: more reads-from and coherence pairs cannot mend it);
+    /// branches failing it are dropped before their coherence is oriented further.
+    pub viable: Option<Accept>,
 }
 
 /// A further condition on consistent executions, given the events, reads-from and coherence
@@ -315,6 +319,7 @@ impl<'p> Explorer<'p> {
         let mut tally = Tally {
             targets,
             accept: out.accept.clone(),
+            viable: out.viable.clone(),
             ..Tally::default()
         };
         (self.search)(&search, &mut tally);
@@ -593,6 +598,8 @@ pub struct Tally {
     targets: Option<Targets>,
     /// The collector's further condition on executions.
     accept: Option<Accept>,
+    /// Its monotone necessary condition on partial choices.
+    viable: Option<Accept>,
 }
 
 impl Tally {
@@ -600,6 +607,11 @@ impl Tally {
     /// `next`, the values the location being ordered may end with (`None`: any).
     fn open(&self, next: Option<&[Value]>) -> bool {
         self.targets.as_ref().is_none_or(|t| t.open(next))
+    }
+
+    /// Whether the partial choices may still be accepted.
+    fn viable(&self, ev: &Events, rf: &Rel, co: &Rel) -> bool {
+        self.viable.as_ref().is_none_or(|f| f(ev, rf, co))
     }
 }
 
@@ -801,6 +813,9 @@ impl Search<'_> {
         prior: Option<&Floor>,
         tally: &mut Tally,
     ) {
+        if !tally.viable(self.ev, &rf.rel, co) {
+            return;
+        }
         if let Some((floor, co)) = self.coherence_floor(rf, co, prior) {
             self.choose_last(at, &floor, rf, &co, tally);
         }
@@ -992,7 +1007,7 @@ impl Search<'_> {
         let here = &self.places[at];
         // States only: once a branch has found every memory it can reach, its other
         // orientations have nothing new.
-        if !self.budget.go_on() || !tally.open(None) {
+        if !self.budget.go_on() || !tally.open(None) || !tally.viable(self.ev, &rf.rel, co) {
             return;
         }
         // Pairs already ordered (by program order, by the floor or by an earlier orientation)
