@@ -587,14 +587,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                         every_valuation,
                         ..How::counting(|search, tally| search.pruned(tally))
                     };
-                    explore(&p, model.clone(), &opts, how).map(|a| {
-                        let states: Vec<(FinalState, u64)> = a
-                            .states
-                            .into_iter()
-                            .map(|s| (s.state, s.witnesses))
-                            .collect();
-                        (states, a.holds, a.bounded, a.executions, a.racy_executions)
-                    })
+                    explore(&p, model.clone(), &opts, how).map(outcome)
                 };
                 let every = summary(true).map_err(|e| e.message);
                 assert_eq!(
@@ -606,6 +599,18 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
             }
         }
     }
+}
+
+/// What two ways of searching must agree on: the states with their witness counts, the
+/// verdict, whether it is bounded, and the execution and race counts.
+#[cfg(feature = "arbitrary")]
+fn outcome(a: Analysis) -> (Vec<(FinalState, u64)>, bool, bool, u64, u64) {
+    let states = a
+        .states
+        .into_iter()
+        .map(|s| (s.state, s.witnesses))
+        .collect();
+    (states, a.holds, a.bounded, a.executions, a.racy_executions)
 }
 
 /// Programs larger than the differential's (up to ten instructions over two or three
@@ -633,14 +638,7 @@ fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
                     prefix_breadth,
                     ..How::counting(|search, tally| search.pruned(tally))
                 };
-                explore(&p, model.clone(), &Options::default(), how).map(|a| {
-                    let states: Vec<(FinalState, u64)> = a
-                        .states
-                        .into_iter()
-                        .map(|s| (s.state, s.witnesses))
-                        .collect();
-                    (states, a.holds, a.bounded, a.executions, a.racy_executions)
-                })
+                explore(&p, model.clone(), &Options::default(), how).map(outcome)
             };
             assert_eq!(
                 summary(0).map_err(|e| e.message),

@@ -6,6 +6,7 @@
 use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
+use crate::axiomatic::models::Dynamic;
 use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::litmus::opencl::{OpenClOp, OpenClScope};
 use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
@@ -50,19 +51,6 @@ impl Val {
     }
 }
 
-/// The execution's choices, by [`Choice`].
-pub struct Choices<'a> {
-    pub rf: &'a Rel,
-    pub co: &'a Rel,
-    pub fr: &'a Rel,
-    pub sync_fence: &'a Rel,
-    pub sync_barrier: &'a Rel,
-}
-
-fn universe(n: usize) -> Set {
-    Set::below(n)
-}
-
 /// The test a Vulkan tag puts to an event's annotation (`None`: not a Vulkan tag).
 fn vulkan_base(b: Base) -> Option<impl Fn(&VulkanOp) -> bool> {
     let test: fn(&VulkanOp, u8, Option<VulkanScope>) -> bool = match b {
@@ -91,7 +79,7 @@ fn vulkan_base(b: Base) -> Option<impl Fn(&VulkanOp) -> bool> {
 /// The value of a base set or relation on these events.
 fn base(ev: &Events, b: Base) -> Val {
     let n = ev.n;
-    let all = universe(n);
+    let all = Set::below(n);
     let tagged = |f: &dyn Fn(&Kind) -> bool| -> Val {
         Val::Set(
             (0..n)
@@ -263,7 +251,7 @@ impl Prepared {
         };
         // Static nodes in order (operands come first), through the evaluator itself.
         let none = Rel::empty(ev.n);
-        let choices = Choices {
+        let choices = Dynamic {
             rf: &none,
             co: &none,
             fr: &none,
@@ -343,7 +331,7 @@ impl Prepared {
 pub struct Eval<'a> {
     pub m: &'a Compiled,
     pub prep: &'a Prepared,
-    pub choices: &'a Choices<'a>,
+    pub choices: &'a Dynamic<'a>,
     pub memo: &'a mut [Option<Val>],
     /// Per `let rec` group being iterated, the current approximations.
     rec: Vec<Option<Vec<Rel>>>,
@@ -353,7 +341,7 @@ impl<'a> Eval<'a> {
     pub fn new(
         m: &'a Compiled,
         prep: &'a Prepared,
-        choices: &'a Choices<'a>,
+        choices: &'a Dynamic<'a>,
         memo: &'a mut [Option<Val>],
     ) -> Eval<'a> {
         Eval {
@@ -407,7 +395,7 @@ impl<'a> Eval<'a> {
                 Ty::Rel => Val::Rel(Rel::empty(n)),
             };
         }
-        let all = universe(n);
+        let all = Set::below(n);
         let ty = node.ty;
         match node.op {
             Op::Base(_) => unreachable!("bases are static"),
