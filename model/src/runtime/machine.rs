@@ -519,8 +519,17 @@ impl Machine {
         Ok(store)
     }
 
-    /// Join (or, for a non-acquiring strong read, remember) what the read store releases.
-    fn observe(&mut self, t: usize, loc: usize, store: usize, reader: &Actor, order: Order) {
+    /// Join (or, for a non-acquiring strong read, remember) what the read store releases, and
+    /// return the writes the read observes ([`Machine::note_observed`] records them: a caller
+    /// first checks the read for races, which observation does not order, see `load`).
+    fn observe(
+        &mut self,
+        t: usize,
+        loc: usize,
+        store: usize,
+        reader: &Actor,
+        order: Order,
+    ) -> Vec<Observed> {
         // An acquire pattern is also a strong read of `loc` followed in program order by an
         // acquire of `loc`: this acquire joins what the thread's earlier strong reads of `loc`
         // observed, not only what it reads itself.
@@ -532,24 +541,24 @@ impl Machine {
             }
         }
         let s = &self.locs[loc].stores[store];
-        let Some(writer) = s.actor else { return };
+        let Some(writer) = s.actor else {
+            return Vec::new();
+        };
         if !reader.strong() {
-            return;
+            return Vec::new();
         }
         let rf_levels = morally_strong(&writer, reader);
         if rf_levels == 0 {
-            return;
+            return Vec::new();
         }
-        if writer.thread != t {
-            let observed = self.observed_through(loc, store, rf_levels);
-            let th = Arc::make_mut(&mut self.threads[t]);
-            for o in observed {
-                th.view.observe(o);
-            }
-        }
+        let observed = if writer.thread != t {
+            self.observed_through(loc, store, rf_levels)
+        } else {
+            Vec::new()
+        };
         let s = &self.locs[loc].stores[store];
         if s.heads.is_empty() {
-            return;
+            return observed;
         }
         let heads = Arc::clone(&s.heads);
         let th = Arc::make_mut(&mut self.threads[t]);
@@ -561,6 +570,18 @@ impl Machine {
                 heads,
                 rf_levels,
             });
+        }
+        observed
+    }
+
+    /// Records writes a read observed (from [`Machine::observe`]).
+    fn note_observed(&mut self, t: usize, observed: Vec<Observed>) {
+        if observed.is_empty() {
+            return;
+        }
+        let th = Arc::make_mut(&mut self.threads[t]);
+        for o in observed {
+            th.view.observe(o);
         }
     }
 
@@ -611,11 +632,18 @@ impl Machine {
                 store,
             },
         );
-        self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = store as u32;
         self.watch(t, loc, value, false);
-        self.observe(t, loc, store, &actor, order);
+        let observed = self.observe(t, loc, store, &actor, order);
+        // After the read synchronizes: an acquire read is itself in causality order after what
+        // precedes the release it reads (base causality is `po? ; (sync ; po?)+`, and `sync`
+        // ends at the acquire pattern's read), so it races with none of that. Before what it
+        // observes counts: causality is observation followed by base causality, which is not
+        // reflexive, so a write the read observes only through other RMWs (not morally strong
+        // with it) still races with it.
+        self.race_check(t, loc, actor, false, epoch, event)?;
+        self.note_observed(t, observed);
         Ok(value)
     }
 
@@ -683,11 +711,15 @@ impl Machine {
                 new,
             },
         );
-        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = read as u32;
         self.watch(t, loc, old, new.is_some_and(|n| n != old));
-        self.observe(t, loc, read, &actor, order);
+        let observed = self.observe(t, loc, read, &actor, order);
+        self.note_observed(t, observed);
+        // After the read synchronizes and observes (see `load`): the RMW is one operation, and
+        // what its read acquires or observes precedes its write in causality order (observation
+        // followed by program order), so the operation races with none of it.
+        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         if let Some(value) = new {
             let mut heads = self.release_heads(t, loc, order, &actor);
             // Observation chains through RMWs: what the read store released stays available,
@@ -704,11 +736,11 @@ impl Machine {
                     }
                 }
             }
+            // Also when this thread wrote the read store: program order makes the pair morally
+            // strong, so writes that store observed are observed through this RMW too.
             let chain = match s.actor {
-                Some(writer) if writer.thread != t => {
-                    self.observed_through(loc, read, morally_strong(&writer, &actor))
-                }
-                _ => Vec::new(),
+                Some(writer) => self.observed_through(loc, read, morally_strong(&writer, &actor)),
+                None => Vec::new(),
             };
             self.append_store(t, loc, value, epoch, actor, order, heads, event);
             if !chain.is_empty() {
