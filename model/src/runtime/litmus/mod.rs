@@ -244,6 +244,7 @@ impl LitmusModel {
             mbarriers: Vec::new(),
             agents: Vec::new(),
             resident_blocks: None,
+            starts_after: Vec::new(),
         }
     }
 
