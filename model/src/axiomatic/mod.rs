@@ -279,6 +279,9 @@ impl fmt::Display for FinalState {
 pub struct StateCount {
     pub state: FinalState,
     pub witnesses: u64,
+    /// How many of those executions have a data race (as the model defines one; 0 for models
+    /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
+    pub racy: u64,
     pub example: Option<Execution>,
 }
 
@@ -622,6 +625,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         .states
         .into_iter()
         .map(|(state, (witnesses, example))| StateCount {
+            racy: out.racy_states.get(&state).copied().unwrap_or(0),
             state,
             witnesses,
             example,

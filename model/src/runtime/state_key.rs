@@ -54,6 +54,7 @@ fn status(key: &mut Vec<u64>, s: &Status) {
         Status::BulkWait => key.push(4),
         Status::AgentIdle => key.push(5),
         Status::NotResident => key.push(6),
+        Status::NotStarted => key.push(8),
         Status::Done => key.push(6),
     }
 }

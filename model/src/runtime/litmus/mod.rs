@@ -56,6 +56,8 @@ pub struct Outcomes {
     pub executions: u64,
     /// Executions that contained a data race (their final states are still recorded).
     pub racy: u64,
+    /// The final states of those executions.
+    pub racy_states: BTreeSet<FinalState>,
     /// Executions cut short by a bound, a deadlock or barrier divergence (no final state).
     pub cut: u64,
     /// Executions discarded as infeasible (loom).
@@ -112,10 +114,12 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
                 Some(f) if f.kind != FailureKind::DataRace => out.cut += 1,
                 _ => {
                     out.executions += 1;
+                    let state = visit_model.final_state(m);
                     if m.races > 0 {
                         out.racy += 1;
+                        out.racy_states.insert(state.clone());
                     }
-                    out.states.insert(visit_model.final_state(m));
+                    out.states.insert(state);
                 }
             }
             Flow::Continue
@@ -262,6 +266,7 @@ impl LitmusModel {
             mbarriers: Vec::new(),
             agents: Vec::new(),
             resident_blocks: None,
+            starts_after: Vec::new(),
         }
     }
 

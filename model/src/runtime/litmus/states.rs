@@ -145,18 +145,23 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
         }
         if c.runs.iter().all(|r| r.finished) {
             out.executions += 1;
-            if c.m.races > 0 {
-                out.racy += 1;
-            }
-            // Many final configurations share a final state: compare values before building it.
+            let racy = c.m.races > 0;
+            out.racy += u64::from(racy);
+            // Many final configurations share a final state: compare values (and whether the
+            // run raced) before building it.
             let values: Vec<i64> = c
                 .runs
                 .iter()
                 .flat_map(|r| r.regs.iter().copied())
                 .chain((0..model.names.len()).map(|l| c.m.final_value(l) as i64))
+                .chain([i64::from(racy)])
                 .collect();
             if finals.insert(values) {
-                out.states.insert(c.final_state(&model));
+                let state = c.final_state(&model);
+                if racy {
+                    out.racy_states.insert(state.clone());
+                }
+                out.states.insert(state);
             }
             continue;
         }
