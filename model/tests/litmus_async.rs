@@ -226,3 +226,20 @@ fn a_host_thread_runs_no_async_instruction() {
     let e = litmus::parse(src, "h.litmus").unwrap_err();
     assert!(e.message.contains("GPU instructions"), "{e}");
 }
+
+#[test]
+fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
+    let src = "PTX m\n{ bar @ shared cta 0 = mbarrier 2; }\n P0@cta 0,gpu 0 ;\n mbarrier.arrive bar ;\nexists (bar == 0)\n";
+    let p = litmus::parse(src, "m.litmus").unwrap();
+    let bar = p.location_named("bar").unwrap();
+    use scopecheck_model::litmus::async_ops::MbarrierState;
+    assert_eq!(p.initial_value(bar), MbarrierState::init(2));
+    let printed = litmus::print(&p);
+    assert!(
+        printed.contains("bar @ shared cta 0,gpu 0 = mbarrier 2;"),
+        "{printed}"
+    );
+    assert_eq!(litmus::parse(&printed, "again").unwrap(), p);
+    let e = litmus::parse(&src.replace("mbarrier 2", "mbarrier 0"), "m.litmus").unwrap_err();
+    assert!(e.message.contains("count is 1 to 32767"), "{e}");
+}
