@@ -243,3 +243,19 @@ fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
     let e = litmus::parse(&src.replace("mbarrier 2", "mbarrier 0"), "m.litmus").unwrap_err();
     assert!(e.message.contains("count is 1 to 32767"), "{e}");
 }
+
+/// The corpus of Hopper tests (`corpus/litmus/async/`): the litmus runtime runs every one of
+/// them, and each final state it reaches is one ptx-v7.5 allows (`differential::check`).
+#[test]
+fn the_runtime_reaches_only_allowed_states_on_the_async_corpus() {
+    use scopecheck_model::differential::{check, Options};
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/async");
+    let files = litmus::collect_files(&[dir]).unwrap();
+    assert!(files.len() >= 16, "{} files", files.len());
+    for f in &files {
+        let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
+        if let Err(finding) = check(&p, &Options::default()) {
+            panic!("{}: {finding}", f.display());
+        }
+    }
+}

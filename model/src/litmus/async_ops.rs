@@ -163,6 +163,18 @@ impl AsyncOp {
         }
     }
 
+    /// Whether it is an mbarrier instruction (`mbarrier.*`; not a bulk copy's complete-tx).
+    pub fn is_mbarrier_op(&self) -> bool {
+        matches!(
+            self,
+            AsyncOp::MbarrierInit { .. }
+                | AsyncOp::MbarrierArrive { .. }
+                | AsyncOp::MbarrierExpectTx { .. }
+                | AsyncOp::MbarrierCompleteTx { .. }
+                | AsyncOp::MbarrierTryWait { .. }
+        )
+    }
+
     /// The register the instruction writes, if any.
     pub fn written_reg(&self) -> Option<&Reg> {
         match self {
