@@ -213,6 +213,8 @@ pub fn runtime_models(p: &Program) -> bool {
             access.proxy == Proxy::Generic
         }
         Instr::Fence(Fence::Proxy(_)) => false,
+        // The mbarrier instructions run; bulk copies and cluster barriers not yet.
+        Instr::Async(op) => op.is_mbarrier_op(),
         _ => true,
     };
     p.vulkan.is_none()

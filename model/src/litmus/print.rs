@@ -1,5 +1,6 @@
 //! Printer for the PTX and Vulkan litmus dialects: `parse(print(p)) == p` for every program.
 
+use super::async_ops::MbarrierState;
 use super::ir::*;
 use super::opencl::{print_kernels, OpenClTest};
 use super::vulkan::{VulkanKind, VulkanOp};
@@ -21,7 +22,12 @@ pub fn print(p: &Program) -> String {
     for loc in &p.locations {
         match (&loc.kind, loc.shared) {
             (LocationKind::Plain { init }, Some(of)) => {
-                writeln!(out, "{} @ {of} = {init};", loc.name).unwrap()
+                let expected = MbarrierState::unpack(*init).expected;
+                match *init != 0 && MbarrierState::init(expected.into()) == *init {
+                    true => writeln!(out, "{} @ {of} = mbarrier {expected};", loc.name),
+                    false => writeln!(out, "{} @ {of} = {init};", loc.name),
+                }
+                .unwrap()
             }
             (LocationKind::Plain { init }, None) => writeln!(out, "{}={init};", loc.name).unwrap(),
             (LocationKind::Alias { proxy, of }, _) => writeln!(

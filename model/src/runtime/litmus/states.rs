@@ -20,7 +20,7 @@ use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
 use crate::axiomatic::FinalState;
 use crate::hash::{hash_words, Identity, Mix};
-use crate::litmus::{Fence, Instr, Program};
+use crate::litmus::{AsyncOp, Fence, Instr, Program};
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
 use std::collections::hash_map::Entry;
@@ -341,6 +341,13 @@ impl Footprints {
                     f.writes = 1 << loc_of[*loc];
                 }
                 Instr::Fence(Fence::Sc(_)) => f.sc_fence = true,
+                Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => f.reads = 1 << loc_of[*bar],
+                Instr::Async(op) => {
+                    if let Some(bar) = op.mbarrier() {
+                        f.reads = 1 << loc_of[bar];
+                        f.writes = 1 << loc_of[bar];
+                    }
+                }
                 _ => {}
             }
             f
