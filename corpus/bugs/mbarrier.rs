@@ -259,9 +259,9 @@ pub fn cases() -> Vec<BugCase> {
                     1 while still in phase 0, which try_wait.parity reports as completed (the \
                     current parity differs), so the thread reads the stage while the bulk copy \
                     fills it: a data race (or, if the copy lands first, a wait on a phase no one \
-                    completes: a deadlock). Not a per-phase ping-pong buffer: the parity never \
+                    completes: a hang). Not a per-phase ping-pong buffer: the parity never \
                     flips for a reused stage.",
-            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Deadlock]),
+            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Hang]),
             explore: Explore::Exhaustive,
             build: || seed_pipeline(2, 3, Parity::OfPoint, Barriers::PerStage),
         },
@@ -280,7 +280,7 @@ pub fn cases() -> Vec<BugCase> {
             about: "Fix 1 with the old wait parity p & 1 kept: point 1's fresh barrier (phase 0) \
                     waited on with parity 1 answers at once, so the fix works only together with \
                     parity 0.",
-            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Deadlock]),
+            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Hang]),
             explore: Explore::Exhaustive,
             build: || seed_pipeline(2, 3, Parity::OfPoint, Barriers::PerPoint),
         },
@@ -290,7 +290,7 @@ pub fn cases() -> Vec<BugCase> {
             about: "The document's fix 2, bars[stage][iteration % 2]: with STAGES = 2 the extra \
                     index equals the stage index, so each stage still reuses one barrier with a \
                     parity that never flips: the same failure.",
-            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Deadlock]),
+            expect: Expect::FailsWith(&[FailureKind::DataRace, FailureKind::Hang]),
             explore: Explore::Exhaustive,
             build: || seed_pipeline(2, 3, Parity::OfPoint, Barriers::DoubleBuffered),
         },
@@ -320,8 +320,8 @@ pub fn cases() -> Vec<BugCase> {
             source: SEED,
             about: "The producer's phase starts at 0: it waits for the fresh empty barrier's \
                     phase 0 to complete, which needs the consumer, which waits for a full \
-                    barrier no one fills: a deadlock.",
-            expect: Expect::Verdict(Verdict::Fail(FailureKind::Deadlock)),
+                    barrier no one fills: a hang, every thread blocked for good.",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::Hang)),
             explore: Explore::Exhaustive,
             build: || cutlass_pipeline(2, 3, 0, 0),
         },
@@ -329,8 +329,8 @@ pub fn cases() -> Vec<BugCase> {
             name: "mbarrier/cutlass-expect-tx-mismatch",
             source: SEED,
             about: "The producer expects 4 bytes more than the copy delivers: the full barrier's \
-                    tx-count never returns to 0, its phase never completes: a deadlock.",
-            expect: Expect::Verdict(Verdict::Fail(FailureKind::Deadlock)),
+                    tx-count never returns to 0, its phase never completes: a hang (the consumer waits on it again and again).",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::Hang)),
             explore: Explore::Exhaustive,
             build: || cutlass_pipeline(2, 3, 1, 4),
         },

@@ -10,6 +10,7 @@ use std::sync::Arc;
 mod cuda_shared_memory;
 mod cutile_guide;
 mod kernel_api;
+mod liveness;
 pub mod mbarrier;
 mod tile_ir;
 
@@ -149,6 +150,7 @@ pub fn all() -> Vec<BugCase> {
         mbarrier::cases(),
         tile_ir::cases(),
         kernel_api::cases(),
+        liveness::cases(),
     ]
     .into_iter()
     .flatten()

@@ -187,7 +187,7 @@ fn spinlock_released_by_an_acq_rel_rmw_passes() {
 }
 
 #[test]
-fn waiting_for_a_flag_nobody_sets_is_a_deadlock() {
+fn waiting_for_a_flag_nobody_sets_is_a_hang() {
     let mut k = Kernel::new("lost_wakeup", Grid::new(2, 1));
     let flag = k.global::<i32>("flag", 1);
     let v = verdict(Checker::check_all(&k, move |t| {
@@ -199,7 +199,7 @@ fn waiting_for_a_flag_nobody_sets_is_a_deadlock() {
             }
         }
     }));
-    assert_eq!(v, Verdict::Fail(FailureKind::Deadlock));
+    assert_eq!(v, Verdict::Fail(FailureKind::Hang));
 }
 
 #[test]

@@ -69,7 +69,7 @@ fn assert_fails(build: impl Fn() -> (Kernel, Body), kinds: &[FailureKind], loom:
     }
 }
 
-const RACE_OR_HANG: &[FailureKind] = &[FailureKind::DataRace, FailureKind::Deadlock];
+const RACE_OR_HANG: &[FailureKind] = &[FailureKind::DataRace, FailureKind::Hang];
 
 #[test]
 fn seed_pipeline_with_one_stage_passes() {
@@ -111,7 +111,7 @@ fn the_stale_parity_also_hangs_when_the_copy_lands_first() {
         &Checker::loom(),
         seed_pipeline(2, 3, Parity::OfPoint, Barriers::PerStage),
     );
-    assert_eq!(report.verdict(), Verdict::Fail(FailureKind::Deadlock));
+    assert_eq!(report.verdict(), Verdict::Fail(FailureKind::Hang));
     assert!(report.to_string().contains("waits on bar["), "{report}");
 }
 
@@ -161,12 +161,8 @@ fn cutlass_full_empty_pipeline_passes() {
 }
 
 #[test]
-fn producer_starting_with_the_wrong_phase_deadlocks() {
-    assert_fails(
-        || cutlass_pipeline(2, 3, 0, 0),
-        &[FailureKind::Deadlock],
-        true,
-    );
+fn producer_starting_with_the_wrong_phase_hangs() {
+    assert_fails(|| cutlass_pipeline(2, 3, 0, 0), &[FailureKind::Hang], true);
     let report = run(&Checker::dfs(), cutlass_pipeline(2, 3, 0, 0));
     let text = report.to_string();
     assert!(
@@ -180,14 +176,17 @@ fn producer_starting_with_the_wrong_phase_deadlocks() {
 }
 
 #[test]
-fn expected_bytes_not_delivered_deadlock() {
-    assert_fails(
-        || cutlass_pipeline(2, 3, 1, 4),
-        &[FailureKind::Deadlock],
-        true,
-    );
+fn expected_bytes_not_delivered_hang() {
+    assert_fails(|| cutlass_pipeline(2, 3, 1, 4), &[FailureKind::Hang], true);
     let report = run(&Checker::dfs(), cutlass_pipeline(1, 1, 1, 4));
-    assert!(report.to_string().contains("tx 4)"), "{report}");
+    let text = report.to_string();
+    assert!(text.contains("tx 4)"), "{text}");
+    // The lasso: the trace, then the consumer waiting on the full barrier's phase 0 again.
+    assert!(text.contains("lasso: operations #1-#"), "{text}");
+    assert!(
+        text.contains("block 0 thread 1 waits on the mbarrier's phase 0 again"),
+        "{text}"
+    );
 }
 
 /// One thread, one barrier of count 1: the parity answers of PTX.

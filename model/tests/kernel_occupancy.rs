@@ -27,15 +27,25 @@ fn an_inter_block_barrier_beyond_residency_hangs() {
     for (grid, waiting) in [
         (Grid::new(2, 1).resident_blocks(1), "block 1 thread 0"),
         (Grid::new(3, 1).resident_blocks(2), "block 2 thread 0"),
+        (Grid::new(8, 1).resident_blocks(4), "block 7 thread 0"),
     ] {
         let reports = grid_barrier(grid);
         assert_eq!(
             common_verdict(&reports).unwrap(),
-            Verdict::Fail(FailureKind::Deadlock)
+            Verdict::Fail(FailureKind::Hang)
         );
         let text = reports[0].to_string();
         assert!(
             text.contains(&format!("{waiting} has not started")),
+            "{text}"
+        );
+        // The lasso: the resident blocks spin again, the others stay out.
+        assert!(
+            text.contains(&format!("{waiting} is still not resident")),
+            "{text}"
+        );
+        assert!(
+            text.contains("block 0 thread 0: spin_loop, the same iteration again"),
             "{text}"
         );
     }

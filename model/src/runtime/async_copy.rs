@@ -168,7 +168,7 @@ impl Machine {
         );
         if n > 0 {
             Arc::make_mut(&mut self.threads[t]).status = Status::BulkWait;
-            self.check_deadlock()?;
+            self.check_hang()?;
             return Ok(true);
         }
         if let Some(done) = Arc::make_mut(&mut self.threads[t]).bulk_done.take() {
@@ -223,7 +223,7 @@ impl Machine {
             return Ok(false);
         }
         Arc::make_mut(&mut self.threads[a]).status = Status::AgentIdle;
-        self.check_deadlock()?;
+        self.check_hang()?;
         Ok(true)
     }
 

@@ -14,7 +14,7 @@
 //! - One instance has one participant count: it completes when `b` threads have arrived, so two
 //!   arrivals at one pending instance that expect different counts cannot both be right; the
 //!   second one is reported as a count mismatch.
-//! - A count that the block never reaches leaves the waiting threads blocked: a deadlock.
+//! - A count that the block never reaches leaves the waiting threads blocked: a hang.
 //!
 //! `__syncthreads_count(p)` (CUDA Programming Guide, *Synchronization Functions*): "is
 //! identical to `__syncthreads()` with the additional feature that it evaluates predicate for
@@ -140,7 +140,7 @@ impl Machine {
         self.votes.result.get(t).copied().unwrap_or(0)
     }
 
-    /// How a deadlock report describes a thread blocked at a barrier.
+    /// How a hang report describes a thread blocked at a barrier.
     pub(super) fn describe_barrier_wait(&self, u: usize) -> String {
         let name = &self.setup.threads[u].name;
         if let Some(w) = self.warp_wait_of(u) {

@@ -4,7 +4,9 @@
 use super::ctx::Ctx;
 use super::machine::{BarrierKey, Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
-use super::report::{scope_label, Decision, Event, EventKind, Failure, FailureKind, Token};
+use super::report::{
+    scope_label, CycleStep, Decision, Event, EventKind, Failure, FailureKind, Token,
+};
 use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
 use std::fmt;
@@ -116,6 +118,17 @@ pub struct FailureReport {
     /// Print at most this many trace lines, folding the middle of a longer trace (`None`: the
     /// whole trace).
     pub trace_limit: Option<usize>,
+    /// A hang's lasso, in words.
+    pub lasso: Option<LassoReport>,
+}
+
+/// A proven hang's lasso as a report prints it: the first `prefix` operations of the trace,
+/// then `cycle` forever.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LassoReport {
+    pub prefix: usize,
+    /// One round of the repeating iteration, one line per step.
+    pub cycle: Vec<String>,
 }
 
 impl FailureReport {
@@ -134,6 +147,21 @@ impl FailureReport {
                 decisions: m.decisions.clone(),
             },
             trace_limit: None,
+            lasso: failure.lasso.as_ref().map(|l| LassoReport {
+                prefix: l.prefix,
+                cycle: l
+                    .cycle
+                    .iter()
+                    .map(|step| match step {
+                        CycleStep::Again { event } => format!(
+                            "{} (as #{})",
+                            describe_event(&m.setup, &m.events[*event]),
+                            event + 1
+                        ),
+                        CycleStep::Waits(text) => text.clone(),
+                    })
+                    .collect(),
+            }),
         }
     }
 }
@@ -158,6 +186,17 @@ impl fmt::Display for FailureReport {
             }
             if i < head || i >= n - tail {
                 writeln!(f, "    #{:<3} {line}", i + 1)?;
+            }
+        }
+        if let Some(lasso) = &self.lasso {
+            writeln!(
+                f,
+                "  lasso: operations #1-#{} above, then this iteration forever (it writes \
+                 nothing and changes nothing the next one reads):",
+                lasso.prefix
+            )?;
+            for line in &lasso.cycle {
+                writeln!(f, "    {line}")?;
             }
         }
         write!(f, "  replay token: {}", self.token)

@@ -4,7 +4,9 @@
 
 use super::memory::{AccessRec, Bits, LocInfo, LocState, StoreRec};
 use super::race::find_race;
-use super::report::{Decision, Event, EventKind, Failure, FailureKind, RmwKind, Site};
+use super::report::{
+    CycleStep, Decision, Event, EventKind, Failure, FailureKind, Lasso, RmwKind, Site,
+};
 use super::sync::{
     acquire, acquires, morally_strong, releases, Actor, Head, Heads, PendingAcquire, ScFence,
 };
@@ -102,6 +104,12 @@ pub(super) struct ThreadState {
     pub(super) spin_wrote: bool,
     /// What the previous iteration read, if it stored nothing.
     pub(super) last_spin: Option<Vec<(usize, Bits)>>,
+    /// The event count when the current spin-loop iteration began (the end of the previous
+    /// one, or the thread's start).
+    pub(super) iteration_from: usize,
+    /// While [`Status::Spinning`]: the trace positions (from 0) of the iteration that blocked,
+    /// the one a hang's lasso repeats.
+    pub(super) blocked_iteration: Vec<usize>,
     /// Dynamic occurrence count per shared-memory access site (bank conflicts).
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
@@ -156,7 +164,7 @@ pub struct Machine {
     pub(super) barrier_waiting: Vec<Vec<Arrival>>,
     pub events: Vec<Event>,
     /// Events so far (recorded in `events` only while tracing).
-    event_count: usize,
+    pub(super) event_count: usize,
     pub decisions: Vec<Decision>,
     /// Keep the trace, the decisions (for reports and replay tokens) and loom's mirrors. The
     /// state-caching search turns it off: it reports final states only, and forks machines at
@@ -207,6 +215,8 @@ impl Machine {
             watch: Vec::new(),
             spin_wrote: false,
             last_spin: None,
+            iteration_from: 0,
+            blocked_iteration: Vec::new(),
             occurrences: HashMap::new(),
             future_barriers: None,
             async_view: None,
@@ -318,6 +328,7 @@ impl Machine {
                 kind,
                 headline,
                 details,
+                lasso: None,
             });
         }
         self.halt();
@@ -824,7 +835,7 @@ impl Machine {
             self.settle_barriers(block);
         }
         if self.threads[t].status == Status::AtBarrier {
-            self.check_deadlock()?;
+            self.check_hang()?;
         }
         Ok(self.threads[t].status == Status::AtBarrier)
     }
@@ -915,9 +926,17 @@ impl Machine {
         }
     }
 
-    /// Every live thread of the kernel blocked, and no async agent at work: deadlock. (An idle
-    /// agent cannot unblock anyone: it only acts on copies threads issue.)
-    pub(super) fn check_deadlock(&mut self) -> Result<(), Halt> {
+    /// Every live thread of the kernel blocked, and no async agent at work: a proven hang. (An
+    /// idle agent cannot unblock anyone: it only acts on copies threads issue.)
+    ///
+    /// Each blocked thread stays blocked, since only another thread's action releases it and
+    /// none can act: a barrier completes only when its count arrives, an mbarrier phase only on
+    /// arrivals or completed copies, a block becomes resident only when a resident one finishes,
+    /// and a spinner ([`super::spin`]) was blocked because every store it may still read holds
+    /// the value it read, so its next iteration reads the same values, writes nothing, and
+    /// leaves the state as it was. The lasso is the trace so far, then one round of those
+    /// iterations and waits.
+    pub(super) fn check_hang(&mut self) -> Result<(), Halt> {
         if self.threads.iter().any(|th| th.status == Status::Running) {
             return Ok(());
         }
@@ -927,42 +946,71 @@ impl Machine {
         if live.is_empty() {
             return Ok(());
         }
-        let details = live
-            .iter()
-            .map(|&u| {
-                let name = &self.setup.threads[u].name;
-                match &self.threads[u].status {
-                    Status::AtBarrier => self.describe_barrier_wait(u),
-                    Status::Spinning(watch) => {
-                        let mut locs: Vec<&str> = watch
+        let mut details = Vec::new();
+        let mut cycle = Vec::new();
+        for &u in &live {
+            let name = &self.setup.threads[u].name;
+            let (why, again) = match &self.threads[u].status {
+                Status::AtBarrier => (
+                    self.describe_barrier_wait(u),
+                    format!("{name} waits at its barrier again"),
+                ),
+                Status::Spinning(watch) => {
+                    let mut locs: Vec<&str> = watch
+                        .iter()
+                        .map(|&(l, _)| self.setup.locs[l].name.as_str())
+                        .collect();
+                    locs.dedup();
+                    let locs = locs.join(", ");
+                    cycle.extend(
+                        self.threads[u]
+                            .blocked_iteration
                             .iter()
-                            .map(|&(l, _)| self.setup.locs[l].name.as_str())
-                            .collect();
-                        locs.dedup();
+                            .map(|&event| CycleStep::Again { event }),
+                    );
+                    (
                         format!(
-                            "{name} spins waiting for a new store to {}",
-                            locs.join(", ")
-                        )
-                    }
-                    Status::MBarWait { bar, phase } => format!(
+                            "{name} spins forever: every store to {locs} it may still read holds \
+                             the value it read"
+                        ),
+                        format!("{name}: spin_loop, the same iteration again"),
+                    )
+                }
+                Status::MBarWait { bar, phase } => (
+                    format!(
                         "{name} waits on {} until its phase {phase} completes",
                         self.mbar_describe(*bar)
                     ),
-                    Status::BulkWait => {
-                        format!("{name} waits for its bulk copies to complete")
-                    }
-                    Status::NotResident => format!(
+                    format!("{name} waits on the mbarrier's phase {phase} again"),
+                ),
+                Status::BulkWait => (
+                    format!("{name} waits for its bulk copies to complete"),
+                    format!("{name} waits for its bulk copies again"),
+                ),
+                Status::NotResident => (
+                    format!(
                         "{name} has not started: its block waits for a resident block to finish"
                     ),
-                    _ => unreachable!("only blocked threads remain"),
-                }
-            })
-            .collect();
+                    format!("{name} is still not resident"),
+                ),
+                _ => unreachable!("only blocked threads remain"),
+            };
+            details.push(why);
+            cycle.push(CycleStep::Waits(again));
+        }
         self.fail(
-            FailureKind::Deadlock,
-            "every live thread is blocked".to_string(),
+            FailureKind::Hang,
+            "no thread can ever proceed: every live thread is blocked for good".to_string(),
             details,
         );
+        if let Some(failure) = &mut self.failure {
+            if failure.kind == FailureKind::Hang && failure.lasso.is_none() {
+                failure.lasso = Some(Lasso {
+                    prefix: self.event_count,
+                    cycle,
+                });
+            }
+        }
         Err(Halt)
     }
 
@@ -1007,7 +1055,7 @@ impl Machine {
             return;
         }
         if self.setup.threads[t].agent {
-            let _ = self.check_deadlock();
+            let _ = self.check_hang();
             return;
         }
         self.wake_idle_agent(self.setup.threads[t].block as usize);
@@ -1034,7 +1082,7 @@ impl Machine {
             return;
         }
         self.settle_barriers(block);
-        let _ = self.check_deadlock();
+        let _ = self.check_hang();
     }
 
     /// Forget what a thread observed (litmus registers, for final states).

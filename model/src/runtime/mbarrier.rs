@@ -413,7 +413,7 @@ impl Machine {
                     bar,
                     phase: current,
                 };
-                self.check_deadlock()?;
+                self.check_hang()?;
                 Ok(WaitResult::Blocked)
             }
             None => Ok(WaitResult::Incomplete),

@@ -37,8 +37,8 @@
 //! - *Blocking and waking*: mbarrier waits and `bulk_wait` are [`machine::Status`] variants. The
 //!   operation sets one and returns "blocked"; [`Ctx`] parks through the engine until the
 //!   operation that satisfies the wait (a phase completion, a copy completion) marks the thread
-//!   running and pushes it on `Machine::wake`. Deadlock diagnosis (every live thread blocked, no
-//!   copy agent at work) covers them.
+//!   running and pushes it on `Machine::wake`. Hang diagnosis (every live thread blocked, no
+//!   copy agent at work: a proven hang, reported with its lasso) covers them.
 //! - *Asynchronous agents*: each block's copy agent is one more [`ThreadInfo`] (`agent: true`)
 //!   in the [`Setup`], run by [`async_copy::agent_main`]. Engines schedule it like any GPU
 //!   thread, so every interleaving of a copy's element stores with the kernel's accesses is
@@ -67,6 +67,6 @@ pub mod view;
 pub mod warp;
 
 pub use ctx::Ctx;
-pub use driver::{explore, Body, FailureReport};
+pub use driver::{explore, Body, FailureReport, LassoReport};
 pub use machine::{Machine, Setup, ThreadInfo};
 pub use report::{Decision, FailureKind, Token};

@@ -104,8 +104,11 @@ pub enum FailureKind {
     Assertion,
     /// Threads of one block reached different `syncthreads`, or some exited without one.
     BarrierDivergence,
-    /// Every live thread is blocked.
-    Deadlock,
+    /// A proven hang: every live thread is blocked for good (at a barrier whose count is never
+    /// reached, on an mbarrier phase that never completes, in a spin loop no remaining store can
+    /// change, or in a block the GPU never makes resident), so the execution cycles forever.
+    /// The report shows the lasso: the schedule so far, then the iteration that repeats.
+    Hang,
     /// A thread exceeded the step bound: possibly a hang (a *bounded* result).
     PossibleHang,
     /// An mbarrier used against its PTX rules: arriving past the expected count, waiting on a
@@ -132,7 +135,7 @@ impl fmt::Display for FailureKind {
             }
             FailureKind::Assertion => f.write_str("assertion failure"),
             FailureKind::BarrierDivergence => f.write_str("barrier divergence"),
-            FailureKind::Deadlock => f.write_str("deadlock"),
+            FailureKind::Hang => f.write_str("hang"),
             FailureKind::PossibleHang => f.write_str("possible hang (step bound exceeded)"),
             FailureKind::MBarrierMisuse => f.write_str("mbarrier misuse"),
             FailureKind::BarrierMisuse => f.write_str("barrier misuse"),
@@ -160,6 +163,31 @@ pub struct Failure {
     pub headline: String,
     /// Extra lines (the racing accesses, the diverging threads, …).
     pub details: Vec<String>,
+    /// For a [`FailureKind::Hang`]: how the execution cycles.
+    pub lasso: Option<Lasso>,
+}
+
+/// The lasso of a proven hang: the execution's operations so far are the prefix (the stem),
+/// and from the state they reach, `cycle` repeats forever. Each spinner's iteration reads the
+/// same values again (every store it may still read holds the value it read, so it writes
+/// nothing and changes nothing the next iteration reads) and each blocked thread waits again:
+/// the state after one round is the state before it.
+#[derive(Clone, Debug)]
+pub struct Lasso {
+    /// Operations in the prefix (the whole trace up to the hang).
+    pub prefix: usize,
+    /// One round of the cycle, thread by thread.
+    pub cycle: Vec<CycleStep>,
+}
+
+/// One step of a hang's repeating iteration.
+#[derive(Clone, Debug)]
+pub enum CycleStep {
+    /// A spinner's operation performed again with the same result: the operation numbered
+    /// `event` in the prefix (from 0).
+    Again { event: usize },
+    /// A thread that waits again, in words (`block 1 thread 0 waits at bar_sync(1, 4) …`).
+    Waits(String),
 }
 
 /// One decision of an execution: which thread performs the next operation, or which of the

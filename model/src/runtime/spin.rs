@@ -72,9 +72,11 @@ impl Machine {
             self.spin_loops,
             "spin_wait on a machine set up without spin loops"
         );
+        let now = self.event_count;
         let th = Arc::make_mut(&mut self.threads[t]);
         let log = std::mem::take(&mut th.watch);
         let wrote = std::mem::take(&mut th.spin_wrote);
+        let from = std::mem::replace(&mut th.iteration_from, now);
         if wrote || log.is_empty() {
             th.last_spin = None;
             return Ok(false);
@@ -88,9 +90,16 @@ impl Machine {
         if self.can_change(t, &log) {
             return Ok(false);
         }
-        self.event(t, site, EventKind::SpinWait);
-        Arc::make_mut(&mut self.threads[t]).status = Status::Spinning(log);
-        self.check_deadlock()?;
+        // The iteration a hang's lasso repeats: this thread's operations since it began.
+        let iteration: Vec<usize> = (from..now)
+            .filter(|&e| self.events.get(e).is_some_and(|ev| ev.thread == t))
+            .collect();
+        let spin = self.event(t, site, EventKind::SpinWait);
+        let th = Arc::make_mut(&mut self.threads[t]);
+        th.iteration_from = spin;
+        th.blocked_iteration = iteration;
+        th.status = Status::Spinning(log);
+        self.check_hang()?;
         Ok(true)
     }
 

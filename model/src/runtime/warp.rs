@@ -11,7 +11,7 @@
 //!   a mask naming an exited (or missing) lane, and lanes of overlapping masks that disagree on
 //!   the mask or the operation are reported as warp misuse; a named lane that exits while
 //!   others wait for it leaves them hanging (barrier divergence); one blocked forever elsewhere
-//!   is a deadlock.
+//!   is a hang.
 //! - "Executing `__syncwarp()` guarantees memory ordering among threads participating in the
 //!   barrier": completing an instance joins the views of every arriving lane into each of them.
 //! - *Warp Shuffle Functions*: "Threads may only read data from another thread which is
@@ -167,7 +167,7 @@ impl Machine {
             return Ok(false);
         }
         Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
-        self.check_deadlock()?;
+        self.check_hang()?;
         Ok(true)
     }
 
