@@ -135,3 +135,25 @@ fn corpus_kernel_models_get_the_same_verdicts() {
     }
     assert!(compared > 10, "only {compared} cases compared");
 }
+
+/// Found by `litmus_states` (generated seed 355, minimised): `P0` must read `x = 1` from `P2`
+/// and still write `z` before `P1`. With `P0`'s load asleep (explored first from the initial
+/// state) until `P2`'s store to `x`, Flanagan and Godefroid's rule answered the race on `z` by
+/// scheduling `P0` earlier, where it is asleep, so that execution was never run; source sets
+/// schedule `P2` there instead.
+#[test]
+fn a_sleeping_load_does_not_hide_a_later_race() {
+    let text = "PTX sleeping-load
+{
+x=0;
+y=0;
+z=0;
+}
+ P0@cta 3,gpu 0       | P1@cta 3,gpu 0       | P2@cta 2,gpu 1      ;
+ ld.relaxed.sys r0, x | ld.relaxed.sys r0, y | st.relaxed.gpu y, 1 ;
+ st.relaxed.gpu z, 3  | st.relaxed.gpu z, 2  | st.relaxed.gpu x, 1 ;
+exists (P0:r0 == 1 /\\ z == 2)
+";
+    let p = parse(text, "sleeping-load.litmus").expect("the test parses");
+    same_outcomes("sleeping-load", &p);
+}

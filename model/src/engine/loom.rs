@@ -62,7 +62,7 @@ impl Sched for LoomSched {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }
-            Point::Other => {
+            Point::Local | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }

@@ -29,6 +29,9 @@ pub enum Point {
     Write(usize),
     /// One element of a bulk copy: reads its source, writes this location (asynchronously).
     Copy(usize),
+    /// An operation that reads and writes only its own thread's state (a release, acquire or
+    /// acq_rel fence, a proxy fence): independent of every other thread's operations.
+    Local,
     /// A fence, barrier, or anything else visible.
     Other,
 }

@@ -5,26 +5,40 @@
 //! readable stores a load reads. The tree replays the prefix of the previous execution and moves
 //! to the deepest node with an alternative left, so every path is run exactly once.
 //!
-//! Reduction (Flanagan and Godefroid, "Dynamic partial-order reduction for model checking
-//! software", POPL 2005): a scheduling node does not try every waiting thread, only those in its
-//! *backtrack set*. Each execution starts every node's set with the thread it ran; then, at every
-//! state, for every enabled thread `p` and its next operation `α`, the last operation `e` of
-//! another thread that is dependent with `α` and not happens-before `p` gets `p` (or, if `p` was
-//! not enabled there, every thread enabled there) added to the backtrack set of the node where
-//! `e` was scheduled. Two operations are dependent when they are by different threads and
-//! touch one location, at least one of them writing (a load's choice of store depends only on
-//! the stores of its location; see [`dependent`]); fences, barriers, mbarrier and copy
-//! operations are dependent with everything. Happens-before is the program order of each thread,
-//! dependence between executed operations, and wake-ups (an operation that unblocks a thread
-//! precedes everything that thread does next). Every Mazurkiewicz trace — every class of
-//! executions equal up to swapping adjacent independent operations — is still explored, so the
-//! same final states, races, deadlocks and assertion failures are reached.
+//! Reduction: source-set DPOR with sleep sets (Abdulla, Aronis, Jonsson and Sagonas, "Optimal
+//! dynamic partial order reduction", POPL 2014, Algorithm 1). A scheduling node does not try
+//! every waiting thread, only those in its *backtrack set*. Each execution starts every new
+//! node's set with the thread it ran; then every operation `e'` the execution performs is checked
+//! against the earlier operations `e` it *races* with (dependent, by another thread, and ordered
+//! before `e'` by happens-before only through their own dependence). For each such race, let `v`
+//! be the operations after `e` that do not happen after it, followed by `e'`: running `v` from
+//! the state before `e` reverses the race. Unless the backtrack set of `e`'s node already holds
+//! one of `v`'s *initials* (the threads whose first operation in `v` has no happens-before
+//! predecessor in `v`), one of them is added. Two operations are dependent when they are by
+//! different threads and touch one location, at least one of them writing (a load's choice of
+//! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
+//! touch only their thread's own view and are independent of everything; `fence.sc`, barriers,
+//! mbarrier and copy operations are dependent with everything. Happens-before is the program
+//! order of each thread, dependence between executed operations, and wake-ups (an operation that
+//! unblocks a thread precedes everything that thread does next).
+//!
+//! Sleep sets (Godefroid): a node skips the threads whose next operation was explored in a sibling
+//! branch and commutes with everything run since. They are sound together with source sets, not
+//! with Flanagan and Godefroid's rule ("add the racing thread itself if it was enabled"): that
+//! rule reverses a race in several steps, each from an execution that the sleep set may skip (a
+//! load that must read a store made *after* the earlier node, in a branch where the load sleeps
+//! until that store, is then never reordered with a later write).
+//!
+//! Every Mazurkiewicz trace — every class of executions equal up to swapping adjacent independent
+//! operations — is still explored, so the same final states, races, deadlocks and assertion
+//! failures are reached.
 
 use super::Point;
 
 /// May swapping two adjacent operations of different threads change what happens?
 pub fn dependent(a: Point, b: Point) -> bool {
     match (a, b) {
+        (Point::Local, _) | (_, Point::Local) => false,
         (Point::Read(_), Point::Read(_)) => false,
         (Point::Read(x) | Point::Write(x), Point::Read(y) | Point::Write(y)) => x == y,
         _ => true,
@@ -47,6 +61,11 @@ fn get(c: &Clock, t: usize) -> u32 {
     c.get(t).copied().unwrap_or(0)
 }
 
+/// Does operation `a` happen before operation `b` (or is it `b`)?
+fn happens_before(a: &Event, b: &Event) -> bool {
+    get(&b.clock, a.thread) >= get(&a.clock, a.thread)
+}
+
 #[derive(Clone, Debug)]
 enum Node {
     /// A load chose `chosen` among `options` stores.
@@ -54,9 +73,14 @@ enum Node {
     /// Thread `chosen` ran among the `enabled` ones (GPU thread ids, in the order offered).
     Sched {
         enabled: Vec<usize>,
+        /// Each enabled thread's next operation.
+        ops: Vec<Point>,
         chosen: usize,
         backtrack: Vec<usize>,
         done: Vec<usize>,
+        /// The sleep set on arrival: threads whose next operation was explored in a sibling
+        /// branch and commutes with everything run since.
+        sleep: Vec<(usize, Point)>,
     },
 }
 
@@ -110,6 +134,7 @@ impl Trace {
                 join(&mut clock, Trace::slot(&mut self.reads, x));
                 join(&mut clock, &self.other);
             }
+            Point::Local => {}
             _ => join(&mut clock, &self.all),
         }
         let own = get(&clock, thread) + 1;
@@ -122,6 +147,7 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            Point::Local => {}
             _ => join(&mut self.other, &clock),
         }
         self.events.push(Event {
@@ -149,6 +175,10 @@ pub struct Tree {
     exhausted: bool,
     reduce: bool,
     trace: Trace,
+    /// The current state's sleep set (reduction only).
+    sleep: Vec<(usize, Point)>,
+    /// The current execution ended; the remaining threads only unwind.
+    halted: bool,
 }
 
 impl Tree {
@@ -163,6 +193,8 @@ impl Tree {
             exhausted: false,
             reduce,
             trace: Trace::default(),
+            sleep: Vec::new(),
+            halted: false,
         }
     }
 
@@ -170,6 +202,8 @@ impl Tree {
     pub fn next_execution(&mut self) -> bool {
         self.pos = 0;
         self.trace = Trace::default();
+        self.sleep.clear();
+        self.halted = false;
         if !std::mem::replace(&mut self.started, true) {
             return true;
         }
@@ -184,9 +218,11 @@ impl Tree {
                     chosen,
                     backtrack,
                     done,
+                    sleep,
                     ..
                 } => {
-                    if let Some(&p) = backtrack.iter().find(|p| !done.contains(p)) {
+                    let asleep = |p: &usize| sleep.iter().any(|(t, _)| t == p);
+                    if let Some(&p) = backtrack.iter().find(|p| !done.contains(p) && !asleep(p)) {
                         *chosen = p;
                         done.push(p);
                         self.replayed = self.stack.len();
@@ -226,24 +262,62 @@ impl Tree {
 
     /// A scheduling decision: which of `enabled` (thread, next operation) runs. Returns its index.
     pub fn schedule(&mut self, enabled: &[(usize, Point)]) -> usize {
-        if self.reduce && self.pos >= self.replayed {
-            for &(p, next) in enabled {
-                self.analyse(p, next);
+        if self.halted {
+            // The execution is over: the remaining threads only unwind, in any order. The
+            // operations they were about to perform never happen, but each of them races with
+            // the one that ended the execution (see [`Tree::halted`]).
+            if self.reduce {
+                for &(thread, op) in enabled {
+                    self.analyse(thread, op);
+                }
             }
+            return 0;
         }
         let threads: Vec<usize> = enabled.iter().map(|&(t, _)| t).collect();
+        // Is the operation chosen here new in this execution (not part of the replayed prefix,
+        // whose races earlier executions analysed)? A node at `pos` is new from the flipped one
+        // (`replayed - 1`) on; an operation without a node, from `replayed` on.
+        let fresh = if threads.len() == 1 {
+            self.pos >= self.replayed
+        } else {
+            self.pos + 1 >= self.replayed
+        };
+        let mut passed: Vec<(usize, Point)> = Vec::new();
         let (thread, node) = if threads.len() == 1 {
             (threads[0], None)
         } else {
             let chosen = match self.stack.get(self.pos) {
                 Some(Node::Sched {
-                    enabled, chosen, ..
-                }) if *enabled == threads => *chosen,
+                    enabled,
+                    chosen,
+                    done,
+                    ops,
+                    ..
+                }) if *enabled == threads => {
+                    // Siblings explored before `chosen` sleep in its branch.
+                    passed = done
+                        .iter()
+                        .filter(|&&q| q != *chosen)
+                        .map(|&q| (q, ops[enabled.iter().position(|&t| t == q).unwrap_or(0)]))
+                        .collect();
+                    *chosen
+                }
                 other => {
                     if other.is_some() {
                         self.stack.truncate(self.pos);
                     }
-                    let first = threads[0];
+                    let sleep = if self.reduce {
+                        self.sleep.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    // The first thread not asleep (all asleep: this branch is redundant, but
+                    // it still has to run to its end).
+                    let first = threads
+                        .iter()
+                        .copied()
+                        .find(|t| !sleep.iter().any(|(s, _)| s == t))
+                        .unwrap_or(threads[0]);
                     let backtrack = if self.reduce {
                         vec![first]
                     } else {
@@ -251,13 +325,20 @@ impl Tree {
                     };
                     self.stack.push(Node::Sched {
                         enabled: threads.clone(),
+                        ops: enabled.iter().map(|&(_, op)| op).collect(),
                         chosen: first,
                         backtrack,
                         done: vec![first],
+                        sleep,
                     });
                     first
                 }
             };
+            if let Some(Node::Sched { sleep, .. }) = self.stack.get(self.pos) {
+                if self.reduce {
+                    self.sleep = sleep.clone();
+                }
+            }
             self.pos += 1;
             (chosen, Some(self.pos - 1))
         };
@@ -265,42 +346,97 @@ impl Tree {
             .iter()
             .position(|&t| t == thread)
             .expect("the chosen thread is enabled");
-        self.trace.push(thread, enabled[index].1, node);
+        let op = enabled[index].1;
+        if self.reduce {
+            if fresh {
+                self.analyse(thread, op);
+            }
+            // What sleeps here and commutes with the chosen operation sleeps on.
+            self.sleep.extend(passed);
+            self.sleep
+                .retain(|&(t, other)| t != thread && !dependent(other, op));
+        }
+        self.trace.push(thread, op, node);
         index
     }
 
-    /// Flanagan–Godefroid's backtracking step for enabled thread `p` about to perform `next`.
+    /// Source-set DPOR's race reversal for operation `next` of thread `p`, about to run after
+    /// the current trace.
     fn analyse(&mut self, p: usize, next: Point) {
-        let found = self
-            .trace
-            .events
-            .iter()
-            .rev()
-            .find(|e| e.thread != p && dependent(e.point, next) && !self.trace.knows(p, e));
-        let Some(node) = found.and_then(|e| e.node) else {
-            return;
-        };
-        let Node::Sched {
-            enabled, backtrack, ..
-        } = &mut self.stack[node]
-        else {
-            unreachable!("events point at scheduling nodes")
-        };
-        let add: Vec<usize> = if enabled.contains(&p) {
-            vec![p]
-        } else {
-            enabled.clone()
-        };
-        for t in add {
-            if !backtrack.contains(&t) {
-                backtrack.push(t);
+        let events = &self.trace.events;
+        // Earlier operations `next` depends on and that `p` does not know of yet.
+        let candidates: Vec<usize> = (0..events.len())
+            .filter(|&i| {
+                let e = &events[i];
+                e.thread != p && dependent(e.point, next) && !self.trace.knows(p, e)
+            })
+            .collect();
+        for &i in &candidates {
+            // A race only if no other candidate lies between them in happens-before.
+            let e = &events[i];
+            if candidates
+                .iter()
+                .any(|&j| j > i && happens_before(e, &events[j]))
+            {
+                continue;
+            }
+            let Some(node) = e.node else { continue };
+            // `v`: what follows `e` without happening after it, then `next`.
+            let v: Vec<&Event> = events[i + 1..]
+                .iter()
+                .filter(|u| !happens_before(e, u))
+                .collect();
+            let mut seen: Vec<usize> = Vec::new();
+            let mut initials: Vec<usize> = Vec::new();
+            for (k, w) in v.iter().enumerate() {
+                if seen.contains(&w.thread) {
+                    continue;
+                }
+                seen.push(w.thread);
+                if v[..k].iter().all(|u| !happens_before(u, w)) {
+                    initials.push(w.thread);
+                }
+            }
+            if !seen.contains(&p)
+                && v.iter()
+                    .all(|u| !self.trace.knows(p, u) && !dependent(u.point, next))
+            {
+                initials.push(p);
+            }
+            let Node::Sched {
+                enabled,
+                backtrack,
+                sleep,
+                ..
+            } = &mut self.stack[node]
+            else {
+                unreachable!("events point at scheduling nodes")
+            };
+            initials.retain(|q| enabled.contains(q));
+            if initials.is_empty() {
+                // Not expected (an initial of `v` was enabled before `e`); stay sound.
+                for &t in enabled.iter() {
+                    if !backtrack.contains(&t) {
+                        backtrack.push(t);
+                    }
+                }
+            } else if !initials.iter().any(|q| backtrack.contains(q)) {
+                let awake = initials
+                    .iter()
+                    .copied()
+                    .find(|q| !sleep.iter().any(|(s, _)| s == q));
+                backtrack.push(awake.unwrap_or(initials[0]));
             }
         }
     }
 
     /// Thread `thread`'s latest operation ended the execution: from now on it counts as
     /// dependent with everything (every other thread's next operation was disabled by it).
+    /// Nothing sleeps past it, and the order in which the other threads then unwind decides
+    /// nothing.
     pub fn halted(&mut self, thread: usize) {
+        self.sleep.clear();
+        self.halted = true;
         if let Some(e) = self
             .trace
             .events

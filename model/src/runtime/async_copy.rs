@@ -421,7 +421,7 @@ impl Ctx {
     }
 
     pub fn fence_proxy_async(&self, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, Point::Local);
         self.step(|m| m.fence_proxy_async(self.thread, site))
     }
 

@@ -99,7 +99,14 @@ impl Ctx {
     }
 
     pub fn fence(&self, order: Order, scope: Scope, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        // Only fence.sc meets other threads (the fence-SC order); the others act on the
+        // thread's own view.
+        let point = if order == Order::Sc {
+            Point::Other
+        } else {
+            Point::Local
+        };
+        self.sched.point(self.thread, point);
         self.step(|m| m.fence(self.thread, order, scope, site))
     }
 
