@@ -344,3 +344,27 @@ fn runtime_flag_marks_the_states_the_operational_runtime_reaches() {
     assert_eq!(v["runtime"]["complete"], true);
     assert_eq!(v["runtime"]["unreached"], 1);
 }
+
+/// `Time` covers what was asked for: with `--runtime`, the runtime's exploration is part of it
+/// (JSON `seconds` is at least `runtime.seconds`; the text names the runtime's share).
+#[test]
+fn time_includes_the_runtime_exploration() {
+    let dir = scratch("runtime-time");
+    let lb = write(&dir, "lb.litmus", LB);
+    let json = scopecheck(&["litmus", "--runtime", "--json", &lb]);
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&json.stdout).trim()).expect("JSON");
+    let total = v["seconds"].as_f64().expect("seconds");
+    let runtime = v["runtime"]["seconds"].as_f64().expect("runtime.seconds");
+    assert!(
+        total >= runtime,
+        "Time {total} s leaves out the runtime's {runtime} s"
+    );
+    let text = scopecheck(&["litmus", "--runtime", &lb]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let time = text
+        .lines()
+        .find(|l| l.contains("Time "))
+        .expect("a Time line");
+    assert!(time.contains("(runtime "), "{time}");
+}

@@ -3,8 +3,15 @@
 //! `expected.csv` gives, per test and model, 1 when the final condition holds and 0 when it does
 //! not. Every verdict must agree. The oracle lives outside the repository: `$SCOPECHECK_SHARED` when
 //! set, else `<repo>/../shared`; without it the test is reported as skipped.
+//!
+//! Each analysis is also written as herd7's log (`litmus --format herd`) and checked line by
+//! line against the shape herd7 prints and herdtools' `mcompare7` reads (`herd_shape`), its
+//! `Ok`/`No` being the expected verdict.
+
+mod herd_shape;
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::herd;
 use scopecheck_model::litmus::parse_file;
 use std::path::PathBuf;
 
@@ -45,6 +52,8 @@ fn main() {
     let mut agree = vec![0usize; columns.len()];
     let mut total = vec![0usize; columns.len()];
     let mut disagreements = Vec::new();
+    let mut herd_mismatches = Vec::new();
+    let mut passed = 0usize;
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').collect();
         let path = oracle.join("tests").join(fields[0]);
@@ -56,7 +65,19 @@ fn main() {
                 _ => continue,
             };
             total[k] += 1;
-            match analyze(&program, model.clone(), &Options::default()) {
+            let analysis = analyze(&program, model.clone(), &Options::default());
+            let herd_ok = match &analysis {
+                Ok(a) => herd_log_agrees(&herd::log(&program, a, 0.0), expected)
+                    .map_err(|e| {
+                        herd_mismatches.push(format!("{} under {model}: herd log: {e}", fields[0]))
+                    })
+                    .is_ok(),
+                Err(_) => false,
+            };
+            if herd_ok && analysis.as_ref().is_ok_and(|a| a.holds == expected) {
+                passed += 1;
+            }
+            match analysis {
                 Ok(a) if a.holds == expected => agree[k] += 1,
                 Ok(a) => disagreements.push(format!(
                     "{} under {model}: expected {}, got {} ({} states{})",
@@ -76,9 +97,39 @@ fn main() {
     for d in &disagreements {
         println!("DISAGREE {d}");
     }
-    let (agreed, total): (usize, usize) = (agree.iter().sum(), total.iter().sum());
-    println!("oracle: {agreed} passed, {} failed", total - agreed);
-    if !disagreements.is_empty() {
+    let total: usize = total.iter().sum();
+    println!(
+        "oracle: herd7-format logs of {}/{total} analyses follow herd7's lines",
+        total - herd_mismatches.len()
+    );
+    for m in &herd_mismatches {
+        println!("HERD {m}");
+    }
+    println!(
+        "oracle: {passed} passed, {} failed, 0 skipped",
+        total - passed
+    );
+    if passed < total {
         std::process::exit(1);
     }
+}
+
+/// One analysis's herd log has herd7's shape and says `Ok` exactly when the oracle expects the
+/// condition to hold (`holds` is the condition's validation, which `Ok` reports).
+fn herd_log_agrees(log: &str, expected: bool) -> Result<(), String> {
+    let blocks = herd_shape::blocks(log);
+    if blocks.len() != 1 {
+        return Err(format!("{} blocks in\n{log}", blocks.len()));
+    }
+    let lines = blocks[0].clone();
+    let checked = std::panic::catch_unwind(move || herd_shape::check_block(&lines))
+        .map_err(|_| format!("not herd's shape:\n{log}"))?;
+    let ok = checked.2.ends_with("Ok");
+    if ok != expected {
+        return Err(format!(
+            "says {} for expected {}:\n{log}",
+            checked.2, expected as u8
+        ));
+    }
+    Ok(())
 }

@@ -19,6 +19,7 @@
 //!   final state of the condition's observables) and resets the locations for the next launch, so
 //!   the host copies back only counters.
 
+use crate::host::HostThread;
 use scopecheck_model::litmus::{
     Access, BarrierOp, Cmp, Fence, Instr, LocId, LocationKind, Operand, Program, Prop, Proxy,
     ProxyFence, Quantifier, Reg, RmwOp, Term, ThreadId,
@@ -112,6 +113,11 @@ pub struct Harness {
     /// The device each role runs on (0 for every role of a one-GPU program): the rank of its
     /// thread's GPU id among the program's GPU ids. Each device's roles are contiguous.
     pub role_devices: Vec<usize>,
+    /// Litmus threads placed on the host (`P1@host`): run by CPU threads of the runner on
+    /// mapped host memory (see [`crate::host`]), never by the kernel.
+    pub host: Vec<HostThread>,
+    /// Does any thread run an RMW (`atom`/`red`)?
+    pub has_rmw: bool,
 }
 
 /// A load that the harness can repeat until it returns `value`: a *spinning reader*.
@@ -162,11 +168,20 @@ impl Harness {
 pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     check_supported(program)?;
     let (roles, role_devices) = roles(program)?;
+
     let slots = roles.iter().map(Vec::len).max().unwrap_or(0);
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
     let saved = saved_registers(program, &observables);
-    let spins = spins(program);
+    let host: Vec<HostThread> = (0..program.threads.len())
+        .filter(|&t| program.threads[t].placement.is_host())
+        .map(|t| HostThread::new(program, &saved, t))
+        .collect();
+    // Host threads are run by the runner's CPU threads, which load once.
+    let spins: Vec<Spin> = spins(program)
+        .into_iter()
+        .filter(|x| !program.threads[x.thread].placement.is_host())
+        .collect();
     let mut g = Gen {
         program,
         out: String::new(),
@@ -187,6 +202,12 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         locations,
         spins,
         role_devices,
+        host,
+        has_rmw: program.threads.iter().any(|t| {
+            t.body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::Atom { .. } | Instr::Red { .. }))
+        }),
     })
 }
 
@@ -218,13 +239,6 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
             i.value,
             &format!("initial value of P{}:{}", i.thread, i.reg),
         )?;
-    }
-    let gpus: BTreeSet<u32> = p.threads.iter().map(|t| t.placement.gpu).collect();
-    if gpus.len() > 1 {
-        return unsupported(
-            "threads on several GPUs (the kernel takes each device's run of roles, but no \
-             peer-access runner is validated yet)",
-        );
     }
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
@@ -317,6 +331,17 @@ fn operands(i: &Instr) -> Vec<&Operand> {
     }
 }
 
+/// How many GPUs the program's threads sit on.
+fn roles_devices(p: &Program) -> usize {
+    p.threads
+        .iter()
+        .filter(|t| !t.placement.is_host())
+        .map(|t| t.placement.gpu)
+        .collect::<BTreeSet<u32>>()
+        .len()
+        .max(1)
+}
+
 /// Group the litmus threads by (GPU, CTA), in order of first appearance, the roles of GPU `g`
 /// before those of any higher GPU (so each device launches one contiguous run of roles). Also
 /// returns each role's device: the rank of its GPU id among the program's GPU ids.
@@ -324,13 +349,20 @@ fn roles(p: &Program) -> Result<(Vec<Vec<ThreadId>>, Vec<usize>), Unsupported> {
     let gpus: Vec<u32> = p
         .threads
         .iter()
+        .filter(|t| !t.placement.is_host())
         .map(|t| t.placement.gpu)
         .collect::<BTreeSet<u32>>()
         .into_iter()
         .collect();
+    if gpus.is_empty() {
+        return unsupported("every thread is on the host: the harness needs a GPU thread");
+    }
     let mut keys: Vec<(u32, u32)> = Vec::new();
     let mut roles: Vec<Vec<ThreadId>> = Vec::new();
     for (tid, t) in p.threads.iter().enumerate() {
+        if t.placement.is_host() {
+            continue;
+        }
         let key = (t.placement.gpu, t.placement.cta);
         match keys.iter().position(|&k| k == key) {
             Some(r) => roles[r].push(tid),
@@ -355,7 +387,8 @@ fn roles(p: &Program) -> Result<(Vec<Vec<ThreadId>>, Vec<usize>), Unsupported> {
     ))
 }
 
-/// The registers and locations the condition mentions, in first-mention order.
+/// The registers and locations the condition mentions, in first-mention order, then those only
+/// the `filter` mentions (the diff needs them to leave out the states the filter rejects).
 pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
     fn walk(p: &Program, prop: &Prop, out: &mut Vec<Observable>) {
         match prop {
@@ -381,6 +414,9 @@ pub fn observables(p: &Program) -> Result<Vec<Observable>, Unsupported> {
     }
     let mut out = Vec::new();
     walk(p, &p.condition.prop, &mut out);
+    if let Some(filter) = &p.filter {
+        walk(p, filter, &mut out);
+    }
     for o in &out {
         if let Observable::Reg(t, r) = o {
             if *t >= p.threads.len() {
@@ -574,6 +610,14 @@ impl Gen<'_> {
         emit!(self, "#define SPIN_WORD {}u", self.saved.len() + 1);
         emit!(self, "#define TABLE_MASK {}u", TABLE_SLOTS - 1);
         emit!(self, "#define STEP_LIMIT {}u", STEP_LIMIT);
+        // Instances whose threads sit on several GPUs meet at a start barrier in device 0's
+        // memory, reached through peer access: its counter is a system-scope atomic (mode 1).
+        // With a host thread the barrier is a go flag the host sets in mapped host memory and
+        // the GPU threads poll with `.sys` loads (mode 2): no GPU atomic on host memory.
+        let devices = roles_devices(self.program);
+        let host = self.program.threads.iter().any(|t| t.placement.is_host());
+        let mode = if host { 2 } else { u32::from(devices > 1) };
+        emit!(self, "#define SYS_BARRIER {mode}");
         self.out.push_str(PRELUDE);
         self.emit_test_kernel()?;
         self.emit_check_kernel();
@@ -968,9 +1012,24 @@ __device__ void stress_block(u32* scratch, u32 seed, u32 iters, u32 scratch_mask
 // Wait (boundedly) until every litmus thread of the instance has arrived, so they start together.
 __device__ __forceinline__ void spin_barrier(u32* counter, u32 bound) {
   u32 seen;
-  atomicAdd(counter, 1u);
+#if SYS_BARRIER == 2
   for (u32 i = 0; i < bound; ++i) {
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+    if (seen != 0u) break;
+  }
+  return;
+#endif
+#if SYS_BARRIER
+  atomicAdd_system(counter, 1u);
+#else
+  atomicAdd(counter, 1u);
+#endif
+  for (u32 i = 0; i < bound; ++i) {
+#if SYS_BARRIER
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+#else
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+#endif
     if (seen >= THREADS) break;
   }
 }

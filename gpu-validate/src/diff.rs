@@ -4,6 +4,11 @@
 //! locations). An observed state outside the allowed set is a *violation*: the hardware did
 //! something the model forbids. Allowed states never observed are listed as *not seen*: weak
 //! behaviours this run did not provoke (no evidence either way).
+//!
+//! A test's `filter` (herd's: executions whose final state fails it are left out before the
+//! condition is looked at) applies to observations as it does to the model's states: an observed
+//! state the filter rejects is neither judged nor counted for the condition, only counted as
+//! *filtered*.
 
 use crate::codegen::{Harness, Observable};
 use crate::outcome::{self, Outcome};
@@ -53,6 +58,9 @@ pub struct TestDiff {
     /// Instances whose spinning reader never saw the value it waited for (no final state).
     #[serde(default)]
     pub spin_misses: u64,
+    /// Instances whose final state the test's `filter` rejects (left out, as herd does).
+    #[serde(default)]
+    pub filtered: u64,
     pub unknown_keys: Vec<u64>,
 }
 
@@ -117,11 +125,20 @@ pub fn diff(program: &Program, harness: &Harness, allowed: &Allowed, run: &RunRe
         wide: 0,
         lost: run.counts.lost,
         spin_misses: 0,
+        filtered: 0,
         unknown_keys: vec![],
     };
     let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
     for (&key, &count) in &run.counts.keys {
         match outcome::decode(key, obs.len()) {
+            Outcome::State(values)
+                if program
+                    .filter
+                    .as_ref()
+                    .is_some_and(|f| !outcome::satisfies(program, obs, &values, f)) =>
+            {
+                d.filtered += count;
+            }
             Outcome::State(values) => {
                 let r = row(&values, count);
                 if r.allowed == Some(false) {
@@ -190,6 +207,45 @@ mod tests {
             2,
             "(0,1) and (1,1) were allowed but not seen"
         );
+        assert_eq!(d.condition_count(), 3);
+    }
+
+    #[test]
+    fn observations_the_filter_rejects_are_left_out() {
+        // The filter keeps the runs where P1 saw the flag; the model's allowed states (here
+        // only the message-passing outcome) are filtered the same way.
+        let text = MP.replace(
+            "exists (P1:r0 == 1 /\\ P1:r1 == 0)",
+            "filter (P1:r0 == 1)\nexists (P1:r1 == 0)",
+        );
+        let p = parse(&text, "mp-filter.litmus").unwrap();
+        let h = generate(&p).unwrap();
+        assert_eq!(
+            h.observables.len(),
+            2,
+            "the filter's register is observed too"
+        );
+        // Values in the observables' order: the condition's P1:r1, then the filter's P1:r0.
+        assert_eq!(h.observables[0].name(&p), "P1:r1");
+        let state = |r0: Value, r1: Value| vec![r1, r0];
+        let allowed = Allowed {
+            model: "test".into(),
+            states: Some([state(1, 1)].into_iter().collect()),
+            bounded: false,
+        };
+        // (r0, r1) = (0, 0) and (0, 1) fail the filter: not violations, not counted.
+        let d = diff(
+            &p,
+            &h,
+            &allowed,
+            &run(&[(&state(0, 0), 7), (&state(0, 1), 5), (&state(1, 1), 2)]),
+        );
+        assert_eq!((d.violations, d.filtered), (0, 12));
+        assert_eq!(d.observed.len(), 1);
+        assert_eq!(d.condition_count(), 0);
+        // An admitted observation the model forbids is still a violation.
+        let d = diff(&p, &h, &allowed, &run(&[(&state(1, 0), 3)]));
+        assert_eq!((d.violations, d.filtered), (3, 0));
         assert_eq!(d.condition_count(), 3);
     }
 

@@ -9,6 +9,7 @@
 pub mod codegen;
 pub mod confidence;
 pub mod diff;
+pub mod host;
 pub mod mutate;
 pub mod oracle;
 pub mod outcome;

@@ -3,7 +3,7 @@
 
 use crate::codegen::{self, Harness, CHECK_KERNEL, TABLE_SLOTS, TEST_KERNEL};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
 };
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -226,13 +226,62 @@ fn driver_version_in(line: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// A harness compiled and loaded on one GPU.
+/// A harness compiled and loaded on one GPU (and, for a test whose threads sit on several GPUs,
+/// on the peer devices that play the other GPUs' roles).
 pub struct Compiled {
     pub harness: Harness,
     test: CudaFunction,
     check: CudaFunction,
     /// The PTX NVRTC produced (kept for inspection).
     pub ptx: String,
+    /// Devices 1.. of the harness, in order: other GPUs of the host, each with peer access to
+    /// this GPU's memory, where every location, register and barrier lives.
+    peers: Vec<Peer>,
+}
+
+/// Locations, registers or flags of one run.
+enum Buffer {
+    Device(CudaSlice<u32>),
+    /// Page-locked host memory mapped into the devices' address space.
+    Mapped {
+        host: *mut u32,
+        device: u64,
+    },
+}
+
+impl Buffer {
+    /// The address kernels use.
+    fn device_ptr(&self, stream: &CudaStream) -> u64 {
+        match self {
+            Buffer::Device(slice) => slice.device_ptr(stream).0,
+            Buffer::Mapped { device, .. } => *device,
+        }
+    }
+
+    /// The address host threads use (null for device memory).
+    fn host_ptr(&self) -> *mut u32 {
+        match self {
+            Buffer::Device(_) => std::ptr::null_mut(),
+            Buffer::Mapped { host, .. } => *host,
+        }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if let Buffer::Mapped { host, .. } = *self {
+            // SAFETY: allocated by `cuMemHostAlloc`, freed once; no launch uses it any more
+            // (every run waits for its stream before returning or fails with the context).
+            unsafe { cudarc::driver::sys::cuMemFreeHost(host.cast()) };
+        }
+    }
+}
+
+/// Another GPU of the host playing the roles of one of the test's GPUs.
+struct Peer {
+    stream: Arc<CudaStream>,
+    test: CudaFunction,
+    ordinal: usize,
 }
 
 /// What the device counted, as raw keys (see [`crate::outcome`]).
@@ -278,12 +327,105 @@ impl Gpu {
         let check = module
             .load_function(CHECK_KERNEL)
             .map_err(failed("loading the check kernel"))?;
+        let peers = self.peers_for(harness, &text)?;
         Ok(Compiled {
             harness: harness.clone(),
             test,
             check,
             ptx: text,
+            peers,
         })
+    }
+
+    /// Let GPU `ordinal` read and write what this device's current memory pool allocates.
+    fn open_pool_to(&self, ordinal: usize) -> Result<(), GpuError> {
+        use cudarc::driver::sys;
+        if !self.ctx.has_async_alloc() {
+            return Ok(()); // plain `cuMemAlloc` memory: peer access alone reaches it
+        }
+        let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+        // SAFETY: writes one handle for an existing device.
+        unsafe { sys::cuDeviceGetMemPool(&mut pool, self.ctx.cu_device()) }
+            .result()
+            .map_err(failed("finding the memory pool"))?;
+        let desc = sys::CUmemAccessDesc {
+            location: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                id: ordinal as std::ffi::c_int,
+            },
+            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        // SAFETY: one valid descriptor.
+        unsafe { sys::cuMemPoolSetAccess(pool, &desc, 1) }
+            .result()
+            .map_err(failed(&format!("opening the memory pool to GPU {ordinal}")))
+    }
+
+    /// The peer devices a harness spanning several GPUs needs: the test's GPU ids, ranked, are
+    /// this device and then the host's other devices in the driver's order. Each must be able to
+    /// reach this device's memory (`cuDeviceCanAccessPeer`); peer access is enabled from it to
+    /// this device's context and the test kernel loaded there.
+    fn peers_for(&self, harness: &Harness, ptx: &str) -> Result<Vec<Peer>, GpuError> {
+        let wanted = harness.devices();
+        if wanted <= 1 {
+            return Ok(vec![]);
+        }
+        let count = device_count()?;
+        if count < wanted {
+            return Err(GpuError::Failed(format!(
+                "the test's threads sit on {wanted} GPUs; the driver sees {count}"
+            )));
+        }
+        let me = self.info.ordinal;
+        let mut peers = Vec::new();
+        for ordinal in (0..count).filter(|&o| o != me).take(wanted - 1) {
+            let ctx = CudaContext::new(ordinal)
+                .map_err(failed(&format!("creating a context on GPU {ordinal}")))?;
+            // SAFETY: every buffer a peer launch uses is ordered by events on its stream.
+            unsafe { ctx.disable_event_tracking() };
+            let mut can: std::ffi::c_int = 0;
+            // SAFETY: writes one int; both ordinals exist.
+            unsafe {
+                cudarc::driver::sys::cuDeviceCanAccessPeer(
+                    &mut can,
+                    ctx.cu_device(),
+                    self.ctx.cu_device(),
+                )
+            }
+            .result()
+            .map_err(failed("asking for peer access"))?;
+            if can == 0 {
+                return Err(GpuError::Failed(format!(
+                    "GPU {ordinal} cannot access GPU {me}'s memory (no peer access between them)"
+                )));
+            }
+            ctx.bind_to_thread()
+                .map_err(failed("binding a peer context"))?;
+            // SAFETY: enables access from the current context (the peer's) to ours.
+            let r = unsafe { cudarc::driver::sys::cuCtxEnablePeerAccess(self.ctx.cu_ctx(), 0) };
+            if r != cudarc::driver::sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED {
+                r.result()
+                    .map_err(failed(&format!("enabling peer access from GPU {ordinal}")))?;
+            }
+            // Buffers come from this device's stream-ordered memory pool (`cuMemAllocAsync`),
+            // which peer access does not open: the pool is opened to the peer explicitly.
+            self.open_pool_to(ordinal)?;
+            let module = ctx
+                .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+                .map_err(failed("loading the module on a peer GPU"))?;
+            let test = module
+                .load_function(TEST_KERNEL)
+                .map_err(failed("loading the test kernel on a peer GPU"))?;
+            peers.push(Peer {
+                stream: ctx.default_stream(),
+                test,
+                ordinal,
+            });
+        }
+        self.ctx
+            .bind_to_thread()
+            .map_err(failed("binding the context"))?;
+        Ok(peers)
     }
 
     /// Launch `params.launches` times; on a device error or a watchdog timeout, return what the
@@ -298,31 +440,59 @@ impl Gpu {
         let stride = params.stride.max(1) as usize;
         let locs = h.locations.len().max(1);
         let s = &self.stream;
-        let mut mem: CudaSlice<u32> = s
-            .alloc_zeros(locs * n * stride)
-            .map_err(failed("allocating the locations"))?;
-        let mut regs: CudaSlice<i32> = s
-            .alloc_zeros(n * h.words_per_instance())
-            .map_err(failed("allocating registers"))?;
-        let mut bar: CudaSlice<u32> = s.alloc_zeros(n).map_err(failed("allocating barriers"))?;
+        // With a host thread the locations, registers and go flags live in mapped host memory,
+        // where both the CPU and the GPU reach them; otherwise in device 0's memory.
+        let mapped = !h.host.is_empty();
+        if mapped {
+            self.check_host_atomics(h)?;
+        }
+        let mem = self.buffer(mapped, locs * n * stride, "the locations")?;
+        let regs = self.buffer(mapped, n * h.words_per_instance(), "registers")?;
+        let bar = self.buffer(mapped, n, "barriers")?;
         let scratch_lines_log2 = params.scratch_lines_log2.min(20);
-        let mut scratch: CudaSlice<u32> = s
-            .alloc_zeros(32usize << scratch_lines_log2)
-            .map_err(failed("allocating scratch"))?;
-        let mut keys: CudaSlice<u64> = s
+        let scratch = self.buffer(false, 32usize << scratch_lines_log2, "scratch")?;
+        let keys: CudaSlice<u64> = s
             .alloc_zeros(TABLE_SLOTS)
             .map_err(failed("allocating the table"))?;
-        let mut counts: CudaSlice<u64> = s
+        let counts: CudaSlice<u64> = s
             .alloc_zeros(TABLE_SLOTS)
             .map_err(failed("allocating the table"))?;
-        let mut lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
+        let lost: CudaSlice<u64> = s.alloc_zeros(1).map_err(failed("allocating the table"))?;
+        let (mem_p, regs_p, bar_p, scratch_p) = (
+            mem.device_ptr(s),
+            regs.device_ptr(s),
+            bar.device_ptr(s),
+            scratch.device_ptr(s),
+        );
+        let (keys_p, counts_p, lost_p) = (
+            keys.device_ptr(s).0,
+            counts.device_ptr(s).0,
+            lost.device_ptr(s).0,
+        );
 
-        let test_blocks = ((n >> per_block_log2) * h.roles.len()) as u32;
-        let test_cfg = LaunchConfig {
-            grid_dim: (test_blocks + params.stress_blocks, 1, 1),
+        let test_cfg = |role_count: u32| LaunchConfig {
+            grid_dim: (
+                (n >> per_block_log2) as u32 * role_count + params.stress_blocks,
+                1,
+                1,
+            ),
             block_dim: (slots << per_block_log2, 1, 1),
             shared_mem_bytes: params.occupancy_smem.min(MAX_OCCUPANCY_SMEM),
         };
+        // The other GPUs' roles run on the peers, on device 0's (or the host's) locations,
+        // registers and start barriers, each with stress scratch of its own.
+        let mut peer_scratch = Vec::new();
+        for (i, peer) in c.peers.iter().enumerate() {
+            let scratch: CudaSlice<u32> = peer
+                .stream
+                .alloc_zeros(32usize << scratch_lines_log2)
+                .map_err(failed(&format!(
+                    "allocating scratch on GPU {}",
+                    peer.ordinal
+                )))?;
+            let p = scratch.device_ptr(&peer.stream).0;
+            peer_scratch.push((h.device_roles(i + 1), p, scratch));
+        }
         let check_threads = n.min(256) as u32;
         let check_cfg = LaunchConfig {
             grid_dim: ((n as u32).div_ceil(check_threads), 1, 1),
@@ -335,23 +505,23 @@ impl Gpu {
         let loc_perm = u32::from(params.permute_locations);
         let stress_pattern = params.stress_pattern & 3;
         let mut rng = rand::rngs::StdRng::seed_from_u64(params.seed);
+        let host_memory = mapped.then(|| crate::host::Memory {
+            mem: mem.host_ptr(),
+            regs: regs.host_ptr(),
+            go: bar.host_ptr(),
+            k,
+            stride: stride as u32,
+            loc_perm: params.permute_locations,
+        });
 
-        let check = |seed: u32,
-                     classify: u32,
-                     mem: &mut CudaSlice<u32>,
-                     regs: &mut CudaSlice<i32>,
-                     bar: &mut CudaSlice<u32>,
-                     keys: &mut CudaSlice<u64>,
-                     counts: &mut CudaSlice<u64>,
-                     lost: &mut CudaSlice<u64>|
-         -> Result<(), GpuError> {
+        let check = |seed: u32, classify: u32| -> Result<(), GpuError> {
             let mut b = s.launch_builder(&c.check);
-            b.arg(mem)
-                .arg(regs)
-                .arg(bar)
-                .arg(keys)
-                .arg(counts)
-                .arg(lost);
+            b.arg(&mem_p)
+                .arg(&regs_p)
+                .arg(&bar_p)
+                .arg(&keys_p)
+                .arg(&counts_p)
+                .arg(&lost_p);
             b.arg(&seed)
                 .arg(&k32)
                 .arg(&stride32)
@@ -363,16 +533,7 @@ impl Gpu {
                 .map_err(failed("launching the check kernel"))
         };
         // Write every location's initial value (the reset half of the check kernel).
-        check(
-            0,
-            0,
-            &mut mem,
-            &mut regs,
-            &mut bar,
-            &mut keys,
-            &mut counts,
-            &mut lost,
-        )?;
+        check(0, 0)?;
         s.synchronize()
             .map_err(failed("initialising the locations"))?;
 
@@ -386,37 +547,60 @@ impl Gpu {
             let mut launch = || -> Result<(), GpuError> {
                 for _ in 0..this_batch {
                     let seed: u32 = rng.gen();
-                    let mut b = s.launch_builder(&c.test);
-                    b.arg(&mut mem)
-                        .arg(&mut regs)
-                        .arg(&mut bar)
-                        .arg(&mut scratch);
-                    b.arg(&seed)
-                        .arg(&k32)
-                        .arg(&per_block_log2)
-                        .arg(&stride32)
-                        .arg(&layout);
-                    b.arg(&params.barrier_spins)
-                        .arg(&params.pre_stress)
-                        .arg(&params.stress_iters);
-                    b.arg(&scratch_mask)
-                        .arg(&loc_perm)
-                        .arg(&stress_pattern)
-                        .arg(&params.spin_bound)
-                        .arg(&role_base)
-                        .arg(&role_count);
-                    // SAFETY: argument list matches the generated kernel's signature.
-                    unsafe { b.launch(test_cfg) }.map_err(failed("launching the test kernel"))?;
-                    check(
-                        seed,
-                        1,
-                        &mut mem,
-                        &mut regs,
-                        &mut bar,
-                        &mut keys,
-                        &mut counts,
-                        &mut lost,
-                    )?;
+                    if host_memory.is_some() {
+                        // The host reads and writes the instances itself: the last check must
+                        // have reset them before it starts.
+                        self.wait(params.watchdog_s)?;
+                    }
+                    // A peer starts after the last check has reset the instances, and not after
+                    // device 0's test kernel: joined before that kernel is queued.
+                    for peer in &c.peers {
+                        peer.stream.join(s).map_err(failed("ordering a peer GPU"))?;
+                    }
+                    // Every device runs its roles of the same instances with the same seed.
+                    let devices = std::iter::once((s, &c.test, (role_base, role_count), scratch_p))
+                        .chain(c.peers.iter().zip(&peer_scratch).map(
+                            |(peer, (roles, scratch, _))| {
+                                (&peer.stream, &peer.test, *roles, *scratch)
+                            },
+                        ));
+                    for (stream, test, (base, count), scratch) in devices {
+                        let mut b = stream.launch_builder(test);
+                        b.arg(&mem_p).arg(&regs_p).arg(&bar_p).arg(&scratch);
+                        b.arg(&seed)
+                            .arg(&k32)
+                            .arg(&per_block_log2)
+                            .arg(&stride32)
+                            .arg(&layout);
+                        b.arg(&params.barrier_spins)
+                            .arg(&params.pre_stress)
+                            .arg(&params.stress_iters);
+                        b.arg(&scratch_mask)
+                            .arg(&loc_perm)
+                            .arg(&stress_pattern)
+                            .arg(&params.spin_bound)
+                            .arg(&base)
+                            .arg(&count);
+                        // SAFETY: argument list matches the generated kernel's signature; the
+                        // buffers of device 0 are reachable from a peer through peer access,
+                        // mapped host memory from every device.
+                        unsafe { b.launch(test_cfg(count)) }
+                            .map_err(failed("launching the test kernel"))?;
+                    }
+                    if let Some(m) = &host_memory {
+                        // The host threads run while the kernels do, one CPU thread each.
+                        std::thread::scope(|scope| {
+                            for t in &h.host {
+                                scope.spawn(move || t.run_launch(m, seed));
+                            }
+                        });
+                    }
+                    // The check reads what every device wrote.
+                    for peer in &c.peers {
+                        s.join(&peer.stream)
+                            .map_err(failed("waiting for a peer GPU"))?;
+                    }
+                    check(seed, 1)?;
                 }
                 self.wait(params.watchdog_s)
             };
@@ -441,6 +625,69 @@ impl Gpu {
             seconds,
             error,
         })
+    }
+
+    /// A zeroed buffer of `words` words: in device memory, or (`mapped`) in page-locked host
+    /// memory mapped into every device's address space.
+    fn buffer(&self, mapped: bool, words: usize, what: &str) -> Result<Buffer, GpuError> {
+        if !mapped {
+            let slice = self
+                .stream
+                .alloc_zeros::<u32>(words)
+                .map_err(failed(&format!("allocating {what}")))?;
+            return Ok(Buffer::Device(slice));
+        }
+        use cudarc::driver::sys;
+        self.ctx
+            .bind_to_thread()
+            .map_err(failed("binding the context"))?;
+        let bytes = words.max(1) * 4;
+        let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: allocates `bytes` of page-locked memory, mapped and usable from every context.
+        unsafe {
+            sys::cuMemHostAlloc(
+                &mut host,
+                bytes,
+                sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE,
+            )
+        }
+        .result()
+        .map_err(failed(&format!("allocating {what} in mapped host memory")))?;
+        // SAFETY: `bytes` bytes were just allocated.
+        unsafe { std::ptr::write_bytes(host.cast::<u8>(), 0, bytes) };
+        let mut device: sys::CUdeviceptr = 0;
+        // SAFETY: `host` is a mapped allocation of this context.
+        let mapped = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, host, 0) }.result();
+        // From here the buffer owns the allocation (and frees it when dropped, error or not).
+        let buffer = Buffer::Mapped {
+            host: host.cast(),
+            device,
+        };
+        mapped.map_err(failed("mapping host memory into the GPU"))?;
+        Ok(buffer)
+    }
+
+    /// RMWs on words the CPU also touches are atomic only where the GPU has native atomics on
+    /// host memory (`CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`, e.g. NVLink-C2C): over
+    /// PCIe a GPU RMW and a CPU access to one word may interleave, so such tests are refused.
+    fn check_host_atomics(&self, h: &Harness) -> Result<(), GpuError> {
+        if !h.has_rmw {
+            return Ok(());
+        }
+        let native = self
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+            )
+            .map_err(failed("host atomic support"))?;
+        if native == 0 {
+            return Err(GpuError::Failed(format!(
+                "unsupported here: RMWs in a test with a host thread need atomics between GPU {} \
+                 and host memory, which this system does not have (no host-native atomics)",
+                self.info.ordinal
+            )));
+        }
+        Ok(())
     }
 
     /// Wait for the stream with a host-side deadline instead of blocking forever.

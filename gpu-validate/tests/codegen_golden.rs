@@ -128,7 +128,7 @@ fn rmw_branches_and_unsupported_features() {
 }
 
 #[test]
-fn roles_are_per_gpu_and_cta_and_several_gpus_are_refused() {
+fn roles_are_per_gpu_and_cta_and_each_gpu_runs_its_own_roles() {
     let one = generate(&shape("MP-relaxed-gpu")).unwrap();
     assert_eq!((one.devices(), one.device_roles(0)), (1, (0, 2)));
     has(
@@ -136,10 +136,15 @@ fn roles_are_per_gpu_and_cta_and_several_gpus_are_refused() {
         "const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;",
     );
     let gpus = "PTX G\n{ x=0; }\n P0@cta 0,gpu 1 | P1@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 | ld.relaxed.sys r0, x ;\nexists (P1:r0 == 1)\n";
-    let err = generate(&parse(gpus, "g.litmus").unwrap())
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("several GPUs"), "{err}");
+    let two = generate(&parse(gpus, "g.litmus").unwrap()).unwrap();
+    // P1 (gpu 0) is device 0's role, P0 (gpu 1) device 1's; the start barrier is system-wide.
+    assert_eq!(
+        (two.devices(), two.device_roles(0), two.device_roles(1)),
+        (2, (0, 1), (1, 1))
+    );
+    assert_eq!(two.roles, vec![vec![1], vec![0]]);
+    has(&two.source, "#define SYS_BARRIER 1");
+    has(&one.source, "#define SYS_BARRIER 0");
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //!    relaxed loads and stores, threads in two CTAs, a condition on two registers and `x`'s
 //!    final value taken from one random interleaving, so it holds): the time to decide the condition (`condition_only`) and to find every
 //!    final state (`analyze_states`), each under a timeout (default 10 s: a run that reaches
-//!    it answers *bounded*), with the peak resident memory of each run.
+//!    it answers *bounded*), with the peak resident memory of each run (each runs in a child
+//!    process of its own, so the figure is its own).
 
 use scopecheck_model::axiomatic::{analyze, analyze_states, Analysis, Model, Options};
 use scopecheck_model::litmus::{parse, parse_file, Program};
@@ -33,12 +34,7 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// Resets the peak resident set size (Linux: `5` into `clear_refs`); false where unsupported.
-fn reset_peak() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-/// The peak resident set size in MiB since the last reset (`VmHWM`).
+/// The peak resident set size of this process in MiB (`VmHWM`).
 fn peak_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -194,8 +190,63 @@ fn describe(a: &Analysis) -> String {
     }
 }
 
+/// One measurement, in this process (a child of the table's): `decide` or `states` for the
+/// random t×n program, printed as `seconds peak_MiB states verdict`.
+fn measure_one(mode: &str, t: usize, n: usize, timeout: f64) {
+    let p = random_program(t, n, (t * 100 + n) as u64);
+    let opts = Options {
+        timeout: Some(Duration::from_secs_f64(timeout)),
+        condition_only: mode == "decide",
+        ..Options::default()
+    };
+    let start = Instant::now();
+    let a = match mode {
+        "decide" => analyze(&p, Model::PtxV75, &opts),
+        _ => analyze_states(&p, Model::PtxV75, &opts),
+    }
+    .expect("it analyses");
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{seconds:.3} {:.1} {} {}",
+        peak_mib(),
+        a.states.len(),
+        describe(&a)
+    );
+}
+
+/// Runs [`measure_one`] in a child process, so that each figure has its own peak memory.
+fn measure(mode: &str, t: usize, n: usize, timeout: f64) -> (f64, f64, usize, String) {
+    let out = std::process::Command::new(std::env::current_exe().expect("own path"))
+        .args([
+            "--one",
+            mode,
+            &t.to_string(),
+            &n.to_string(),
+            &timeout.to_string(),
+        ])
+        .output()
+        .expect("run a measurement");
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let mut fields = line.splitn(4, ' ');
+    let mut number = || fields.next().and_then(|f| f.parse::<f64>().ok());
+    match (number(), number(), number()) {
+        (Some(s), Some(mib), Some(states)) => {
+            let verdict = line.splitn(4, ' ').nth(3).unwrap_or("").to_string();
+            (s, mib, states as usize, verdict)
+        }
+        _ => (f64::NAN, f64::NAN, 0, format!("failed: {}", out.status)),
+    }
+}
+
 fn main() {
-    let timeout = std::env::args().nth(1).map_or(10.0, |s| {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--one") {
+        let number = |i: usize| args[i].parse::<usize>().expect("a number");
+        let timeout = args[5].parse::<f64>().expect("a number");
+        measure_one(&args[2], number(3), number(4), timeout);
+        return;
+    }
+    let timeout = args.get(1).map_or(10.0, |s| {
         s.parse::<f64>().expect("TIMEOUT_SECS is a number")
     });
     match shared_suite() {
@@ -228,14 +279,17 @@ fn main() {
         None => println!("shared PTX tests: not found (set SCOPECHECK_SHARED)"),
     }
     println!();
-    println!("random relaxed programs, 2 locations, timeout {timeout} s per run");
     println!(
-        "{:>6}  {:>10} {:>8}  {:<28} {:>10} {:>8} {:>7}  {:<28}",
+        "random relaxed programs, 2 locations, ptx-v7.5, timeout {timeout} s per run, \
+         each run in its own process (peak resident memory)"
+    );
+    println!(
+        "{:>6}  {:>9} {:>7}  {:<30} {:>9} {:>7} {:>7}  {:<30}",
         "t×n", "decide s", "MiB", "verdict", "states s", "MiB", "states", "verdict"
     );
-    let limit = Duration::from_secs_f64(timeout);
     // Sizes named after the timeout (`4x5 8x8`) replace the default list.
-    let mut sizes: Vec<(usize, usize)> = std::env::args()
+    let mut sizes: Vec<(usize, usize)> = args
+        .iter()
         .skip(2)
         .map(|a| {
             let (t, n) = a.split_once(['x', '×']).expect("sizes read TxN");
@@ -249,36 +303,18 @@ fn main() {
         sizes = vec![(3, 5), (4, 4), (4, 5), (5, 5), (6, 6), (8, 8)];
     }
     for (t, n) in sizes {
-        let p = random_program(t, n, (t * 100 + n) as u64);
-        let opts = Options {
-            timeout: Some(limit),
-            ..Options::default()
-        };
-        let decide = Options {
-            condition_only: true,
-            ..opts.clone()
-        };
-        let measure = |run: &dyn Fn() -> Analysis| {
-            let tracked = reset_peak();
-            let start = Instant::now();
-            let a = run();
-            let seconds = start.elapsed().as_secs_f64();
-            (a, seconds, if tracked { peak_mib() } else { f64::NAN })
-        };
-        let (d, d_s, d_mib) =
-            measure(&|| analyze(&p, Model::PtxV75, &decide).expect("it analyses"));
-        let (s, s_s, s_mib) =
-            measure(&|| analyze_states(&p, Model::PtxV75, &opts).expect("it analyses"));
+        let (d_s, d_mib, _, d_verdict) = measure("decide", t, n, timeout);
+        let (s_s, s_mib, states, s_verdict) = measure("states", t, n, timeout);
         println!(
-            "{:>6}  {:>10.3} {:>8.1}  {:<28} {:>10.3} {:>8.1} {:>7}  {:<28}",
+            "{:>6}  {:>9.3} {:>7.1}  {:<30} {:>9.3} {:>7.1} {:>7}  {:<30}",
             format!("{t}×{n}"),
             d_s,
             d_mib,
-            describe(&d),
+            d_verdict,
             s_s,
             s_mib,
-            s.states.len(),
-            describe(&s)
+            states,
+            s_verdict
         );
     }
 }

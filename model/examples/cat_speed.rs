@@ -16,7 +16,6 @@ fn shared_dir() -> Option<PathBuf> {
     [
         std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from),
         Some(root.join("../shared")),
-        Some(PathBuf::from("/work/shared")),
     ]
     .into_iter()
     .flatten()

@@ -21,6 +21,7 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Every scope, narrowest first.
     pub const ALL: [Scope; 4] = [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys];
 
     /// The PTX spelling (`cta`, `cluster`, `gpu`, `sys`).
@@ -43,6 +44,8 @@ impl Scope {
         }
     }
 
+    /// The scope a PTX, Tile IR or cuTile name spells (`cta`/`tile_block`/`block`, `cluster`,
+    /// `gpu`/`device`, `sys`/`system`); `None` for any other word.
     pub fn from_name(name: &str) -> Option<Scope> {
         Some(match name {
             "cta" | "tile_block" | "block" => Scope::Cta,
@@ -83,15 +86,20 @@ impl fmt::Display for Scope {
 pub enum Order {
     /// Plain access: not strong, never synchronizes, races with conflicting accesses.
     Weak,
+    /// `.relaxed`: strong, atomic, no ordering beyond coherence.
     Relaxed,
+    /// `.acquire`: a strong read whose later operations stay after it.
     Acquire,
+    /// `.release`: a strong write whose earlier operations stay before it.
     Release,
+    /// `.acq_rel`: both (read-modify-writes and fences).
     AcqRel,
     /// `fence.sc` only.
     Sc,
 }
 
 impl Order {
+    /// The PTX qualifier (`weak`, `relaxed`, `acquire`, `release`, `acq_rel`, `sc`).
     pub fn ptx_name(self) -> &'static str {
         match self {
             Order::Weak => "weak",
@@ -103,6 +111,7 @@ impl Order {
         }
     }
 
+    /// The order a PTX qualifier names; `None` for any other word.
     pub fn from_name(name: &str) -> Option<Order> {
         Some(match name {
             "weak" => Order::Weak,
@@ -120,10 +129,12 @@ impl Order {
         self != Order::Weak
     }
 
+    /// Acquire semantics: `.acquire`, `.acq_rel` and `.sc`.
     pub fn is_acquire(self) -> bool {
         matches!(self, Order::Acquire | Order::AcqRel | Order::Sc)
     }
 
+    /// Release semantics: `.release`, `.acq_rel` and `.sc`.
     pub fn is_release(self) -> bool {
         matches!(self, Order::Release | Order::AcqRel | Order::Sc)
     }
@@ -136,15 +147,26 @@ impl fmt::Display for Order {
 }
 
 /// Where a thread runs: GPU, cluster and CTA. CTA ids are unique within a GPU.
+///
+/// A *host* thread (litmus `P1@host`) runs on the CPU: PTX puts it in the system scope only
+/// ("the set of all threads in the program, including threads on the host CPU"), in no CTA,
+/// cluster or GPU of any device thread. It is a placement on the pseudo-GPU [`Placement::HOST_GPU`],
+/// each host thread in a CTA of its own, so every scope but `.sys` leaves it out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Placement {
+    /// The GPU (device) index.
     pub gpu: u32,
     /// Cluster id; when absent every CTA is its own cluster.
     pub cluster: Option<u32>,
+    /// The CTA (thread block) id.
     pub cta: u32,
 }
 
 impl Placement {
+    /// The GPU id that stands for the host CPU; litmus GPU ids stay below it.
+    pub const HOST_GPU: u32 = u32::MAX;
+
+    /// CTA `cta` of GPU `gpu`, a cluster of its own.
     pub fn new(cta: u32, gpu: u32) -> Placement {
         Placement {
             gpu,
@@ -153,6 +175,17 @@ impl Placement {
         }
     }
 
+    /// Host thread number `thread` (its CTA id on the host pseudo-GPU, unique per thread).
+    pub fn host(thread: u32) -> Placement {
+        Placement::new(thread, Placement::HOST_GPU)
+    }
+
+    /// Does this thread run on the host CPU?
+    pub fn is_host(&self) -> bool {
+        self.gpu == Placement::HOST_GPU
+    }
+
+    /// The cluster this CTA belongs to (its own id when no cluster is given).
     pub fn cluster_id(&self) -> u32 {
         self.cluster.unwrap_or(self.cta)
     }
@@ -160,10 +193,32 @@ impl Placement {
 
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_host() {
+            return f.write_str("host");
+        }
         match self.cluster {
             Some(c) => write!(f, "cta {},cluster {},gpu {}", self.cta, c, self.gpu),
             None => write!(f, "cta {},gpu {}", self.cta, self.gpu),
         }
+    }
+}
+
+#[cfg(test)]
+mod host_tests {
+    use super::*;
+
+    #[test]
+    fn a_host_thread_is_in_the_system_scope_of_a_gpu_thread_and_in_no_narrower_one() {
+        let (gpu, host, other_host) =
+            (Placement::new(0, 0), Placement::host(1), Placement::host(2));
+        for s in [Scope::Cta, Scope::Cluster, Scope::Gpu] {
+            assert!(!s.includes(&gpu, &host) && !s.includes(&host, &gpu), "{s}");
+            assert!(!s.includes(&host, &Placement::new(0, 0)), "{s}");
+        }
+        assert!(Scope::Sys.includes(&gpu, &host) && Scope::Sys.includes(&host, &gpu));
+        assert_eq!(Scope::narrowest_common(&host, &gpu), Scope::Sys);
+        assert!(!Scope::Cta.includes(&host, &other_host));
+        assert_eq!(host.to_string(), "host");
     }
 }
 

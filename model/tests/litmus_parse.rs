@@ -304,3 +304,25 @@ fn ld_global_nc_round_trips_and_rejects_orders() {
     let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
     assert!(e.message.contains("write `ld.global.nc`"), "{e}");
 }
+
+#[test]
+fn a_host_thread_is_placed_with_at_host_and_runs_sys_operations_only() {
+    let src = "PTX H\n{ x=0; y=0; }\n P0@host | P1@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 | ld.acquire.sys r0, y ;\n fence.sc.sys | ld.weak r1, x ;\n st.release.sys y, 1 | ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+    let p = litmus::parse(src, "h.litmus").unwrap();
+    assert!(p.threads[0].placement.is_host());
+    assert!(!p.threads[1].placement.is_host());
+    let printed = litmus::print(&p);
+    assert!(printed.contains("P0@host"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+    for (bad, says) in [
+        ("st.relaxed.gpu x, 1", "strong accesses are `.sys`"),
+        ("fence.acq_rel.cta", "fences are `.sys`"),
+        ("bar.cta.sync 0", "GPU instructions"),
+    ] {
+        let e = error_of(&src.replace("st.relaxed.sys x, 1", bad)).to_string();
+        assert!(e.contains("h.litmus:4:2") || e.contains(":4:2"), "{e}");
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let e = error_of(&src.replace("P1@cta 0,gpu 0", "P1@cta 0,gpu 4294967295")).to_string();
+    assert!(e.contains("GPU ids must be below"), "{e}");
+}

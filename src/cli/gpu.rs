@@ -1040,6 +1040,13 @@ fn format_record(rec: &TestRecord) -> String {
             d.spin_misses
         );
     }
+    if d.filtered > 0 {
+        let _ = writeln!(
+            out,
+            "  left out by the test's filter: {} instances",
+            d.filtered
+        );
+    }
     let _ = writeln!(
         out,
         "  weak outcome: {} ({:.4}%); reproducible at {}: {} (needs {}); environment: {}",

@@ -144,6 +144,8 @@ struct RuntimeStates {
     /// that is not yet executed (load buffering), so these are outside what it can verify.
     unreached: usize,
     configurations: u64,
+    /// Seconds the runtime's exploration took (part of the test's `Time`).
+    seconds: f64,
     /// Why the runtime was not compared, if it was not.
     #[serde(skip_serializing_if = "Option::is_none")]
     skipped: Option<String>,
@@ -157,14 +159,17 @@ impl RuntimeStates {
             complete: false,
             unreached: 0,
             configurations: 0,
+            seconds: 0.0,
             skipped: None,
         };
+        let start = Instant::now();
         if !runtime_models(p) {
             out.skipped =
                 Some("the runtime does not model proxies or aliases; not compared".to_string());
             return out;
         }
         let mut o = explore_states(p, &RuntimeOptions::default());
+        out.seconds = start.elapsed().as_secs_f64();
         // The runtime reports every location; compare the ones the analysis reports.
         o.states = std::mem::take(&mut o.states)
             .into_iter()
@@ -399,7 +404,12 @@ fn print_human(
     if let Some(r) = runtime {
         print_runtime(model, a, r);
     }
-    println!("Executions {}  Time {seconds:.4} s", a.executions);
+    // With `--runtime`, `Time` includes the runtime's exploration, shown in parentheses.
+    let of_runtime = runtime.map_or(String::new(), |r| format!(" (runtime {:.4} s)", r.seconds));
+    println!(
+        "Executions {}  Time {seconds:.4} s{of_runtime}",
+        a.executions
+    );
     println!();
 }
 

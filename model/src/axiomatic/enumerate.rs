@@ -15,7 +15,12 @@
 //! - Atomicity is also applied while a coherence order is built: once an RMW's source is
 //!   placed and its write is not, no morally strong write may come between them;
 //! - events, the model's static relations and the fence.sc orders are built once per
-//!   combination of thread paths, not per valuation.
+//!   combination of thread paths, not per valuation;
+//! - with many valuations, [`Prefix`] lets `values.rs` drop a valuation while its reads are
+//!   being given values, once the reads-from pairs they force fail these same axioms.
+//!
+//! A reported location's coherence-last write is chosen before its morally strong pairs are
+//! oriented ([`Search::choose_last`]), so the final value is known before the orientations.
 //!
 //! Searching for the final states only ([`super::analyze_states`]), branches that can only
 //! reach states already found are dropped as well ([`super::targets`]).

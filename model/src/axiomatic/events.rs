@@ -172,6 +172,10 @@ pub struct Lasso {
     pub stmts: Vec<usize>,
     /// Every register's value when the iteration began.
     pub regs_before: BTreeMap<Reg, Expr>,
+    /// Index of the first event of the iteration before it, when that one ran the same
+    /// statements (the earlier of two equal iterations: what a repeated iteration that writes
+    /// may read from, see `liveness.rs`).
+    pub previous: Option<usize>,
 }
 
 impl Path {
@@ -359,6 +363,9 @@ struct State {
 struct Trail {
     stmts: Vec<usize>,
     taken: HashMap<usize, (usize, usize, HashMap<Reg, Tainted>)>,
+    /// For each backward branch taken twice or more: the events and statements run at the
+    /// taking before the last.
+    before_last: HashMap<usize, (usize, usize)>,
 }
 
 impl State {
@@ -385,9 +392,16 @@ impl State {
             .zip(self.trail.as_ref())
             .and_then(|((branch, _), trail)| {
                 let (start, from, regs) = trail.taken.get(&branch)?;
+                let stmts = &trail.stmts[*from..];
+                let previous = trail
+                    .before_last
+                    .get(&branch)
+                    .filter(|&&(_, earlier)| &trail.stmts[earlier..*from] == stmts)
+                    .map(|&(events, _)| events);
                 Some(Lasso {
                     start: *start,
-                    stmts: trail.stmts[*from..].to_vec(),
+                    stmts: stmts.to_vec(),
+                    previous,
                     regs_before: regs
                         .iter()
                         .map(|(r, v)| (r.clone(), v.value.clone()))
@@ -593,7 +607,9 @@ fn thread_paths(
                             }
                             if let Some(trail) = &mut s.trail {
                                 let at = (s.events.len(), trail.stmts.len(), s.regs.clone());
-                                trail.taken.insert(here, at);
+                                if let Some((events, stmts, _)) = trail.taken.insert(here, at) {
+                                    trail.before_last.insert(here, (events, stmts));
+                                }
                             }
                         }
                         s.pc = dest;

@@ -7,12 +7,18 @@
 //! Consistency Models", Dartagnan's liveness check, reduces a spin loop to one repeated
 //! iteration): every thread has either
 //! - **finished** (a complete path),
-//! - **spun**: run a prefix and then one iteration of a loop that *writes nothing*, whose
+//! - **spun**: run a prefix and then one iteration of a loop that passes no barrier, whose
 //!   registers at its end are those it began with (for the registers it reads before writing:
-//!   it changes nothing the next iteration reads), and whose reads all read *coherence-last*
-//!   writes of the execution. Once no thread writes any more, a read that sees the
+//!   it changes nothing the next iteration reads), and whose reads read writes that the next
+//!   round will offer again. For an iteration that *writes nothing* that means
+//!   *coherence-last* writes: once no thread writes any more, a read that sees the
 //!   coherence-latest write keeps seeing it (coherence forbids going back), so the next
-//!   iteration reads the same values, computes the same, and branches back again: forever;
+//!   iteration reads the same values, computes the same, and branches back again: forever.
+//!   An iteration that writes (an exchange handed back and forth, an RMW that rewrites the
+//!   value it read) repeats when its writes are coherence-last and its reads read the spinning
+//!   iterations' writes, or writes of the iteration before that the repeated one writes again
+//!   with the same value (`Repeated` below gives the conditions and why the round can be copied
+//!   forever);
 //! - **blocked** at a `bar.sync` that no arrival can complete (see [`Progress`] for who still
 //!   arrives);
 //! - or, only where the progress model allows it, **stopped** after a prefix of its run (never
@@ -34,7 +40,7 @@
 //! forever. Arrivals beyond the quorum are not judged to hang (the dialect's reading, which the
 //! shared oracle's verdicts follow: three threads at a barrier of quorum two terminate).
 
-use super::enumerate::{Collector, Explorer};
+use super::enumerate::{Accept, Collector, Explorer};
 use super::events::{self, Expr, Kind, Path, Trace};
 use super::execution::{Events, Execution};
 use super::rel::{members, Rel};
@@ -158,7 +164,8 @@ impl Default for Options {
 pub enum Fate {
     /// It ran to its end.
     Done,
-    /// It repeats one iteration of a loop forever.
+    /// It repeats one iteration of a loop forever (one that writes nothing, or one whose
+    /// writes the next round writes again).
     Spins,
     /// It waits forever at a barrier.
     Blocked,
@@ -225,6 +232,9 @@ struct Run {
 
 struct Spin {
     start: usize,
+    /// The iteration before, when it ran the same statements (index of its first event): the
+    /// writes a repeated iteration may read from in the previous round.
+    previous: Option<usize>,
     live_in: Vec<(Expr, Expr)>,
     stmts: Vec<usize>,
     span: Span,
@@ -339,11 +349,20 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                 &mut out,
             ),
             (Some(span), Some(lasso)) => {
-                // A spin iteration writes nothing and passes no barrier.
-                let quiet = path.events[lasso.start..]
+                // A repeated iteration passes no barrier (a barrier's instances are counted by
+                // `barriers_block`); its writes are judged in `hangs`.
+                let no_barrier = path.events[lasso.start..]
                     .iter()
-                    .all(|e| matches!(e.kind, Kind::Read { .. } | Kind::Fence(_)));
-                if quiet {
+                    .all(|e| !matches!(e.kind, Kind::Barrier { .. }));
+                // The iteration before it, event for event the same statements.
+                let previous = lasso.previous.filter(|&before| {
+                    let len = path.events.len() - lasso.start;
+                    lasso.start - before == len
+                        && (0..len).all(|i| {
+                            path.events[before + i].stmt == path.events[lasso.start + i].stmt
+                        })
+                });
+                if no_barrier {
                     let live_in = live_in(body.iter().map(|s| &s.instr), &lasso.stmts)
                         .into_iter()
                         .map(|r| (lasso.regs_before[&r].clone(), path.regs[&r].clone()))
@@ -357,6 +376,7 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                             fate: Fate::Spins,
                             spin: Some(Spin {
                                 start: lasso.start,
+                                previous,
                                 live_in,
                                 stmts: lasso.stmts.clone(),
                                 span: *span,
@@ -577,6 +597,101 @@ fn barriers_block(
     })
 }
 
+/// The repeated iterations of one combination of runs (event ids), and what makes them
+/// repeat forever.
+///
+/// Let `S` be the repeated iterations of the spinning threads, `I` (where a thread has one) the
+/// iteration each ran just before with the same statements, and `P` everything else. The
+/// execution `P ∪ I ∪ S` stands for the infinite one `P ∪ I ∪ S₁ ∪ S₂ ∪ …` in which every
+/// `Sₖ₊₁` is a copy of `S = S₁` that reads from `Sₖ₊₁` where `S` reads from `S`, from `Sₖ`
+/// where `S` reads from `I`, and the same write where `S` reads from `P`, its writes coming
+/// after `Sₖ`'s in coherence. That run is well-formed and computes what `S` computed when
+/// - every write of `S` is coherence-after every other write to its location (`Sₖ₊₁`'s
+///   writes go after all of `Sₖ`'s and `P`'s);
+/// - every read of `S` reads (a) a write of `S`, (b) a write `w` of `I` whose copy in `S` writes
+///   the same value and after which only writes of `S` come in coherence, or (c) a write no
+///   other write follows in coherence (it stays the latest forever: no copy writes there);
+/// - each spinning thread's registers that the iteration reads before writing hold at its end
+///   what they held at its start (checked in [`hangs`]).
+///
+/// Then reads-from, coherence and from-reads (a read of `Sₖ₊₁` reads `Sₖ₊₁`, the last write of
+/// `Sₖ` at its location, or a write with no successor) never lead from a later round back to an
+/// earlier one, and no edge leads back into `P` from beyond `S₁`: a cycle of a relation the
+/// model builds from them either lies in `P ∪ I ∪ S`, which is consistent, or within one round
+/// `Sₖ`, whose events and relations are those of `S`. So the infinite run is consistent, and
+/// each spinning thread runs its iteration forever. A quiet iteration (no writes: the spin of
+/// [`Fate::Spins`] in the module's description) is the case where (a) and (b) need no copies.
+struct Repeated {
+    /// By event id: whether it belongs to a repeated iteration.
+    in_s: Rc<Vec<bool>>,
+    reads: Rc<Vec<usize>>,
+    writes: Rc<Vec<usize>>,
+    /// Writes of an iteration before a repeated one, with their copy in the repeated one.
+    copies: Vec<(usize, usize)>,
+}
+
+impl Repeated {
+    fn new(combo: &[&Run], first: &[usize], events: usize) -> Repeated {
+        let mut in_s = vec![false; events];
+        let (mut reads, mut writes, mut copies) = (Vec::new(), Vec::new(), Vec::new());
+        for (r, &f) in combo.iter().zip(first) {
+            let Some(spin) = &r.spin else { continue };
+            for (i, e) in r.path.events.iter().enumerate().skip(spin.start) {
+                in_s[f + i] = true;
+                match e.kind {
+                    Kind::Read { .. } => reads.push(f + i),
+                    Kind::Write { .. } => writes.push(f + i),
+                    _ => {}
+                }
+                if let (Some(before), Kind::Write { .. }) = (spin.previous, &e.kind) {
+                    copies.push((f + before + (i - spin.start), f + i));
+                }
+            }
+        }
+        Repeated {
+            in_s: Rc::new(in_s),
+            reads: Rc::new(reads),
+            writes: Rc::new(writes),
+            copies,
+        }
+    }
+
+    /// The condition on reads-from and coherence, for one valuation of the runs.
+    fn accept(&self, combo: &[&Run], first: &[usize], traces: &[Trace]) -> Accept {
+        let value = |id: usize| {
+            let t = first.iter().rposition(|&f| f <= id)?;
+            match traces[t].events.get(id - first[t])?.kind {
+                Kind::Write { value, .. } => Some(value),
+                _ => None,
+            }
+        };
+        debug_assert_eq!(combo.len(), traces.len());
+        // (b): the writes of `I` whose copy writes the same value.
+        let same: HashSet<usize> = self
+            .copies
+            .iter()
+            .filter(|&&(w, copy)| value(w).is_some() && value(w) == value(copy))
+            .map(|&(w, _)| w)
+            .collect();
+        let (in_s, reads, writes) = (self.in_s.clone(), self.reads.clone(), self.writes.clone());
+        Rc::new(move |ev: &Events, rf: &Rel, co: &Rel| {
+            let last_here = writes.iter().all(|&ws| {
+                members(ev.w)
+                    .filter(|&w| !in_s[w] && ev.loc.has(w, ws))
+                    .all(|w| co.has(w, ws))
+            });
+            last_here
+                && reads.iter().all(|&r| {
+                    members(ev.w).filter(|&w| rf.has(w, r)).all(|w| {
+                        in_s[w]
+                            || members(co.row(w)).next().is_none()
+                            || (same.contains(&w) && members(co.row(w)).all(|x| in_s[x]))
+                    })
+                })
+        })
+    }
+}
+
 /// The first consistent execution of one combination of runs in which the spinning threads'
 /// iterations really repeat and the blocked threads really wait; `None` when there is none.
 fn hangs(
@@ -599,35 +714,14 @@ fn hangs(
         first.push(at);
         at += r.path.events.len();
     }
-    // The reads of every repeated iteration must read coherence-last writes.
-    let spin_reads: Vec<usize> = combo
-        .iter()
-        .zip(&first)
-        .filter_map(|(r, &f)| r.spin.as_ref().map(|s| (r, f, s.start)))
-        .flat_map(|(r, f, start)| {
-            r.path
-                .events
-                .iter()
-                .enumerate()
-                .skip(start)
-                .filter(|(_, e)| matches!(e.kind, Kind::Read { .. }))
-                .map(move |(i, _)| f + i)
-        })
-        .collect();
-    let accept = move |ev: &Events, rf: &Rel, co: &Rel| {
-        spin_reads.iter().all(|&r| {
-            members(ev.w)
-                .filter(|&w| rf.has(w, r))
-                .all(|w| members(co.row(w)).next().is_none())
-        })
-    };
+    let repeated = Repeated::new(combo, &first, at);
     let mut out = Collector {
         witnesses: true,
         states: HashMap::default(),
         executions: 0,
         racy: 0,
         states_only: false,
-        accept: Some(Rc::new(accept)),
+        accept: None,
     };
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.
@@ -659,6 +753,7 @@ fn hangs(
         if !repeats || !barriers_block(p, combo, &traces, arrivals) {
             return ControlFlow::Continue(());
         }
+        out.accept = Some(repeated.accept(combo, &first, &traces));
         let refs: Vec<&Trace> = traces.iter().collect();
         result = explorer.explore(&refs, &mut out);
         if result.is_err() || out.executions > 0 {

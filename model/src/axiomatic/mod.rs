@@ -559,7 +559,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                                 message,
                             }
                         })?;
-                    check = |pairs: &[(usize, usize)]| prefix.possible(pairs);
+                    // Out of budget, every branch closes (the answer is then bounded).
+                    check = |pairs: &[(usize, usize)]| budget.go_on() && prefix.possible(pairs);
                     valuations.check_reads_from(&check);
                 }
                 let mut result = Ok(());
@@ -581,6 +582,9 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 };
                 for_each(&valuations, &mut |traces| {
                     finishes = true;
+                    if !budget.go_on() {
+                        return ControlFlow::Break(());
+                    }
                     let combo: Vec<&events::Trace> = traces.iter().collect();
                     result = explorer.explore(&combo, &mut out);
                     if result.is_err() || all_found(&out) {

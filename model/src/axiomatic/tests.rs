@@ -726,6 +726,7 @@ fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
     );
 }
 
+#[cfg(feature = "arbitrary")]
 #[test]
 fn deciding_the_condition_only_agrees_with_every_state() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
@@ -749,6 +750,7 @@ fn deciding_the_condition_only_agrees_with_every_state() {
     }
 }
 
+#[cfg(feature = "arbitrary")]
 #[test]
 fn budgets_stop_the_search_with_a_bounded_answer() {
     use crate::litmus::arbitrary::{from_seed_with, Limits};

@@ -11,7 +11,9 @@ use std::fmt;
 /// A 1-based line and column in a litmus source file.
 #[derive(Copy, Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Span {
+    /// Line, from 1.
     pub line: u32,
+    /// Column, from 1.
     pub col: u32,
 }
 
@@ -29,9 +31,11 @@ impl fmt::Display for Span {
     }
 }
 
+/// Index into [`Program::threads`]: `P0` is 0.
 pub type ThreadId = usize;
 /// Index into [`Program::locations`].
 pub type LocId = usize;
+/// The value of a register or memory location.
 pub type Value = i64;
 
 /// A register name such as `r0`, local to its thread.
@@ -44,9 +48,12 @@ impl fmt::Display for Reg {
     }
 }
 
+/// A source operand: a register of the executing thread or an immediate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Operand {
+    /// The register's current value.
     Reg(Reg),
+    /// A constant.
     Imm(Value),
 }
 
@@ -75,6 +82,7 @@ pub enum Proxy {
 }
 
 impl Proxy {
+    /// The name used in alias declarations (`s @ surface aliases x`) and `fence.proxy.<name>`.
     pub fn name(self) -> &'static str {
         match self {
             Proxy::Generic => "generic",
@@ -85,6 +93,7 @@ impl Proxy {
         }
     }
 
+    /// The proxy [`Proxy::name`] spells; `None` for any other word.
     pub fn from_name(name: &str) -> Option<Proxy> {
         Some(match name {
             "generic" => Proxy::Generic,
@@ -101,11 +110,15 @@ impl Proxy {
 /// physical location of `of`, reached through `proxy`; it has no initial value of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
+    /// The name the program uses.
     pub name: String,
+    /// Plain (with its initial value) or an alias.
     pub kind: LocationKind,
+    /// Where it is declared.
     pub span: Span,
 }
 
+/// What a declared name stands for: a physical location or another name for one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LocationKind {
     /// A physical location with its initial value.

@@ -623,6 +623,12 @@ impl<'a> Parser<'a> {
                 let parsed = self.token_order(cell).and_then(|(cell, token)| {
                     Ok((cell, token, self.instruction(cell, locations)?))
                 });
+                let parsed = parsed.and_then(|(cell, token, instr)| {
+                    if threads[t].placement.is_host() {
+                        self.host_instruction(cell, &instr)?;
+                    }
+                    Ok((cell, token, instr))
+                });
                 let (cell, token, instr) = match parsed {
                     Ok(parsed) => parsed,
                     Err(e) => {
@@ -641,6 +647,50 @@ impl<'a> Parser<'a> {
             self.check_labels(thread)?;
         }
         Ok(threads)
+    }
+
+    /// What a host thread (`P1@host`) may run: generic-proxy loads, stores, RMWs and fences, each
+    /// strong one at `.sys` (the PTX ISA: a host thread belongs to the system scope only, so a
+    /// narrower scope would name a set of threads the CPU is not part of), plus register moves,
+    /// additions and branches. CTA barriers and proxy fences are GPU instructions.
+    fn host_instruction(&self, cell: Piece<'a>, instr: &Instr) -> Result<()> {
+        let access = match instr {
+            Instr::Load { access, .. }
+            | Instr::Store { access, .. }
+            | Instr::Atom { access, .. }
+            | Instr::Red { access, .. } => Some(access),
+            Instr::Fence(Fence::Sc(scope) | Fence::AcqRel(scope)) => {
+                if *scope != Scope::Sys {
+                    return self.err(
+                        cell.at,
+                        format!("a host thread's fences are `.sys` (found `.{scope}`): the CPU is in no CTA, cluster or GPU"),
+                    );
+                }
+                None
+            }
+            Instr::Fence(Fence::Proxy(_)) | Instr::Barrier { .. } => {
+                return self.err(
+                    cell.at,
+                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences and CTA barriers are GPU instructions",
+                );
+            }
+            _ => None,
+        };
+        if let Some(a) = access {
+            if a.proxy != Proxy::Generic {
+                return self.err(
+                    cell.at,
+                    "a host thread accesses memory through the generic proxy only",
+                );
+            }
+            if let Some(scope) = a.scope.filter(|s| *s != Scope::Sys) {
+                return self.err(
+                    cell.at,
+                    format!("a host thread's strong accesses are `.sys` (found `.{scope}`): the CPU is in no CTA, cluster or GPU"),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Splits a Tile IR token annotation `[t0, t1 -> t2]` off the end of an instruction cell.
@@ -712,6 +762,9 @@ impl<'a> Parser<'a> {
             text: &cell.text[at_sign + 1..],
             at: cell.at + at_sign + 1,
         };
+        if fields.trim().text == "host" {
+            return Ok((id, Placement::host(id as u32)));
+        }
         for field in fields.split(',') {
             let field = field.trim();
             let words = split_words(field);
@@ -730,6 +783,9 @@ impl<'a> Parser<'a> {
             };
             match words[0].text {
                 "cta" => cta = Some(n),
+                "gpu" if n == Placement::HOST_GPU => {
+                    return self.err(words[1].at, "GPU ids must be below 4294967295");
+                }
                 "gpu" => placement.gpu = n,
                 "cluster" => placement.cluster = Some(n),
                 other => {
