@@ -276,6 +276,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 {
                     return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
                 }
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                    return unsupported(format!(
+                        "{at}: cp.async (its destination is shared memory; the harness keeps \
+                         every location in global memory)"
+                    ));
+                }
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
                         " with a quorum"
@@ -856,6 +862,9 @@ impl Gen<'_> {
             Instr::Barrier { op, .. } => {
                 let name = if *op == BarrierOp::Sync { "sync" } else { "arrive" };
                 return unsupported(format!("P{tid} at {span}: bar.cta.{name}"));
+            }
+            Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
             }
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {

@@ -126,6 +126,10 @@ fn generator_covers_the_feature_space() {
                 Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
                 Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
                 Instr::Barrier { .. } => "bar.cta.sync".to_string(),
+                Instr::CpAsync { .. } => "cp.async".to_string(),
+                Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
+                Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
+                Instr::CpAsyncWait { n, .. } => format!("cp.async.wait_group {n}"),
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
@@ -179,6 +183,11 @@ fn generator_covers_the_feature_space() {
         "red.and",
         "red.or",
         "red.xor",
+        "cp.async",
+        "cp.async.commit_group",
+        "cp.async.wait_group 0",
+        "cp.async.wait_group 1",
+        "cp.async.wait_all",
         "fence.sc.cta",
         "fence.sc.sys",
         "fence.acq_rel.gpu",

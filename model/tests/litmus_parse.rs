@@ -326,3 +326,59 @@ fn a_host_thread_is_placed_with_at_host_and_runs_sys_operations_only() {
     let e = error_of(&src.replace("P1@cta 0,gpu 0", "P1@cta 0,gpu 4294967295")).to_string();
     assert!(e.contains("GPU ids must be below"), "{e}");
 }
+
+const CP_ASYNC: &str = r#"PTX cp-async
+"cp.async forms"
+{
+x=1; y=0; z=2; w=0;
+}
+ P0@cta 0,gpu 0                     ;
+ cp.async.ca.shared.global y, x, 4  ;
+ cp.async.commit_group              ;
+ cp.async.cg.shared.global w, z, 16 ;
+ cp.async.wait_group 1              ;
+ cp.async.wait_all                  ;
+ ld.weak r0, y                      ;
+exists (P0:r0 == 0)
+"#;
+
+/// `cp.async` and its group instructions parse, print back to the same program, and bad forms
+/// are refused where they are wrong.
+#[test]
+fn cp_async_round_trips_and_rejects_bad_forms() {
+    let p = litmus::parse(CP_ASYNC, "cp.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let body: Vec<&Instr> = p.threads[0].body.iter().map(|s| &s.instr).collect();
+    let (x, y) = (
+        p.location_named("x").unwrap(),
+        p.location_named("y").unwrap(),
+    );
+    assert_eq!(body[0], &Instr::CpAsync { dst: y, src: x });
+    assert_eq!(body[1], &Instr::CpAsyncCommit);
+    assert_eq!(body[3], &Instr::CpAsyncWait { n: 1, all: false });
+    assert_eq!(body[4], &Instr::CpAsyncWait { n: 0, all: true });
+    assert!(p.uses_cp_async());
+    let printed = litmus::print(&p);
+    assert!(
+        printed.contains("cp.async.ca.shared.global y, x, 4"),
+        "{printed}"
+    );
+    assert!(printed.contains("cp.async.wait_group 1"), "{printed}");
+    assert!(printed.contains("cp.async.wait_all"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+
+    let e = error_of(&CP_ASYNC.replace("y, x, 4", "y, x, 3"));
+    assert!(e.message.contains("4, 8 or 16 bytes"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 34));
+    let e = error_of(&CP_ASYNC.replace("wait_group 1", "wait_group -1"));
+    assert!(e.message.contains("number of groups"), "{e}");
+    let e = error_of(&CP_ASYNC.replace("cp.async.cg.shared.global", "cp.async.bulk.shared.global"));
+    assert!(
+        e.message.contains("unknown instruction `cp.async.bulk"),
+        "{e}"
+    );
+    assert_eq!((e.span.line, e.span.col), (9, 2));
+    let e = error_of(&CP_ASYNC.replace("y, x, 4", "y, y, 4"));
+    assert!(e.message.contains("different locations"), "{e}");
+    let e = error_of(&CP_ASYNC.replace("cp.async.commit_group ", "cp.async.commit_group x"));
+    assert!(e.message.contains("takes 0 operands"), "{e}");
+}

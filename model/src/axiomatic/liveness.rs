@@ -487,7 +487,12 @@ fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
             cond: Some((_, a, b)),
             ..
         } => (reg(a).into_iter().chain(reg(b)).collect(), vec![]),
-        Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => (vec![], vec![]),
+        Instr::Fence(_)
+        | Instr::CpAsync { .. }
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::Label(_)
+        | Instr::Branch { cond: None, .. } => (vec![], vec![]),
     }
 }
 

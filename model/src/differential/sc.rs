@@ -146,11 +146,18 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
                 s[l] = v;
             }
         }
+        // Under SC the copy happens at its issue (one of the orders the axioms allow it).
+        Instr::CpAsync { dst, src } => s[layout.mem(p, *dst)] = s[layout.mem(p, *src)],
         Instr::Mov { dst, src } => s[layout.reg(t, dst)] = val(s, src),
         Instr::Add { dst, a, b } => {
             s[layout.reg(t, dst)] = val(s, a).wrapping_add(val(s, b));
         }
-        Instr::Fence(_) | Instr::Barrier { .. } | Instr::Label(_) | Instr::Branch { .. } => {}
+        Instr::Fence(_)
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::Barrier { .. }
+        | Instr::Label(_)
+        | Instr::Branch { .. } => {}
     }
 }
 

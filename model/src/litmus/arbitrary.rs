@@ -45,6 +45,10 @@ pub struct Limits {
     /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
     /// instruction writes.
     pub noncoherent: bool,
+    /// Threads may copy one location into another with `cp.async`, committing groups and
+    /// waiting for them (`cp.async.commit_group`, `cp.async.wait_group n`,
+    /// `cp.async.wait_all`).
+    pub cp_async: bool,
 }
 
 impl Default for Limits {
@@ -61,6 +65,7 @@ impl Default for Limits {
             clusters: true,
             barriers: true,
             noncoherent: true,
+            cp_async: true,
         }
     }
 }
@@ -75,6 +80,9 @@ impl Limits {
             max_events: 6,
             max_arith_rmws: 1,
             arith_register_operands: false,
+            // The litmus runtime does not run `cp.async` (see
+            // `differential::runtime_unmodelled`).
+            cp_async: false,
             ..Limits::default()
         }
     }
@@ -173,6 +181,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         written.push(regs);
     }
     read_only_nc(&mut threads);
+    if limits.cp_async {
+        cp_async_groups(u, &mut threads, limits.max_instrs)?;
+    }
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
     if limits.clusters && one_in(u, 4)? {
         for t in &mut threads {
@@ -193,6 +204,51 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         filter: None,
         condition,
     })
+}
+
+/// The group instructions around a thread's `cp.async` copies: now and then a
+/// `cp.async.commit_group` after a copy, and a `cp.async.wait_group n` (n = 0 or 1) or a
+/// `cp.async.wait_all` somewhere after the last copy, or no wait at all.
+/// A thread never grows past `max_instrs` statements.
+fn cp_async_groups(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    max_instrs: usize,
+) -> Result<()> {
+    let stmt = |instr| Stmt {
+        instr,
+        span: Span::default(),
+        token: None,
+    };
+    for t in threads {
+        let copies: Vec<usize> = (0..t.body.len())
+            .filter(|&i| matches!(t.body[i].instr, Instr::CpAsync { .. }))
+            .collect();
+        let Some(&last) = copies.last() else {
+            continue;
+        };
+        let mut end_of_copies = last + 1;
+        for &i in copies.iter().rev() {
+            if t.body.len() < max_instrs && one_in(u, 2)? {
+                t.body.insert(i + 1, stmt(Instr::CpAsyncCommit));
+                if i == last {
+                    end_of_copies += 1;
+                }
+            }
+        }
+        let wait = match u.int_in_range(0..=3u8)? {
+            _ if t.body.len() >= max_instrs => continue,
+            0 => continue,
+            1 => Instr::CpAsyncWait { n: 0, all: true },
+            _ => Instr::CpAsyncWait {
+                n: u.int_in_range(0..=1)?,
+                all: false,
+            },
+        };
+        let at = u.int_in_range(end_of_copies..=t.body.len())?;
+        t.body.insert(at, stmt(wait));
+    }
+    Ok(())
 }
 
 /// `ld.global.nc` is for data "read-only for the lifetime of the kernel" (CUDA Programming
@@ -389,6 +445,10 @@ fn instr(
                 loc,
                 operand,
             }
+        }
+        _ if limits.cp_async && n_locations > 1 && one_in(u, 3)? => {
+            let src = (loc + u.int_in_range(1..=n_locations - 1)?) % n_locations;
+            Instr::CpAsync { dst: loc, src }
         }
         _ => {
             let s = scope(u)?;

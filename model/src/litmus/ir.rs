@@ -353,6 +353,26 @@ pub enum Instr {
         id: Vec<Operand>,
         quorum: Option<Operand>,
     },
+    /// `cp.async.ca.shared.global dst, src, 4` (Ampere): an asynchronous copy of `src` into
+    /// `dst` by the executing thread, a weak generic read of `src` and a weak write of `dst`
+    /// that joins the thread's open `cp.async` group. The copy is ordered after the thread's
+    /// earlier operations and before those that follow a [`Instr::CpAsyncWait`] that waits for
+    /// its group, and with nothing in between (PTX ISA, *cp.async*: "There is no ordering
+    /// guarantee between two cp.async operations if they are not explicitly synchronized using
+    /// cp.async.wait_all or cp.async.wait_group or mbarrier instructions").
+    CpAsync {
+        dst: LocId,
+        src: LocId,
+    },
+    /// `cp.async.commit_group`: the copies issued since the last commit become one group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n`: every committed group but the `n` most recent is complete, and
+    /// its copies are ordered before what follows; `all` is `cp.async.wait_all`, which PTX
+    /// defines as `cp.async.commit_group; cp.async.wait_group 0` (`n` is then 0).
+    CpAsyncWait {
+        n: u32,
+        all: bool,
+    },
     /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
     Mov {
         dst: Reg,
@@ -373,13 +393,14 @@ pub enum Instr {
 }
 
 impl Instr {
-    /// The location an instruction accesses, if any.
+    /// The location an instruction accesses, if any (for `cp.async`, the one it writes).
     pub fn location(&self) -> Option<LocId> {
         match self {
             Instr::Load { loc, .. }
             | Instr::Store { loc, .. }
             | Instr::Atom { loc, .. }
-            | Instr::Red { loc, .. } => Some(*loc),
+            | Instr::Red { loc, .. }
+            | Instr::CpAsync { dst: loc, .. } => Some(*loc),
             _ => None,
         }
     }
@@ -500,6 +521,16 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether a thread uses `cp.async` (a copy or a group instruction).
+    pub fn uses_cp_async(&self) -> bool {
+        self.threads.iter().flat_map(|t| &t.body).any(|s| {
+            matches!(
+                s.instr,
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. }
+            )
+        })
+    }
+
     pub fn location_named(&self, name: &str) -> Option<LocId> {
         self.locations.iter().position(|l| l.name == name)
     }

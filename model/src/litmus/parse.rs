@@ -652,7 +652,7 @@ impl<'a> Parser<'a> {
     /// What a host thread (`P1@host`) may run: generic-proxy loads, stores, RMWs and fences, each
     /// strong one at `.sys` (the PTX ISA: a host thread belongs to the system scope only, so a
     /// narrower scope would name a set of threads the CPU is not part of), plus register moves,
-    /// additions and branches. CTA barriers and proxy fences are GPU instructions.
+    /// additions and branches. CTA barriers, proxy fences and `cp.async` are GPU instructions.
     fn host_instruction(&self, cell: Piece<'a>, instr: &Instr) -> Result<()> {
         let access = match instr {
             Instr::Load { access, .. }
@@ -668,10 +668,14 @@ impl<'a> Parser<'a> {
                 }
                 None
             }
-            Instr::Fence(Fence::Proxy(_)) | Instr::Barrier { .. } => {
+            Instr::Fence(Fence::Proxy(_))
+            | Instr::Barrier { .. }
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. } => {
                 return self.err(
                     cell.at,
-                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences and CTA barriers are GPU instructions",
+                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences, CTA barriers and cp.async are GPU instructions",
                 );
             }
             _ => None,
@@ -845,6 +849,7 @@ impl<'a> Parser<'a> {
             "atom" | "red" => ins.rmw(&parts),
             "fence" => ins.fence(&parts),
             "bar" | "barrier" => ins.barrier(&parts),
+            "cp" => ins.cp_async(&parts),
             "mov" if parts.len() == 1 => {
                 ins.arity(2)?;
                 Ok(Instr::Mov {
@@ -1436,6 +1441,72 @@ impl<'a> Ins<'_, 'a> {
             }
         };
         Ok(Instr::Fence(fence))
+    }
+
+    /// `cp.async.ca.shared.global dst, src[, cp-size]` (also `.cg`, `.shared::cta`),
+    /// `cp.async.commit_group`, `cp.async.wait_group n`, `cp.async.wait_all`. A litmus location
+    /// holds one value, so the copy moves that value; a `cp-size` operand, when given, must be
+    /// one PTX allows (4, 8 or 16 bytes).
+    fn cp_async(mut self, parts: &[&str]) -> Result<Instr> {
+        match parts.get(1..) {
+            Some(["async", "commit_group"]) => {
+                self.arity(0)?;
+                return Ok(Instr::CpAsyncCommit);
+            }
+            Some(["async", "wait_all"]) => {
+                self.arity(0)?;
+                return Ok(Instr::CpAsyncWait { n: 0, all: true });
+            }
+            Some(["async", "wait_group"]) => {
+                self.arity(1)?;
+                let a = self.args[0];
+                let n = self.p.integer(a)?;
+                let Ok(n) = u32::try_from(n) else {
+                    return self.p.err(
+                        a.at,
+                        "`cp.async.wait_group` takes a number of groups (0 or more)",
+                    );
+                };
+                return Ok(Instr::CpAsyncWait { n, all: false });
+            }
+            Some(["async", rest @ ..])
+                if !rest.is_empty()
+                    && rest.iter().all(|q| {
+                        matches!(*q, "ca" | "cg" | "shared" | "shared::cta" | "global")
+                    })
+                    && rest.contains(&"global")
+                    && rest.iter().any(|q| q.starts_with("shared")) => {}
+            _ => {
+                return self.p.err(
+                    self.mnemonic.at,
+                    format!(
+                        "unknown instruction `{}`: write `cp.async.ca.shared.global dst, src`, \
+                         `cp.async.commit_group`, `cp.async.wait_group n` or `cp.async.wait_all`",
+                        self.mnemonic.text
+                    ),
+                )
+            }
+        }
+        if self.args.len() == 3 {
+            let size = self.args[2];
+            if !matches!(self.p.integer(size)?, 4 | 8 | 16) {
+                return self
+                    .p
+                    .err(size.at, "`cp.async` copies 4, 8 or 16 bytes (its cp-size)");
+            }
+        } else {
+            self.arity(2)?;
+        }
+        let dst = self.location(0)?;
+        let src = self.location(1)?;
+        if dst == src {
+            return self.p.err(
+                self.args[1].at,
+                "`cp.async` copies global memory into shared memory: its source and destination \
+                 are different locations",
+            );
+        }
+        Ok(Instr::CpAsync { dst, src })
     }
 
     fn barrier(self, parts: &[&str]) -> Result<Instr> {

@@ -153,6 +153,12 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
             format!("bar.cta.{op} {}", args.join(", "))
         }
+        Instr::CpAsync { dst, src } => {
+            format!("cp.async.ca.shared.global {}, {}, 4", loc(dst), loc(src))
+        }
+        Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
+        Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
+        Instr::CpAsyncWait { n, all: false } => format!("cp.async.wait_group {n}"),
         Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
         Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
         Instr::Label(l) => format!("{l}:"),

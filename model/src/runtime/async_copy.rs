@@ -40,6 +40,9 @@ pub enum Completion {
     MBarrier(usize),
     /// Shared→global: the issuer's bulk group (`bulk_wait`).
     BulkGroup,
+    /// `cp.async` (global→shared, generic proxy): this group of the issuer (see
+    /// [`super::cp_async`]).
+    CpAsyncGroup(usize),
 }
 
 /// One issued bulk copy.
@@ -104,6 +107,7 @@ impl Machine {
                 format!("complete_tx on {}", self.setup.mbarriers[bar].name),
             ),
             Completion::BulkGroup => ("cp.async.bulk.global.shared", "bulk group".to_string()),
+            Completion::CpAsyncGroup(g) => ("cp.async.ca.shared.global", format!("group {g}")),
         };
         let text = format!(
             "{what} {} <- {}, {bytes} bytes ({then})",
@@ -112,7 +116,7 @@ impl Machine {
         );
         let event = self.event(t, site, EventKind::Note(text));
         let Some(&agent) = self.setup.agents.get(block) else {
-            let headline = "bulk copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
+            let headline = "asynchronous copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
             self.fail(FailureKind::Assertion, headline, vec![]);
             return Err(Halt);
         };
@@ -122,8 +126,14 @@ impl Machine {
                 self.mbars[bar].in_flight += 1;
             }
             Completion::BulkGroup => Arc::make_mut(&mut self.threads[t]).bulk_outstanding += 1,
+            Completion::CpAsyncGroup(g) => self.cp_async_issued(t, g),
         }
         let th = &self.threads[t];
+        // `cp.async` works in the generic proxy: it sees every write its issuer knew of.
+        let proxy_view = match completion {
+            Completion::CpAsyncGroup(_) => Some(Arc::new(th.view.clone())),
+            _ => th.async_view.clone(),
+        };
         let copy = Copy {
             issuer: t,
             src,
@@ -131,7 +141,7 @@ impl Machine {
             bytes,
             completion,
             view: Arc::new(th.view.clone()),
-            proxy_view: th.async_view.clone(),
+            proxy_view,
             site,
         };
         self.agent_work[block].queue.push_back(copy);
@@ -241,6 +251,7 @@ impl Machine {
         self.agent_work[block].current = None;
         match copy.completion {
             Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
+            Completion::CpAsyncGroup(g) => self.cp_async_complete(a, &copy, g),
             Completion::BulkGroup => {
                 self.begin(a)?;
                 Arc::make_mut(&mut self.threads[a]).view.tick(a);
@@ -337,6 +348,13 @@ impl Machine {
                  writing thread before the synchronization that orders it before the issue (e.g. \
                  before syncthreads) or in the issuing thread after that synchronization"
                     .to_string()
+            } else if let Completion::CpAsyncGroup(g) = copy.completion {
+                format!(
+                    "the cp.async runs asynchronously: it is ordered after what its issuer knew \
+                     when issuing it, and accesses are ordered after it only through a \
+                     cp_async_wait_group of its issuer that waits for its group {g} (then a \
+                     barrier or release/acquire for other threads)"
+                )
             } else {
                 "the bulk copy runs asynchronously: it is ordered after what its issuer knew when \
                  issuing it, and others are ordered after it only through its completion (an \

@@ -52,6 +52,7 @@ fn status(key: &mut Vec<u64>, s: &Status) {
         }
         Status::MBarWait { bar, phase } => key.extend([3, *bar as u64, *phase as u64]),
         Status::BulkWait => key.push(4),
+        Status::CpAsyncWait(n) => key.extend([7, *n as u64]),
         Status::AgentIdle => key.push(5),
         Status::NotResident => key.push(6),
         Status::Done => key.push(6),

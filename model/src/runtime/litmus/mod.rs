@@ -75,6 +75,9 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
 
 /// [`explore`] with bounds, returning counts as well.
 pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcomes {
+    if let Some(error) = unmodelled(p) {
+        return error;
+    }
     let model = Arc::new(LitmusModel::new(p, opts));
     let setup = Arc::new(model.setup(p, opts));
     let body_model = Arc::clone(&model);
@@ -103,6 +106,15 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     out.complete = exploration.complete && out.cut == 0;
     out.error = exploration.error;
     out
+}
+
+/// Outcomes carrying the error for a program the litmus runtime cannot run: one with
+/// `cp.async`, whose copies need copy agents that litmus runs do not have.
+fn unmodelled(p: &Program) -> Option<Outcomes> {
+    p.uses_cp_async().then(|| Outcomes {
+        error: Some(thread::NO_CP_ASYNC.to_string()),
+        ..Outcomes::default()
+    })
 }
 
 /// One number for a barrier's id operands (barriers meet when all of them agree).

@@ -125,6 +125,9 @@ impl ThreadRun {
                 }
                 // Proxies are not modelled: every access already uses the generic path.
                 Instr::Label(_) | Instr::Fence(Fence::Proxy(_)) => {}
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                    return Next::Failed(format!("P{t}: {NO_CP_ASYNC}"));
+                }
                 Instr::Branch { cond, .. } => {
                     let taken = match cond {
                         None => true,
@@ -275,6 +278,10 @@ impl ThreadRun {
             .map(|(key, v)| (key.clone(), *v))
     }
 }
+
+/// Why a litmus run stops at a `cp.async` (see [`crate::differential::runtime_unmodelled`]).
+pub(super) const NO_CP_ASYNC: &str = "the litmus runtime does not run cp.async (no copy agents \
+                                      in litmus runs; the axiomatic engine judges it)";
 
 /// One `atom`/`red` with its operands evaluated.
 struct Rmw {
