@@ -20,6 +20,12 @@ mod litmus_parse;
 #[allow(dead_code, unused_imports)]
 #[path = "litmus_states.rs"]
 mod litmus_states;
+#[path = "oracle/opencl.rs"]
+mod opencl_oracle;
+#[path = "oracle/suite.rs"]
+mod oracle_suite;
+#[path = "oracle/vulkan.rs"]
+mod vulkan_oracle;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,7 +33,7 @@ use std::process::ExitCode;
 type Check = fn(&Path);
 
 fn main() -> ExitCode {
-    let checks: [(&str, Check); 5] = [
+    let checks: [(&str, Check); 9] = [
         (
             "litmus_parse::parses_and_round_trips_every_oracle_test",
             litmus_parse::parses_and_round_trips_every_oracle_test,
@@ -48,11 +54,36 @@ fn main() -> ExitCode {
             "kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests",
             kernel_litmus::runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests,
         ),
+        (
+            "vulkan_oracle::vulkan_tests_parse_and_round_trip",
+            vulkan_oracle::vulkan_tests_parse_and_round_trip,
+        ),
+        (
+            "vulkan_oracle::vulkan_models_agree_with_dartagnan",
+            vulkan_oracle::vulkan_models_agree_with_dartagnan,
+        ),
+        (
+            "opencl_oracle::opencl_tests_parse_and_round_trip",
+            opencl_oracle::opencl_tests_parse_and_round_trip,
+        ),
+        (
+            "opencl_oracle::opencl_model_agrees_with_dartagnan",
+            opencl_oracle::opencl_model_agrees_with_dartagnan,
+        ),
     ];
+    // Like libtest, free arguments select the checks whose name contains one of them.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let selected: Vec<(&str, Check)> = checks
+        .into_iter()
+        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
+        .collect();
     let shared = common_shared::shared_dir();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    println!("running {} tests", checks.len());
-    for (name, check) in checks {
+    println!("running {} tests", selected.len());
+    for (name, check) in selected {
         match &shared {
             None => {
                 println!(

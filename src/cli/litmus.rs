@@ -258,6 +258,18 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     if args.liveness {
         return super::liveness::decide(file, &src, &program, args).map(|()| true);
     }
+    if program.vulkan.is_some() && !matches!(args.model, Model::Cat(_)) {
+        return Err(format!(
+            "{name}: a Vulkan test needs a Vulkan model: --model vulkan.cat (or vulkan-nochains.cat), not {}",
+            args.model
+        ));
+    }
+    if program.opencl.is_some() && !matches!(args.model, Model::Cat(_)) {
+        return Err(format!(
+            "{name}: an OpenCL test needs an OpenCL model: --model opencl.cat, not {}",
+            args.model
+        ));
+    }
     if args.races && !args.model.defines_races() {
         return Err(format!(
             "{name}: --races: the model {} defines no data race (a cat model defines one with `flag ~empty RELATION as NAME`)",

@@ -48,6 +48,8 @@ pub struct Collector {
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
+    /// Those racy executions by final state (herd's `filter` drops some states).
+    pub racy_states: HashMap<FinalState, u64, BuildHasherDefault<Mix>>,
     /// States only (see [`super::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
@@ -581,8 +583,8 @@ impl Place {
 pub struct Tally {
     executions: u64,
     racy: u64,
-    /// Last writes, executions, the first execution (on request).
-    by_last_writes: Vec<(Set, u64, Option<Execution>)>,
+    /// Last writes, executions, racy executions, the first execution (on request).
+    by_last_writes: Vec<(Set, u64, u64, Option<Execution>)>,
     /// States only: the final memories still to find.
     targets: Option<Targets>,
     /// The collector's further condition on executions.
@@ -1081,14 +1083,16 @@ impl Search<'_> {
             .fold(0, |s, w| s | bit(w));
         tally.executions += 1;
         self.budget.execution();
-        if !self.checker.races(self.ev, x).is_empty() {
-            tally.racy += 1;
-        }
+        let racy = u64::from(!self.checker.races(self.ev, x).is_empty());
+        tally.racy += racy;
         match tally.by_last_writes.iter_mut().find(|(l, ..)| *l == last) {
-            Some(entry) => entry.1 += 1,
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 += racy;
+            }
             None => {
                 let example = self.witnesses.then(|| self.witness(x));
-                tally.by_last_writes.push((last, 1, example));
+                tally.by_last_writes.push((last, 1, racy, example));
             }
         }
     }
@@ -1103,7 +1107,7 @@ impl Search<'_> {
         }
         let p = self.p;
         let regs = registers(self.combo, self.reg_keys);
-        for (last, count, example) in tally.by_last_writes {
+        for (last, count, racy, example) in tally.by_last_writes {
             let mut state = FinalState {
                 regs: regs.clone(),
                 mem: BTreeMap::new(),
@@ -1114,6 +1118,9 @@ impl Search<'_> {
                     p.locations[l].name.clone(),
                     self.ev.value(w).expect("writes have values"),
                 );
+            }
+            if racy > 0 {
+                *out.racy_states.entry(state.clone()).or_insert(0) += racy;
             }
             let entry = out.states.entry(state).or_insert((0, None));
             entry.0 += count;
@@ -1252,20 +1259,19 @@ fn fence_orders(ev: &Events, ms: &Rel) -> Result<Vec<Rel>, String> {
 /// (see [`completes`]); this depends on program order and the matching only, so it is the
 /// same under every model.
 fn barrier_syncs(ev: &Events) -> Vec<Rel> {
-    type Key = (u32, u32, Vec<Value>, Option<Value>);
+    type Key = ((u32, u32, u32), Vec<Value>, Option<Value>);
     let mut groups: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for b in members(ev.barriers) {
         let Kind::Barrier { id, quorum, .. } = &ev.info[b].kind else {
             continue;
         };
-        let pl = ev.placement[b].expect("barriers belong to threads");
         groups
-            .entry((pl.gpu, pl.cta, id.clone(), *quorum))
+            .entry((ev.barrier_scope_key(b), id.clone(), *quorum))
             .or_default()
             .push(b);
     }
     let mut options = vec![(Rel::empty(ev.n), Vec::new())];
-    for ((_, _, _, quorum), members) in groups {
+    for ((_, _, quorum), members) in groups {
         let instances: Vec<Vec<Vec<usize>>> = match quorum {
             None => {
                 // The k-th barrier of each thread (members are in event order, so in program

@@ -2,7 +2,9 @@
 //! `loc`, `vloc`, `sr`, `rmw`, dependencies, ...), and the witness form of an execution.
 
 use super::events::{Kind, Trace};
-use super::rel::{bit, Rel, Set, MAX_EVENTS};
+use super::rel::{bit, members, Rel, Set, MAX_EVENTS};
+use crate::litmus::opencl::OpenClOp;
+use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
 use crate::litmus::*;
 use crate::scope::{Order, Placement};
 use serde::Serialize;
@@ -72,6 +74,22 @@ pub struct Events {
     /// token to those of every later statement waiting for it; the read of an RMW precedes its
     /// write.
     pub token_order: Rel,
+    /// Vulkan tests: what each event means in Vulkan (`None` for initial writes and in other
+    /// tests), each thread event's placement, same subgroup, workgroup and queue family
+    /// instance, and system-synchronizes-with (every event of the first thread of an `ssw`
+    /// pair to every event of the second).
+    pub vulkan: Vec<Option<VulkanOp>>,
+    pub vulkan_placement: Vec<Option<VulkanPlacement>>,
+    /// OpenCL tests: what each event means in OpenCL (`None` for initial writes and in other
+    /// tests); the order is the event's own (a failed compare-exchange's read has its failure
+    /// order).
+    pub opencl: Vec<Option<OpenClOp>>,
+    /// Same device (`Placement::gpu`: an OpenCL `dev`, a PTX `gpu`).
+    pub sdv: Rel,
+    pub ssg: Rel,
+    pub swg: Rel,
+    pub sqf: Rel,
+    pub ssw: Rel,
 }
 
 /// The generic (virtual) address behind a location: a generic alias is a new generic address,
@@ -90,6 +108,9 @@ impl Events {
     pub fn build(p: &Program, combo: &[&Trace]) -> Result<Events, String> {
         let mut info = Vec::new();
         let mut placement = Vec::new();
+        let mut vulkan = Vec::new();
+        let mut vulkan_placement = Vec::new();
+        let mut opencl = Vec::new();
         let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
         for (l, loc) in p.locations.iter().enumerate() {
             if let LocationKind::Plain { init } = loc.kind {
@@ -109,6 +130,9 @@ impl Events {
                     },
                 });
                 placement.push(None);
+                vulkan.push(None);
+                vulkan_placement.push(None);
+                opencl.push(None);
                 local_index.push(None);
             }
         }
@@ -129,6 +153,9 @@ impl Events {
                     kind: e.kind.clone(),
                 });
                 placement.push(Some(p.threads[t].placement));
+                vulkan.push(p.threads[t].body[e.stmt].vulkan);
+                vulkan_placement.push(p.vulkan.as_ref().map(|v| v.placements[t]));
+                opencl.push(p.threads[t].body[e.stmt].opencl);
                 local_index.push(Some((t, i)));
             }
         }
@@ -171,6 +198,14 @@ impl Events {
             dep: Rel::empty(n),
             po_loc: Rel::empty(n),
             token_order: Rel::empty(n),
+            vulkan,
+            vulkan_placement,
+            opencl,
+            sdv: Rel::empty(n),
+            ssg: Rel::empty(n),
+            swg: Rel::empty(n),
+            sqf: Rel::empty(n),
+            ssw: Rel::empty(n),
         };
         let mut scope = vec![None; n];
         let mut phys = vec![None; n];
@@ -267,6 +302,20 @@ impl Events {
         let vaddr_of = class(&|i| vaddr[i].map(|l| l as u64));
         let cta_of =
             class(&|i| ev.placement[i].map(|pl| (u64::from(pl.gpu) << 32) | u64::from(pl.cta)));
+        let instance_of = |scope: VulkanScope| {
+            class(&|i| {
+                ev.vulkan_placement[i].map(|vp| {
+                    let (a, b, c) = vp.instance(scope);
+                    (u64::from(a) << 42) ^ (u64::from(b) << 21) ^ u64::from(c)
+                })
+            })
+        };
+        let gpu_of = class(&|i| ev.placement[i].map(|pl| u64::from(pl.gpu)));
+        let (sg_of, wg_of, qf_of) = (
+            instance_of(VulkanScope::Subgroup),
+            instance_of(VulkanScope::Workgroup),
+            instance_of(VulkanScope::QueueFamily),
+        );
         let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
         let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
@@ -284,6 +333,17 @@ impl Events {
                     .fold(0, |a, s| a | s),
             );
             ev.scta.set_row(i, cta_of[i]);
+            ev.ssg.set_row(i, sg_of[i]);
+            ev.sdv.set_row(i, gpu_of[i]);
+            // An OpenCL work-group is the CTA of the placement (`P0@wg 0, dev 0`).
+            ev.swg.set_row(
+                i,
+                match p.opencl.is_some() {
+                    true => cta_of[i],
+                    false => wg_of[i],
+                },
+            );
+            ev.sqf.set_row(i, qf_of[i]);
             if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
                 for &j in &scoped {
                     let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
@@ -320,6 +380,17 @@ impl Events {
             ev.po.set_row(i, ev.po.row(i) & !between);
         }
         ev.po_loc = &ev.po & &ev.loc;
+        if let Some(vt) = &p.vulkan {
+            for &(a, b) in &vt.ssw {
+                let of = |t: usize| thread_of[first_of_thread[t]];
+                if a < combo.len() && b < combo.len() && !combo[a].events.is_empty() {
+                    for i in members(of(a)) {
+                        ev.ssw.set_row(i, ev.ssw.row(i) | of(b));
+                    }
+                }
+            }
+            ev.ssw = ev.ssw.plus();
+        }
         if p.threads
             .iter()
             .any(|t| t.body.iter().any(|s| s.token.is_some()))
@@ -329,7 +400,35 @@ impl Events {
             // No tokens: only the read and write of each RMW are ordered.
             ev.token_order = ev.rmw.clone();
         }
+        // A compare-exchange that fails only reads, with its failure order (C11 7.17.7.4:
+        // "if false, ... memory is affected according to the value of failure").
+        for i in 0..n {
+            if let Some(op) = &mut ev.opencl[i] {
+                let read = matches!(ev.info[i].kind, Kind::Read { .. });
+                if read && ev.rmw.row(i) == 0 {
+                    op.order = op.event_order(true);
+                }
+            }
+        }
         Ok(ev)
+    }
+
+    /// The barrier instances a barrier event may join are those of its key: in PTX its CTA
+    /// (and GPU), in Vulkan the instance of its execution scope — at most the workgroup: "Scope
+    /// for execution must be limited to Workgroup or Subgroup" (Vulkan's SPIR-V environment),
+    /// so a `cbar.dv` waits for its workgroup and synchronizes memory at device scope.
+    pub fn barrier_scope_key(&self, b: usize) -> (u32, u32, u32) {
+        match (self.vulkan[b], self.vulkan_placement[b]) {
+            (Some(op), Some(vp)) => vp.instance(
+                op.scope
+                    .unwrap_or(VulkanScope::Workgroup)
+                    .min(VulkanScope::Workgroup),
+            ),
+            _ => {
+                let pl = self.placement[b].expect("barriers belong to threads");
+                (pl.gpu, pl.cta, u32::MAX)
+            }
+        }
     }
 
     /// Takes the values of another valuation of the same paths: `combo` has the same events

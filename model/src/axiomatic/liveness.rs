@@ -725,6 +725,7 @@ fn hangs(
         states: HashMap::default(),
         executions: 0,
         racy: 0,
+        racy_states: HashMap::default(),
         states_only: false,
         accept: None,
     };

@@ -450,6 +450,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         states: HashMap::default(),
         executions: 0,
         racy: 0,
+        racy_states: HashMap::default(),
         states_only: !count_executions,
         accept: None,
     };
@@ -648,7 +649,16 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         bounded: cut.is_some() || stopped.is_some(),
         stopped,
         executions,
-        racy_executions: out.racy,
+        racy_executions: match p.filter {
+            None => out.racy,
+            // Races of executions the filter drops are not considered either.
+            Some(_) => out
+                .racy_states
+                .iter()
+                .filter(|(s, _)| filter_admits(p, s))
+                .map(|(_, n)| n)
+                .sum(),
+        },
     })
 }
 

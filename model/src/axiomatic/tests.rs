@@ -80,6 +80,8 @@ fn program(
                             instr,
                             span: at(line),
                             token: None,
+                            vulkan: None,
+                            opencl: None,
                         }
                     })
                     .collect(),
@@ -88,6 +90,8 @@ fn program(
             .collect(),
         observed: vec![],
         filter: None,
+        vulkan: None,
+        opencl: None,
         condition: Condition {
             quantifier,
             prop,

@@ -11,6 +11,7 @@
 pub use super::syntax::CheckKind;
 use super::syntax::{self, BinOp, ExprKind, Pos, Stmt, UnOp};
 use super::CatError;
+use crate::litmus::vulkan::VulkanScope;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -62,6 +63,41 @@ pub enum Base {
     Sr,
     Scta,
     TokenOrder,
+    /// Vulkan: atomic accesses (`.atom`).
+    Atom,
+    /// Vulkan: `.nonpriv` accesses.
+    NonPriv,
+    /// Vulkan: `.av` stores and `.vis` loads (per-instruction availability, visibility).
+    Av,
+    Vis,
+    /// Vulkan: MakeAvailable and MakeVisible semantics (`.semav`, `.semvis`).
+    SemAv,
+    SemVis,
+    /// Vulkan: `avdevice`, `visdevice`, `cbar`.
+    AvDevice,
+    VisDevice,
+    Cbar,
+    /// Vulkan: accesses in storage class N (`.scN`).
+    StorageClass(u8),
+    /// Vulkan: operations with storage class N in their semantics (`.semscN`).
+    Semantics(u8),
+    /// Vulkan: operations of this memory scope.
+    VulkanScope(VulkanScope),
+    /// OpenCL: operations of scope `memory_scope_work_item`, `memory_scope_all_svm_devices`
+    /// (work-group and device scopes are `WG` and `DV`, shared with Vulkan).
+    WorkItem,
+    AllSvm,
+    /// OpenCL: accesses to global (local) memory and fences whose flags hold
+    /// `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`).
+    Global,
+    Local,
+    /// Same device.
+    Sdv,
+    /// Vulkan: same subgroup, workgroup, queue family instance; system-synchronizes-with.
+    Ssg,
+    Swg,
+    Sqf,
+    Ssw,
 }
 
 /// The execution's choices, one bit each in [`Node::reads`].
@@ -112,6 +148,36 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("sr", Base::Sr, Ty::Rel),
     ("scta", Base::Scta, Ty::Rel),
     ("token-order", Base::TokenOrder, Ty::Rel),
+    ("ATOM", Base::Atom, Ty::Set),
+    ("NONPRIV", Base::NonPriv, Ty::Set),
+    ("AV", Base::Av, Ty::Set),
+    ("VIS", Base::Vis, Ty::Set),
+    ("SEMAV", Base::SemAv, Ty::Set),
+    ("SEMVIS", Base::SemVis, Ty::Set),
+    ("AVDEVICE", Base::AvDevice, Ty::Set),
+    ("VISDEVICE", Base::VisDevice, Ty::Set),
+    ("CBAR", Base::Cbar, Ty::Set),
+    ("SC0", Base::StorageClass(0), Ty::Set),
+    ("SC1", Base::StorageClass(1), Ty::Set),
+    ("SC2", Base::StorageClass(2), Ty::Set),
+    ("SC3", Base::StorageClass(3), Ty::Set),
+    ("SEMSC0", Base::Semantics(0), Ty::Set),
+    ("SEMSC1", Base::Semantics(1), Ty::Set),
+    ("SEMSC2", Base::Semantics(2), Ty::Set),
+    ("SEMSC3", Base::Semantics(3), Ty::Set),
+    ("SG", Base::VulkanScope(VulkanScope::Subgroup), Ty::Set),
+    ("WG", Base::VulkanScope(VulkanScope::Workgroup), Ty::Set),
+    ("QF", Base::VulkanScope(VulkanScope::QueueFamily), Ty::Set),
+    ("DV", Base::VulkanScope(VulkanScope::Device), Ty::Set),
+    ("WI", Base::WorkItem, Ty::Set),
+    ("ALL", Base::AllSvm, Ty::Set),
+    ("GLOBAL", Base::Global, Ty::Set),
+    ("LOCAL", Base::Local, Ty::Set),
+    ("sdv", Base::Sdv, Ty::Rel),
+    ("ssg", Base::Ssg, Ty::Rel),
+    ("swg", Base::Swg, Ty::Rel),
+    ("sqf", Base::Sqf, Ty::Rel),
+    ("ssw", Base::Ssw, Ty::Rel),
 ];
 
 /// The choices by name.

@@ -19,6 +19,11 @@
 //! | `rf`, `co`, `fr` | the execution's reads-from, coherence and from-reads |
 //! | `sync_fence` | the fence.sc order between pairs of `ms` (below) |
 //! | `sync_barrier` | barrier synchronization: each barrier with the `bar.sync`s of its instance |
+//! | `ATOM` | atomic accesses (Vulkan `.atom`, OpenCL's atomic functions) |
+//! | `WG`, `DV` | Vulkan workgroup and device scope, OpenCL `memory_scope_work_group` and `memory_scope_device` |
+//! | `WI`, `ALL` | OpenCL `memory_scope_work_item`, `memory_scope_all_svm_devices` |
+//! | `GLOBAL`, `LOCAL` | OpenCL: accesses to global (local) memory, fences with `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`) |
+//! | `swg`, `sdv` | same work-group (Vulkan workgroup instance, OpenCL `wg`), same device (`gpu`, OpenCL `dev`) |
 //!
 //! The engine reads three names a model may bind: `ms` (static: the pairs the fence.sc order
 //! relates, the PTX spec's *morally strong* pairs; without it every pair of fences), `sync`
@@ -85,6 +90,17 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
     ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
     ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
+    ("vulkan.cat", include_str!("../../cat/vulkan.cat")),
+    (
+        "vulkan-nochains.cat",
+        include_str!("../../cat/vulkan-nochains.cat"),
+    ),
+    ("vulkan-sync.cat", include_str!("../../cat/vulkan-sync.cat")),
+    ("opencl.cat", include_str!("../../cat/opencl.cat")),
+    (
+        "vulkan-axioms.cat",
+        include_str!("../../cat/vulkan-axioms.cat"),
+    ),
 ];
 
 /// A built-in model's text, by its name with or without `.cat`.

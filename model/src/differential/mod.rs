@@ -193,9 +193,10 @@ fn generic_only(p: &Program) -> bool {
         Instr::Fence(Fence::Proxy(_)) => false,
         _ => true,
     };
-    p.locations
-        .iter()
-        .all(|l| matches!(l.kind, LocationKind::Plain { .. }))
+    p.vulkan.is_none()
+        && p.locations
+            .iter()
+            .all(|l| matches!(l.kind, LocationKind::Plain { .. }))
         && p.threads
             .iter()
             .all(|t| t.body.iter().all(|s| generic(&s.instr)))

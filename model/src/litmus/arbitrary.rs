@@ -171,6 +171,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 instr: instr(u, n_locations, &mut regs, &mut arith_left, limits)?,
                 span: Span::default(),
                 token: None,
+                vulkan: None,
+                opencl: None,
             });
         }
         threads.push(Thread {
@@ -202,6 +204,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         threads,
         observed: Vec::new(),
         filter: None,
+        vulkan: None,
+        opencl: None,
         condition,
     })
 }
@@ -219,6 +223,8 @@ fn cp_async_groups(
         instr,
         span: Span::default(),
         token: None,
+        vulkan: None,
+        opencl: None,
     };
     for t in threads {
         let copies: Vec<usize> = (0..t.body.len())
@@ -314,6 +320,8 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                 },
                 span: Span::default(),
                 token: None,
+                vulkan: None,
+                opencl: None,
             },
         );
     }

@@ -4,6 +4,8 @@
 //! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
 //! equality, so `parse(print(p)) == p` compares meaning, not layout.
 
+use super::opencl::{OpenClOp, OpenClTest};
+use super::vulkan::{VulkanOp, VulkanTest};
 use crate::scope::{Order, Placement, Scope};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -414,6 +416,13 @@ pub struct Stmt {
     /// Tile IR token order (`[t0, t1 -> t2]` after the instruction); `None` in PTX tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<TokenOrder>,
+    /// What the instruction means in Vulkan; `None` in PTX and Tile IR tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vulkan: Option<VulkanOp>,
+    /// What the instruction means in OpenCL; `None` in other tests (and for the register
+    /// moves and branches an OpenCL statement lowers to).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opencl: Option<OpenClOp>,
 }
 
 /// Tile IR token order of one statement: it waits for the operations that produced the tokens
@@ -518,6 +527,12 @@ pub struct Program {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<Prop>,
     pub condition: Condition,
+    /// A Vulkan test (`VULKAN NAME` header): placements and system-synchronizes-with pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vulkan: Option<VulkanTest>,
+    /// An OpenCL test (`OPENCL NAME` header): its kernels as written in C.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opencl: Option<OpenClTest>,
 }
 
 impl Program {

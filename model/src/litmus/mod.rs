@@ -4,8 +4,11 @@
 pub mod arbitrary;
 pub mod error;
 pub mod ir;
+pub mod opencl;
+mod opencl_parse;
 pub mod parse;
 pub mod print;
+pub mod vulkan;
 
 pub use error::LitmusError;
 pub use ir::*;

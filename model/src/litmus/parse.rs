@@ -22,6 +22,9 @@
 
 use super::error::LitmusError;
 use super::ir::*;
+use super::vulkan::{
+    VulkanKind, VulkanOp, VulkanPlacement, VulkanScope, VulkanTest, STORAGE_CLASSES,
+};
 use crate::scope::{Order, Placement, Scope};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -46,7 +49,17 @@ pub fn parse(src: &str, file: &str) -> Result<Program> {
 pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<LitmusError>> {
     // A byte order mark (as some editors write) is not part of the text.
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
-    let blanked = blank_comments(src).map_err(|at| {
+    // herd reads an OpenCL test's kernels with a C lexer: there `(*` is a parenthesis and a
+    // dereference, and comments are C's.
+    let c_dialect = src
+        .trim_start()
+        .get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case("opencl"));
+    let blanked = match c_dialect {
+        true => blank_c_comments(src),
+        false => blank_comments(src),
+    }
+    .map_err(|at| {
         vec![LitmusError::at(
             file,
             src,
@@ -59,6 +72,8 @@ pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<Litm
         original: src,
         file,
         pos: 0,
+        vulkan: false,
+        opencl: false,
         recovered: RefCell::new(Vec::new()),
     };
     let (result, mut errors) = parser.program();
@@ -112,6 +127,54 @@ fn blank_comments(src: &str) -> std::result::Result<String, usize> {
     Ok(String::from_utf8(out).expect("blanking comments keeps UTF-8"))
 }
 
+/// `src` with the comments of an OpenCL C test turned into spaces: herd's `(* *)` outside
+/// braces (before the kernels and in the tail), and C's `//` and `/* */` anywhere. `Err` holds
+/// the offset of an unclosed comment.
+fn blank_c_comments(src: &str) -> std::result::Result<String, usize> {
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut depth) = (0, 0usize);
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        let close = if rest.starts_with(b"//") {
+            Some(rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()))
+        } else if rest.starts_with(b"/*") {
+            Some(find(rest, b"*/").ok_or(i)? + 2)
+        } else if depth == 0 && rest.starts_with(b"(*") {
+            Some(find(rest, b"*)").ok_or(i)? + 2)
+        } else {
+            None
+        };
+        match close {
+            Some(len) => {
+                blank(&mut out, i, i + len);
+                i += len;
+            }
+            None => {
+                match b[i] {
+                    b'{' => depth += 1,
+                    b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+    }
+    Ok(String::from_utf8(out).expect("blanking comments keeps UTF-8"))
+}
+
+/// The offset of the first `needle` in `hay` (after its first two bytes, the opener).
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    (2..hay.len().saturating_sub(needle.len() - 1)).find(|&k| hay[k..].starts_with(needle))
+}
+
 /// The line and column of a byte offset of `src`.
 fn span_of(src: &str, offset: usize) -> Span {
     let offset = offset.min(src.len());
@@ -129,6 +192,10 @@ struct Parser<'a> {
     original: &'a str,
     file: &'a str,
     pos: usize,
+    /// A Vulkan test (`VULKAN NAME` header): Dat3M's Vulkan instructions and placements.
+    vulkan: bool,
+    /// An OpenCL test (`OPENCL NAME` header): herd's OpenCL C kernels.
+    opencl: bool,
     /// Errors recovered from so far (parsing went on past them).
     recovered: RefCell<Vec<LitmusError>>,
 }
@@ -215,14 +282,36 @@ impl<'a> Parser<'a> {
 
     fn whole_program(&mut self) -> Result<Program> {
         let name = self.header()?;
+        if self.opencl {
+            return super::opencl_parse::program(
+                self.src,
+                self.original,
+                self.file,
+                name,
+                self.pos,
+                &|at, program| self.tail(at, program),
+            );
+        }
         let comments = self.comments()?;
         let init = self.init_block()?;
+        let ssw = match self.vulkan {
+            true => self.ssw_block()?,
+            false => Vec::new(),
+        };
         let (threads_text, tail_at) = self.thread_section()?;
         let mut locations = Vec::new();
         let mut reg_init = Vec::new();
         let reg_init_at = self.declarations(&init, &mut locations, &mut reg_init)?;
-        let threads = self.threads(threads_text, &mut locations)?;
+        let (threads, placements) = self.threads(threads_text, &mut locations)?;
         self.stop_if_recovered()?;
+        for &(a, b, at) in &ssw {
+            if a.max(b) >= threads.len() {
+                return self.err(
+                    at,
+                    format!("`ssw {a} {b}` names a thread that does not exist"),
+                );
+            }
+        }
         for (init, at) in reg_init.iter().zip(reg_init_at) {
             if init.thread >= threads.len() {
                 return self.err(
@@ -242,6 +331,11 @@ impl<'a> Parser<'a> {
             threads,
             observed: Vec::new(),
             filter: None,
+            vulkan: self.vulkan.then(|| VulkanTest {
+                placements,
+                ssw: ssw.iter().map(|&(a, b, _)| (a, b)).collect(),
+            }),
+            opencl: None,
             condition: Condition {
                 quantifier: Quantifier::Exists,
                 prop: Prop::True,
@@ -253,7 +347,7 @@ impl<'a> Parser<'a> {
         Ok(program)
     }
 
-    /// `PTX NAME` on the first non-blank line.
+    /// `PTX NAME` (or `VULKAN NAME`: a Vulkan test) on the first non-blank line.
     fn header(&mut self) -> Result<String> {
         self.skip_ws();
         let line_end = self
@@ -268,12 +362,22 @@ impl<'a> Parser<'a> {
         let mut words = line.text.split_whitespace();
         match words.next() {
             Some("PTX") | Some("ptx") => {}
-            Some(_) => return self.err(line.at, "expected `PTX <name>` header"),
+            Some(word) if word.eq_ignore_ascii_case("vulkan") => self.vulkan = true,
+            Some(word) if word.eq_ignore_ascii_case("opencl") => self.opencl = true,
+            Some(_) => {
+                return self.err(
+                    line.at,
+                    "expected `PTX <name>`, `VULKAN <name>` or `OPENCL <name>` header",
+                )
+            }
             None => return self.err(self.pos, "empty file: expected `PTX <name>` header"),
         }
         let name: Vec<&str> = words.collect();
         if name.is_empty() {
-            return self.err(line.at + line.text.len(), "missing test name after `PTX`");
+            return self.err(
+                line.at + line.text.len(),
+                "missing test name after the dialect",
+            );
         }
         self.pos = line_end;
         Ok(name.join(" "))
@@ -318,6 +422,41 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         Ok(body)
+    }
+
+    /// A Vulkan test's optional second block: `{ ssw 0 1; ssw 1 2; }`, each pair with where
+    /// it was written.
+    fn ssw_block(&mut self) -> Result<Vec<(ThreadId, ThreadId, usize)>> {
+        self.skip_ws();
+        if !self.rest().starts_with('{') {
+            return Ok(Vec::new());
+        }
+        let body = self.init_block()?;
+        let mut out = Vec::new();
+        for decl in body.split(';') {
+            let decl = decl.trim();
+            if decl.text.is_empty() {
+                continue;
+            }
+            let words = split_words(decl);
+            if words.len() != 3 || words[0].text != "ssw" {
+                return self.err(
+                    decl.at,
+                    format!("expected `ssw <thread> <thread>`, found `{}`", decl.text),
+                );
+            }
+            let thread = |p: Piece<'a>| -> Result<ThreadId> {
+                match p.text.parse::<ThreadId>() {
+                    Ok(t) if p.text.chars().all(|c| c.is_ascii_digit()) => Ok(t),
+                    _ => self.err(
+                        p.at,
+                        format!("expected a thread number, found `{}`", p.text),
+                    ),
+                }
+            };
+            out.push((thread(words[1])?, thread(words[2])?, decl.at));
+        }
+        Ok(out)
     }
 
     /// The thread table runs from after the init block to the first line starting with
@@ -408,6 +547,33 @@ impl<'a> Parser<'a> {
                         name,
                         kind: LocationKind::Alias {
                             proxy,
+                            of: usize::MAX,
+                        },
+                        span: self.span(lhs.at),
+                    });
+                    return Ok(());
+                }
+                if let (Some(k), None) = (decl.text.find(" aliases "), decl.text.find('=')) {
+                    // `y aliases x` (Vulkan tests): another reference to x's location.
+                    let lhs = Piece {
+                        text: &decl.text[..k],
+                        at: decl.at,
+                    }
+                    .trim();
+                    let target = Piece {
+                        text: &decl.text[k + " aliases ".len()..],
+                        at: decl.at + k + " aliases ".len(),
+                    }
+                    .trim();
+                    let name = self.identifier(lhs, "alias name")?;
+                    if locations.iter().any(|l| l.name == name) {
+                        return self.err(lhs.at, format!("location `{name}` is declared twice"));
+                    }
+                    targets.push((locations.len(), target));
+                    locations.push(Location {
+                        name,
+                        kind: LocationKind::Alias {
+                            proxy: Proxy::Generic,
                             of: usize::MAX,
                         },
                         span: self.span(lhs.at),
@@ -553,7 +719,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Rows of `|`-separated cells ending in `;`; the first row places the threads.
-    fn threads(&self, table: Piece<'a>, locations: &mut Vec<Location>) -> Result<Vec<Thread>> {
+    fn threads(
+        &self,
+        table: Piece<'a>,
+        locations: &mut Vec<Location>,
+    ) -> Result<(Vec<Thread>, Vec<VulkanPlacement>)> {
         let mut rows: Vec<Piece> = table.split(';');
         let tail = rows.pop().expect("split yields at least one piece").trim();
         if !tail.text.is_empty() {
@@ -573,10 +743,19 @@ impl<'a> Parser<'a> {
             );
         };
         let mut threads: Vec<Thread> = Vec::new();
+        let mut placements = Vec::new();
         let mut seen: HashMap<ThreadId, usize> = HashMap::new();
         for (column, cell) in header.split('|').into_iter().enumerate() {
             let cell = cell.trim();
-            let (id, placement) = self.placement(cell)?;
+            let (id, placement) = match self.vulkan {
+                true => {
+                    let (id, vk) = self.vulkan_placement(cell)?;
+                    placements.push(vk);
+                    // The workgroup is the CTA, the queue family the GPU.
+                    (id, Placement::new(vk.workgroup, vk.queue_family))
+                }
+                false => self.placement(cell)?,
+            };
             if let Some(prev) = seen.insert(id, column) {
                 return self.err(
                     cell.at,
@@ -623,13 +802,13 @@ impl<'a> Parser<'a> {
                 let parsed = self.token_order(cell).and_then(|(cell, token)| {
                     Ok((cell, token, self.instruction(cell, locations)?))
                 });
-                let parsed = parsed.and_then(|(cell, token, instr)| {
+                let parsed = parsed.and_then(|(cell, token, (instr, vulkan))| {
                     if threads[t].placement.is_host() {
                         self.host_instruction(cell, &instr)?;
                     }
-                    Ok((cell, token, instr))
+                    Ok((cell, token, (instr, vulkan)))
                 });
-                let (cell, token, instr) = match parsed {
+                let (cell, token, (instr, vulkan)) = match parsed {
                     Ok(parsed) => parsed,
                     Err(e) => {
                         self.recover(e);
@@ -640,13 +819,15 @@ impl<'a> Parser<'a> {
                     instr,
                     span: self.span(cell.at),
                     token,
+                    vulkan,
+                    opencl: None,
                 });
             }
         }
         for thread in &threads {
             self.check_labels(thread)?;
         }
-        Ok(threads)
+        Ok((threads, placements))
     }
 
     /// What a host thread (`P1@host`) may run: generic-proxy loads, stores, RMWs and fences, each
@@ -807,14 +988,19 @@ impl<'a> Parser<'a> {
         Ok((id, placement))
     }
 
-    fn instruction(&self, cell: Piece<'a>, locations: &mut Vec<Location>) -> Result<Instr> {
+    /// One instruction; in a Vulkan test, with what it means in Vulkan.
+    fn instruction(
+        &self,
+        cell: Piece<'a>,
+        locations: &mut Vec<Location>,
+    ) -> Result<(Instr, Option<VulkanOp>)> {
         if let Some(label) = cell.text.strip_suffix(':') {
             let label = Piece {
                 text: label,
                 at: cell.at,
             }
             .trim();
-            return Ok(Instr::Label(self.identifier(label, "label")?));
+            return Ok((Instr::Label(self.identifier(label, "label")?), None));
         }
         let split = cell
             .text
@@ -843,7 +1029,15 @@ impl<'a> Parser<'a> {
             end: args_end,
             locations,
         };
-        match parts[0] {
+        let vulkan_op = matches!(
+            parts[0],
+            "ld" | "st" | "rmw" | "membar" | "cbar" | "avdevice" | "visdevice"
+        );
+        if self.vulkan && vulkan_op && !(parts[0] == "ld" && ins.is_move(&parts)) {
+            let (instr, op) = ins.vulkan(&parts)?;
+            return Ok((instr, Some(op)));
+        }
+        let instr = match parts[0] {
             "ld" | "suld" | "tld" | "cold" => ins.load(&parts),
             "st" | "sust" => ins.store(&parts),
             "atom" | "red" => ins.rmw(&parts),
@@ -885,6 +1079,71 @@ impl<'a> Parser<'a> {
                 mnemonic.at,
                 format!("unknown instruction `{}`", mnemonic.text),
             ),
+        }?;
+        Ok((instr, None))
+    }
+
+    /// `P0@sg 0, wg 0, qf 0` in a Vulkan test.
+    fn vulkan_placement(&self, cell: Piece<'a>) -> Result<(ThreadId, VulkanPlacement)> {
+        let Some(at_sign) = cell.text.find('@') else {
+            return self.err(
+                cell.at,
+                format!(
+                    "expected a thread placement like `P0@sg 0, wg 0, qf 0`, found `{}`",
+                    cell.text
+                ),
+            );
+        };
+        let id = self.thread_id(
+            Piece {
+                text: &cell.text[..at_sign],
+                at: cell.at,
+            }
+            .trim(),
+        )?;
+        let fields = Piece {
+            text: &cell.text[at_sign + 1..],
+            at: cell.at + at_sign + 1,
+        };
+        let mut levels = [None; 3];
+        for field in fields.split(',') {
+            let field = field.trim();
+            let words = split_words(field);
+            if words.len() != 2 {
+                return self.err(
+                    field.at,
+                    format!("expected `sg N`, `wg N` or `qf N`, found `{}`", field.text),
+                );
+            }
+            let n = self.integer(words[1])?;
+            let Ok(n) = u32::try_from(n) else {
+                return self.err(words[1].at, "placement ids must be non-negative");
+            };
+            let level = match words[0].text {
+                "sg" => 0,
+                "wg" => 1,
+                "qf" => 2,
+                other => {
+                    return self.err(
+                        words[0].at,
+                        format!("unknown placement level `{other}` (sg, wg, qf)"),
+                    )
+                }
+            };
+            if levels[level].replace(n).is_some() {
+                return self.err(words[0].at, format!("`{}` is given twice", words[0].text));
+            }
+        }
+        match levels {
+            [Some(subgroup), Some(workgroup), Some(queue_family)] => Ok((
+                id,
+                VulkanPlacement {
+                    subgroup,
+                    workgroup,
+                    queue_family,
+                },
+            )),
+            _ => self.err(fields.at, "a Vulkan placement names `sg`, `wg` and `qf`"),
         }
     }
 
@@ -988,6 +1247,17 @@ impl<'a> Parser<'a> {
             None
         };
         let quantifier_at = cp.here();
+        if filter.is_some() && cp.peek().is_none() {
+            // A filter alone (Dat3M's data-race tests): every admitted execution counts.
+            p.observed = observed;
+            p.filter = filter;
+            p.condition = Condition {
+                quantifier: Quantifier::Exists,
+                prop: Prop::True,
+                span: self.span(quantifier_at),
+            };
+            return Ok(());
+        }
         let quantifier = match (cp.peek(), cp.tokens.get(cp.i + 1).map(|t| t.text)) {
             (Some("exists"), _) => Quantifier::Exists,
             (Some("forall"), _) => Quantifier::Forall,
@@ -1535,6 +1805,231 @@ impl<'a> Ins<'_, 'a> {
             (ops, None)
         };
         Ok(Instr::Barrier { op, id, quorum })
+    }
+}
+
+/// Dat3M's Vulkan instructions: `ld`, `st`, `rmw` (with `.atom`, an order, `.av`/`.vis`,
+/// `.nonpriv`, a scope, a storage class `.scN` and semantics `.semscN`/`.semav`/`.semvis`),
+/// `membar`, `cbar`, `avdevice`, `visdevice`.
+impl<'a> Ins<'_, 'a> {
+    /// Whether `ld` is Dartagnan's register move (`ld r0, 1`, `ld r0, r1`).
+    fn is_move(&self, parts: &[&str]) -> bool {
+        let Some(src) = self.args.get(1) else {
+            return false;
+        };
+        let src_is_imm = src
+            .text
+            .starts_with(|c: char| c.is_ascii_digit() || c == '-');
+        let src_is_loc = self.locations.iter().any(|l| l.name == src.text);
+        src_is_imm || (parts.len() == 1 && !src_is_loc)
+    }
+
+    /// The qualifiers of a Vulkan mnemonic, each checked against what the opcode allows.
+    fn vulkan_qualifiers(&self, parts: &[&str]) -> Result<(VulkanOp, Option<RmwOp>)> {
+        let opcode = parts[0];
+        let mut op = VulkanOp::new(match opcode {
+            "membar" => VulkanKind::MemoryBarrier,
+            "cbar" => VulkanKind::ControlBarrier,
+            "avdevice" => VulkanKind::AvDevice,
+            "visdevice" => VulkanKind::VisDevice,
+            _ => VulkanKind::Access,
+        });
+        let mut atom = false;
+        let mut order = None;
+        let mut rmw_op = None;
+        let mut at = self.mnemonic.at + opcode.len();
+        for q in &parts[1..] {
+            let here = at + 1;
+            at += q.len() + 1;
+            let bad = |message: String| self.p.err(here, message);
+            let access = op.kind == VulkanKind::Access;
+            let barrier = matches!(
+                op.kind,
+                VulkanKind::MemoryBarrier | VulkanKind::ControlBarrier
+            );
+            let class = |prefix: &str| -> Option<u8> {
+                q.strip_prefix(prefix)
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .filter(|&n| n < STORAGE_CLASSES && q.len() == prefix.len() + 1)
+            };
+            let new_order = match *q {
+                "acq" => Some(Order::Acquire),
+                "rel" => Some(Order::Release),
+                "acq_rel" => Some(Order::AcqRel),
+                _ => None,
+            };
+            if let Some(o) = new_order {
+                if order.replace(o).is_some() {
+                    return bad("a second memory order".into());
+                }
+                let fits = match opcode {
+                    "ld" => o == Order::Acquire,
+                    "st" => o == Order::Release,
+                    "rmw" | "membar" | "cbar" => true,
+                    _ => false,
+                };
+                if !fits {
+                    return bad(format!("`{opcode}` cannot be `.{q}`"));
+                }
+            } else if *q == "atom" && access && !atom {
+                atom = true;
+            } else if *q == "av" && opcode == "st" && !op.av {
+                op.av = true;
+            } else if *q == "vis" && opcode == "ld" && !op.vis {
+                op.vis = true;
+            } else if *q == "nonpriv" && access && !op.nonpriv {
+                op.nonpriv = true;
+            } else if let Some(scope) = VulkanScope::from_name(q) {
+                if op.scope.replace(scope).is_some() {
+                    return bad("a second scope".into());
+                }
+            } else if let (Some(c), true) = (class("semsc"), access || barrier) {
+                op.semantics |= 1 << c;
+            } else if let (Some(c), true) = (class("sc"), access) {
+                if op.storage_class.replace(c).is_some() {
+                    return bad("a second storage class".into());
+                }
+            } else if *q == "semav" && (access || barrier) && !op.sem_av {
+                op.sem_av = true;
+            } else if *q == "semvis" && (access || barrier) && !op.sem_vis {
+                op.sem_vis = true;
+            } else if opcode == "rmw" && rmw_op.is_none() && matches!(*q, "add" | "sub" | "exch") {
+                rmw_op = Some(match *q {
+                    "add" => RmwOp::Add,
+                    "sub" => RmwOp::Sub,
+                    _ => RmwOp::Exch,
+                });
+            } else {
+                return bad(format!(
+                    "unknown or repeated qualifier `.{q}` on `{}`",
+                    self.mnemonic.text
+                ));
+            }
+        }
+        let end = self.end_of_mnemonic();
+        if opcode == "rmw" && !atom {
+            return self.p.err(end, "`rmw` is atomic: write `rmw.atom`");
+        }
+        op.order = match (atom, order) {
+            (true, o) => o.unwrap_or(Order::Relaxed),
+            (false, Some(_)) if op.kind == VulkanKind::Access => {
+                return self
+                    .p
+                    .err(end, "only atomic accesses (`.atom`) have an order")
+            }
+            (false, o) if op.kind == VulkanKind::Access => {
+                debug_assert!(o.is_none());
+                Order::Weak
+            }
+            (false, o) => o.unwrap_or(Order::Relaxed),
+        };
+        let needs_scope = match op.kind {
+            VulkanKind::Access => atom || op.av || op.vis,
+            VulkanKind::MemoryBarrier | VulkanKind::ControlBarrier => true,
+            VulkanKind::AvDevice | VulkanKind::VisDevice => false,
+        };
+        match (needs_scope, op.scope) {
+            (true, None) => {
+                return self.p.err(
+                    end,
+                    format!("`{}` needs a scope (`.sg`, `.wg`, `.qf`, `.dv`)", opcode),
+                )
+            }
+            (false, Some(_)) => {
+                return self
+                    .p
+                    .err(end, format!("`{}` takes no scope here", self.mnemonic.text))
+            }
+            _ => {}
+        }
+        if op.kind == VulkanKind::Access && op.storage_class.is_none() {
+            return self.p.err(
+                end,
+                "a Vulkan access names its storage class (`.sc0`, `.sc1`, …)",
+            );
+        }
+        if op.sem_av && !op.order.is_release() {
+            return self.p.err(end, "`.semav` needs release semantics");
+        }
+        if op.sem_vis && !op.order.is_acquire() {
+            return self.p.err(end, "`.semvis` needs acquire semantics");
+        }
+        if op.kind == VulkanKind::MemoryBarrier && op.order == Order::Relaxed {
+            return self
+                .p
+                .err(end, "`membar` needs `.acq`, `.rel` or `.acq_rel`");
+        }
+        Ok((op, rmw_op))
+    }
+
+    /// One Vulkan instruction: the IR's access, fence or barrier, and what it means in Vulkan.
+    fn vulkan(mut self, parts: &[&str]) -> Result<(Instr, VulkanOp)> {
+        let (op, rmw_op) = self.vulkan_qualifiers(parts)?;
+        let access = Access {
+            proxy: Proxy::Generic,
+            order: op.order,
+            scope: op
+                .scope
+                .filter(|_| op.is_atomic())
+                .map(VulkanScope::ptx_scope),
+        };
+        let scope = op.scope.map_or(Scope::Sys, VulkanScope::ptx_scope);
+        let instr = match parts[0] {
+            "ld" => {
+                self.arity(2)?;
+                Instr::Load {
+                    access,
+                    dst: self.reg(0)?,
+                    loc: self.location(1)?,
+                }
+            }
+            "st" => {
+                self.arity(2)?;
+                Instr::Store {
+                    access,
+                    loc: self.location(0)?,
+                    value: self.operand(1)?,
+                }
+            }
+            "rmw" => {
+                self.arity(3)?;
+                Instr::Atom {
+                    access,
+                    op: rmw_op.unwrap_or(RmwOp::Exch),
+                    dst: self.reg(0)?,
+                    loc: self.location(1)?,
+                    operand: self.operand(2)?,
+                    new: None,
+                }
+            }
+            "cbar" => {
+                if self.args.is_empty() || self.args.len() > 3 {
+                    return self.p.err(
+                        self.end,
+                        "a control barrier takes 1 to 3 operands: id[, id2][, quorum]",
+                    );
+                }
+                let ops: Vec<Operand> = (0..self.args.len())
+                    .map(|i| self.operand(i))
+                    .collect::<Result<_>>()?;
+                let (id, quorum) = if ops.len() == 3 {
+                    (ops[..2].to_vec(), Some(ops[2].clone()))
+                } else {
+                    (ops, None)
+                };
+                Instr::Barrier {
+                    op: BarrierOp::Sync,
+                    id,
+                    quorum,
+                }
+            }
+            // `membar`, `avdevice`, `visdevice`.
+            _ => {
+                self.arity(0)?;
+                Instr::Fence(Fence::AcqRel(scope))
+            }
+        };
+        Ok((instr, op))
     }
 }
 

@@ -1,12 +1,19 @@
-//! Printer for the PTX litmus dialect: `parse(print(p)) == p` for every program.
+//! Printer for the PTX and Vulkan litmus dialects: `parse(print(p)) == p` for every program.
 
 use super::ir::*;
+use super::opencl::{print_kernels, OpenClTest};
+use super::vulkan::{VulkanKind, VulkanOp};
 use std::fmt::Write;
 
-/// Prints a program in Dartagnan's PTX litmus dialect, columns aligned.
+/// Prints a program in Dartagnan's PTX litmus dialect (its Vulkan dialect for a Vulkan test),
+/// columns aligned.
 pub fn print(p: &Program) -> String {
     let mut out = String::new();
-    writeln!(out, "PTX {}", p.name).unwrap();
+    if let Some(test) = &p.opencl {
+        return opencl(p, test);
+    }
+    let dialect = if p.vulkan.is_some() { "VULKAN" } else { "PTX" };
+    writeln!(out, "{dialect} {}", p.name).unwrap();
     for c in &p.comments {
         writeln!(out, "\"{c}\"").unwrap();
     }
@@ -28,16 +35,28 @@ pub fn print(p: &Program) -> String {
         writeln!(out, "P{}:{}={};", init.thread, init.reg, init.value).unwrap();
     }
     out.push_str("}\n");
+    if let Some(vt) = p.vulkan.as_ref().filter(|vt| !vt.ssw.is_empty()) {
+        out.push_str("{\n");
+        for (a, b) in &vt.ssw {
+            writeln!(out, "ssw {a} {b};").unwrap();
+        }
+        out.push_str("}\n");
+    }
 
     let mut columns: Vec<Vec<String>> = p
         .threads
         .iter()
         .enumerate()
         .map(|(t, th)| {
-            std::iter::once(format!("P{t}@{}", th.placement))
-                .chain(th.body.iter().map(|s| match &s.token {
-                    None => instr(p, &s.instr),
-                    Some(t) => format!("{} {}", instr(p, &s.instr), token_order(t)),
+            let placement = match &p.vulkan {
+                Some(vt) => vt.placements[t].to_string(),
+                None => th.placement.to_string(),
+            };
+            std::iter::once(format!("P{t}@{placement}"))
+                .chain(th.body.iter().map(|s| match (&s.token, &s.vulkan) {
+                    (_, Some(op)) => vulkan_instr(p, &s.instr, op),
+                    (None, None) => instr(p, &s.instr),
+                    (Some(t), None) => format!("{} {}", instr(p, &s.instr), token_order(t)),
                 }))
                 .collect()
         })
@@ -58,24 +77,48 @@ pub fn print(p: &Program) -> String {
             .collect();
         writeln!(out, "{};", cells.join("|")).unwrap();
     }
+    tail(p, &mut out);
+    out
+}
+
+/// herd's tail: `locations [...]`, `filter (...)` and the final condition.
+fn tail(p: &Program, out: &mut String) {
     if !p.observed.is_empty() {
         let terms: Vec<String> = p
             .observed
             .iter()
             .map(|t| format!("{};", term(p, t)))
             .collect();
-        writeln!(out, "locations [{}]", terms.join(" ")).unwrap();
+        writeln!(*out, "locations [{}]", terms.join(" ")).unwrap();
     }
     if let Some(filter) = &p.filter {
-        writeln!(out, "filter ({})", prop(p, filter, Level::Or)).unwrap();
+        writeln!(*out, "filter ({})", prop(p, filter, Level::Or)).unwrap();
     }
     writeln!(
-        out,
+        *out,
         "{} ({})",
         p.condition.quantifier.keyword(),
         prop(p, &p.condition.prop, Level::Or)
     )
     .unwrap();
+}
+
+/// An OpenCL test in herd's OpenCL C dialect: its initial state, its kernels as written, its
+/// tail.
+fn opencl(p: &Program, test: &OpenClTest) -> String {
+    let mut out = format!("OPENCL {}\n{{\n", p.name);
+    for (l, loc) in p.locations.iter().enumerate() {
+        writeln!(out, "  [{}] = {};", loc.name, p.initial_value(l)).unwrap();
+    }
+    out.push_str("}\n\n");
+    let placements: Vec<(u32, u32)> = p
+        .threads
+        .iter()
+        .map(|t| (t.placement.cta, t.placement.gpu))
+        .collect();
+    let name = |l: LocId| p.locations[l].name.clone();
+    print_kernels(&mut out, test, &placements, &name);
+    tail(p, &mut out);
     out
 }
 
@@ -179,6 +222,40 @@ fn is_nc_load(p: &Program, access: &Access, loc: LocId) -> bool {
     access.proxy == Proxy::Texture
         && access.order == crate::scope::Order::Weak
         && matches!(p.locations[loc].kind, LocationKind::Plain { .. })
+}
+
+/// One Vulkan instruction in Dat3M's Vulkan dialect.
+pub fn vulkan_instr(p: &Program, i: &Instr, op: &VulkanOp) -> String {
+    let loc = |l: &LocId| p.locations[*l].name.as_str();
+    let q = op.qualifiers();
+    match (op.kind, i) {
+        (VulkanKind::AvDevice, _) => "avdevice".into(),
+        (VulkanKind::VisDevice, _) => "visdevice".into(),
+        (VulkanKind::MemoryBarrier, _) => format!("membar{q}"),
+        (VulkanKind::ControlBarrier, Instr::Barrier { id, quorum, .. }) => {
+            let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
+            format!("cbar{q} {}", args.join(", "))
+        }
+        (_, Instr::Load { dst, loc: l, .. }) => format!("ld{q} {dst}, {}", loc(l)),
+        (_, Instr::Store { loc: l, value, .. }) => format!("st{q} {}, {value}", loc(l)),
+        (
+            _,
+            Instr::Atom {
+                op: rmw,
+                dst,
+                loc: l,
+                operand,
+                ..
+            },
+        ) => {
+            let name = match rmw {
+                RmwOp::Exch => String::new(),
+                other => format!(".{}", other.name()),
+            };
+            format!("rmw{q}{name} {dst}, {}, {operand}", loc(l))
+        }
+        (_, other) => instr(p, other),
+    }
 }
 
 fn qualifiers(a: &Access) -> String {

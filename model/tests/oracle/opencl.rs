@@ -1,0 +1,26 @@
+//! The OpenCL suite of the shared oracle (Dat3M's OpenCL litmus tests in herd's OpenCL C
+//! dialect with Dartagnan's verdicts, `shared/oracle/opencl`): every test parses as OpenCL and
+//! its printed form parses back to the same program; `opencl.cat` decides each test's condition
+//! (column `opencl`) and whether some consistent execution has a data race (column
+//! `opencl_dr`: 1 = race-free). Run from `shared_oracle.rs`, which reports it as skipped
+//! without the oracle.
+
+use crate::oracle_suite::{agreement, assert_floors, parse_and_round_trip, Column};
+use std::path::Path;
+
+/// The agreement measured, per column: every test with a verdict (106 and 20).
+const MEASURED: [(&str, usize); 2] = [("opencl", 106), ("opencl_dr", 20)];
+
+const COLUMNS: [Column; 2] = [("opencl", "opencl", false), ("opencl_dr", "opencl", true)];
+
+/// Every OpenCL test of the oracle parses, and printing it gives text that parses back to it.
+pub fn opencl_tests_parse_and_round_trip(shared: &Path) {
+    let n = parse_and_round_trip(shared, "opencl", |p| p.opencl.is_some());
+    assert!(n >= 100, "found only {n} OpenCL tests");
+    println!("{n} OpenCL tests parse and round-trip");
+}
+
+/// `opencl.cat` against Dartagnan's verdicts, column by column.
+pub fn opencl_model_agrees_with_dartagnan(shared: &Path) {
+    assert_floors(agreement(shared, "opencl", &COLUMNS), &MEASURED);
+}

@@ -1,0 +1,115 @@
+//! A suite of the shared oracle (`shared/oracle/<suite>`: `tests/` and `expected.csv` with
+//! Dartagnan's verdicts) checked column by column against the built-in cat models, and every
+//! test of it parsed and printed back. Used by `vulkan.rs` and `opencl.rs` beside it (all three are modules of `shared_oracle.rs`).
+
+use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::cat::CatModel;
+use scopecheck_model::litmus::{parse, parse_file, print, Program};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One column of `expected.csv`: its name, the built-in model deciding it, and whether the
+/// verdict is race freedom (else: the final condition holds).
+pub type Column = (&'static str, &'static str, bool);
+
+/// Our verdict for one column: the condition holds, or no admitted execution races. Loops are
+/// unrolled as Dartagnan does (a bounded answer is a verdict); a search stopped by its time
+/// budget (5 s: the largest tests need far longer) has none.
+fn verdict(p: &Program, model: &Model, races: bool) -> Result<bool, String> {
+    let opts = Options {
+        timeout: Some(Duration::from_secs(5)),
+        ..Options::default()
+    };
+    let a = analyze(p, model.clone(), &opts).map_err(|e| e.to_string())?;
+    if a.stopped.is_some() {
+        return Err("no verdict: the search ran out of time".into());
+    }
+    Ok(match races {
+        true => a.racy_executions == 0,
+        false => a.holds,
+    })
+}
+
+/// Every test and column with a verdict; returns (column, agreeing, with a verdict) per column
+/// and prints each disagreement.
+pub fn agreement(shared: &Path, suite: &str, columns: &[Column]) -> Vec<(String, usize, usize)> {
+    let dir = shared.join("oracle").join(suite);
+    let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("expected.csv");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let mut out = Vec::new();
+    for &(column, model_name, races) in columns {
+        let col = header
+            .iter()
+            .position(|h| *h == column)
+            .unwrap_or_else(|| panic!("column {column}"));
+        let model = Model::Cat(Arc::new(CatModel::builtin(model_name).expect("built in")));
+        let (mut agree, mut total) = (0, 0);
+        for row in &rows {
+            let expected = match row.get(col).copied() {
+                Some("1") => true,
+                Some("0") => false,
+                _ => continue,
+            };
+            total += 1;
+            let path = dir.join("tests").join(row[0]);
+            let p = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
+            match verdict(&p, &model, races) {
+                Ok(v) if v == expected => agree += 1,
+                Ok(v) => println!("  {column}: {} expected {expected}, got {v}", row[0]),
+                Err(e) => println!("  {column}: {} error {e}", row[0]),
+            }
+        }
+        println!("{column}: {agree}/{total} agree with Dartagnan");
+        out.push((column.to_string(), agree, total));
+    }
+    out
+}
+
+/// Asserts the agreement of each column is at least the floor measured before.
+pub fn assert_floors(results: Vec<(String, usize, usize)>, floors: &[(&str, usize)]) {
+    for ((column, agree, total), (name, floor)) in results.into_iter().zip(floors) {
+        assert_eq!(column, *name);
+        assert!(
+            agree >= *floor,
+            "{column}: {agree}/{total} agree, fewer than the {floor} measured before"
+        );
+    }
+}
+
+/// Every test of the suite parses, `is_dialect` holds of it, and printing it gives text that
+/// parses back to it; returns how many there are.
+pub fn parse_and_round_trip(shared: &Path, suite: &str, is_dialect: fn(&Program) -> bool) -> usize {
+    let files = walk(&shared.join("oracle").join(suite).join("tests"));
+    for f in &files {
+        let p = parse_file(f).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            is_dialect(&p),
+            "{}: not read in the {suite} dialect",
+            f.display()
+        );
+        let text = print(&p);
+        let back = parse(&text, "printed").unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back, p, "{} does not round-trip:\n{text}", f.display());
+    }
+    files.len()
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable").flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "litmus") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}

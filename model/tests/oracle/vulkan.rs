@@ -1,0 +1,44 @@
+//! The Vulkan suite of the shared oracle (Dat3M's Vulkan litmus tests with Dartagnan's
+//! verdicts, `shared/oracle/vulkan`): every test parses in the Vulkan dialect and its printed
+//! form parses back to the same program; `vulkan.cat` and `vulkan-nochains.cat` decide each
+//! test's condition (columns `vulkan`, `vulkan_nochains`) and whether some consistent
+//! execution admitted by its filter has a data race (columns `vulkan_dr`,
+//! `vulkan_dr_nochains`: 1 = race-free). Run from `shared_oracle.rs`, which reports it as
+//! skipped without the oracle.
+
+use crate::oracle_suite::{agreement, assert_floors, parse_and_round_trip, Column};
+use std::path::Path;
+
+/// The agreement measured when this was written, per column: a regression guard while the
+/// models are not yet at 100% (the disagreements are printed). Of the `vulkan` column's 97,
+/// the ten left: `Manual/xf-barrier*.litmus` (seven) run out of the 5 s budget;
+/// `Manual/cbar-2` and `cbar-4` (forall) have a thread no run of which finishes within the
+/// unroll bound (Dartagnan, which drops unfinished runs, finds none and the forall holds); and
+/// `Manual/OOTA` asks for 42 read in a load-buffering copy cycle, which the Vulkan model (no
+/// No-Thin-Air axiom) allows and which the engine, taking self-justified values only among
+/// the values in play, does not produce.
+const MEASURED: [(&str, usize); 4] = [
+    ("vulkan", 87),
+    ("vulkan_nochains", 2),
+    ("vulkan_dr", 83),
+    ("vulkan_dr_nochains", 3),
+];
+
+const COLUMNS: [Column; 4] = [
+    ("vulkan", "vulkan", false),
+    ("vulkan_nochains", "vulkan-nochains", false),
+    ("vulkan_dr", "vulkan", true),
+    ("vulkan_dr_nochains", "vulkan-nochains", true),
+];
+
+/// Every Vulkan test of the oracle parses, and printing it gives text that parses back to it.
+pub fn vulkan_tests_parse_and_round_trip(shared: &Path) {
+    let n = parse_and_round_trip(shared, "vulkan", |p| p.vulkan.is_some());
+    assert!(n >= 100, "found only {n} Vulkan tests");
+    println!("{n} Vulkan tests parse and round-trip");
+}
+
+/// `vulkan.cat` and `vulkan-nochains.cat` against Dartagnan's verdicts, column by column.
+pub fn vulkan_models_agree_with_dartagnan(shared: &Path) {
+    assert_floors(agreement(shared, "vulkan", &COLUMNS), &MEASURED);
+}
