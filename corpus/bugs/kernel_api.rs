@@ -13,7 +13,6 @@ const WARPS: &str =
 const BAR: &str = "PTX ISA: bar, barrier";
 const ATOM: &str = "PTX ISA: atom (inc)";
 const NC: &str = "PTX ISA: ld.global.nc; CUDA Programming Guide: read-only data cache";
-const CP_ASYNC: &str = "PTX ISA: cp.async, cp.async.commit_group, cp.async.wait_group";
 
 pub fn cases() -> Vec<BugCase> {
     vec![
@@ -121,27 +120,6 @@ pub fn cases() -> Vec<BugCase> {
             expect: Expect::Verdict(Verdict::Pass),
             explore: Explore::Exhaustive,
             build: || nc_after_flag(false),
-        },
-        BugCase {
-            name: "cp-async/double-buffer-with-wait-group",
-            source: CP_ASYNC,
-            about: "Two threads stream two stages through a double buffer in shared memory with \
-                    cp.async: each thread copies its element of stage 0, commits, copies its \
-                    element of stage 1, commits, waits with wait_group(1) (stage 0 complete), \
-                    syncs the block and sums stage 0; then wait_group(0) and a sync before stage 1.",
-            expect: Expect::Verdict(Verdict::Pass),
-            explore: Explore::Exhaustive,
-            build: || cp_async_double_buffer(true),
-        },
-        BugCase {
-            name: "cp-async/double-buffer-missing-wait-group",
-            source: CP_ASYNC,
-            about: "The same double buffer without the wait_group calls: __syncthreads orders the \
-                    threads but not their asynchronous copies, so the reads of stage 0 race with \
-                    the copies still writing it.",
-            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
-            explore: Explore::Exhaustive,
-            build: || cp_async_double_buffer(false),
         },
     ]
 }
@@ -299,38 +277,6 @@ fn nc_after_flag(non_coherent: bool) -> (Kernel, Body) {
                 t.load(&data, 0)
             };
             scopecheck_model::check!(v == 42);
-        }
-    });
-    (k, body)
-}
-
-/// Two threads, two stages of two elements: `tile[s][tid] <- src[s][tid]` by cp.async, one group
-/// per stage; each stage is summed by thread 0 into `sums[s]` once both copies landed.
-fn cp_async_double_buffer(wait: bool) -> (Kernel, Body) {
-    let mut k = Kernel::new("cp_async_double_buffer", Grid::new(1, 2));
-    k.bulk_copies();
-    let src = k.global_from::<i32>("src", &[1, 2, 10, 20]);
-    let sums = k.global::<i32>("sums", 2);
-    let tile = k.shared::<i32>("tile", 4);
-    k.postcondition("sums == [3, 30]", move |m| {
-        m.get(&sums, 0) == 3 && m.get(&sums, 1) == 30
-    });
-    let body = threads(move |t| {
-        let me = t.tid() as usize;
-        for stage in 0..2 {
-            t.cp_async(&tile, 2 * stage + me, &src, 2 * stage + me, 4);
-            t.cp_async_commit_group();
-        }
-        for stage in 0..2 {
-            if wait {
-                // Stage 0: at most the newest group (stage 1) may still be pending.
-                t.cp_async_wait_group(1 - stage);
-            }
-            t.syncthreads();
-            if me == 0 {
-                let sum = t.load(&tile, 2 * stage) + t.load(&tile, 2 * stage + 1);
-                t.store(&sums, stage, sum);
-            }
         }
     });
     (k, body)
