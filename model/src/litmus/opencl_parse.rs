@@ -696,6 +696,22 @@ impl Lower<'_> {
         });
     }
 
+    /// A store of `value` to `loc`, as `op` says.
+    fn store(&mut self, loc: LocId, value: Operand, op: OpenClOp, span: Span) {
+        let instr = Instr::Store {
+            access: Self::access(&op),
+            loc,
+            value,
+        };
+        self.emit(instr, Some(op), span);
+    }
+
+    /// `goto target`.
+    fn goto(&mut self, target: String, span: Span) {
+        let instr = Instr::Branch { cond: None, target };
+        self.emit(instr, None, span);
+    }
+
     fn temp(&mut self) -> Reg {
         self.temps += 1;
         Reg(format!("%t{}", self.temps - 1))
@@ -772,16 +788,7 @@ impl Lower<'_> {
             }
             CStmt::Store(loc, e) => {
                 let value = self.operand(e, span, at, err)?;
-                let op = self.plain(*loc);
-                self.emit(
-                    Instr::Store {
-                        access: Self::access(&op),
-                        loc: *loc,
-                        value,
-                    },
-                    Some(op),
-                    span,
-                );
+                self.store(*loc, value, self.plain(*loc), span);
             }
             CStmt::Call(c) => {
                 let dst = self.temp();
@@ -808,14 +815,7 @@ impl Lower<'_> {
                 );
                 self.stmts(then, err)?;
                 if !other.is_empty() {
-                    self.emit(
-                        Instr::Branch {
-                            cond: None,
-                            target: end.clone(),
-                        },
-                        None,
-                        span,
-                    );
+                    self.goto(end.clone(), span);
                 }
                 self.emit(Instr::Label(skip), None, span);
                 if !other.is_empty() {
@@ -946,16 +946,7 @@ impl Lower<'_> {
             }
             Call::Store { loc, value, mode } => {
                 let value = self.operand(value, span, at, err)?;
-                let op = self.atomic(*loc, *mode, None);
-                self.emit(
-                    Instr::Store {
-                        access: Self::access(&op),
-                        loc: *loc,
-                        value,
-                    },
-                    Some(op),
-                    span,
-                );
+                self.store(*loc, value, self.atomic(*loc, *mode, None), span);
             }
             Call::Fetch {
                 op: rmw,
@@ -1021,14 +1012,7 @@ impl Lower<'_> {
                     None,
                     span,
                 );
-                self.emit(
-                    Instr::Branch {
-                        cond: None,
-                        target: end.clone(),
-                    },
-                    None,
-                    span,
-                );
+                self.goto(end.clone(), span);
                 self.emit(Instr::Label(failed), None, span);
                 self.emit(
                     Instr::Mov {
@@ -1038,16 +1022,7 @@ impl Lower<'_> {
                     None,
                     span,
                 );
-                let store = self.plain(*expected);
-                self.emit(
-                    Instr::Store {
-                        access: Self::access(&store),
-                        loc: *expected,
-                        value: Operand::Reg(old),
-                    },
-                    Some(store),
-                    span,
-                );
+                self.store(*expected, Operand::Reg(old), self.plain(*expected), span);
                 self.emit(Instr::Label(end), None, span);
             }
             Call::Fence {

@@ -923,13 +923,13 @@ impl<'a> Parser<'a> {
         Ok((instr, Some(TokenOrder { after, produces })))
     }
 
-    /// `P0@cta 0,gpu 0` (optionally with `cluster N`).
-    fn placement(&self, cell: Piece<'a>) -> Result<(ThreadId, Placement)> {
+    /// The thread of a placement cell `P0@...`, and the fields after the `@`.
+    fn thread_at(&self, cell: Piece<'a>, example: &str) -> Result<(ThreadId, Piece<'a>)> {
         let Some(at_sign) = cell.text.find('@') else {
             return self.err(
                 cell.at,
                 format!(
-                    "expected a thread placement like `P0@cta 0,gpu 0`, found `{}`",
+                    "expected a thread placement like `{example}`, found `{}`",
                     cell.text
                 ),
             );
@@ -941,12 +941,18 @@ impl<'a> Parser<'a> {
             }
             .trim(),
         )?;
-        let mut placement = Placement::default();
-        let mut cta = None;
         let fields = Piece {
             text: &cell.text[at_sign + 1..],
             at: cell.at + at_sign + 1,
         };
+        Ok((id, fields))
+    }
+
+    /// `P0@cta 0,gpu 0` (optionally with `cluster N`).
+    fn placement(&self, cell: Piece<'a>) -> Result<(ThreadId, Placement)> {
+        let (id, fields) = self.thread_at(cell, "P0@cta 0,gpu 0")?;
+        let mut placement = Placement::default();
+        let mut cta = None;
         if fields.trim().text == "host" {
             return Ok((id, Placement::host(id as u32)));
         }
@@ -1085,26 +1091,7 @@ impl<'a> Parser<'a> {
 
     /// `P0@sg 0, wg 0, qf 0` in a Vulkan test.
     fn vulkan_placement(&self, cell: Piece<'a>) -> Result<(ThreadId, VulkanPlacement)> {
-        let Some(at_sign) = cell.text.find('@') else {
-            return self.err(
-                cell.at,
-                format!(
-                    "expected a thread placement like `P0@sg 0, wg 0, qf 0`, found `{}`",
-                    cell.text
-                ),
-            );
-        };
-        let id = self.thread_id(
-            Piece {
-                text: &cell.text[..at_sign],
-                at: cell.at,
-            }
-            .trim(),
-        )?;
-        let fields = Piece {
-            text: &cell.text[at_sign + 1..],
-            at: cell.at + at_sign + 1,
-        };
+        let (id, fields) = self.thread_at(cell, "P0@sg 0, wg 0, qf 0")?;
         let mut levels = [None; 3];
         for field in fields.split(',') {
             let field = field.trim();
@@ -1433,6 +1420,25 @@ impl<'a> Ins<'_, 'a> {
 
     fn reg(&self, i: usize) -> Result<Reg> {
         Ok(Reg(self.p.identifier(self.args[i], "register")?))
+    }
+
+    /// A barrier's operands `id[, id2][, quorum]`: its ids and its quorum; `what` names it in
+    /// the error.
+    fn barrier_operands(&self, what: &str) -> Result<(Vec<Operand>, Option<Operand>)> {
+        if self.args.is_empty() || self.args.len() > 3 {
+            return self.p.err(
+                self.end,
+                format!("{what} takes 1 to 3 operands: id[, id2][, quorum]"),
+            );
+        }
+        let ops: Vec<Operand> = (0..self.args.len())
+            .map(|i| self.operand(i))
+            .collect::<Result<_>>()?;
+        Ok(if ops.len() == 3 {
+            (ops[..2].to_vec(), Some(ops[2].clone()))
+        } else {
+            (ops, None)
+        })
     }
 
     fn operand(&self, i: usize) -> Result<Operand> {
@@ -1790,20 +1796,7 @@ impl<'a> Ins<'_, 'a> {
                 )
             }
         };
-        if self.args.is_empty() || self.args.len() > 3 {
-            return self.p.err(
-                self.end,
-                "a barrier takes 1 to 3 operands: id[, id2][, quorum]",
-            );
-        }
-        let ops: Vec<Operand> = (0..self.args.len())
-            .map(|i| self.operand(i))
-            .collect::<Result<_>>()?;
-        let (id, quorum) = if ops.len() == 3 {
-            (ops[..2].to_vec(), Some(ops[2].clone()))
-        } else {
-            (ops, None)
-        };
+        let (id, quorum) = self.barrier_operands("a barrier")?;
         Ok(Instr::Barrier { op, id, quorum })
     }
 }
@@ -2003,20 +1996,7 @@ impl<'a> Ins<'_, 'a> {
                 }
             }
             "cbar" => {
-                if self.args.is_empty() || self.args.len() > 3 {
-                    return self.p.err(
-                        self.end,
-                        "a control barrier takes 1 to 3 operands: id[, id2][, quorum]",
-                    );
-                }
-                let ops: Vec<Operand> = (0..self.args.len())
-                    .map(|i| self.operand(i))
-                    .collect::<Result<_>>()?;
-                let (id, quorum) = if ops.len() == 3 {
-                    (ops[..2].to_vec(), Some(ops[2].clone()))
-                } else {
-                    (ops, None)
-                };
+                let (id, quorum) = self.barrier_operands("a control barrier")?;
                 Instr::Barrier {
                     op: BarrierOp::Sync,
                     id,
