@@ -321,7 +321,8 @@ fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
     Ok(())
 }
 
-fn operands(i: &Instr) -> Vec<&Operand> {
+/// The operands an instruction reads (values and registers).
+pub(crate) fn operands(i: &Instr) -> Vec<&Operand> {
     match i {
         Instr::Store { value, .. } => vec![value],
         Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.iter()).collect(),

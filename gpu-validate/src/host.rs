@@ -18,7 +18,7 @@
 //! semantics, so an execution of the host code is one of the litmus program's executions under
 //! that mapping; Rust's compiler and the x86-64 hardware only ever narrow the set of outcomes.
 
-use crate::codegen::STEP_LIMIT;
+use crate::codegen::{operands, STEP_LIMIT};
 use scopecheck_model::litmus::{Cmp, Fence, Instr, Operand, Program, Reg, ThreadId};
 use scopecheck_model::scope::Order;
 use std::collections::HashMap;
@@ -280,18 +280,6 @@ impl HostThread {
 
 /// The registers an instruction reads or writes.
 fn registers(i: &Instr) -> Vec<&Reg> {
-    let ops: Vec<&Operand> = match i {
-        Instr::Store { value, .. } => vec![value],
-        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.iter()).collect(),
-        Instr::Red { operand, .. } => vec![operand],
-        Instr::Mov { src, .. } => vec![src],
-        Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => vec![a, b],
-        _ => vec![],
-    };
     let dst = match i {
         Instr::Load { dst, .. }
         | Instr::Atom { dst, .. }
@@ -300,7 +288,7 @@ fn registers(i: &Instr) -> Vec<&Reg> {
         _ => None,
     };
     dst.into_iter()
-        .chain(ops.into_iter().filter_map(|o| match o {
+        .chain(operands(i).into_iter().filter_map(|o| match o {
             Operand::Reg(r) => Some(r),
             Operand::Imm(_) => None,
         }))

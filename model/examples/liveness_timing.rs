@@ -1,60 +1,139 @@
 //! Times the liveness check on the shared oracle's liveness suites, each in one process, and
 //! prints the figures (never asserts on them).
 //!
-//! `cargo run --release -p scopecheck-model --example liveness_timing [SHARED_DIR]`
-//! (default: `$SCOPECHECK_SHARED`, else `../shared`). For each suite and model: tests decided,
-//! how many can hang, total and slowest time.
+//! `cargo run --release -p scopecheck-model --example liveness_timing [SHARED_DIR] [--each]`
+//! (default: `$SCOPECHECK_SHARED`, else `../shared`). For each suite and column (PTX model, or
+//! progress model under `vulkan.cat`): verdicts decided, how many can hang, how many agree with
+//! the oracle's, total and slowest time. `--each` prints every test's verdict and time.
 
-use scopecheck_model::axiomatic::liveness::{liveness, Options};
+use scopecheck_model::axiomatic::liveness::{liveness, Options, Progress};
 use scopecheck_model::axiomatic::Model;
-use scopecheck_model::litmus::{collect_files, parse_file};
+use scopecheck_model::litmus::parse_file;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// How a suite reads a column header: the model and progress model it names.
+type Column = Box<dyn Fn(&str) -> Option<(Model, Progress)>>;
+
 fn main() {
-    let shared = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let each = args.iter().any(|a| a == "--each");
+    // `--vulkan-unroll N`: the Vulkan suite's bound (Dartagnan's is 4).
+    let vulkan_unroll = args
+        .iter()
+        .position(|a| a == "--vulkan-unroll")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(4);
+    let shared = args
+        .iter()
+        .find(|a| !a.starts_with("--") && a.parse::<u32>().is_err())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("SCOPECHECK_SHARED").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let suite = shared.join("oracle/ptx-liveness/tests");
-    let Ok(files) = collect_files(std::slice::from_ref(&suite)) else {
-        println!(
-            "no suite at {} (pass the shared directory)",
-            suite.display()
-        );
-        return;
-    };
-    let programs: Vec<_> = files
-        .iter()
-        .filter_map(|f| parse_file(f).ok().map(|p| (f, p)))
-        .collect();
-    let all = Instant::now();
-    for model in [Model::PtxV60, Model::PtxV75] {
-        let start = Instant::now();
-        let (mut hangs, mut errors) = (0, 0);
-        let mut slowest = (Duration::ZERO, None);
-        for (file, p) in &programs {
-            let t = Instant::now();
-            match liveness(p, model.clone(), &Options::default()) {
-                Ok(l) => hangs += usize::from(!l.terminates),
-                Err(_) => errors += 1,
+    // `vulkan.cat` where it is built in (the Vulkan suite is left out otherwise).
+    let vulkan = Model::load("vulkan.cat").ok();
+    let suites: [(&str, u32, Column); 2] = [
+        (
+            "ptx-liveness",
+            2,
+            Box::new(|h: &str| {
+                Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', "."))
+                    .map(|m| (m, Progress::Fair))
+            }),
+        ),
+        (
+            "vulkan-liveness",
+            vulkan_unroll,
+            Box::new(move |h: &str| Some((vulkan.clone()?, Progress::from_name(h)?))),
+        ),
+    ];
+    for (suite, unroll, column) in &suites {
+        let dir = shared.join("oracle").join(suite);
+        let Ok(csv) = std::fs::read_to_string(dir.join("expected.csv")) else {
+            println!("no suite at {} (pass the shared directory)", dir.display());
+            continue;
+        };
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+        let rows: Vec<Vec<&str>> = lines
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split(',').map(str::trim).collect())
+            .collect();
+        let programs: Vec<_> = rows
+            .iter()
+            .map(|r| parse_file(&dir.join("tests").join(r[0])))
+            .collect();
+        let all = Instant::now();
+        let mut columns = 0;
+        for (col, h) in header.iter().enumerate().skip(1) {
+            let Some((model, progress)) = column(h.trim()) else {
+                continue;
+            };
+            columns += 1;
+            let opts = Options {
+                unroll: *unroll,
+                progress,
+            };
+            let start = Instant::now();
+            let (mut decided, mut hangs, mut agree, mut errors) = (0, 0, 0, 0);
+            let mut slowest = (Duration::ZERO, "-");
+            for (row, p) in rows.iter().zip(&programs) {
+                let expected = match row.get(col) {
+                    Some(&"1") => Some(true),
+                    Some(&"0") => Some(false),
+                    _ => None,
+                };
+                let Ok(p) = p else {
+                    errors += 1;
+                    continue;
+                };
+                let t = Instant::now();
+                let verdict = liveness(p, model.clone(), &opts);
+                let took = t.elapsed();
+                match &verdict {
+                    Ok(l) => {
+                        decided += 1;
+                        hangs += usize::from(!l.terminates);
+                        agree += usize::from(expected == Some(l.terminates));
+                    }
+                    Err(_) => errors += 1,
+                }
+                if each {
+                    let got = match &verdict {
+                        Ok(l) => (l.terminates as u8).to_string(),
+                        Err(e) => format!("error {e}"),
+                    };
+                    let want = expected.map_or("-".into(), |e| (e as u8).to_string());
+                    println!(
+                        "  {} {progress}: got {got} expected {want} {:.3} s",
+                        row[0],
+                        took.as_secs_f64()
+                    );
+                }
+                if took > slowest.0 {
+                    slowest = (took, row[0]);
+                }
             }
-            let took = t.elapsed();
-            if took > slowest.0 {
-                slowest = (took, Some(file));
-            }
+            let given = rows
+                .iter()
+                .filter(|r| matches!(r.get(col), Some(&"0" | &"1")))
+                .count();
+            println!(
+                "{suite} under {model}, progress {progress}, unroll {unroll}: {decided} tests, \
+                 {hangs} can hang, {agree}/{given} oracle verdicts agree, {errors} errors, \
+                 {:.3} s (slowest {:.4} s: {})",
+                start.elapsed().as_secs_f64(),
+                slowest.0.as_secs_f64(),
+                slowest.1
+            );
+        }
+        if columns == 0 {
+            println!("{suite}: skipped, no model here for its columns (vulkan.cat not built in)");
+            continue;
         }
         println!(
-            "ptx-liveness under {model}: {} tests, {hangs} can hang, {errors} errors, {:.3} s (slowest {:.4} s: {})",
-            programs.len(),
-            start.elapsed().as_secs_f64(),
-            slowest.0.as_secs_f64(),
-            slowest.1.map_or("-".into(), |f| f.display().to_string())
+            "{suite}, every column, one process: {:.3} s",
+            all.elapsed().as_secs_f64()
         );
     }
-    println!(
-        "ptx-liveness, both models, one process: {:.3} s",
-        all.elapsed().as_secs_f64()
-    );
 }

@@ -1,17 +1,20 @@
 //! Partial-order reduction loses nothing: the reduced DFS reaches exactly the final states, races
 //! and cut executions of the unreduced one on the corpus's litmus programs and on generated
-//! ones, and the same verdicts on the corpus's kernel models.
+//! ones, and the same verdicts on the corpus's kernel models and on spin-wait kernels (where the
+//! reduced DFS also discards the failed spin iterations other executions cover).
 
 #[path = "../../corpus/bugs/mod.rs"]
 #[allow(dead_code)]
 mod corpus;
 
+use scopecheck_model::check;
 use scopecheck_model::engine::Dfs;
-use scopecheck_model::kernel::{Checker, Verdict};
+use scopecheck_model::kernel::*;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{parse, Program};
 use scopecheck_model::runtime::litmus::{explore_with, Options};
 use std::path::Path;
+use std::sync::Arc;
 
 fn dfs(reduction: bool) -> Dfs {
     Dfs {
@@ -156,4 +159,131 @@ exists (P0:r0 == 1 /\\ z == 2)
 ";
     let p = parse(text, "sleeping-load.litmus").expect("the test parses");
     same_outcomes("sleeping-load", &p);
+}
+
+/// A named kernel model and the body of its threads.
+type Case = (&'static str, Kernel, Arc<dyn Fn(&ThreadCtx) + Send + Sync>);
+
+/// Spin-wait kernels, correct and buggy (the label says which), `blocks` blocks of one thread.
+fn spin_kernels(blocks: u32) -> Vec<Case> {
+    const DEV: MemoryScope = MemoryScope::Device;
+    let n = blocks as i32;
+    let mut out: Vec<Case> = Vec::new();
+    for order in [MemoryOrder::Acquire, MemoryOrder::Relaxed] {
+        // A grid barrier: publish, arrive, wait for everyone, read the neighbour's value (a bug
+        // when the wait does not acquire).
+        let mut k = Kernel::new("grid_barrier", Grid::new(blocks, 1));
+        let data = k.global::<i32>("data", blocks as usize);
+        let count = k.global::<i32>("count", 1);
+        out.push((
+            if order == MemoryOrder::Acquire {
+                "grid barrier"
+            } else {
+                "grid barrier, relaxed wait (bug)"
+            },
+            k,
+            Arc::new(move |t: &ThreadCtx| {
+                let b = t.bid() as usize;
+                t.store(&data, b, b as i32 + 1);
+                t.atomic_add(&count, 0, 1, MemoryOrder::AcqRel, DEV);
+                while t.atomic_load(&count, 0, order, DEV) < n {
+                    t.spin_loop();
+                }
+                let next = (b + 1) % n as usize;
+                check!(t.load(&data, next) == next as i32 + 1);
+            }),
+        ));
+    }
+    // A ticket lock guarding a plain counter.
+    let mut k = Kernel::new("ticket_lock", Grid::new(blocks, 1));
+    let next = k.global::<i32>("next", 1);
+    let serving = k.global::<i32>("serving", 1);
+    let counter = k.global::<i32>("counter", 1);
+    k.postcondition("counter == blocks", move |m| m.get(&counter, 0) == n);
+    out.push((
+        "ticket lock",
+        k,
+        Arc::new(move |t: &ThreadCtx| {
+            let ticket = t.atomic_add(&next, 0, 1, MemoryOrder::Relaxed, DEV);
+            while t.atomic_load(&serving, 0, MemoryOrder::Acquire, DEV) != ticket {
+                t.spin_loop();
+            }
+            let v = t.load(&counter, 0);
+            t.store(&counter, 0, v + 1);
+            t.atomic_store(&serving, 0, ticket + 1, MemoryOrder::Release, DEV);
+        }),
+    ));
+    // Block 0 waits for a value nobody stores: a hang once the others are done.
+    let mut k = Kernel::new("lost_wakeup", Grid::new(blocks, 1));
+    let flag = k.global::<i32>("flag", 1);
+    out.push((
+        "lost wakeup (hang)",
+        k,
+        Arc::new(move |t: &ThreadCtx| {
+            if t.bid() == 0 {
+                while t.atomic_load(&flag, 0, MemoryOrder::Acquire, DEV) != n {
+                    t.spin_loop();
+                }
+            } else {
+                t.atomic_add(&flag, 0, 1, MemoryOrder::Release, DEV);
+            }
+        }),
+    ));
+    // Two flags polled in one loop, the data read before the flag that publishes it.
+    let mut k = Kernel::new("two_flag_poll", Grid::new(blocks, 1));
+    let data = k.global::<i32>("data", 1);
+    let flag = k.global::<i32>("flag", 1);
+    out.push((
+        "polling data before flag (bug)",
+        k,
+        Arc::new(move |t: &ThreadCtx| {
+            if t.bid() == 0 {
+                loop {
+                    let d = t.atomic_load(&data, 0, MemoryOrder::Relaxed, DEV);
+                    if t.atomic_load(&flag, 0, MemoryOrder::Acquire, DEV) == 1 {
+                        check!(d == 1, "stale data {d}");
+                        return;
+                    }
+                    t.spin_loop();
+                }
+            } else if t.bid() == 1 {
+                t.atomic_store(&data, 0, 1, MemoryOrder::Relaxed, DEV);
+                t.atomic_store(&flag, 0, 1, MemoryOrder::Release, DEV);
+            }
+        }),
+    ));
+    out
+}
+
+#[test]
+fn spin_wait_kernels_get_the_same_verdicts() {
+    let mut compared = 0;
+    for blocks in [2, 3] {
+        for (name, k, body) in spin_kernels(blocks) {
+            let run = |reduction: bool| {
+                let body = Arc::clone(&body);
+                Checker::new(Dfs {
+                    max_executions: 100_000,
+                    reduction,
+                })
+                .check(&k, move |t| body(t))
+            };
+            let (full, reduced) = (run(false), run(true));
+            println!("{name}, {blocks} blocks: {reduced}\n{full}");
+            if !full.complete && full.verdict() == Verdict::Pass {
+                continue;
+            }
+            assert_eq!(reduced.verdict(), full.verdict(), "{name}, {blocks} blocks");
+            assert_eq!(
+                name.contains("(bug)") || name.contains("(hang)"),
+                reduced.verdict() != Verdict::Pass,
+                "{name}: {reduced}"
+            );
+            if full.complete {
+                assert!(reduced.complete, "{name}: {reduced}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8, "only {compared} kernels compared");
 }

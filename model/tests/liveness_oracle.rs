@@ -1,71 +1,113 @@
-//! Liveness against the shared oracle's verdicts: `oracle/ptx-liveness` (1 = the program
-//! cannot hang under fair scheduling, 0 = some consistent execution can hang), under both PTX
-//! models. Every verdict must agree. The oracle lives outside the repository
+//! Liveness against the shared oracle's verdicts (1 = the program cannot hang, 0 = some
+//! consistent execution can hang; an empty cell is no verdict): `oracle/ptx-liveness`, fair
+//! scheduling, columns `ptx_v6_0` and `ptx_v7_5` (the model). Every verdict given must agree.
+//! (`oracle/vulkan-liveness` needs `vulkan.cat`; `examples/liveness_timing.rs` measures it
+//! where that model is built in.) The oracle lives outside the repository
 //! (`$SCOPECHECK_SHARED`, else `../shared`); without it the test prints a skip line.
 
 mod common_shared;
 
-use scopecheck_model::axiomatic::liveness::{liveness, Options};
+use scopecheck_model::axiomatic::liveness::{liveness, Options, Progress};
 use scopecheck_model::axiomatic::Model;
 use scopecheck_model::litmus::parse_file;
+use std::path::Path;
+
+/// One suite: its folder, how to read a column header, and the unroll bound.
+struct Suite {
+    name: &'static str,
+    column: fn(&str) -> Option<(Model, Progress)>,
+    unroll: u32,
+}
+
+const SUITES: [Suite; 1] = [Suite {
+    name: "ptx-liveness",
+    column: |h| {
+        Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', "."))
+            .map(|m| (m, Progress::Fair))
+    },
+    unroll: 2,
+}];
 
 /// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never as
 /// passed: libtest has no run-time skip.
 fn main() {
-    let Some(suite) = common_shared::shared_dir()
-        .map(|d| d.join("oracle/ptx-liveness"))
-        .filter(|d| d.join("expected.csv").is_file())
-    else {
-        println!("SKIP liveness oracle: no shared/oracle/ptx-liveness (set SCOPECHECK_SHARED)");
-        println!("liveness_oracle: 0 passed, 0 failed, 1 skipped");
+    let Some(shared) = common_shared::shared_dir() else {
+        println!("SKIP liveness oracle: no shared/oracle (set SCOPECHECK_SHARED)");
+        println!(
+            "liveness_oracle: 0 passed, 0 failed, {} skipped",
+            SUITES.len()
+        );
         return;
     };
-    let csv = std::fs::read_to_string(suite.join("expected.csv")).expect("a readable expected.csv");
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for suite in &SUITES {
+        let dir = shared.join("oracle").join(suite.name);
+        if !dir.join("expected.csv").is_file() {
+            println!("SKIP {}: no {}", suite.name, dir.display());
+            skipped += 1;
+            continue;
+        }
+        let (agreed, disagreements) = run(suite, &dir);
+        for d in &disagreements {
+            println!("DISAGREE {}: {d}", suite.name);
+        }
+        println!(
+            "{}: {agreed} of {} verdicts agree",
+            suite.name,
+            agreed + disagreements.len()
+        );
+        passed += agreed;
+        failed += disagreements.len();
+    }
+    println!("liveness_oracle: {passed} passed, {failed} failed, {skipped} skipped");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// Every verdict of one suite: how many agree, and the disagreements.
+fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>) {
+    let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("a readable expected.csv");
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
-    let columns: Vec<(usize, Model)> = header
+    let columns: Vec<(usize, Model, Progress)> = header
         .iter()
         .enumerate()
-        .filter_map(|(i, h)| {
-            Model::from_name(&h.replace("ptx_v", "ptx-v").replace('_', ".")).map(|m| (i, m))
+        .skip(1)
+        .map(|(i, h)| {
+            let (m, p) = (suite.column)(h.trim())
+                .unwrap_or_else(|| panic!("{}: unknown column {h:?}", suite.name));
+            (i, m, p)
         })
         .collect();
-    assert_eq!(
-        columns.len(),
-        2,
-        "expected.csv names both PTX models: {header:?}"
-    );
-    let (mut agreed, mut hangs) = (0usize, 0usize);
+    let mut agreed = 0;
     let mut disagreements = Vec::new();
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let program =
-            parse_file(&suite.join("tests").join(fields[0])).unwrap_or_else(|e| panic!("{e}"));
-        for &(col, ref model) in &columns {
-            let expected = match fields.get(col) {
+            parse_file(&dir.join("tests").join(fields[0])).unwrap_or_else(|e| panic!("{e}"));
+        for (col, model, progress) in &columns {
+            let expected = match fields.get(*col) {
                 Some(&"1") => true,
                 Some(&"0") => false,
                 _ => continue,
             };
-            hangs += usize::from(!expected);
-            match liveness(&program, model.clone(), &Options::default()) {
+            let opts = Options {
+                unroll: suite.unroll,
+                progress: *progress,
+            };
+            match liveness(&program, model.clone(), &opts) {
                 Ok(l) if l.terminates == expected => agreed += 1,
                 Ok(l) => disagreements.push(format!(
-                    "{} under {model}: expected {}, got {}",
+                    "{} under {model}, {progress}: expected {}, got {}",
                     fields[0], expected as u8, l.terminates as u8
                 )),
-                Err(e) => disagreements.push(format!("{} under {model}: error {e}", fields[0])),
+                Err(e) => disagreements.push(format!(
+                    "{} under {model}, {progress}: error {e}",
+                    fields[0]
+                )),
             }
         }
     }
-    for d in &disagreements {
-        println!("DISAGREE {d}");
-    }
-    println!(
-        "liveness_oracle: {agreed} passed, {} failed, 0 skipped ({hangs} of the verdicts are `can hang`)",
-        disagreements.len()
-    );
-    if !disagreements.is_empty() {
-        std::process::exit(1);
-    }
+    (agreed, disagreements)
 }

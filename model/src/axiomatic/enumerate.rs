@@ -55,6 +55,10 @@ pub struct Collector {
     pub states_only: bool,
     /// Only consistent executions this accepts count (`None`: all of them).
     pub accept: Option<Accept>,
+    /// A necessary condition for `accept` that partial choices can already fail, and never
+    /// pass again once failed (monotone: more reads-from and coherence pairs cannot mend it);
+    /// branches failing it are dropped before their coherence is oriented further.
+    pub viable: Option<Accept>,
 }
 
 /// A further condition on consistent executions, given the events, reads-from and coherence
@@ -310,11 +314,12 @@ impl<'p> Explorer<'p> {
                 .iter()
                 .filter(|place| place.observed)
                 .flat_map(|place| place.init.iter().chain(&place.writes))
-                .fold(0, |s, &w| s | bit(w)),
+                .fold(Set::EMPTY, |s, &w| s | bit(w)),
         };
         let mut tally = Tally {
             targets,
             accept: out.accept.clone(),
+            viable: out.viable.clone(),
             ..Tally::default()
         };
         (self.search)(&search, &mut tally);
@@ -556,7 +561,7 @@ impl Place {
             .collect();
         let (init, writes) = members(ev.w)
             .filter(|&w| here(w))
-            .partition(|&w| ev.init & bit(w) != 0);
+            .partition(|&w| ev.init & bit(w) != Set::EMPTY);
         let writes: Vec<usize> = writes;
         let mut ms_pairs = Vec::new();
         for (i, &a) in writes.iter().enumerate() {
@@ -566,6 +571,10 @@ impl Place {
                 }
             }
         }
+        // Nearest pairs first (events are laid out in trace order): a thread's consecutive
+        // writes are oriented before the pairs their order implies by transitivity, so the
+        // search goes about as deep as there are writes, not as there are pairs.
+        ms_pairs.sort_by_key(|&(a, b)| (b - a, a));
         Place {
             reads,
             init,
@@ -589,6 +598,8 @@ pub struct Tally {
     targets: Option<Targets>,
     /// The collector's further condition on executions.
     accept: Option<Accept>,
+    /// Its monotone necessary condition on partial choices.
+    viable: Option<Accept>,
 }
 
 impl Tally {
@@ -596,6 +607,11 @@ impl Tally {
     /// `next`, the values the location being ordered may end with (`None`: any).
     fn open(&self, next: Option<&[Value]>) -> bool {
         self.targets.as_ref().is_none_or(|t| t.open(next))
+    }
+
+    /// Whether the partial choices may still be accepted.
+    fn viable(&self, ev: &Events, rf: &Rel, co: &Rel) -> bool {
+        self.viable.as_ref().is_none_or(|f| f(ev, rf, co))
     }
 }
 
@@ -687,8 +703,8 @@ impl Search<'_> {
                     }
                     every_last.push(
                         members(self.observed_writes)
-                            .filter(|&w| co.row(w) == 0)
-                            .fold(0, |s, w| s | bit(w)),
+                            .filter(|&w| co.row(w) == Set::EMPTY)
+                            .fold(Set::EMPTY, |s, w| s | bit(w)),
                     );
                     let cause = self.checker.causality(ev, &x);
                     let required = coherence_required(ev, &cause);
@@ -726,11 +742,11 @@ impl Search<'_> {
                 }
             }
             if co_l.plus() == co_l && co_l.irreflexive() {
-                let all = others.iter().fold(0, |s, &w| s | bit(w));
+                let all = others.iter().fold(Set::EMPTY, |s, &w| s | bit(w));
                 let last: Vec<usize> = others
                     .iter()
                     .copied()
-                    .filter(|&t| co_l.row(t) & all == 0)
+                    .filter(|&t| co_l.row(t) & all == Set::EMPTY)
                     .collect();
                 if !here.observed || others.is_empty() {
                     self.every_coherence(rest, rf, &co_l, &base_l, tally, every_last);
@@ -797,6 +813,9 @@ impl Search<'_> {
         prior: Option<&Floor>,
         tally: &mut Tally,
     ) {
+        if !tally.viable(self.ev, &rf.rel, co) {
+            return;
+        }
         if let Some((floor, co)) = self.coherence_floor(rf, co, prior) {
             self.choose_last(at, &floor, rf, &co, tally);
         }
@@ -818,14 +837,14 @@ impl Search<'_> {
             return;
         }
         let value = |w: usize| self.ev.value(w).expect("writes have values");
-        let all = here.writes.iter().fold(0, |s, &w| s | bit(w));
+        let all = here.writes.iter().fold(Set::EMPTY, |s, &w| s | bit(w));
         let lasts: Vec<usize> = match here.writes.is_empty() {
             true => here.init.last().copied().into_iter().collect(),
             false => here
                 .writes
                 .iter()
                 .copied()
-                .filter(|&t| co.row(t) & all == 0)
+                .filter(|&t| co.row(t) & all == Set::EMPTY)
                 .collect(),
         };
         for t in lasts {
@@ -871,7 +890,7 @@ impl Search<'_> {
         // One copy for all the choices, each added and taken back.
         let mut rf_r = rf.clone();
         for &w in ws {
-            if self.ev.rmw.row(*r) != 0
+            if self.ev.rmw.row(*r) != Set::EMPTY
                 && members(rf.rel.row(w)).any(|other| self.never_share(here, w, *r, other))
             {
                 continue;
@@ -988,17 +1007,21 @@ impl Search<'_> {
         let here = &self.places[at];
         // States only: once a branch has found every memory it can reach, its other
         // orientations have nothing new.
-        if !self.budget.go_on() || !tally.open(None) {
+        if !self.budget.go_on() || !tally.open(None) || !tally.viable(self.ev, &rf.rel, co) {
             return;
         }
-        let Some(&(a, b)) = here.ms_pairs.get(k) else {
+        // Pairs already ordered (by program order, by the floor or by an earlier orientation)
+        // are passed over in a loop: a location may have thousands of them, one stack frame
+        // each would overflow the stack.
+        let next = here.ms_pairs[k..]
+            .iter()
+            .position(|&(a, b)| !co.has(a, b) && !co.has(b, a));
+        let Some(skip) = next else {
             self.close_location(at, floor, rf, co, tally);
             return;
         };
-        if co.has(a, b) || co.has(b, a) {
-            self.orient(at, floor, k + 1, rf, co, tally);
-            return;
-        }
+        let k = k + skip;
+        let (a, b) = here.ms_pairs[k];
         for (x, y) in [(a, b), (b, a)] {
             let mut co_k = co.clone();
             add_transitive(&mut co_k, x, y);
@@ -1079,8 +1102,8 @@ impl Search<'_> {
     fn record(&self, x: &Dynamic<'_>, tally: &mut Tally) {
         // The coherence-last write of each location whose final value is read.
         let last = members(self.observed_writes)
-            .filter(|&w| x.co.row(w) == 0)
-            .fold(0, |s, w| s | bit(w));
+            .filter(|&w| x.co.row(w) == Set::EMPTY)
+            .fold(Set::EMPTY, |s, w| s | bit(w));
         tally.executions += 1;
         self.budget.execution();
         let racy = u64::from(!self.checker.races(self.ev, x).is_empty());
@@ -1407,12 +1430,12 @@ fn partitions(
     let rest: Vec<usize> = (first + 1..members.len()).filter(|&i| !used[i]).collect();
     let mut pick = Vec::new();
     choose(&rest, q - 1, 0, &mut pick, &mut |picked| {
-        let mut threads: Set = 0;
+        let mut threads: Set = Set::EMPTY;
         let mut instance = vec![members[first]];
         instance.extend(picked.iter().map(|&i| members[i]));
         for &e in &instance {
             let t = ev.info[e].thread.unwrap_or(0);
-            if threads & bit(t) != 0 {
+            if threads & bit(t) != Set::EMPTY {
                 return;
             }
             threads |= bit(t);

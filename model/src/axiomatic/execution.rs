@@ -169,24 +169,24 @@ impl Events {
             n,
             info,
             placement,
-            r: 0,
-            w: 0,
-            f: 0,
-            m: 0,
-            init: 0,
-            strong_w: 0,
-            strong_r: 0,
-            rel_w: 0,
-            acq_r: 0,
-            f_acq_rel: 0,
-            f_sc: 0,
-            gen: 0,
-            sur: 0,
-            tex: 0,
-            con: 0,
-            f_alias: 0,
-            f_con: 0,
-            barriers: 0,
+            r: Set::EMPTY,
+            w: Set::EMPTY,
+            f: Set::EMPTY,
+            m: Set::EMPTY,
+            init: Set::EMPTY,
+            strong_w: Set::EMPTY,
+            strong_r: Set::EMPTY,
+            rel_w: Set::EMPTY,
+            acq_r: Set::EMPTY,
+            f_acq_rel: Set::EMPTY,
+            f_sc: Set::EMPTY,
+            gen: Set::EMPTY,
+            sur: Set::EMPTY,
+            tex: Set::EMPTY,
+            con: Set::EMPTY,
+            f_alias: Set::EMPTY,
+            f_con: Set::EMPTY,
+            barriers: Set::EMPTY,
             po: Rel::empty(n),
             int: Rel::empty(n),
             loc: Rel::empty(n),
@@ -290,10 +290,10 @@ impl Events {
             let keys: Vec<Option<u64>> = (0..n).map(key).collect();
             (0..n)
                 .map(|i| match keys[i] {
-                    None => 0,
+                    None => Set::EMPTY,
                     Some(k) => (0..n)
                         .filter(|&j| keys[j] == Some(k))
-                        .fold(0, |s, j| s | bit(j)),
+                        .fold(Set::EMPTY, |s, j| s | bit(j)),
                 })
                 .collect()
         };
@@ -322,15 +322,15 @@ impl Events {
             let own = bit(i);
             ev.int.set_row(i, thread_of[i] | own);
             // Later events of the same thread (events are laid out in trace order).
-            ev.po.set_row(i, thread_of[i] & !(own | (own - 1)));
+            ev.po.set_row(i, thread_of[i] & !Set::below(i + 1));
             ev.loc.set_row(i, loc_of[i]);
             ev.vloc.set_row(i, vaddr_of[i]);
             ev.same_proxy.set_row(
                 i,
                 proxies
                     .iter()
-                    .filter(|s| *s & own != 0)
-                    .fold(0, |a, s| a | s),
+                    .filter(|s| s.contains(i))
+                    .fold(Set::EMPTY, |a, &s| a | s),
             );
             ev.scta.set_row(i, cta_of[i]);
             ev.ssg.set_row(i, sg_of[i]);
@@ -405,7 +405,7 @@ impl Events {
         for i in 0..n {
             if let Some(op) = &mut ev.opencl[i] {
                 let read = matches!(ev.info[i].kind, Kind::Read { .. });
-                if read && ev.rmw.row(i) == 0 {
+                if read && ev.rmw.row(i).is_empty() {
                     op.order = op.event_order(true);
                 }
             }
@@ -467,7 +467,7 @@ impl Events {
 
     /// Events with no program-order successor.
     pub fn last_of_thread(&self, e: usize) -> bool {
-        self.po.row(e) == 0
+        self.po.row(e) == Set::EMPTY
     }
 
     /// A short human label: `W.rlx.gpu x=1`, `R.acq.cta y=0`, `F.sc.gpu`, `bar.sync 1`.

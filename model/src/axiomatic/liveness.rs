@@ -661,8 +661,9 @@ impl Repeated {
         }
     }
 
-    /// The condition on reads-from and coherence, for one valuation of the runs.
-    fn accept(&self, combo: &[&Run], first: &[usize], traces: &[Trace]) -> Accept {
+    /// The condition on reads-from and coherence for one valuation of the runs, and its part
+    /// that partial choices can already fail (see [`Collector::viable`]): `(accept, viable)`.
+    fn conditions(&self, first: &[usize], traces: &[Trace]) -> (Accept, Accept) {
         let value = |id: usize| {
             let t = first.iter().rposition(|&f| f <= id)?;
             match traces[t].events.get(id - first[t])?.kind {
@@ -670,30 +671,38 @@ impl Repeated {
                 _ => None,
             }
         };
-        debug_assert_eq!(combo.len(), traces.len());
         // (b): the writes of `I` whose copy writes the same value.
-        let same: HashSet<usize> = self
-            .copies
-            .iter()
-            .filter(|&&(w, copy)| value(w).is_some() && value(w) == value(copy))
-            .map(|&(w, _)| w)
-            .collect();
+        let same: Rc<HashSet<usize>> = Rc::new(
+            self.copies
+                .iter()
+                .filter(|&&(w, copy)| value(w).is_some() && value(w) == value(copy))
+                .map(|&(w, _)| w)
+                .collect(),
+        );
         let (in_s, reads, writes) = (self.in_s.clone(), self.reads.clone(), self.writes.clone());
-        Rc::new(move |ev: &Events, rf: &Rel, co: &Rel| {
-            let last_here = writes.iter().all(|&ws| {
-                members(ev.w)
-                    .filter(|&w| !in_s[w] && ev.loc.has(w, ws))
-                    .all(|w| co.has(w, ws))
-            });
-            last_here
+        // No write of `S` is followed by another write; every read of `S` reads (a), (b) or
+        // (c). Both only fail more as reads-from and coherence grow.
+        let viable: Accept = Rc::new(move |ev: &Events, rf: &Rel, co: &Rel| {
+            writes
+                .iter()
+                .all(|&ws| members(co.row(ws)).all(|w| in_s[w]))
                 && reads.iter().all(|&r| {
                     members(ev.w).filter(|&w| rf.has(w, r)).all(|w| {
-                        in_s[w]
-                            || members(co.row(w)).next().is_none()
-                            || (same.contains(&w) && members(co.row(w)).all(|x| in_s[x]))
+                        in_s[w] || members(co.row(w)).all(|x| same.contains(&w) && in_s[x])
                     })
                 })
-        })
+        });
+        let (in_s, writes, partial) = (self.in_s.clone(), self.writes.clone(), viable.clone());
+        // And every write of `S` follows every other write to its location.
+        let accept: Accept = Rc::new(move |ev: &Events, rf: &Rel, co: &Rel| {
+            partial(ev, rf, co)
+                && writes.iter().all(|&ws| {
+                    members(ev.w)
+                        .filter(|&w| !in_s[w] && ev.loc.has(w, ws))
+                        .all(|w| co.has(w, ws))
+                })
+        });
+        (accept, viable)
     }
 }
 
@@ -728,6 +737,7 @@ fn hangs(
         racy_states: HashMap::default(),
         states_only: false,
         accept: None,
+        viable: None,
     };
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.
@@ -759,7 +769,8 @@ fn hangs(
         if !repeats || !barriers_block(p, combo, &traces, arrivals) {
             return ControlFlow::Continue(());
         }
-        out.accept = Some(repeated.accept(combo, &first, &traces));
+        let (accept, viable) = repeated.conditions(&first, &traces);
+        (out.accept, out.viable) = (Some(accept), Some(viable));
         let refs: Vec<&Trace> = traces.iter().collect();
         result = explorer.explore(&refs, &mut out);
         if result.is_err() || out.executions > 0 {

@@ -453,6 +453,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         racy_states: HashMap::default(),
         states_only: !count_executions,
         accept: None,
+        viable: None,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;

@@ -6,29 +6,147 @@
 //! [`Rel::star`] `*`, [`Rel::opt`] `?`, [`Rel::id`] `[S]`, plus the checks `acyclic`,
 //! `irreflexive` and `empty`.
 
+use std::cmp::Ordering;
 use std::fmt;
-use std::ops::{BitAnd, BitOr, Not, Sub};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-/// A set of events, one bit per event index.
-pub type Set = u128;
+/// 64-bit words in a [`Set`].
+const WORDS: usize = 4;
 
-/// The most events one candidate execution may have.
-pub const MAX_EVENTS: usize = Set::BITS as usize;
+/// The most events one candidate execution may have: enough for loops unrolled several times
+/// over a handful of threads (the shared tests need at most a few dozen).
+pub const MAX_EVENTS: usize = WORDS * 64;
+
+/// A set of events, one bit per event index below [`MAX_EVENTS`]. A plain value (`Copy`), as a
+/// machine integer is; sets compare as the numbers their bits spell (highest index first).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Set([u64; WORDS]);
+
+impl Set {
+    /// No event.
+    pub const EMPTY: Set = Set([0; WORDS]);
+
+    /// The events `0..n`.
+    pub fn below(n: usize) -> Set {
+        assert!(n <= MAX_EVENTS, "at most {MAX_EVENTS} events per execution");
+        let mut s = Set::EMPTY;
+        for (k, word) in s.0.iter_mut().enumerate() {
+            let lo = k * 64;
+            *word = match n.saturating_sub(lo) {
+                0 => 0,
+                m if m >= 64 => u64::MAX,
+                m => (1 << m) - 1,
+            };
+        }
+        s
+    }
+
+    /// Is event `i` a member?
+    pub fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// No member at all.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// How many members.
+    pub fn count_ones(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The lowest member, if any.
+    pub fn lowest(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w != 0)
+            .map(|(k, w)| k * 64 + w.trailing_zeros() as usize)
+    }
+
+    /// The members below 32, as the narrow rows keep them.
+    fn low_u32(&self) -> u32 {
+        self.0[0] as u32
+    }
+}
+
+impl Ord for Set {
+    fn cmp(&self, other: &Set) -> Ordering {
+        self.0.iter().rev().cmp(other.0.iter().rev())
+    }
+}
+
+impl PartialOrd for Set {
+    fn partial_cmp(&self, other: &Set) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Debug for Set {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(members(*self)).finish()
+    }
+}
+
+macro_rules! set_op {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl $atr for Set {
+            fn $af(&mut self, o: Set) {
+                for (a, b) in self.0.iter_mut().zip(o.0) {
+                    *a $op b;
+                }
+            }
+        }
+        impl $tr for Set {
+            type Output = Set;
+            fn $f(mut self, o: Set) -> Set {
+                self.$af(o);
+                self
+            }
+        }
+    };
+}
+set_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+set_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+
+impl Not for Set {
+    type Output = Set;
+    fn not(mut self) -> Set {
+        for w in &mut self.0 {
+            *w = !*w;
+        }
+        self
+    }
+}
+
+/// `a - b`: the members of `a` not in `b`.
+impl Sub for Set {
+    type Output = Set;
+    fn sub(self, o: Set) -> Set {
+        self & !o
+    }
+}
 
 /// Iterates over the members of a set, lowest index first.
-pub fn members(mut s: Set) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if s == 0 {
-            return None;
-        }
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        Some(i)
+pub fn members(s: Set) -> impl Iterator<Item = usize> {
+    s.0.into_iter().enumerate().flat_map(|(k, mut w)| {
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let i = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(k * 64 + i)
+        })
     })
 }
 
+/// The set of event `i` alone.
 pub fn bit(i: usize) -> Set {
-    1 << i
+    let mut s = Set::EMPTY;
+    s.0[i / 64] = 1 << (i % 64);
+    s
 }
 
 /// Relations over up to this many events (every shared PTX test's, every fuzzed program's)
@@ -68,10 +186,12 @@ impl Row for u32 {
         1 << i
     }
     fn from_set(s: Set) -> u32 {
-        s as u32
+        s.low_u32()
     }
     fn to_set(self) -> Set {
-        Set::from(self)
+        let mut s = Set::EMPTY;
+        s.0[0] = u64::from(self);
+        s
     }
     fn pop_lowest(&mut self) -> usize {
         let i = self.trailing_zeros() as usize;
@@ -81,9 +201,9 @@ impl Row for u32 {
 }
 
 impl Row for Set {
-    const ZERO: Set = 0;
+    const ZERO: Set = Set::EMPTY;
     fn bit(i: usize) -> Set {
-        1 << i
+        bit(i)
     }
     fn from_set(s: Set) -> Set {
         s
@@ -92,8 +212,8 @@ impl Row for Set {
         self
     }
     fn pop_lowest(&mut self) -> usize {
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
+        let i = self.lowest().expect("a member");
+        self.0[i / 64] &= !(1 << (i % 64));
         i
     }
 }
@@ -144,11 +264,7 @@ mod kernel {
     pub fn restrict<R: Row>(r: &mut [R], dom: super::Set, ran: super::Set) {
         let ran = R::from_set(ran);
         for (i, row) in r.iter_mut().enumerate() {
-            *row = if dom & super::bit(i) != 0 {
-                *row & ran
-            } else {
-                R::ZERO
-            };
+            *row = if dom.contains(i) { *row & ran } else { R::ZERO };
         }
     }
 
@@ -257,7 +373,7 @@ impl Rel {
                 rows: [0; NARROW],
             }
         } else {
-            Rows::Wide(vec![0; n])
+            Rows::Wide(vec![Set::EMPTY; n])
         };
         Rel { rows }
     }
@@ -278,11 +394,7 @@ impl Rel {
 
     /// Every event of the universe.
     fn universe(&self) -> Set {
-        if self.len() == MAX_EVENTS {
-            Set::MAX
-        } else {
-            (1 << self.len()) - 1
-        }
+        Set::below(self.len())
     }
 
     /// `[s]`: the identity restricted to `s`.
@@ -333,7 +445,7 @@ impl Rel {
     }
 
     pub fn has(&self, i: usize, j: usize) -> bool {
-        self.row(i) & bit(j) != 0
+        self.row(i).contains(j)
     }
 
     /// The successors of `i`.
@@ -345,7 +457,7 @@ impl Rel {
     pub fn set_row(&mut self, i: usize, s: Set) {
         let s = s & self.universe();
         match &mut self.rows {
-            Rows::Narrow { n, rows } => rows[..*n as usize][i] = s as u32,
+            Rows::Narrow { n, rows } => rows[..*n as usize][i] = s.low_u32(),
             Rows::Wide(v) => v[i] = s,
         }
     }
@@ -419,20 +531,20 @@ impl Rel {
             (Rows::Narrow { rows: a, .. }, Rows::Narrow { rows: b, .. }) => {
                 a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x & !y)) == 0
             }
-            _ => (0..self.len()).all(|i| self.row(i) & !other.row(i) == 0),
+            _ => (0..self.len()).all(|i| (self.row(i) & !other.row(i)).is_empty()),
         }
     }
 
     /// Events with at least one successor.
     pub fn domain(&self) -> Set {
         (0..self.len())
-            .filter(|&i| self.row(i) != 0)
-            .fold(0, |s, i| s | bit(i))
+            .filter(|&i| !self.row(i).is_empty())
+            .fold(Set::EMPTY, |s, i| s | bit(i))
     }
 
     /// Events with at least one predecessor.
     pub fn range(&self) -> Set {
-        rows!(self => r; r.iter().fold(0, |s, &row| s | row.to_set()))
+        rows!(self => r; r.iter().fold(Set::EMPTY, |s, &row| s | row.to_set()))
     }
 
     /// Drops the identity pairs: `self \ id`.
@@ -504,15 +616,15 @@ mod tests {
         assert_eq!(a.restrict(bit(1), bit(2)), b);
         assert!(b.subset_of(&a) && !a.subset_of(&b));
         assert_eq!(
-            Rel::id(3, 0b101).pairs().collect::<Vec<_>>(),
+            Rel::id(3, bit(0) | bit(2)).pairs().collect::<Vec<_>>(),
             vec![(0, 0), (2, 2)]
         );
         assert_eq!(
-            Rel::cross(3, 0b1, 0b110),
+            Rel::cross(3, bit(0), bit(1) | bit(2)),
             Rel::from_pairs(3, [(0, 1), (0, 2)])
         );
-        assert_eq!(a.domain(), 0b011);
-        assert_eq!(a.range(), 0b110);
+        assert_eq!(a.domain(), bit(0) | bit(1));
+        assert_eq!(a.range(), bit(1) | bit(2));
     }
 
     #[test]

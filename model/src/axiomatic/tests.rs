@@ -587,14 +587,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                         every_valuation,
                         ..How::counting(|search, tally| search.pruned(tally))
                     };
-                    explore(&p, model.clone(), &opts, how).map(|a| {
-                        let states: Vec<(FinalState, u64)> = a
-                            .states
-                            .into_iter()
-                            .map(|s| (s.state, s.witnesses))
-                            .collect();
-                        (states, a.holds, a.bounded, a.executions, a.racy_executions)
-                    })
+                    explore(&p, model.clone(), &opts, how).map(outcome)
                 };
                 let every = summary(true).map_err(|e| e.message);
                 assert_eq!(
@@ -606,6 +599,18 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
             }
         }
     }
+}
+
+/// What two ways of searching must agree on: the states with their witness counts, the
+/// verdict, whether it is bounded, and the execution and race counts.
+#[cfg(feature = "arbitrary")]
+fn outcome(a: Analysis) -> (Vec<(FinalState, u64)>, bool, bool, u64, u64) {
+    let states = a
+        .states
+        .into_iter()
+        .map(|s| (s.state, s.witnesses))
+        .collect();
+    (states, a.holds, a.bounded, a.executions, a.racy_executions)
 }
 
 /// Programs larger than the differential's (up to ten instructions over two or three
@@ -633,14 +638,7 @@ fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
                     prefix_breadth,
                     ..How::counting(|search, tally| search.pruned(tally))
                 };
-                explore(&p, model.clone(), &Options::default(), how).map(|a| {
-                    let states: Vec<(FinalState, u64)> = a
-                        .states
-                        .into_iter()
-                        .map(|s| (s.state, s.witnesses))
-                        .collect();
-                    (states, a.holds, a.bounded, a.executions, a.racy_executions)
-                })
+                explore(&p, model.clone(), &Options::default(), how).map(outcome)
             };
             assert_eq!(
                 summary(0).map_err(|e| e.message),
@@ -775,4 +773,45 @@ fn budgets_stop_the_search_with_a_bounded_answer() {
     };
     let a = analyze(&p, Model::PtxV75, &out_of_time).expect("it analyses");
     assert!(a.bounded, "a zero timeout stops the search at once");
+}
+
+/// `P0` writes `pad` `n` times (events past bits 64, 128 and 192 of a set), then message-passes
+/// `d` through `f` with release/acquire at `scope`; `P1` runs in another CTA.
+fn padded_message_passing(n: usize, scope: &str) -> Program {
+    let mut p0: Vec<String> = (1..=n).map(|v| format!("st.weak pad, {v}")).collect();
+    p0.push("st.weak d, 1".to_string());
+    p0.push(format!("st.release.{scope} f, 1"));
+    let p1 = [
+        format!("ld.acquire.{scope} r0, f"),
+        "ld.weak r1, d".to_string(),
+    ];
+    let mut text =
+        "PTX padded-MP\n{ pad=0; d=0; f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n".to_string();
+    for (i, a) in p0.iter().enumerate() {
+        let b = p1.get(i).map_or("", |s| s.as_str());
+        text.push_str(&format!(" {a} | {b} ;\n"));
+    }
+    text.push_str("exists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
+    crate::litmus::parse(&text, "padded-mp.litmus").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Executions past 128 events: the sets and relations grow with the test (the spec's verdicts
+/// do not depend on how many unrelated writes come first).
+#[test]
+fn executions_past_128_events_are_decided() {
+    for model in [Model::PtxV75, Model::PtxV60] {
+        let strong = padded_message_passing(240, "gpu");
+        let a = analyze(&strong, model.clone(), &Options::default()).unwrap();
+        assert!(
+            !a.holds,
+            "{model}: release/acquire at .gpu forbids the stale read"
+        );
+        assert_eq!(a.states.len(), 3, "{model}: {:?}", a.states);
+        let narrow = padded_message_passing(240, "cta");
+        let a = analyze(&narrow, model.clone(), &Options::default()).unwrap();
+        assert!(
+            a.holds,
+            "{model}: .cta release/acquire across CTAs does not synchronize"
+        );
+    }
 }

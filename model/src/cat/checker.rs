@@ -4,7 +4,7 @@
 //! Coherence checks are written over (see [`super::CatModel`]).
 
 use super::compile::CheckKind;
-use super::eval::{Choices, Eval, Prepared, Val};
+use super::eval::{Eval, Prepared, Val};
 use super::CatModel;
 use crate::axiomatic::execution::Events;
 use crate::axiomatic::models::{Checker, Dynamic};
@@ -35,7 +35,7 @@ impl CatChecker {
         let cause = model.cause.as_ref().and_then(|c| {
             let keeps_writes = |s: Option<usize>| {
                 s.is_none_or(|s| match prep.get(s) {
-                    Some(Val::Set(set)) => ev.w & !set == 0,
+                    Some(Val::Set(set)) => (ev.w & !*set).is_empty(),
                     _ => false,
                 })
             };
@@ -55,7 +55,7 @@ impl CatChecker {
     /// Runs `f` on an evaluation under `choices`, `seed` already known.
     fn with<R>(
         &self,
-        choices: &Choices<'_>,
+        choices: &Dynamic<'_>,
         seed: Option<(usize, &Rel)>,
         f: impl FnOnce(&mut Eval<'_>) -> R,
     ) -> R {
@@ -66,16 +66,6 @@ impl CatChecker {
         }
         let mut e = Eval::new(&self.model.compiled, &self.prep, choices, &mut memo);
         f(&mut e)
-    }
-
-    fn choices<'a>(x: &'a Dynamic<'a>) -> Choices<'a> {
-        Choices {
-            rf: x.rf,
-            co: x.co,
-            fr: x.fr,
-            sync_fence: x.sync_fence,
-            sync_barrier: x.sync_barrier,
-        }
     }
 
     /// Whether check `c` passes (a flag: whether it is raised).
@@ -94,7 +84,7 @@ impl CatChecker {
     /// identity on it).
     pub fn flagged(&self, x: &Dynamic<'_>) -> Vec<(&'static str, Rel)> {
         let n = self.prep.n;
-        self.with(&Self::choices(x), None, |e| {
+        self.with(x, None, |e| {
             let mut raised = Vec::new();
             for &c in &self.model.flags {
                 if self.passes(e, c) {
@@ -113,7 +103,7 @@ impl Checker for CatChecker {
     }
 
     fn location_ok(&self, _ev: &Events, rf: &Rel, co: &Rel, fr: &Rel) -> bool {
-        let choices = Choices {
+        let choices = Dynamic {
             rf,
             co,
             fr,
@@ -127,14 +117,14 @@ impl Checker for CatChecker {
 
     fn causality(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         match self.cause {
-            Some(cause) => self.with(&Self::choices(x), None, |e| e.get(cause).rel().clone()),
+            Some(cause) => self.with(x, None, |e| e.get(cause).rel().clone()),
             None => Rel::empty(ev.n),
         }
     }
 
     fn global_ok(&self, _ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         let seed = self.cause.map(|c| (c, cause));
-        self.with(&Self::choices(x), seed, |e| {
+        self.with(x, seed, |e| {
             for &c in &self.model.global {
                 if !self.passes(e, c) {
                     return Err(self.model.compiled.checks[c].name);
@@ -145,7 +135,7 @@ impl Checker for CatChecker {
     }
 
     fn consistent(&self, _ev: &Events, x: &Dynamic<'_>) -> Result<(), &'static str> {
-        self.with(&Self::choices(x), None, |e| {
+        self.with(x, None, |e| {
             for (c, check) in self.model.compiled.checks.iter().enumerate() {
                 if !check.flag && !self.passes(e, c) {
                     return Err(check.name);
@@ -157,7 +147,7 @@ impl Checker for CatChecker {
 
     fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         match self.model.sync {
-            Some(sync) => self.with(&Self::choices(x), None, |e| e.get(sync).to_rel(ev.n)),
+            Some(sync) => self.with(x, None, |e| e.get(sync).to_rel(ev.n)),
             None => Rel::empty(ev.n),
         }
     }

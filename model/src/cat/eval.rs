@@ -6,7 +6,8 @@
 use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
-use crate::axiomatic::rel::{bit, Rel, Set, MAX_EVENTS};
+use crate::axiomatic::models::Dynamic;
+use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::litmus::opencl::{OpenClOp, OpenClScope};
 use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
 use crate::litmus::{Fence, Proxy, ProxyFence};
@@ -36,7 +37,7 @@ impl Val {
 
     pub fn is_empty(&self) -> bool {
         match self {
-            Val::Set(s) => *s == 0,
+            Val::Set(s) => *s == Set::EMPTY,
             Val::Rel(r) => r.is_empty(),
         }
     }
@@ -47,23 +48,6 @@ impl Val {
             Val::Set(s) => Rel::id(n, *s),
             Val::Rel(r) => r.clone(),
         }
-    }
-}
-
-/// The execution's choices, by [`Choice`].
-pub struct Choices<'a> {
-    pub rf: &'a Rel,
-    pub co: &'a Rel,
-    pub fr: &'a Rel,
-    pub sync_fence: &'a Rel,
-    pub sync_barrier: &'a Rel,
-}
-
-fn universe(n: usize) -> Set {
-    if n == MAX_EVENTS {
-        Set::MAX
-    } else {
-        (1 << n) - 1
     }
 }
 
@@ -95,12 +79,12 @@ fn vulkan_base(b: Base) -> Option<impl Fn(&VulkanOp) -> bool> {
 /// The value of a base set or relation on these events.
 fn base(ev: &Events, b: Base) -> Val {
     let n = ev.n;
-    let all = universe(n);
+    let all = Set::below(n);
     let tagged = |f: &dyn Fn(&Kind) -> bool| -> Val {
         Val::Set(
             (0..n)
                 .filter(|&i| f(&ev.info[i].kind))
-                .fold(0, |s, i| s | bit(i)),
+                .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
     // A Vulkan event's annotation says what it is; `vk(f)` tags the events it holds for.
@@ -108,14 +92,14 @@ fn base(ev: &Events, b: Base) -> Val {
         Val::Set(
             (0..n)
                 .filter(|&i| ev.vulkan[i].as_ref().is_some_and(f))
-                .fold(0, |s, i| s | bit(i)),
+                .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
     // An OpenCL event's annotation likewise.
     let cl = |f: &dyn Fn(&OpenClOp) -> bool| -> Set {
         (0..n)
             .filter(|&i| ev.opencl[i].as_ref().is_some_and(f))
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
     };
     if let Some(tag) = vulkan_base(b) {
         let opencl = match b {
@@ -126,7 +110,7 @@ fn base(ev: &Events, b: Base) -> Val {
             Base::VulkanScope(VulkanScope::Device) => {
                 cl(&|op| op.scope == Some(OpenClScope::Device))
             }
-            _ => 0,
+            _ => Set::EMPTY,
         };
         return match vk(&tag) {
             Val::Set(s) => Val::Set(s | opencl),
@@ -137,11 +121,11 @@ fn base(ev: &Events, b: Base) -> Val {
     let vulkan_order = |o: Order| {
         let vk = (0..n)
             .filter(|&i| ev.vulkan[i].is_some_and(|op| op.order == o))
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
             | cl(&|op| op.order == o);
         let any = (0..n)
             .filter(|&i| ev.vulkan[i].is_some())
-            .fold(0, |s, i| s | bit(i))
+            .fold(Set::EMPTY, |s, i| s | bit(i))
             | cl(&|_| true);
         (vk, any)
     };
@@ -267,7 +251,7 @@ impl Prepared {
         };
         // Static nodes in order (operands come first), through the evaluator itself.
         let none = Rel::empty(ev.n);
-        let choices = Choices {
+        let choices = Dynamic {
             rf: &none,
             co: &none,
             fr: &none,
@@ -347,7 +331,7 @@ impl Prepared {
 pub struct Eval<'a> {
     pub m: &'a Compiled,
     pub prep: &'a Prepared,
-    pub choices: &'a Choices<'a>,
+    pub choices: &'a Dynamic<'a>,
     pub memo: &'a mut [Option<Val>],
     /// Per `let rec` group being iterated, the current approximations.
     rec: Vec<Option<Vec<Rel>>>,
@@ -357,7 +341,7 @@ impl<'a> Eval<'a> {
     pub fn new(
         m: &'a Compiled,
         prep: &'a Prepared,
-        choices: &'a Choices<'a>,
+        choices: &'a Dynamic<'a>,
         memo: &'a mut [Option<Val>],
     ) -> Eval<'a> {
         Eval {
@@ -407,11 +391,11 @@ impl<'a> Eval<'a> {
         let node = &m.nodes[i];
         if self.prep.empty[i] {
             return match node.ty {
-                Ty::Set => Val::Set(0),
+                Ty::Set => Val::Set(Set::EMPTY),
                 Ty::Rel => Val::Rel(Rel::empty(n)),
             };
         }
-        let all = universe(n);
+        let all = Set::below(n);
         let ty = node.ty;
         match node.op {
             Op::Base(_) => unreachable!("bases are static"),
@@ -474,7 +458,7 @@ impl<'a> Eval<'a> {
                 Val::Rel(Rel::cross(n, x, y))
             }
             Op::Complement(a) => match self.get(a) {
-                Val::Set(s) => Val::Set(all & !s),
+                Val::Set(s) => Val::Set(all & !*s),
                 Val::Rel(r) => Val::Rel(&Rel::cross(n, all, all) - r),
             },
             Op::Inverse(a) => Val::Rel(self.rel(a).inv()),

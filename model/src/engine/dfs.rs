@@ -1,6 +1,7 @@
 //! Our own exhaustive engine: depth-first enumeration of decision sequences (which thread
 //! performs the next operation, which store each load reads), run on shuttle's coroutines, with
-//! dynamic partial-order reduction (see [`super::tree`]).
+//! dynamic partial-order reduction (see [`super::tree`]) and, for spin loops, only the failed
+//! iterations a hang needs (see [`Engine::prunes_spins`]).
 
 use super::shuttle::{explore_with, Mode};
 use super::tree::Tree;
@@ -10,8 +11,10 @@ use super::{Engine, Exploration, RunOne, Shape};
 #[derive(Clone, Debug)]
 pub struct Dfs {
     pub max_executions: u64,
-    /// Explore one schedule per class of equivalent ones (dynamic partial-order reduction);
-    /// `false` tries every enabled thread at every scheduling point.
+    /// Explore one schedule per class of equivalent ones (dynamic partial-order reduction) and
+    /// discard the executions with failed spin-loop iterations that others cover; `false` tries
+    /// every enabled thread at every scheduling point and keeps every spin iteration that is not
+    /// a repeat (the reference the reduction is tested against).
     pub reduction: bool,
 }
 
@@ -33,9 +36,13 @@ impl Engine for Dfs {
         }
     }
 
+    fn prunes_spins(&self) -> bool {
+        self.reduction
+    }
+
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
         explore_with(
-            Mode::Dfs(Tree::new(self.reduction)),
+            Mode::Dfs(Box::new(Tree::new(self.reduction))),
             self.max_executions,
             shape,
             run,

@@ -58,11 +58,15 @@ impl Sched for LoomSched {
     fn point(&self, _thread: usize, point: Point) -> Option<u32> {
         match point {
             Point::Read(loc) => Some(self.mirrors[loc].load(Relaxed) as u32),
-            Point::Write(loc) | Point::Copy(loc) => {
+            Point::Write(loc) | Point::Copy { dst: loc, .. } => {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }
-            Point::Local | Point::Other => {
+            Point::Local
+            | Point::Barrier(_)
+            | Point::ScFence
+            | Point::MBarrier(_)
+            | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }

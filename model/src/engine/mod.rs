@@ -27,11 +27,21 @@ pub enum Point {
     Read(usize),
     /// A store or read-modify-write of this location.
     Write(usize),
-    /// One element of a bulk copy: reads its source, writes this location (asynchronously).
-    Copy(usize),
+    /// One element of a bulk copy: reads `src`, writes `dst` (asynchronously).
+    Copy { src: usize, dst: usize },
     /// An operation that reads and writes only its own thread's state (a release, acquire or
     /// acq_rel fence, a proxy fence): independent of every other thread's operations.
     Local,
+    /// An arrival at a CTA barrier of this block (`syncthreads`, `bar.sync`, `bar.arrive`): it
+    /// touches only the block's barrier instances and, on completion, the views of the threads
+    /// that arrived; other memory operations commute with it.
+    Barrier(usize),
+    /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
+    /// view only.
+    ScFence,
+    /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
+    /// mbarrier's state and its own thread's view only.
+    MBarrier(usize),
     /// A fence, barrier, or anything else visible.
     Other,
 }
@@ -89,6 +99,14 @@ pub trait Engine: Send + Sync {
     /// The most GPU threads the engine can run, if limited.
     fn max_threads(&self) -> Option<usize> {
         None
+    }
+    /// Whether executions may discard every failed spin-loop iteration after which the spinner
+    /// did not stay blocked ([`crate::runtime`]'s spin module): sound only for an exhaustive
+    /// engine that then explores the same execution without that iteration, and worth it only
+    /// for one that steers by what was discarded (a random scheduler would discard nearly every
+    /// run of a spin-wait).
+    fn prunes_spins(&self) -> bool {
+        false
     }
     /// Run executions until `run` returns [`Flow::Stop`] or the engine is done.
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration;

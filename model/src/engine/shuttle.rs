@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 /// Where decisions come from.
 pub(crate) enum Mode {
     /// Exhaustive depth-first enumeration (with or without partial-order reduction).
-    Dfs(Tree),
+    Dfs(Box<Tree>),
     /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
     Inner(Box<dyn Scheduler + Send>),
     /// Probabilistic concurrency testing over our decisions (see [`PctState`]).

@@ -17,8 +17,11 @@
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
 //! different threads and touch one location, at least one of them writing (a load's choice of
 //! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
-//! touch only their thread's own view and are independent of everything; `fence.sc`, barriers,
-//! mbarrier and copy operations are dependent with everything. Happens-before is the program
+//! touch only their thread's own view and are independent of everything; barrier arrivals
+//! depend only on arrivals at the same block's barriers, mbarrier operations only on operations
+//! on the same mbarrier, `fence.sc` only on other `fence.sc`s; an element of a bulk copy is a
+//! read of its source and a write of its destination; warp operations, copy issues and
+//! completions are dependent with everything. Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
 //!
@@ -37,11 +40,29 @@ use super::Point;
 
 /// May swapping two adjacent operations of different threads change what happens?
 pub fn dependent(a: Point, b: Point) -> bool {
+    use Point::*;
+    /// The location an operation reads and the one it writes, if any.
+    fn access(p: Point) -> (Option<usize>, Option<usize>) {
+        match p {
+            Read(x) => (Some(x), None),
+            Write(x) => (Some(x), Some(x)),
+            Copy { src, dst } => (Some(src), Some(dst)),
+            _ => (None, None),
+        }
+    }
     match (a, b) {
-        (Point::Local, _) | (_, Point::Local) => false,
-        (Point::Read(_), Point::Read(_)) => false,
-        (Point::Read(x) | Point::Write(x), Point::Read(y) | Point::Write(y)) => x == y,
-        _ => true,
+        (Local, _) | (_, Local) => false,
+        (Other, _) | (_, Other) => true,
+        (Read(_) | Write(_) | Copy { .. }, Read(_) | Write(_) | Copy { .. }) => {
+            let ((ra, wa), (rb, wb)) = (access(a), access(b));
+            let hits = |w: Option<usize>, r: Option<usize>, w2: Option<usize>| {
+                w.is_some() && (w == r || w == w2)
+            };
+            hits(wa, rb, wb) || hits(wb, ra, wa)
+        }
+        (Barrier(x), Barrier(y)) | (MBarrier(x), MBarrier(y)) => x == y,
+        (ScFence, ScFence) => true,
+        _ => false,
     }
 }
 
@@ -103,6 +124,11 @@ struct Trace {
     /// Per location, the join of its writes' clocks and of its reads' clocks.
     writes: Vec<Clock>,
     reads: Vec<Clock>,
+    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
+    barriers: Vec<Clock>,
+    mbarriers: Vec<Clock>,
+    /// The join of the `fence.sc`s' clocks.
+    sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
     all: Clock,
     other: Clock,
@@ -124,18 +150,26 @@ impl Trace {
 
     fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
         let mut clock = Trace::slot(&mut self.thread, thread).clone();
+        // What the operation depends on: the earlier operations it conflicts with.
         match point {
-            Point::Read(x) => {
-                join(&mut clock, Trace::slot(&mut self.writes, x));
-                join(&mut clock, &self.other);
-            }
+            Point::Read(x) => join(&mut clock, Trace::slot(&mut self.writes, x)),
             Point::Write(x) => {
                 join(&mut clock, Trace::slot(&mut self.writes, x));
                 join(&mut clock, Trace::slot(&mut self.reads, x));
-                join(&mut clock, &self.other);
             }
+            Point::Copy { src, dst } => {
+                join(&mut clock, Trace::slot(&mut self.writes, src));
+                join(&mut clock, Trace::slot(&mut self.writes, dst));
+                join(&mut clock, Trace::slot(&mut self.reads, dst));
+            }
+            Point::Barrier(b) => join(&mut clock, Trace::slot(&mut self.barriers, b)),
+            Point::MBarrier(b) => join(&mut clock, Trace::slot(&mut self.mbarriers, b)),
+            Point::ScFence => join(&mut clock, &self.sc_fences),
             Point::Local => {}
-            _ => join(&mut clock, &self.all),
+            Point::Other => join(&mut clock, &self.all),
+        }
+        if !matches!(point, Point::Local) {
+            join(&mut clock, &self.other);
         }
         let own = get(&clock, thread) + 1;
         if clock.len() <= thread {
@@ -147,8 +181,15 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
+            Point::Copy { src, dst } => {
+                join(Trace::slot(&mut self.reads, src), &clock);
+                join(Trace::slot(&mut self.writes, dst), &clock);
+            }
+            Point::Barrier(b) => join(Trace::slot(&mut self.barriers, b), &clock),
+            Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
+            Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
-            _ => join(&mut self.other, &clock),
+            Point::Other => join(&mut self.other, &clock),
         }
         self.events.push(Event {
             thread,

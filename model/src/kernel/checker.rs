@@ -55,8 +55,9 @@ pub struct Report {
     pub engine: String,
     /// Feasible executions explored.
     pub executions: u64,
-    /// Executions discarded: loom chose a store our model forbids, or a spin-loop iteration
-    /// repeated the previous one.
+    /// Executions discarded: loom chose a store our model forbids, or a failed spin-loop
+    /// iteration that another execution covers (a repeat, or, under the DFS, any iteration the
+    /// spinner did not stay blocked in).
     pub infeasible: u64,
     /// Every execution the engine can reach was explored (exhaustive engines, no bound hit).
     pub complete: bool,
@@ -111,7 +112,7 @@ impl fmt::Display for Report {
         if self.infeasible > 0 {
             write!(
                 f,
-                " (+{} discarded: infeasible or repeated spin iterations)",
+                " (+{} discarded: infeasible, or covered failed spin iterations)",
                 self.infeasible
             )?;
         }

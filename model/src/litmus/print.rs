@@ -216,14 +216,6 @@ pub fn instr(p: &Program, i: &Instr) -> String {
     }
 }
 
-/// Whether a load is `ld.global.nc`: a weak load of a location through the texture path (a
-/// `tld` of a texture alias is printed as written).
-fn is_nc_load(p: &Program, access: &Access, loc: LocId) -> bool {
-    access.proxy == Proxy::Texture
-        && access.order == crate::scope::Order::Weak
-        && matches!(p.locations[loc].kind, LocationKind::Plain { .. })
-}
-
 /// One Vulkan instruction in Dat3M's Vulkan dialect.
 pub fn vulkan_instr(p: &Program, i: &Instr, op: &VulkanOp) -> String {
     let loc = |l: &LocId| p.locations[*l].name.as_str();
@@ -256,6 +248,14 @@ pub fn vulkan_instr(p: &Program, i: &Instr, op: &VulkanOp) -> String {
         }
         (_, other) => instr(p, other),
     }
+}
+
+/// Whether a load is `ld.global.nc`: a weak load of a location through the texture path (a
+/// `tld` of a texture alias is printed as written).
+fn is_nc_load(p: &Program, access: &Access, loc: LocId) -> bool {
+    access.proxy == Proxy::Texture
+        && access.order == crate::scope::Order::Weak
+        && matches!(p.locations[loc].kind, LocationKind::Plain { .. })
 }
 
 fn qualifiers(a: &Access) -> String {

@@ -72,8 +72,11 @@ pub struct AgentWork {
 /// What the agent does next.
 #[derive(Copy, Clone, Debug)]
 pub enum AgentNext {
-    /// Write the next element (to this location).
-    Element(usize),
+    /// Copy the next element: read `src`, write `dst`.
+    Element {
+        src: usize,
+        dst: usize,
+    },
     Complete,
     Idle,
     Exit,
@@ -203,7 +206,10 @@ impl Machine {
             }
         }
         match &self.agent_work[block].current {
-            Some((copy, i)) if *i < copy.dst.len() => AgentNext::Element(copy.dst[*i]),
+            Some((copy, i)) if *i < copy.dst.len() => AgentNext::Element {
+                src: copy.src[*i],
+                dst: copy.dst[*i],
+            },
             Some(_) => AgentNext::Complete,
             None if self.block_done(block) => AgentNext::Exit,
             None => AgentNext::Idle,
@@ -412,8 +418,8 @@ impl Ctx {
                         self.wait();
                     }
                 }
-                AgentNext::Element(dst) => {
-                    self.sched.point(self.thread, Point::Copy(dst));
+                AgentNext::Element { src, dst } => {
+                    self.sched.point(self.thread, Point::Copy { src, dst });
                     self.step(|m| m.agent_step(self.thread));
                 }
                 AgentNext::Complete => {

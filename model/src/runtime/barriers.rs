@@ -24,7 +24,6 @@
 use super::ctx::Ctx;
 use super::machine::{Arrival, BarrierKey, Halt, Machine};
 use super::report::{FailureKind, Site};
-use crate::engine::Point;
 
 /// Per thread: the predicate it brought to a voting barrier, and what the last one returned.
 #[derive(Clone, Debug, Default)]
@@ -169,7 +168,7 @@ impl Machine {
 impl Ctx {
     /// `bar.sync`/`bar.arrive` with an id and a thread count, from the kernel API.
     pub fn named_barrier(&self, id: u32, count: u32, warp_size: u32, wait: bool, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, self.barrier_point());
         if self.step(|m| m.named_barrier(self.thread, site, id, count, warp_size, wait)) {
             self.wait();
         }
@@ -177,7 +176,7 @@ impl Ctx {
 
     /// A voting `syncthreads`: the number of threads of the block that brought `true`.
     pub fn barrier_vote(&self, predicate: bool, site: Site) -> u32 {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, self.barrier_point());
         if self.step(|m| m.barrier_vote(self.thread, site, predicate)) {
             self.wait();
         }

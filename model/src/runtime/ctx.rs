@@ -52,6 +52,11 @@ impl Ctx {
         result.unwrap_or_else(|Halt| halt())
     }
 
+    /// The scheduling point of an arrival at one of this thread's block's barriers.
+    pub(crate) fn barrier_point(&self) -> Point {
+        Point::Barrier(self.info.block as usize)
+    }
+
     /// Park until the machine marks this thread running again.
     pub(crate) fn wait(&self) {
         loop {
@@ -102,7 +107,7 @@ impl Ctx {
         // Only fence.sc meets other threads (the fence-SC order); the others act on the
         // thread's own view.
         let point = if order == Order::Sc {
-            Point::Other
+            Point::ScFence
         } else {
             Point::Local
         };
@@ -111,7 +116,7 @@ impl Ctx {
     }
 
     pub fn barrier(&self, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, self.barrier_point());
         if self.step(|m| m.barrier(self.thread, site)) {
             self.wait();
         }
@@ -127,7 +132,7 @@ impl Ctx {
         future: Option<Vec<i64>>,
         site: Site,
     ) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, self.barrier_point());
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
             m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)

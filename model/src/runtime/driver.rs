@@ -21,8 +21,11 @@ pub fn run_execution(
     setup: &Arc<Setup>,
     body: &Body,
     sched: &Arc<dyn Sched>,
+    prune_spins: bool,
 ) -> Arc<Mutex<Machine>> {
-    let machine = Arc::new(Mutex::new(Machine::new(Arc::clone(setup))));
+    let mut machine = Machine::new(Arc::clone(setup));
+    machine.prune_spins = prune_spins;
+    let machine = Arc::new(Mutex::new(machine));
     for (t, info) in setup.threads.iter().enumerate() {
         let ctx = Ctx {
             thread: t,
@@ -85,11 +88,12 @@ pub fn explore<S: Send + 'static>(
         locations: setup.locs.len(),
     };
     let inner = Arc::clone(&shared);
+    let prune_spins = engine.prunes_spins();
     let run_setup = Arc::clone(&setup);
     let exploration = engine.explore(
         shape,
         Arc::new(move |sched: &Arc<dyn Sched>| {
-            let machine = run_execution(&run_setup, &body, sched);
+            let machine = run_execution(&run_setup, &body, sched, prune_spins);
             let mut m = machine.lock().unwrap_or_else(|e| e.into_inner());
             let mut acc = inner.lock().unwrap_or_else(|e| e.into_inner());
             if m.infeasible {

@@ -104,7 +104,7 @@ pub(super) struct ThreadState {
     /// The current spin-loop iteration stored something (a store, or an RMW that changed the
     /// value it read).
     pub(super) spin_wrote: bool,
-    /// What the previous iteration read, if it stored nothing.
+    /// What the previous iteration read, if it stored nothing (without pruning).
     pub(super) last_spin: Option<Vec<(usize, Bits)>>,
     /// The event count when the current spin-loop iteration began (the end of the previous
     /// one, or the thread's start).
@@ -178,11 +178,14 @@ pub struct Machine {
     /// Threads may end spin-loop iterations ([`Machine::spin_wait`]), so loads note what they
     /// watch. Litmus programs never do (their loops are unrolled).
     pub(crate) spin_loops: bool,
+    /// Discard every failed spin-loop iteration that the same execution without it covers (see
+    /// [`super::spin`]); set for engines that explore that execution ([`Engine::prunes_spins`]).
+    pub(crate) prune_spins: bool,
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
     pub halted: bool,
-    /// Discard this execution: loom chose a store our model forbids, or a spin-loop iteration
-    /// repeated the previous one.
+    /// Discard this execution: loom chose a store our model forbids, or a failed spin-loop
+    /// iteration was not needed or repeated the previous one (see [`super::spin`]).
     pub infeasible: bool,
     /// Races seen while not stopping on them (litmus mode).
     pub races: usize,
@@ -261,6 +264,7 @@ impl Machine {
             decisions: Vec::new(),
             trace: true,
             spin_loops: true,
+            prune_spins: false,
             failure: None,
             halted: false,
             infeasible: false,
@@ -346,9 +350,9 @@ impl Machine {
         self.halt();
     }
 
-    /// A spin-loop iteration repeated the previous one: the execution adds nothing (see
-    /// [`super::spin`]) and is discarded like an infeasible one.
-    pub(super) fn discard_repeat(&mut self) {
+    /// A failed spin-loop iteration that the same execution without it covers (see
+    /// [`super::spin`]): discarded like an infeasible execution.
+    pub(super) fn discard_covered_iteration(&mut self) {
         self.mark_infeasible();
     }
 

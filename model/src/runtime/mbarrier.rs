@@ -423,24 +423,28 @@ impl Machine {
 
 impl super::Ctx {
     pub fn mbar_init(&self, bar: usize, count: u32, site: Site) {
-        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.sched
+            .point(self.thread, crate::engine::Point::MBarrier(bar));
         self.step(|m| m.mbar_init(self.thread, bar, count, site))
     }
 
     pub fn mbar_arrive(&self, bar: usize, arrive: Arrive, site: Site) -> u32 {
-        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.sched
+            .point(self.thread, crate::engine::Point::MBarrier(bar));
         self.step(|m| m.mbar_arrive(self.thread, bar, arrive, site))
     }
 
     pub fn mbar_expect_tx(&self, bar: usize, bytes: u64, site: Site) {
-        self.sched.point(self.thread, crate::engine::Point::Other);
+        self.sched
+            .point(self.thread, crate::engine::Point::MBarrier(bar));
         self.step(|m| m.mbar_expect_tx(self.thread, bar, bytes, site))
     }
 
     /// Test the barrier once (`block == false`), or until the awaited phase completes.
     pub fn mbar_wait(&self, bar: usize, on: WaitOn, block: bool, site: Site) -> bool {
         loop {
-            self.sched.point(self.thread, crate::engine::Point::Other);
+            self.sched
+                .point(self.thread, crate::engine::Point::MBarrier(bar));
             match self.step(|m| m.mbar_wait(self.thread, bar, on, block, site)) {
                 WaitResult::Complete => return true,
                 WaitResult::Incomplete => return false,

@@ -1,22 +1,37 @@
-//! Spin loops with await semantics: a failed iteration that stores nothing and reads what the
-//! previous one read is not a new state, so the spinner waits instead of repeating it.
+//! Spin loops with await semantics: a spin-wait costs one execution per store that can change
+//! what the loop sees (under the DFS: one execution), not one per spin.
 //!
 //! The contract (as for `core::hint::spin_loop`): a kernel calls `spin_loop()` once per failed
 //! iteration, and a failed iteration that stores nothing leaves the thread's own state as it was
-//! (what the next iteration does depends only on what it reads). Then:
+//! (what the next iteration does depends only on what it reads). Such an iteration only raised
+//! the thread's coherence floors and its knowledge: the same execution without it (the thread
+//! simply starts its next iteration later) can do everything this one can, since knowing less
+//! only allows more reads and more races, and it reaches the same final state. Failures inside
+//! the iteration (a race at one of its reads, an assertion) end the execution before the
+//! iteration reaches `spin_loop()`, so they are reported whatever follows.
+//!
+//! Every engine:
 //! - An iteration that stores nothing and reads the same values, location by location, as the
-//!   previous one that stored nothing repeats it exactly. The execution that contains it is
-//!   discarded: the same execution without it is explored too, and it can do everything this one
-//!   can (the repeat only raised the thread's coherence floors and knowledge, and knowing less
-//!   only allows more reads and more races).
+//!   previous one that stored nothing repeats it exactly: the execution is discarded.
 //! - After such an iteration the thread blocks (`Status::Spinning`) until one of the locations it
 //!   read has a readable store with another value than the one it read there; a store of the
-//!   same value would only lead to a repeat. A spin-wait thus costs one execution per store that
-//!   can change what the loop sees, not one per spin.
+//!   same value would only lead to a repeat. If none ever comes, the thread spins forever on this
+//!   iteration: the execution ends in a hang (see [`Machine::check_hang`]) whose lasso is it.
 //! - A loop over several locations may read an older store of any of them again in its next
 //!   iteration (coherence allows it, as long as it is not older than what it read last): only
 //!   the whole iteration must differ. A loop over one location skips, in its next iteration, the
 //!   stores of the value it just read (they could only repeat it).
+//!
+//! With pruning (the DFS, [`crate::engine::Engine::prunes_spins`]), a failed iteration that
+//! stores nothing is kept only if the spinner then stays blocked for the rest of the execution,
+//! the one case where it is needed (a hang). The execution is discarded as soon as the iteration
+//! turns out not to be needed: at its end, when the thread could already read something else (a
+//! newer store, or an older one of another value at a location it read stale), or later, when
+//! another thread's store would wake it. The DFS treats the discarding operation as conflicting
+//! with everything, so it also runs the other threads' operations before it, which is where the
+//! execution without the iteration lies. A loop that reads several locations still reads an
+//! older store of any of them in the iteration that succeeds (the polling bug of
+//! `kernel_verified`).
 //!
 //! An RMW that writes back the value it read (a failed `atomic_exchange(lock, 1)`, a failed CAS)
 //! counts as a read here: the store it adds changes no value any later read can see.
@@ -66,7 +81,7 @@ impl Machine {
 
     /// The end of a failed spin-loop iteration. Returns `true` when the thread must block until
     /// another thread's store can change what its next iteration reads; discards the execution
-    /// (as a repeat) when this iteration repeated the previous one.
+    /// when another execution covers this one (see the module documentation).
     pub fn spin_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
         assert!(
             self.spin_loops,
@@ -82,13 +97,20 @@ impl Machine {
             return Ok(false);
         }
         if th.last_spin.as_ref() == Some(&log) {
-            self.discard_repeat();
+            self.discard_covered_iteration();
             return Err(Halt);
         }
-        th.last_spin = Some(log.clone());
-        self.skip_same_value(t, &log);
-        if self.can_change(t, &log) {
-            return Ok(false);
+        if self.prune_spins {
+            if self.can_change(t, &log) {
+                self.discard_covered_iteration();
+                return Err(Halt);
+            }
+        } else {
+            Arc::make_mut(&mut self.threads[t]).last_spin = Some(log.clone());
+            self.skip_same_value(t, &log);
+            if self.can_change(t, &log) {
+                return Ok(false);
+            }
         }
         // The iteration a hang's lasso repeats: this thread's operations since it began.
         let iteration: Vec<usize> = (from..now)
@@ -104,7 +126,8 @@ impl Machine {
     }
 
     /// A store to `loc` was just appended by `writer`: wake the spinners whose next iteration
-    /// can now read something else.
+    /// can now read something else (with pruning: discard the execution, their iteration was
+    /// not needed).
     pub(super) fn wake_spinners(&mut self, writer: usize, loc: usize) {
         for u in 0..self.threads.len() {
             if u == writer {
@@ -115,6 +138,10 @@ impl Machine {
             };
             if !log.iter().any(|&(l, _)| l == loc) || !self.can_change(u, log) {
                 continue;
+            }
+            if self.prune_spins {
+                self.discard_covered_iteration();
+                return;
             }
             let log = log.clone();
             Arc::make_mut(&mut self.threads[u]).status = Status::Running;

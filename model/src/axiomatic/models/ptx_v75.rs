@@ -41,7 +41,7 @@ impl PtxV75 {
         let acquire_pattern = &po_vloc.opt().restrict(ev.strong_r, ev.acq_r)
             | &ev.po.restrict(ev.strong_r, ev.f_acq_rel);
         let proxy_fence_ops = (&ev.same_proxy & &ev.scta).restrict(ev.f, ev.m);
-        let generic_only = ev.m & !ev.init & !ev.gen == 0 && ev.vloc == ev.loc;
+        let generic_only = (ev.m & !ev.init & !ev.gen).is_empty() && ev.vloc == ev.loc;
         PtxV75 {
             ms,
             release_pattern,
