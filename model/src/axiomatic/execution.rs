@@ -376,7 +376,7 @@ impl Events {
             };
             let first = first_of_thread[t];
             let end = until.min(combo[t].events.len());
-            let between = (copy_write + 1..end).fold(0, |s: Set, j| s | bit(first + j));
+            let between = (copy_write + 1..end).fold(Set::EMPTY, |s, j| s | bit(first + j));
             ev.po.set_row(i, ev.po.row(i) & !between);
         }
         ev.po_loc = &ev.po & &ev.loc;

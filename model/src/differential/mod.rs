@@ -166,15 +166,8 @@ pub fn runtime_models(p: &Program) -> bool {
 
 /// Why the operational runtime does not give `p` the meaning PTX does, if it does not. It does
 /// not model proxies, so aliases and non-generic accesses would be compared against semantics
-/// it does not claim to have; and it runs litmus threads only, not the copy agents a
-/// `cp.async` needs (the kernel API runs `cp.async` on them), so `cp.async` is judged by the
-/// axiomatic engine alone.
+/// it does not claim to have. (`cp.async` is generic-proxy and runs on the CTAs' copy agents.)
 pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
-    if p.uses_cp_async() {
-        return Some(
-            "the litmus runtime does not run cp.async (no copy agents in litmus runs); not compared",
-        );
-    }
     if !generic_only(p) {
         return Some("the runtime does not model proxies or aliases; not compared");
     }

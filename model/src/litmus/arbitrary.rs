@@ -80,9 +80,6 @@ impl Limits {
             max_events: 6,
             max_arith_rmws: 1,
             arith_register_operands: false,
-            // The litmus runtime does not run `cp.async` (see
-            // `differential::runtime_unmodelled`).
-            cp_async: false,
             ..Limits::default()
         }
     }
@@ -95,6 +92,8 @@ impl Limits {
             clusters: false,
             barriers: false,
             noncoherent: false,
+            // The harness has no shared-memory destination for a `cp.async`.
+            cp_async: false,
             ..Limits::differential()
         }
     }
@@ -184,7 +183,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     }
     read_only_nc(&mut threads);
     if limits.cp_async {
-        cp_async_groups(u, &mut threads, limits.max_instrs)?;
+        cp_async_groups(u, &mut threads, limits)?;
     }
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
     if limits.clusters && one_in(u, 4)? {
@@ -213,12 +212,16 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
 /// The group instructions around a thread's `cp.async` copies: now and then a
 /// `cp.async.commit_group` after a copy, and a `cp.async.wait_group n` (n = 0 or 1) or a
 /// `cp.async.wait_all` somewhere after the last copy, or no wait at all.
-/// A thread never grows past `max_instrs` statements.
+/// A thread never grows past `max_instrs` statements, nor the program past `max_events`.
 fn cp_async_groups(
     u: &mut Unstructured<'_>,
     threads: &mut [Thread],
-    max_instrs: usize,
+    limits: &Limits,
 ) -> Result<()> {
+    let max_instrs = limits.max_instrs;
+    let mut room = limits
+        .max_events
+        .saturating_sub(threads.iter().map(|t| t.body.len()).sum());
     let stmt = |instr| Stmt {
         instr,
         span: Span::default(),
@@ -235,7 +238,8 @@ fn cp_async_groups(
         };
         let mut end_of_copies = last + 1;
         for &i in copies.iter().rev() {
-            if t.body.len() < max_instrs && one_in(u, 2)? {
+            if t.body.len() < max_instrs && room > 0 && one_in(u, 2)? {
+                room -= 1;
                 t.body.insert(i + 1, stmt(Instr::CpAsyncCommit));
                 if i == last {
                     end_of_copies += 1;
@@ -243,7 +247,7 @@ fn cp_async_groups(
             }
         }
         let wait = match u.int_in_range(0..=3u8)? {
-            _ if t.body.len() >= max_instrs => continue,
+            _ if t.body.len() >= max_instrs || room == 0 => continue,
             0 => continue,
             1 => Instr::CpAsyncWait { n: 0, all: true },
             _ => Instr::CpAsyncWait {
@@ -253,6 +257,7 @@ fn cp_async_groups(
         };
         let at = u.int_in_range(end_of_copies..=t.body.len())?;
         t.body.insert(at, stmt(wait));
+        room -= 1;
     }
     Ok(())
 }

@@ -148,9 +148,10 @@ impl Ctx {
         self.step(|m| m.cp_async(self.thread, src, dst, bytes, site))
     }
 
-    /// `cp.async.commit_group`.
+    /// `cp.async.commit_group`: it touches only the thread's own groups (a copy completing in
+    /// the open group commutes with it), so it is independent of every other thread.
     pub fn cp_async_commit(&self, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, Point::Local);
         self.step(|m| m.cp_async_commit(self.thread, site))
     }
 

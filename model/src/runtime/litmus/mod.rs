@@ -5,6 +5,11 @@
 //! modification order is execution order, its outcomes are a subset of the axiomatic ones; the
 //! fuzzer checks exactly that.
 //!
+//! `cp.async` runs as in kernels: each CTA that issues copies has a copy agent, one more engine
+//! thread that performs them (a read of the source and a write of the destination, generic
+//! proxy) at a point the engine chooses between the issue and the `cp.async.wait_group` that
+//! covers the copy's group (see [`crate::runtime::cp_async`]).
+//!
 //! Not modelled: proxies (every access goes to its physical location through the generic path,
 //! and `fence.proxy` does nothing), so proxy-dependent weak outcomes are not reached.
 
@@ -75,9 +80,6 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
 
 /// [`explore`] with bounds, returning counts as well.
 pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcomes {
-    if let Some(error) = unmodelled(p) {
-        return error;
-    }
     let model = Arc::new(LitmusModel::new(p, opts));
     let setup = Arc::new(model.setup(p, opts));
     let body_model = Arc::clone(&model);
@@ -106,15 +108,6 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     out.complete = exploration.complete && out.cut == 0;
     out.error = exploration.error;
     out
-}
-
-/// Outcomes carrying the error for a program the litmus runtime cannot run: one with
-/// `cp.async`, whose copies need copy agents that litmus runs do not have.
-fn unmodelled(p: &Program) -> Option<Outcomes> {
-    p.uses_cp_async().then(|| Outcomes {
-        error: Some(thread::NO_CP_ASYNC.to_string()),
-        ..Outcomes::default()
-    })
 }
 
 /// One number for a barrier's id operands (barriers meet when all of them agree).
@@ -229,6 +222,34 @@ impl LitmusModel {
                 agent: false,
             });
         }
+        // `cp.async`: every CTA whose threads issue copies gets a copy agent that performs them
+        // (see `runtime::cp_async`), after every litmus thread, so thread `t` stays `P{t}`.
+        // `Setup::agents` is indexed by block: the blocks with copies come first.
+        let issues = |t: &usize| {
+            p.threads[*t]
+                .body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::CpAsync { .. }))
+        };
+        blocks.sort_by_key(|members| !members.iter().any(issues));
+        for (b, members) in blocks.iter().enumerate() {
+            for &t in members {
+                threads[t].block = b as u32;
+            }
+        }
+        let mut agents = Vec::new();
+        for (b, members) in blocks.iter().enumerate() {
+            if members.iter().any(issues) {
+                agents.push(threads.len());
+                threads.push(ThreadInfo {
+                    placement: threads[members[0]].placement,
+                    block: b as u32,
+                    tid: u32::MAX,
+                    name: format!("CTA {b} cp.async agent"),
+                    agent: true,
+                });
+            }
+        }
         let locs = p
             .locations
             .iter()
@@ -250,7 +271,7 @@ impl LitmusModel {
             max_steps: opts.max_steps,
             stop_on_race: false,
             mbarriers: Vec::new(),
-            agents: Vec::new(),
+            agents,
             resident_blocks: None,
         }
     }

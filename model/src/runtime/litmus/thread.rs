@@ -125,9 +125,6 @@ impl ThreadRun {
                 }
                 // Proxies are not modelled: every access already uses the generic path.
                 Instr::Label(_) | Instr::Fence(Fence::Proxy(_)) => {}
-                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
-                    return Next::Failed(format!("P{t}: {NO_CP_ASYNC}"));
-                }
                 Instr::Branch { cond, .. } => {
                     let taken = match cond {
                         None => true,
@@ -176,12 +173,15 @@ impl ThreadRun {
             Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
                 Point::Write(model.loc_of[*loc])
             }
+            // A commit touches only its thread's own groups (see `Machine::cp_async_commit`).
+            Instr::CpAsyncCommit => Point::Local,
             _ => Point::Other,
         }
     }
 
     /// Perform the visible statement at `pc` on `m`. Returns whether the thread must block (a
-    /// `bar.sync` whose instance has not completed).
+    /// `bar.sync` whose instance has not completed, a `cp.async.wait_group` whose groups have
+    /// not).
     pub fn exec(
         &mut self,
         model: &LitmusModel,
@@ -261,6 +261,20 @@ impl ThreadRun {
                 m.set_future_barriers(t, model.future_barriers(t, self.pc));
                 return m.barrier_op(t, site, BarrierKey::Id(id), quorum, wait);
             }
+            Instr::CpAsync { dst, src } => {
+                // The copy joins the thread's open group; the CTA's copy agent performs it.
+                let (src, dst) = (model.loc_of[*src], model.loc_of[*dst]);
+                m.cp_async(t, vec![src], vec![dst], 4, site)?;
+            }
+            Instr::CpAsyncCommit => m.cp_async_commit(t, site)?,
+            Instr::CpAsyncWait { n, all } => {
+                // PTX ISA, *cp.async.wait_all*: "equivalent to: cp.async.commit_group;
+                // cp.async.wait_group 0;".
+                if *all {
+                    m.cp_async_commit(t, site)?;
+                }
+                return m.cp_async_wait(t, *n as usize, site);
+            }
             other => unreachable!("{other:?} is local; `advance` runs it"),
         }
         Ok(false)
@@ -278,10 +292,6 @@ impl ThreadRun {
             .map(|(key, v)| (key.clone(), *v))
     }
 }
-
-/// Why a litmus run stops at a `cp.async` (see [`crate::differential::runtime_unmodelled`]).
-pub(super) const NO_CP_ASYNC: &str = "the litmus runtime does not run cp.async (no copy agents \
-                                      in litmus runs; the axiomatic engine judges it)";
 
 /// One `atom`/`red` with its operands evaluated.
 struct Rmw {
