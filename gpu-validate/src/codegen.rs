@@ -282,6 +282,11 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                          every location in global memory)"
                     ));
                 }
+                Instr::WarpSync { .. } => {
+                    return unsupported(format!(
+                        "{at}: bar.warp.sync (test instances do not own a warp)"
+                    ));
+                }
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
                         " with a quorum"
@@ -866,6 +871,11 @@ impl Gen<'_> {
             }
             Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
                 return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
+            }
+            Instr::WarpSync { .. } => {
+                return unsupported(format!(
+                    "P{tid} at {span}: bar.warp.sync (test instances do not own a warp)"
+                ));
             }
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {

@@ -382,3 +382,49 @@ fn cp_async_round_trips_and_rejects_bad_forms() {
     let e = error_of(&CP_ASYNC.replace("cp.async.commit_group ", "cp.async.commit_group x"));
     assert!(e.message.contains("takes 0 operands"), "{e}");
 }
+
+const WARP_MP: &str = r#"PTX warp
+{
+x=0;
+}
+ P0@cta 0,gpu 0     | P1@cta 0,gpu 0     | P2@cta 1,gpu 0 ;
+ st.weak x, 1       | bar.warp.sync 3    | ld.weak r1, x  ;
+ bar.warp.sync 0x3  | ld.weak r0, x      |                ;
+exists (P1:r0 == 0)
+"#;
+
+/// `bar.warp.sync membermask` parses (decimal or hexadecimal mask), prints back to the same
+/// program, places lanes by CTA in program order, and refuses masks that leave out the executing
+/// lane or name lanes without a thread.
+#[test]
+fn bar_warp_sync_round_trips_and_checks_its_mask() {
+    let p = litmus::parse(WARP_MP, "warp.litmus").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.threads[0].body[1].instr, Instr::WarpSync { mask: 3 });
+    assert_eq!(p.threads[1].body[0].instr, Instr::WarpSync { mask: 3 });
+    assert_eq!((p.lane(0), p.lane(1), p.lane(2)), (0, 1, 0));
+    assert!(p.uses_warps());
+    let printed = litmus::print(&p);
+    assert!(printed.contains("bar.warp.sync 0x3"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 3 ", "bar.warp.sync 1 "));
+    assert!(e.message.contains("P1 is lane 1"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (6, 23));
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 0x7"));
+    assert!(
+        e.message.contains("names lane 2, past the 2 threads"),
+        "{e}"
+    );
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync r0 "));
+    assert!(e.message.contains("expected a member mask"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 16));
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 0  "));
+    assert!(e.message.contains("at least one lane"), "{e}");
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.arrive 3"));
+    assert!(
+        e.message.contains("unknown instruction `bar.warp.arrive`"),
+        "{e}"
+    );
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 3, 3"));
+    assert!(e.message.contains("takes 1 operand"), "{e}");
+}

@@ -275,6 +275,7 @@ pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
             | Instr::CpAsync { .. }
             | Instr::CpAsyncCommit
             | Instr::CpAsyncWait { .. }
+            | Instr::WarpSync { .. }
             | Instr::Label(_)
             | Instr::Branch { cond: None, .. } => {}
         }
@@ -605,6 +606,17 @@ fn thread_paths(
                     quorum: q.map(|q| q.value),
                 };
                 s.push(here, kind, &deps);
+                stack.push(s);
+            }
+            Instr::WarpSync { mask } => {
+                // A barrier among the mask's lanes (see `Instr::WarpSync`).
+                let (id, quorum) = Instr::warp_barrier(*mask);
+                let kind = Kind::Barrier {
+                    op: BarrierOp::Sync,
+                    id: id.iter().map(|&v| Expr::Const(v)).collect(),
+                    quorum: Some(Expr::Const(quorum)),
+                };
+                s.push(here, kind, &BTreeSet::new());
                 stack.push(s);
             }
             Instr::CpAsync { dst, src } => {

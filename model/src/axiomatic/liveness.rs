@@ -491,6 +491,7 @@ fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
         | Instr::CpAsync { .. }
         | Instr::CpAsyncCommit
         | Instr::CpAsyncWait { .. }
+        | Instr::WarpSync { .. }
         | Instr::Label(_)
         | Instr::Branch { cond: None, .. } => (vec![], vec![]),
     }

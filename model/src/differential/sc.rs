@@ -42,12 +42,12 @@ impl Layout {
 }
 
 /// Every final state of every interleaving, or `None` for programs with branches or barriers
-/// (which this reference leaves to the engines).
+/// (`bar.warp.sync` included; this reference leaves them to the engines).
 pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     let straight_line = p.threads.iter().flat_map(|t| &t.body).all(|s| {
         !matches!(
             s.instr,
-            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::Label(_)
+            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::WarpSync { .. } | Instr::Label(_)
         )
     });
     if !straight_line {
@@ -156,6 +156,7 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
         | Instr::CpAsyncCommit
         | Instr::CpAsyncWait { .. }
         | Instr::Barrier { .. }
+        | Instr::WarpSync { .. }
         | Instr::Label(_)
         | Instr::Branch { .. } => {}
     }

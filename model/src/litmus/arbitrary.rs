@@ -45,6 +45,8 @@ pub struct Limits {
     /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
     /// instruction writes.
     pub noncoherent: bool,
+    /// Lanes of one CTA's warp may meet at a `bar.warp.sync` over a member mask.
+    pub warps: bool,
     /// Threads may copy one location into another with `cp.async`, committing groups and
     /// waiting for them (`cp.async.commit_group`, `cp.async.wait_group n`,
     /// `cp.async.wait_all`).
@@ -65,6 +67,7 @@ impl Default for Limits {
             clusters: true,
             barriers: true,
             noncoherent: true,
+            warps: true,
             cp_async: true,
         }
     }
@@ -92,8 +95,10 @@ impl Limits {
             clusters: false,
             barriers: false,
             noncoherent: false,
-            // The harness has no shared-memory destination for a `cp.async`.
+            // The harness has no shared-memory destination for a `cp.async`, and its test
+            // instances share warps.
             cp_async: false,
+            warps: false,
             ..Limits::differential()
         }
     }
@@ -193,6 +198,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     }
     if limits.barriers {
         barrier(u, &mut threads, limits)?;
+    }
+    if limits.warps {
+        warp_sync(u, &mut threads, limits)?;
     }
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
@@ -323,6 +331,51 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                     id: vec![Operand::Imm(0)],
                     quorum: None,
                 },
+                span: Span::default(),
+                token: None,
+                vulkan: None,
+                opencl: None,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Now and then a `bar.warp.sync` over some lanes of one CTA's warp (the CTA's threads in
+/// program order, see [`Program::lane`]), which every lane in its mask executes once.
+fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let chosen = u.choose_index(threads.len())?;
+    let cta = threads[chosen].placement;
+    let lanes: Vec<usize> = (0..threads.len())
+        .filter(|&i| {
+            let p = threads[i].placement;
+            p.gpu == cta.gpu && p.cta == cta.cta
+        })
+        .collect();
+    let mut members = Vec::new();
+    let mut mask = 0u32;
+    for (lane, &i) in lanes.iter().enumerate() {
+        if i == chosen || u.arbitrary::<bool>()? {
+            members.push(i);
+            mask |= 1 << lane;
+        }
+    }
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    let room = members
+        .iter()
+        .all(|&i| threads[i].body.len() < limits.max_instrs);
+    if !room || events + members.len() > limits.max_events {
+        return Ok(());
+    }
+    for i in members {
+        let at = u.int_in_range(0..=threads[i].body.len())?;
+        threads[i].body.insert(
+            at,
+            Stmt {
+                instr: Instr::WarpSync { mask },
                 span: Span::default(),
                 token: None,
                 vulkan: None,

@@ -375,6 +375,16 @@ pub enum Instr {
         n: u32,
         all: bool,
     },
+    /// `bar.warp.sync membermask`: a barrier among the lanes of the executing thread's warp
+    /// named by `mask` (bit `i`: lane `i`, see [`Program::lane`]), which also orders memory
+    /// among them (PTX ISA, *bar.warp.sync*: it "also guarantee[s] memory ordering among threads
+    /// participating in barrier. Thus, threads within warp that wish to communicate via memory
+    /// can store to memory, execute bar.warp.sync, and then safely read values stored by other
+    /// threads in warp"). The executing lane is in the mask, and every lane in it must arrive:
+    /// one that never does leaves the others waiting.
+    WarpSync {
+        mask: u32,
+    },
     /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
     Mov {
         dst: Reg,
@@ -394,7 +404,22 @@ pub enum Instr {
     },
 }
 
+/// The first barrier id of a `bar.warp.sync`: the engines meet a `bar.warp.sync mask` as the
+/// CTA barrier with ids `[WARP_BARRIER, mask]` and a quorum of the mask's lanes, so it meets
+/// exactly the lanes that name the same mask (and no `bar.cta.sync`, whose ids PTX keeps in
+/// `0..16`).
+pub const WARP_BARRIER: Value = -0x5741_5250;
+
 impl Instr {
+    /// The ids and quorum of the CTA barrier a `bar.warp.sync mask` meets as (see
+    /// [`WARP_BARRIER`]).
+    pub fn warp_barrier(mask: u32) -> ([Value; 2], Value) {
+        (
+            [WARP_BARRIER, Value::from(mask)],
+            Value::from(mask.count_ones()),
+        )
+    }
+
     /// The location an instruction accesses, if any (for `cp.async`, the one it writes).
     pub fn location(&self) -> Option<LocId> {
         match self {
@@ -544,6 +569,27 @@ impl Program {
                 Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. }
             )
         })
+    }
+
+    /// The lane of thread `t` in its warp: litmus threads of one CTA are that CTA's threads
+    /// `0, 1, ...` in the order the program lists them, so they form its first warp and thread
+    /// `t` is lane `i` when `i` threads of its CTA come before it. (CUDA C++ Programming Guide,
+    /// *SIMT Architecture*: "The way a block is partitioned into warps is always the same; each
+    /// warp contains threads of consecutive, increasing thread IDs with the first warp
+    /// containing thread 0.") A CTA has at most 32 litmus threads, one warp's worth, when a
+    /// thread uses a warp-level instruction.
+    pub fn lane(&self, t: ThreadId) -> u32 {
+        let at = |u: &Thread| (u.placement.gpu, u.placement.cta);
+        let own = at(&self.threads[t]);
+        self.threads[..t].iter().filter(|u| at(u) == own).count() as u32
+    }
+
+    /// Whether a thread uses a warp-level instruction (`bar.warp.sync`).
+    pub fn uses_warps(&self) -> bool {
+        self.threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .any(|s| matches!(s.instr, Instr::WarpSync { .. }))
     }
 
     pub fn location_named(&self, name: &str) -> Option<LocId> {

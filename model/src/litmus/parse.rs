@@ -827,6 +827,7 @@ impl<'a> Parser<'a> {
         for thread in &threads {
             self.check_labels(thread)?;
         }
+        self.check_warps(&threads)?;
         Ok((threads, placements))
     }
 
@@ -851,6 +852,7 @@ impl<'a> Parser<'a> {
             }
             Instr::Fence(Fence::Proxy(_))
             | Instr::Barrier { .. }
+            | Instr::WarpSync { .. }
             | Instr::CpAsync { .. }
             | Instr::CpAsyncCommit
             | Instr::CpAsyncWait { .. } => {
@@ -1048,6 +1050,7 @@ impl<'a> Parser<'a> {
             "st" | "sust" => ins.store(&parts),
             "atom" | "red" => ins.rmw(&parts),
             "fence" => ins.fence(&parts),
+            "bar" if parts.get(1) == Some(&"warp") => ins.warp(&parts),
             "bar" | "barrier" => ins.barrier(&parts),
             "cp" => ins.cp_async(&parts),
             "mov" if parts.len() == 1 => {
@@ -1798,6 +1801,90 @@ impl<'a> Ins<'_, 'a> {
         };
         let (id, quorum) = self.barrier_operands("a barrier")?;
         Ok(Instr::Barrier { op, id, quorum })
+    }
+}
+
+/// Warp-level instructions: `bar.warp.sync membermask`.
+impl<'a> Ins<'_, 'a> {
+    fn warp(self, parts: &[&str]) -> Result<Instr> {
+        if parts != ["bar", "warp", "sync"] {
+            return self.p.err(
+                self.mnemonic.at,
+                format!(
+                    "unknown instruction `{}` (the warp barrier is `bar.warp.sync membermask`)",
+                    self.mnemonic.text
+                ),
+            );
+        }
+        self.arity(1)?;
+        Ok(Instr::WarpSync {
+            mask: self.member_mask(0)?,
+        })
+    }
+
+    /// A member mask: a 32-bit immediate, decimal or `0x` hexadecimal (one bit per lane).
+    fn member_mask(&self, i: usize) -> Result<u32> {
+        let a = self.args[i];
+        let parsed = match a.text.strip_prefix("0x").or(a.text.strip_prefix("0X")) {
+            Some(hex) => u32::from_str_radix(hex, 16),
+            None => a.text.parse::<u32>(),
+        };
+        match parsed {
+            Ok(0) => self.p.err(
+                a.at,
+                "a member mask names at least one lane (the executing one)",
+            ),
+            Ok(mask) => Ok(mask),
+            Err(_) => self.p.err(
+                a.at,
+                format!(
+                    "expected a member mask (a 32-bit constant such as `0x3`), found `{}`",
+                    a.text
+                ),
+            ),
+        }
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Each warp-level instruction's member mask names its own lane and only lanes that exist:
+    /// the threads of a CTA are its first warp's lanes `0, 1, ...` in program order (see
+    /// [`Program::lane`]). PTX ISA, *bar.warp.sync*: "The behavior of bar.warp.sync is
+    /// undefined if the executing thread is not in the membermask"; a lane without a thread
+    /// never arrives, so the others would wait forever.
+    fn check_warps(&self, threads: &[Thread]) -> Result<()> {
+        let cta = |t: &Thread| (t.placement.gpu, t.placement.cta);
+        for (t, thread) in threads.iter().enumerate() {
+            let lane = threads[..t]
+                .iter()
+                .filter(|u| cta(u) == cta(thread))
+                .count();
+            let lanes = threads.iter().filter(|u| cta(u) == cta(thread)).count();
+            for stmt in &thread.body {
+                let Instr::WarpSync { mask } = stmt.instr else {
+                    continue;
+                };
+                if lanes > 32 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("a warp has 32 lanes, but this thread's CTA has {lanes} threads"),
+                    ));
+                }
+                if mask & (1 << lane) == 0 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("P{t} is lane {lane} of its warp, which its member mask {mask:#x} leaves out"),
+                    ));
+                }
+                if lanes < 32 && mask >> lanes != 0 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("member mask {mask:#x} names lane {}, past the {lanes} threads of this CTA", 31 - mask.leading_zeros()),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

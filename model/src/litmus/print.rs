@@ -196,6 +196,7 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
             format!("bar.cta.{op} {}", args.join(", "))
         }
+        Instr::WarpSync { mask } => format!("bar.warp.sync {mask:#x}"),
         Instr::CpAsync { dst, src } => {
             format!("cp.async.ca.shared.global {}, {}, 4", loc(dst), loc(src))
         }

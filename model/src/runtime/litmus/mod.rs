@@ -333,15 +333,21 @@ impl LitmusModel {
         }
         let mut ids = Vec::new();
         for s in &body[pc..] {
-            if let Instr::Barrier { id, .. } = &s.instr {
-                let consts: Option<Vec<i64>> = id
-                    .iter()
-                    .map(|o| match o {
-                        Operand::Imm(v) => Some(*v),
-                        Operand::Reg(_) => None,
-                    })
-                    .collect();
-                ids.push(barrier_id(consts?.into_iter()));
+            match &s.instr {
+                Instr::Barrier { id, .. } => {
+                    let consts: Option<Vec<i64>> = id
+                        .iter()
+                        .map(|o| match o {
+                            Operand::Imm(v) => Some(*v),
+                            Operand::Reg(_) => None,
+                        })
+                        .collect();
+                    ids.push(barrier_id(consts?.into_iter()));
+                }
+                Instr::WarpSync { mask } => {
+                    ids.push(barrier_id(Instr::warp_barrier(*mask).0.into_iter()));
+                }
+                _ => {}
             }
         }
         Some(ids)

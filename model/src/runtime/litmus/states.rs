@@ -352,7 +352,7 @@ impl Footprints {
         let barriers = p.threads.iter().any(|th| {
             th.body
                 .iter()
-                .any(|s| matches!(s.instr, Instr::Barrier { .. }))
+                .any(|s| matches!(s.instr, Instr::Barrier { .. } | Instr::WarpSync { .. }))
         });
         // A copy agent's steps have no footprint of their own here: with `cp.async`, every
         // enabled thread is stepped.
