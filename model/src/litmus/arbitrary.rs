@@ -307,30 +307,50 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
     if !one_in(u, 3)? {
         return Ok(());
     }
-    let cta = threads[u.choose_index(threads.len())?].placement;
-    let members: Vec<usize> = (0..threads.len())
+    let members = cta_of(threads, u.choose_index(threads.len())?);
+    if members.len() < 2 {
+        return Ok(());
+    }
+    let barrier = Instr::Barrier {
+        op: BarrierOp::Sync,
+        id: vec![Operand::Imm(0)],
+        quorum: None,
+    };
+    insert_in_each(u, threads, &members, barrier, limits)
+}
+
+/// The threads in the CTA of thread `t`, in program order (its warp's lanes).
+fn cta_of(threads: &[Thread], t: usize) -> Vec<usize> {
+    let cta = threads[t].placement;
+    (0..threads.len())
         .filter(|&i| {
             let p = threads[i].placement;
             p.gpu == cta.gpu && p.cta == cta.cta
         })
-        .collect();
+        .collect()
+}
+
+/// `instr` once in each of `members`, at random places, if every one has room for it.
+fn insert_in_each(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    members: &[usize],
+    instr: Instr,
+    limits: &Limits,
+) -> Result<()> {
     let events: usize = threads.iter().map(|t| t.body.len()).sum();
     let room = members
         .iter()
         .all(|&i| threads[i].body.len() < limits.max_instrs);
-    if members.len() < 2 || !room || events + members.len() > limits.max_events {
+    if !room || events + members.len() > limits.max_events {
         return Ok(());
     }
-    for i in members {
+    for &i in members {
         let at = u.int_in_range(0..=threads[i].body.len())?;
         threads[i].body.insert(
             at,
             Stmt {
-                instr: Instr::Barrier {
-                    op: BarrierOp::Sync,
-                    id: vec![Operand::Imm(0)],
-                    quorum: None,
-                },
+                instr: instr.clone(),
                 span: Span::default(),
                 token: None,
                 vulkan: None,
@@ -348,42 +368,15 @@ fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) 
         return Ok(());
     }
     let chosen = u.choose_index(threads.len())?;
-    let cta = threads[chosen].placement;
-    let lanes: Vec<usize> = (0..threads.len())
-        .filter(|&i| {
-            let p = threads[i].placement;
-            p.gpu == cta.gpu && p.cta == cta.cta
-        })
-        .collect();
     let mut members = Vec::new();
     let mut mask = 0u32;
-    for (lane, &i) in lanes.iter().enumerate() {
+    for (lane, i) in cta_of(threads, chosen).into_iter().enumerate() {
         if i == chosen || u.arbitrary::<bool>()? {
             members.push(i);
             mask |= 1 << lane;
         }
     }
-    let events: usize = threads.iter().map(|t| t.body.len()).sum();
-    let room = members
-        .iter()
-        .all(|&i| threads[i].body.len() < limits.max_instrs);
-    if !room || events + members.len() > limits.max_events {
-        return Ok(());
-    }
-    for i in members {
-        let at = u.int_in_range(0..=threads[i].body.len())?;
-        threads[i].body.insert(
-            at,
-            Stmt {
-                instr: Instr::WarpSync { mask },
-                span: Span::default(),
-                token: None,
-                vulkan: None,
-                opencl: None,
-            },
-        );
-    }
-    Ok(())
+    insert_in_each(u, threads, &members, Instr::WarpSync { mask }, limits)
 }
 
 /// True once in `n` draws; false when the bytes have run out, so that exhausted input leans to

@@ -413,6 +413,12 @@ pub const WARP_BARRIER: Value = -0x5741_5250;
 impl Instr {
     /// The ids and quorum of the CTA barrier a `bar.warp.sync mask` meets as (see
     /// [`WARP_BARRIER`]).
+    ///
+    /// ```
+    /// use scopecheck_model::litmus::{Instr, WARP_BARRIER};
+    /// // Lanes 0, 1 and 3: three lanes complete each instance.
+    /// assert_eq!(Instr::warp_barrier(0b1011), ([WARP_BARRIER, 0b1011], 3));
+    /// ```
     pub fn warp_barrier(mask: u32) -> ([Value; 2], Value) {
         (
             [WARP_BARRIER, Value::from(mask)],
@@ -578,6 +584,14 @@ impl Program {
     /// warp contains threads of consecutive, increasing thread IDs with the first warp
     /// containing thread 0.") A CTA has at most 32 litmus threads, one warp's worth, when a
     /// thread uses a warp-level instruction.
+    ///
+    /// ```
+    /// let src = "PTX lanes\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;\n \
+    ///            bar.warp.sync 0x3 | ld.weak r0, x | bar.warp.sync 0x3 ;\nexists (P1:r0 == 0)\n";
+    /// let p = scopecheck_model::litmus::parse(src, "lanes.litmus").unwrap();
+    /// // P0 and P2 are CTA 0's threads 0 and 1: lanes 0 and 1 of its warp.
+    /// assert_eq!((p.lane(0), p.lane(1), p.lane(2)), (0, 0, 1));
+    /// ```
     pub fn lane(&self, t: ThreadId) -> u32 {
         let at = |u: &Thread| (u.placement.gpu, u.placement.cta);
         let own = at(&self.threads[t]);
