@@ -288,6 +288,17 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                         scopecheck_model::litmus::print::instr(p, &s.instr)
                     ));
                 }
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                    return unsupported(format!(
+                        "{at}: cp.async (its destination is shared memory; the harness keeps \
+                         every location in global memory)"
+                    ));
+                }
+                Instr::WarpSync { .. } => {
+                    return unsupported(format!(
+                        "{at}: bar.warp.sync (test instances do not own a warp)"
+                    ));
+                }
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
                         " with a quorum"
@@ -873,6 +884,14 @@ impl Gen<'_> {
             Instr::Async(_) => {
                 let text = scopecheck_model::litmus::print::instr(self.program, i);
                 return unsupported(format!("P{tid} at {span}: `{text}`"));
+            }
+            Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
+            }
+            Instr::WarpSync { .. } => {
+                return unsupported(format!(
+                    "P{tid} at {span}: bar.warp.sync (test instances do not own a warp)"
+                ));
             }
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {

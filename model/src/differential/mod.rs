@@ -201,10 +201,24 @@ pub fn suitable(p: &Program) -> bool {
     instructions <= MAX_SEED_INSTRUCTIONS && runtime_models(p)
 }
 
-/// Whether the operational runtime gives `p` the meaning PTX does. It does not model proxies,
-/// so aliases and non-generic accesses would be compared against semantics it does not claim to
-/// have.
+/// Whether the operational runtime gives `p` the meaning PTX does ([`runtime_unmodelled`] says
+/// why not).
 pub fn runtime_models(p: &Program) -> bool {
+    runtime_unmodelled(p).is_none()
+}
+
+/// Why the operational runtime does not give `p` the meaning PTX does, if it does not. It does
+/// not model proxies, so aliases and non-generic accesses would be compared against semantics
+/// it does not claim to have. (`cp.async` is generic-proxy and runs on the CTAs' copy agents.)
+pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
+    if !generic_only(p) {
+        return Some("the runtime does not model proxies or aliases; not compared");
+    }
+    None
+}
+
+/// Whether every location is plain and every access generic (or `ld.global.nc`).
+fn generic_only(p: &Program) -> bool {
     let generic = |i: &Instr| match i {
         // With every location plain, a texture-path load is `ld.global.nc`, which the runtime
         // runs through its non-coherent read rule.

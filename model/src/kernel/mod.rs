@@ -24,6 +24,7 @@
 
 mod atomics;
 mod checker;
+mod cp_async;
 mod mbarrier;
 mod shape;
 mod sync;

@@ -81,6 +81,8 @@ pub enum Status {
     },
     /// Blocked until this thread's shared→global bulk copies have completed.
     BulkWait,
+    /// Blocked in `cp.async.wait_group n` until at most `n` committed groups are pending.
+    CpAsyncWait(usize),
     /// An async agent with nothing to do.
     AgentIdle,
     /// A thread of a block the GPU has not made resident yet: it starts once a resident block
@@ -127,6 +129,9 @@ pub(super) struct ThreadState {
     /// released (joined by `bulk_wait`).
     pub(super) bulk_outstanding: u32,
     pub(super) bulk_done: Option<View>,
+    /// `cp.async` groups by number (see [`super::cp_async`]), and the number of the open one.
+    pub(super) cp_groups: Vec<super::cp_async::CpGroup>,
+    pub(super) cp_open: usize,
     /// The Tile IR token-ordered operation in progress, if any.
     pub(super) token_op: Option<super::tokens::TokenOp>,
 }
@@ -234,6 +239,8 @@ impl Machine {
             async_view: None,
             bulk_outstanding: 0,
             bulk_done: None,
+            cp_groups: Vec::new(),
+            cp_open: 0,
             token_op: None,
         };
         let thread = Arc::new(thread);
@@ -389,6 +396,7 @@ impl Machine {
                     | Status::Spinning(_)
                     | Status::MBarWait { .. }
                     | Status::BulkWait
+                    | Status::CpAsyncWait(_)
                     | Status::AgentIdle
                     | Status::NotResident
                     | Status::NotStarted
@@ -1054,6 +1062,13 @@ impl Machine {
                 Status::BulkWait => (
                     format!("{name} waits for its bulk copies to complete"),
                     format!("{name} waits for its bulk copies again"),
+                ),
+                Status::CpAsyncWait(n) => (
+                    format!(
+                        "{name} waits in cp.async.wait_group {n} for its cp.async groups to \
+                         complete"
+                    ),
+                    format!("{name} waits in cp.async.wait_group {n} again"),
                 ),
                 Status::NotResident => (
                     format!(
