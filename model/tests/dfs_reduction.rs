@@ -421,3 +421,56 @@ fn symmetric_blocks_get_the_same_verdicts() {
     }
     assert_eq!(compared, 18, "every kernel compared");
 }
+
+/// `syncthreads` arrivals commute in the reduction (whichever arrives last completes the
+/// instance the same way): a stencil with two barriers gets the unreduced DFS's verdict, and so
+/// does the same stencil without its second barrier (a race between a neighbour's read and the
+/// write-back) and with a barrier in one branch only (divergence).
+#[test]
+fn stencils_with_syncthreads_get_the_same_verdicts() {
+    let mut compared = 0;
+    for threads in [2u32, 3] {
+        for variant in ["two barriers", "no second barrier (bug)", "divergent (bug)"] {
+            let mut k = Kernel::new("stencil", Grid::new(1, threads));
+            let s = k.shared::<i32>("s", threads as usize);
+            let out = k.global::<i32>("out", threads as usize);
+            let body: Arc<dyn Fn(&ThreadCtx) + Send + Sync> = Arc::new(move |t: &ThreadCtx| {
+                let (i, n) = (t.tid() as usize, threads as usize);
+                t.store(&s, i, i as i32);
+                t.syncthreads();
+                let v = t.load(&s, (i + n - 1) % n) + t.load(&s, i) + t.load(&s, (i + 1) % n);
+                match variant {
+                    "two barriers" => t.syncthreads(),
+                    "divergent (bug)" if i == 0 => t.syncthreads(),
+                    _ => {}
+                }
+                t.store(&s, i, v);
+                t.store(&out, i, v);
+            });
+            let run = |reduction: bool| {
+                let body = Arc::clone(&body);
+                Checker::new(Dfs {
+                    max_executions: 20_000,
+                    reduction,
+                })
+                .check(&k, move |t| body(t))
+            };
+            let (full, reduced) = (run(false), run(true));
+            println!("{variant}, {threads} threads: {reduced}\n{full}");
+            assert_eq!(
+                variant.contains("(bug)"),
+                reduced.verdict() != Verdict::Pass
+            );
+            assert!(
+                reduced.complete || reduced.verdict() != Verdict::Pass,
+                "{reduced}"
+            );
+            // The unreduced DFS finishes the correct stencil at 2 threads only.
+            if full.complete || full.verdict() != Verdict::Pass {
+                assert_eq!(reduced.verdict(), full.verdict(), "{variant}, {threads}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 5);
+}
