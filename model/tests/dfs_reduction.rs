@@ -164,6 +164,30 @@ exists (P0:r0 == 1 /\\ z == 2)
 /// A named kernel model and the body of its threads.
 type Case = (&'static str, Kernel, Arc<dyn Fn(&ThreadCtx) + Send + Sync>);
 
+/// A ticket lock guarding a plain counter, one thread per block of `grid`.
+fn ticket_lock(grid: Grid) -> Case {
+    const DEV: MemoryScope = MemoryScope::Device;
+    let n = grid.blocks as i32;
+    let mut k = Kernel::new("ticket_lock", grid);
+    let next = k.global::<i32>("next", 1);
+    let serving = k.global::<i32>("serving", 1);
+    let counter = k.global::<i32>("counter", 1);
+    k.postcondition("counter == blocks", move |m| m.get(&counter, 0) == n);
+    (
+        "ticket lock",
+        k,
+        Arc::new(move |t: &ThreadCtx| {
+            let ticket = t.atomic_add(&next, 0, 1, MemoryOrder::Relaxed, DEV);
+            while t.atomic_load(&serving, 0, MemoryOrder::Acquire, DEV) != ticket {
+                t.spin_loop();
+            }
+            let v = t.load(&counter, 0);
+            t.store(&counter, 0, v + 1);
+            t.atomic_store(&serving, 0, ticket + 1, MemoryOrder::Release, DEV);
+        }),
+    )
+}
+
 /// Spin-wait kernels, correct and buggy (the label says which), `blocks` blocks of one thread.
 fn spin_kernels(blocks: u32) -> Vec<Case> {
     const DEV: MemoryScope = MemoryScope::Device;
@@ -195,24 +219,7 @@ fn spin_kernels(blocks: u32) -> Vec<Case> {
         ));
     }
     // A ticket lock guarding a plain counter.
-    let mut k = Kernel::new("ticket_lock", Grid::new(blocks, 1));
-    let next = k.global::<i32>("next", 1);
-    let serving = k.global::<i32>("serving", 1);
-    let counter = k.global::<i32>("counter", 1);
-    k.postcondition("counter == blocks", move |m| m.get(&counter, 0) == n);
-    out.push((
-        "ticket lock",
-        k,
-        Arc::new(move |t: &ThreadCtx| {
-            let ticket = t.atomic_add(&next, 0, 1, MemoryOrder::Relaxed, DEV);
-            while t.atomic_load(&serving, 0, MemoryOrder::Acquire, DEV) != ticket {
-                t.spin_loop();
-            }
-            let v = t.load(&counter, 0);
-            t.store(&counter, 0, v + 1);
-            t.atomic_store(&serving, 0, ticket + 1, MemoryOrder::Release, DEV);
-        }),
-    ));
+    out.push(ticket_lock(Grid::new(blocks, 1)));
     // Block 0 waits for a value nobody stores: a hang once the others are done.
     let mut k = Kernel::new("lost_wakeup", Grid::new(blocks, 1));
     let flag = k.global::<i32>("flag", 1);
@@ -326,24 +333,7 @@ fn symmetric_kernels(grid: Grid) -> Vec<Case> {
             }),
         ));
     }
-    let mut k = Kernel::new("ticket_lock", grid);
-    let next = k.global::<i32>("next", 1);
-    let serving = k.global::<i32>("serving", 1);
-    let counter = k.global::<i32>("counter", 1);
-    k.postcondition("counter == blocks", move |m| m.get(&counter, 0) == n);
-    out.push((
-        "ticket lock",
-        k,
-        Arc::new(move |t: &ThreadCtx| {
-            let ticket = t.atomic_add(&next, 0, 1, MemoryOrder::Relaxed, DEV);
-            while t.atomic_load(&serving, 0, MemoryOrder::Acquire, DEV) != ticket {
-                t.spin_loop();
-            }
-            let v = t.load(&counter, 0);
-            t.store(&counter, 0, v + 1);
-            t.atomic_store(&serving, 0, ticket + 1, MemoryOrder::Release, DEV);
-        }),
-    ));
+    out.push(ticket_lock(grid));
     let mut k = Kernel::new("last_block", grid);
     let count = k.global::<i32>("count", 1);
     let done = k.global::<i32>("done", 1);
