@@ -1,9 +1,9 @@
 //! The kernel API's CUDA operations beyond the seed documents, each with a buggy and a fixed
 //! kernel: warp reductions (shared memory with and without `__syncwarp`, shuffles), a
 //! warp-specialized producer/consumer on named barriers, an `atomicInc` ticket ring, an
-//! `ld.global.nc` read of data the kernel writes, and a `cp.async` double buffer with and
-//! without `wait_group`. The semantics (and the specification
-//! sentences they rest on) are in `model/src/runtime/{warp,barriers,noncoherent,cp_async}.rs` and
+//! `ld.global.nc` read of data the kernel writes, a `cp.async` double buffer with and without
+//! `wait_group`, and 32-bit halves of a 64-bit word with and without a barrier (mixed sizes). The semantics (and the specification
+//! sentences they rest on) are in `model/src/runtime/{warp,barriers,noncoherent,cp_async,mixed_size}.rs` and
 //! `model/src/kernel/atomics.rs`.
 
 use super::{threads, Body, BugCase, Expect, Explore};
@@ -15,6 +15,7 @@ const BAR: &str = "PTX ISA: bar, barrier";
 const ATOM: &str = "PTX ISA: atom (inc)";
 const NC: &str = "PTX ISA: ld.global.nc; CUDA Programming Guide: read-only data cache";
 const CP_ASYNC: &str = "PTX ISA: cp.async, cp.async.commit_group, cp.async.wait_group";
+const MIXED: &str = "PTX ISA: Memory Consistency Model (overlapping operations, data races)";
 
 pub fn cases() -> Vec<BugCase> {
     vec![
@@ -143,6 +144,25 @@ pub fn cases() -> Vec<BugCase> {
             expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
             explore: Explore::Exhaustive,
             build: || cp_async_double_buffer(false),
+        },
+        BugCase {
+            name: "mixed-size/halves-then-word-after-syncthreads",
+            source: MIXED,
+            about: "Two threads each write one 32-bit half of a 64-bit word; after \
+                    __syncthreads, thread 0 reads the whole word and finds both halves.",
+            expect: Expect::Verdict(Verdict::Pass),
+            explore: Explore::Exhaustive,
+            build: || mixed_size(true),
+        },
+        BugCase {
+            name: "mixed-size/half-store-races-word-load",
+            source: MIXED,
+            about: "The same halves without the barrier: thread 0's 64-bit load overlaps thread \
+                    1's unordered 32-bit store of the high half, a data race between a narrow \
+                    and a wide access.",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
+            explore: Explore::Exhaustive,
+            build: || mixed_size(false),
         },
     ]
 }
@@ -337,6 +357,27 @@ fn cp_async_double_buffer(wait: bool) -> (Kernel, Body) {
                 let v = t.load(&tile, stage);
                 t.store(&sums, stage, v);
             }
+        }
+    });
+    (k, body)
+}
+
+/// A 64-bit word as two 32-bit halves: thread `i` stores half `i`, thread 0 then loads the word.
+fn mixed_size(sync: bool) -> (Kernel, Body) {
+    let mut k = Kernel::new("mixed_size", Grid::new(1, 2));
+    let halves = k.global::<u32>("halves", 2);
+    let word = k.global::<u64>("word", 1);
+    k.postcondition("word == 2 << 32 | 1", move |m| {
+        m.get(&word, 0) == 2 << 32 | 1
+    });
+    let body = threads(move |t| {
+        t.store(&halves, t.tid() as usize, 1 + t.tid());
+        if sync {
+            t.syncthreads();
+        }
+        if t.tid() == 0 {
+            let w = t.load_wide(&halves, 0);
+            t.store(&word, 0, w);
         }
     });
     (k, body)

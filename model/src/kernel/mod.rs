@@ -26,6 +26,7 @@ mod atomics;
 mod checker;
 mod cp_async;
 mod mbarrier;
+mod mixed_size;
 mod shape;
 mod sync;
 mod tile;

@@ -56,6 +56,7 @@ pub mod litmus;
 pub mod machine;
 pub mod mbarrier;
 pub mod memory;
+pub mod mixed_size;
 pub mod noncoherent;
 pub mod panics;
 pub mod race;
