@@ -656,6 +656,7 @@ impl<'a> Valuations<'a> {
                     .map(|e| ThreadEvent {
                         stmt: e.stmt,
                         deps: e.deps.clone(),
+                        copy: e.copy,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,
