@@ -245,17 +245,27 @@ fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
 }
 
 /// The corpus of Hopper tests (`corpus/litmus/async/`): the litmus runtime runs every one of
-/// them, and each final state it reaches is one ptx-v7.5 allows (`differential::check`).
+/// them but the bulk copies (which it refuses, by name), and each final state it reaches is one
+/// ptx-v7.5 allows (`differential::check`).
 #[test]
 fn the_runtime_reaches_only_allowed_states_on_the_async_corpus() {
     use scopecheck_model::differential::{check, Options};
+    use scopecheck_model::runtime::litmus::unsupported;
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/async");
     let files = litmus::collect_files(&[dir]).unwrap();
-    assert!(files.len() >= 16, "{} files", files.len());
+    let (mut checked, mut refused) = (0, 0);
     for f in &files {
         let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
+        if let Some(why) = unsupported(&p) {
+            assert!(why.contains("cp.async.bulk"), "{}: {why}", f.display());
+            refused += 1;
+            continue;
+        }
         if let Err(finding) = check(&p, &Options::default()) {
             panic!("{}: {finding}", f.display());
         }
+        checked += 1;
     }
+    println!("{checked} checked, {refused} with bulk copies the runtime does not run");
+    assert!(checked >= 16, "{checked} checked");
 }

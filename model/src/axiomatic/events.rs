@@ -10,7 +10,7 @@
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
-use crate::litmus::async_ops::{Arrival, MbarrierState};
+use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::*;
 use crate::scope::{Order, Scope};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -55,6 +55,10 @@ pub struct ThreadEvent<V = Value> {
     /// Program order runs from the copy only to its own write and to the events from there on;
     /// the events in between are unordered with it. `None` for every other event.
     pub copy_until: Option<usize>,
+    /// For the events of a bulk copy (`cp.async.bulk`), which the async proxy performs apart
+    /// from the issuing thread's program order: the index of the copy's first event. `None` for
+    /// the thread's own events.
+    pub copy: Option<usize>,
 }
 
 /// One way a thread can run to its end, with the values its loads returned.
@@ -427,6 +431,7 @@ impl State {
             kind,
             deps,
             copy_until: None,
+            copy: None,
         });
         self.events.len() - 1
     }
@@ -956,7 +961,47 @@ impl State {
                     .collect();
                 Some(next)
             }
+            AsyncOp::BulkCopy {
+                dst,
+                src,
+                size,
+                completion: BulkCompletion::Mbarrier(bar),
+            } => {
+                self.bulk_copy(stmt, *dst, *src, *size, *bar);
+                Some(vec![self])
+            }
             _ => None,
+        }
+    }
+
+    /// A bulk copy completed through an mbarrier: an async-proxy read of `src` and write of
+    /// `dst` (weak: the copy promises no atomicity), then the complete-tx of `size` bytes on
+    /// `bar`, a relaxed `.cluster` read-modify-write of the barrier's state. The events belong to
+    /// the copy, not to the thread's program order ([`ThreadEvent::copy`]).
+    fn bulk_copy(&mut self, stmt: usize, dst: LocId, src: LocId, size: Value, bar: LocId) {
+        let first = self.next_event();
+        let weak = Access {
+            proxy: Proxy::Async,
+            order: Order::Weak,
+            scope: None,
+        };
+        let read = Kind::Read {
+            loc: src,
+            access: weak,
+            value: Expr::Read(first),
+            rmw: false,
+        };
+        self.push(stmt, read, &BTreeSet::new());
+        self.write(stmt, weak, dst, &Tainted::read(first), false);
+        let complete = Access {
+            proxy: Proxy::Generic,
+            order: Order::Relaxed,
+            scope: Some(Scope::Cluster),
+        };
+        let zero = Tainted::constant(0);
+        self.mbar_rmw(stmt, complete, bar, &zero, &Tainted::constant(-size));
+        for e in &mut self.events[first..] {
+            e.copy = Some(first);
         }
     }
 

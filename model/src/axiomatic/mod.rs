@@ -102,11 +102,17 @@ impl Model {
     /// The built-in models by name (see [`Model::from_name`]).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
+    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir` (Rust), `ptx-v8` (the built-in
+    /// `ptx-v8.cat`: PTX 8's async proxy, bulk copies and clusters).
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
             "ptx-v6.0" | "ptx60" => Model::PtxV60,
             "tile-ir" | "tileir" => Model::TileIr,
+            // PTX 8's async proxy, bulk copies and clusters: the built-in `ptx-v8.cat`.
+            "ptx-v8" | "ptx80" => {
+                return CatModel::builtin("ptx-v8").map(|m| Model::Cat(Arc::new(m)))
+            }
             _ => return None,
         })
     }

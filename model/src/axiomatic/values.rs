@@ -657,6 +657,7 @@ impl<'a> Valuations<'a> {
                         stmt: e.stmt,
                         deps: e.deps.clone(),
                         copy_until: e.copy_until,
+                        copy: e.copy,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,
