@@ -283,8 +283,8 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     if asked.is_empty() {
         // No run of the runtime finished (a thread that spins forever) and the straight-line
         // reference has nothing to say (branches): there is no final state to compare, and
-        // the axiomatic engine may rightly refuse a program no thread of which can finish
-        // within its unroll bound. Nothing to disagree about.
+        // the axiomatic engine finds none either when no run finishes within its unroll
+        // bound. Nothing to disagree about.
         return Ok(Agreement {
             reached: 0,
             sequentially_consistent: 0,
