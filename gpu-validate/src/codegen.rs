@@ -253,6 +253,7 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
         for s in &t.body {
             let at = format!("P{tid} at {}", s.span);
             match &s.instr {
+                Instr::Load { access, .. } if is_nc(access) => {}
                 Instr::Load { access, .. } | Instr::Store { access, .. } => {
                     check_access(access, &at)?;
                     if access.order == Order::Sc {
@@ -326,6 +327,13 @@ fn check_i32(v: i64, what: &str) -> Result<(), Unsupported> {
         return unsupported(format!("{what} {v} does not fit 32 bits"));
     }
     Ok(())
+}
+
+/// The litmus `ld.global.nc` form: a weak load through the texture proxy. The harness runs it as
+/// PTX's `ld.global.nc` (through the non-coherent read-only data cache), the instruction the form
+/// names; every other texture-proxy access has no global-memory form here.
+fn is_nc(a: &Access) -> bool {
+    a.proxy == Proxy::Texture && !a.order.is_strong()
 }
 
 fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
@@ -817,6 +825,11 @@ impl Gen<'_> {
         span: scopecheck_model::litmus::Span,
     ) -> Result<String, Unsupported> {
         Ok(match i {
+            Instr::Load { access, dst, loc } if is_nc(access) => format!(
+                "asm volatile(\"ld.global.nc.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
+                ident(&dst.0),
+                self.loc_ptr(*loc)
+            ),
             Instr::Load { access, dst, loc } => format!(
                 "asm volatile(\"ld.{}.global.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
                 sem(access),

@@ -186,3 +186,22 @@ impl ParseReg for &str {
         scopecheck_model::litmus::Reg(self.to_string())
     }
 }
+
+#[test]
+fn non_coherent_loads_run_as_ld_global_nc_and_other_texture_accesses_are_refused() {
+    let nc = "PTX NC\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n ld.global.nc r0, x ;\nexists (P0:r0 == 0)\n";
+    let s = generate(&parse(nc, "nc.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .expect("ld.global.nc runs on the GPU")
+        .source;
+    has(&s, "asm volatile(\"ld.global.nc.u32 %0, [%1];\"");
+    has(&s, "asm volatile(\"st.weak.global.u32 [%0], %1;\"");
+
+    let cp = "PTX CP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n cp.async.ca.shared.global y, x, 4 ;\n cp.async.wait_all ;\nexists (y == 0)\n";
+    let err = generate(&parse(cp, "cp.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("unsupported on GPU: ") && err.contains("cp.async"),
+        "{err}"
+    );
+}
