@@ -205,3 +205,39 @@ fn non_coherent_loads_run_as_ld_global_nc_and_other_texture_accesses_are_refused
         "{err}"
     );
 }
+
+#[test]
+fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
+    let mp = "PTX W\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n st.weak x, 1 | bar.warp.sync 0x3 | st.weak x, 2 ;\n bar.warp.sync 0x3 | ld.weak r0, x | ;\nexists (P1:r0 == 0)\n";
+    let h = generate(&parse(mp, "w.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .expect("a matched bar.warp.sync runs on the GPU");
+    assert!(h.warp_lanes);
+    assert_eq!(h.slots, 4, "three lanes padded to a power of two");
+    has(
+        &h.source,
+        "const u32 lane_base = (threadIdx.x & 31u) - slot;",
+    );
+    has(
+        &h.source,
+        "asm volatile(\"bar.warp.sync %0;\" :: \"r\"(0x3u << lane_base) : \"memory\");",
+    );
+
+    for (body, why) in [
+        (" bar.warp.sync 0x3 | st.weak x, 1 ;\n", "does not reach"),
+        (
+            " bar.warp.sync 0x3 | LC: ;\n | bar.warp.sync 0x3 ;\n | ld.weak r0, x ;\n | beq r0, 1, LC ;\n",
+            "branches",
+        ),
+    ] {
+        let src = format!(
+            "PTX U\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n{body}exists (x == 0)\n"
+        );
+        let err = generate(&parse(&src, "u.litmus").unwrap_or_else(|e| panic!("{e}")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("unsupported on GPU: ") && err.contains(why),
+            "{body}: {err}"
+        );
+    }
+}
