@@ -243,6 +243,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
     }
+    if let Some(l) = p.locations.iter().find(|l| l.shared.is_some()) {
+        return unsupported(format!(
+            "shared-memory location `{}` (the harness places every location in global memory)",
+            l.name
+        ));
+    }
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
             let at = format!("P{tid} at {}", s.span);
@@ -285,6 +291,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 Instr::WarpSync { .. } => {
                     return unsupported(format!(
                         "{at}: bar.warp.sync (test instances do not own a warp)"
+                    ));
+                }
+                Instr::Async(_) => {
+                    return unsupported(format!(
+                        "{at}: `{}` (mbarriers, bulk copies, cluster barriers)",
+                        scopecheck_model::litmus::print::instr(p, &s.instr)
                     ));
                 }
                 Instr::Barrier { quorum, .. } => {
@@ -876,6 +888,10 @@ impl Gen<'_> {
                 return unsupported(format!(
                     "P{tid} at {span}: bar.warp.sync (test instances do not own a warp)"
                 ));
+            }
+            Instr::Async(_) => {
+                let text = scopecheck_model::litmus::print::instr(self.program, i);
+                return unsupported(format!("P{tid} at {span}: `{text}`"));
             }
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {

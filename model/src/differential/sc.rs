@@ -47,7 +47,11 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     let straight_line = p.threads.iter().flat_map(|t| &t.body).all(|s| {
         !matches!(
             s.instr,
-            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::WarpSync { .. } | Instr::Label(_)
+            Instr::Branch { .. }
+                | Instr::Barrier { .. }
+                | Instr::WarpSync { .. }
+                | Instr::Label(_)
+                | Instr::Async(_)
         )
     });
     if !straight_line {
@@ -157,6 +161,7 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
         | Instr::CpAsyncWait { .. }
         | Instr::Barrier { .. }
         | Instr::WarpSync { .. }
+        | Instr::Async(_)
         | Instr::Label(_)
         | Instr::Branch { .. } => {}
     }
