@@ -243,6 +243,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
         return unsupported("cluster placements (the harness launches no clusters)");
     }
+    if let Some(l) = p.locations.iter().find(|l| l.shared.is_some()) {
+        return unsupported(format!(
+            "shared-memory location `{}` (the harness places every location in global memory)",
+            l.name
+        ));
+    }
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
             let at = format!("P{tid} at {}", s.span);
@@ -275,6 +281,12 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                     if !matches!(k, ProxyFence::Alias | ProxyFence::Async) =>
                 {
                     return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
+                }
+                Instr::Async(_) => {
+                    return unsupported(format!(
+                        "{at}: `{}` (mbarriers, bulk copies, cluster barriers)",
+                        scopecheck_model::litmus::print::instr(p, &s.instr)
+                    ));
                 }
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
@@ -857,6 +869,10 @@ impl Gen<'_> {
             Instr::Barrier { op, .. } => {
                 let name = if *op == BarrierOp::Sync { "sync" } else { "arrive" };
                 return unsupported(format!("P{tid} at {span}: bar.cta.{name}"));
+            }
+            Instr::Async(_) => {
+                let text = scopecheck_model::litmus::print::instr(self.program, i);
+                return unsupported(format!("P{tid} at {span}: `{text}`"));
             }
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {

@@ -266,6 +266,10 @@ pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
                 mentioned.extend(op(a));
                 mentioned.extend(op(b));
             }
+            Instr::Async(a) => {
+                mentioned.extend(a.written_reg().cloned());
+                mentioned.extend(a.operands().into_iter().filter_map(op));
+            }
             Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => {}
         }
         for r in &mentioned {
@@ -578,6 +582,18 @@ fn thread_paths(
                 let sum = a.combine(&b, Expr::add(a.value.clone(), b.value.clone()));
                 s.regs.insert(dst.clone(), sum);
                 stack.push(s);
+            }
+            Instr::Async(_) => {
+                return Err(TraceError {
+                    span: stmt.span,
+                    message: format!(
+                        "the axiomatic engine does not model `{}` yet",
+                        print::instr(p, &stmt.instr)
+                            .split(' ')
+                            .next()
+                            .unwrap_or_default()
+                    ),
+                });
             }
             Instr::Label(_) => stack.push(s),
             Instr::Branch { cond, target } => {

@@ -278,7 +278,12 @@ impl Events {
                             ev.con |= b;
                             ev.f_con |= b;
                         }
-                        Fence::Proxy(ProxyFence::Async) => {}
+                        Fence::Proxy(
+                            ProxyFence::Async
+                            | ProxyFence::AsyncGlobal
+                            | ProxyFence::AsyncSharedCta
+                            | ProxyFence::AsyncSharedCluster,
+                        ) => {}
                     }
                 }
                 Kind::Barrier { .. } => ev.barriers |= b,

@@ -487,6 +487,10 @@ fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
             cond: Some((_, a, b)),
             ..
         } => (reg(a).into_iter().chain(reg(b)).collect(), vec![]),
+        Instr::Async(op) => (
+            op.operands().into_iter().filter_map(reg).collect(),
+            op.written_reg().into_iter().cloned().collect(),
+        ),
         Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => (vec![], vec![]),
     }
 }

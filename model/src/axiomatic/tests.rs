@@ -65,6 +65,7 @@ fn program(
                 name: n.to_string(),
                 kind: LocationKind::Plain { init: 0 },
                 span: at(1),
+                shared: None,
             })
             .collect(),
         reg_init: vec![],

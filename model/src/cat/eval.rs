@@ -10,7 +10,7 @@ use crate::axiomatic::models::Dynamic;
 use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::litmus::opencl::{OpenClOp, OpenClScope};
 use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
-use crate::litmus::{Fence, Proxy, ProxyFence};
+use crate::litmus::{Fence, Proxy};
 use crate::scope::{Order, Scope};
 
 /// A value: a set of events or a relation.
@@ -179,7 +179,7 @@ fn base(ev: &Events, b: Base) -> Val {
         Base::Con => Val::Set(ev.con),
         Base::Async => tagged(&|k| match k {
             Kind::Read { access, .. } | Kind::Write { access, .. } => access.proxy == Proxy::Async,
-            Kind::Fence(Fence::Proxy(ProxyFence::Async)) => true,
+            Kind::Fence(Fence::Proxy(k)) => k.is_async(),
             _ => false,
         }),
         Base::Alias => Val::Set(ev.f_alias),

@@ -47,7 +47,7 @@ pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     let straight_line = p.threads.iter().flat_map(|t| &t.body).all(|s| {
         !matches!(
             s.instr,
-            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::Label(_)
+            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::Label(_) | Instr::Async(_)
         )
     });
     if !straight_line {
@@ -150,7 +150,11 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
         Instr::Add { dst, a, b } => {
             s[layout.reg(t, dst)] = val(s, a).wrapping_add(val(s, b));
         }
-        Instr::Fence(_) | Instr::Barrier { .. } | Instr::Label(_) | Instr::Branch { .. } => {}
+        Instr::Fence(_)
+        | Instr::Barrier { .. }
+        | Instr::Async(_)
+        | Instr::Label(_)
+        | Instr::Branch { .. } => {}
     }
 }
 

@@ -139,6 +139,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
             name: name.to_string(),
             kind: LocationKind::Plain { init },
             span: Span::default(),
+            shared: None,
         });
     }
     let n_threads = u.int_in_range(limits.min_threads.max(1)..=limits.max_threads.max(1))?;

@@ -4,6 +4,7 @@
 //! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
 //! equality, so `parse(print(p)) == p` compares meaning, not layout.
 
+pub use super::async_ops::{AsyncOp, SharedOf};
 use super::opencl::{OpenClOp, OpenClTest};
 use super::vulkan::{VulkanOp, VulkanTest};
 use crate::scope::{Order, Placement, Scope};
@@ -118,6 +119,10 @@ pub struct Location {
     pub kind: LocationKind,
     /// Where it is declared.
     pub span: Span,
+    /// The CTA whose shared memory holds it (`x @ shared cta 1 = 0`); `None` for global memory
+    /// (and for aliases, whose target decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<SharedOf>,
 }
 
 /// What a declared name stands for: a physical location or another name for one.
@@ -268,6 +273,12 @@ pub enum ProxyFence {
     Constant,
     /// `fence.proxy.async`: makes generic writes visible to the async proxy and back.
     Async,
+    /// `fence.proxy.async.global`: `fence.proxy.async` for global memory only.
+    AsyncGlobal,
+    /// `fence.proxy.async.shared::cta`: for the executing CTA's shared memory only.
+    AsyncSharedCta,
+    /// `fence.proxy.async.shared::cluster`: for the shared memory of the executing cluster.
+    AsyncSharedCluster,
 }
 
 impl ProxyFence {
@@ -278,7 +289,21 @@ impl ProxyFence {
             ProxyFence::Texture => "texture",
             ProxyFence::Constant => "constant",
             ProxyFence::Async => "async",
+            ProxyFence::AsyncGlobal => "async.global",
+            ProxyFence::AsyncSharedCta => "async.shared::cta",
+            ProxyFence::AsyncSharedCluster => "async.shared::cluster",
         }
+    }
+
+    /// Whether it orders the generic proxy with the async proxy (any `fence.proxy.async*`).
+    pub fn is_async(self) -> bool {
+        matches!(
+            self,
+            ProxyFence::Async
+                | ProxyFence::AsyncGlobal
+                | ProxyFence::AsyncSharedCta
+                | ProxyFence::AsyncSharedCluster
+        )
     }
 
     pub fn from_name(name: &str) -> Option<ProxyFence> {
@@ -288,6 +313,9 @@ impl ProxyFence {
             "texture" => ProxyFence::Texture,
             "constant" => ProxyFence::Constant,
             "async" => ProxyFence::Async,
+            "async.global" => ProxyFence::AsyncGlobal,
+            "async.shared::cta" => ProxyFence::AsyncSharedCta,
+            "async.shared::cluster" => ProxyFence::AsyncSharedCluster,
             _ => return None,
         })
     }
@@ -366,6 +394,8 @@ pub enum Instr {
         a: Operand,
         b: Operand,
     },
+    /// An mbarrier, bulk-copy or cluster instruction (Hopper; see [`AsyncOp`]).
+    Async(AsyncOp),
     Label(String),
     /// `beq a, b, L` / `bne a, b, L`, or `goto L` when `cond` is `None`.
     Branch {

@@ -2,6 +2,7 @@
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+pub mod async_ops;
 pub mod error;
 pub mod ir;
 pub mod opencl;

@@ -296,6 +296,7 @@ impl<'t> P<'t, '_> {
                 name,
                 kind: LocationKind::Plain { init },
                 span: Span::default(),
+                shared: None,
             });
             if !self.is("}") {
                 self.expect(";")?;
@@ -379,6 +380,7 @@ impl<'t> P<'t, '_> {
                     name,
                     kind: LocationKind::Plain { init: 0 },
                     span: Span::default(),
+                    shared: None,
                 });
                 prog.locations.len() - 1
             }

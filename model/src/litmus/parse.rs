@@ -20,6 +20,8 @@
 //! Conditions are bounded so that no walk over one (printing, evaluation, the engines) can
 //! exhaust the stack: at most [`MAX_NESTING`] parentheses deep and [`MAX_OPERATORS`] operators.
 
+mod async_ops;
+
 use super::error::LitmusError;
 use super::ir::*;
 use super::vulkan::{
@@ -524,6 +526,20 @@ impl<'a> Parser<'a> {
                     }
                     .trim();
                     let words: Vec<Piece> = split_words(rhs);
+                    if words.first().is_some_and(|w| w.text == "shared") {
+                        let (name, shared, init) = self.shared_declaration(lhs, rhs)?;
+                        if locations.iter().any(|l| l.name == name) {
+                            return self
+                                .err(lhs.at, format!("location `{name}` is declared twice"));
+                        }
+                        locations.push(Location {
+                            name,
+                            kind: LocationKind::Plain { init },
+                            span: self.span(lhs.at),
+                            shared: Some(shared),
+                        });
+                        return Ok(());
+                    }
                     if words.len() != 3 || words[1].text != "aliases" {
                         return self.err(rhs.at, "expected `<name> @ <proxy> aliases <location>`");
                     }
@@ -550,6 +566,7 @@ impl<'a> Parser<'a> {
                             of: usize::MAX,
                         },
                         span: self.span(lhs.at),
+                        shared: None,
                     });
                     return Ok(());
                 }
@@ -577,6 +594,7 @@ impl<'a> Parser<'a> {
                             of: usize::MAX,
                         },
                         span: self.span(lhs.at),
+                        shared: None,
                     });
                     return Ok(());
                 }
@@ -615,6 +633,7 @@ impl<'a> Parser<'a> {
                         name,
                         kind: LocationKind::Plain { init: value },
                         span: self.span(lhs.at),
+                        shared: None,
                     });
                 }
                 Ok(())
@@ -806,6 +825,8 @@ impl<'a> Parser<'a> {
                     if threads[t].placement.is_host() {
                         self.host_instruction(cell, &instr)?;
                     }
+                    let placements: Vec<Placement> = threads.iter().map(|t| t.placement).collect();
+                    self.check_spaces(cell, &instr, &threads[t].placement, &placements, locations)?;
                     Ok((cell, token, (instr, vulkan)))
                 });
                 let (cell, token, (instr, vulkan)) = match parsed {
@@ -849,10 +870,10 @@ impl<'a> Parser<'a> {
                 }
                 None
             }
-            Instr::Fence(Fence::Proxy(_)) | Instr::Barrier { .. } => {
+            Instr::Fence(Fence::Proxy(_)) | Instr::Barrier { .. } | Instr::Async(_) => {
                 return self.err(
                     cell.at,
-                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences and CTA barriers are GPU instructions",
+                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences, barriers, mbarriers and bulk copies are GPU instructions",
                 );
             }
             _ => None,
@@ -1038,6 +1059,9 @@ impl<'a> Parser<'a> {
         if self.vulkan && vulkan_op && !(parts[0] == "ld" && ins.is_move(&parts)) {
             let (instr, op) = ins.vulkan(&parts)?;
             return Ok((instr, Some(op)));
+        }
+        if async_ops::is_async(&parts) {
+            return Ok((ins.async_op(&parts)?, None));
         }
         let instr = match parts[0] {
             "ld" | "suld" | "tld" | "cold" => ins.load(&parts),
@@ -1357,6 +1381,7 @@ pub(crate) fn written_reg(instr: &Instr) -> Option<&Reg> {
         | Instr::Atom { dst, .. }
         | Instr::Mov { dst, .. }
         | Instr::Add { dst, .. } => Some(dst),
+        Instr::Async(op) => op.written_reg(),
         _ => None,
     }
 }
@@ -1369,6 +1394,7 @@ pub(crate) fn read_regs(instr: &Instr) -> Vec<&Reg> {
         Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
         Instr::Mov { src, .. } => vec![src],
         Instr::Add { a, b, .. } => vec![a, b],
+        Instr::Async(op) => op.operands(),
         Instr::Branch {
             cond: Some((_, a, b)),
             ..
@@ -1466,6 +1492,7 @@ impl<'a> Ins<'_, 'a> {
             name,
             kind: LocationKind::Plain { init: 0 },
             span: self.p.span(a.at),
+            shared: None,
         });
         Ok(self.locations.len() - 1)
     }
@@ -1510,9 +1537,19 @@ impl<'a> Ins<'_, 'a> {
                 // `ld.global.nc`: the texture path, which `load` chose as the proxy.
             } else if matches!(
                 *q,
-                "global" | "shared" | "u32" | "s32" | "b32" | "u64" | "s64" | "b64"
+                "global"
+                    | "shared"
+                    | "shared::cta"
+                    | "shared::cluster"
+                    | "u32"
+                    | "s32"
+                    | "b32"
+                    | "u64"
+                    | "s64"
+                    | "b64"
             ) {
-                // State spaces and types do not change the memory-model meaning.
+                // Types do not change the memory-model meaning; state spaces must agree with
+                // the location's (`check_spaces`).
             } else {
                 return self.p.err(
                     at(k),
@@ -1682,15 +1719,18 @@ impl<'a> Ins<'_, 'a> {
     fn fence(self, parts: &[&str]) -> Result<Instr> {
         self.arity(0)?;
         let fence = match parts.get(1..) {
-            Some(["proxy", kind]) => match ProxyFence::from_name(kind) {
-                Some(k) => Fence::Proxy(k),
-                None => {
-                    return self.p.err(
-                        self.mnemonic.at,
-                        format!("unknown proxy fence `.proxy.{kind}`"),
-                    )
+            Some(["proxy", kind @ ..]) if !kind.is_empty() => {
+                let kind = kind.join(".");
+                match ProxyFence::from_name(&kind) {
+                    Some(k) => Fence::Proxy(k),
+                    None => {
+                        return self.p.err(
+                            self.mnemonic.at,
+                            format!("unknown proxy fence `.proxy.{kind}`"),
+                        )
+                    }
                 }
-            },
+            }
             Some(["sc"]) => Fence::Sc(Scope::Sys),
             Some(["acq_rel"]) => Fence::AcqRel(Scope::Sys),
             Some([order, scope]) if matches!(*order, "sc" | "acq_rel") => {

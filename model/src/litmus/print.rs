@@ -19,14 +19,17 @@ pub fn print(p: &Program) -> String {
     }
     out.push_str("{\n");
     for loc in &p.locations {
-        match loc.kind {
-            LocationKind::Plain { init } => writeln!(out, "{}={init};", loc.name).unwrap(),
-            LocationKind::Alias { proxy, of } => writeln!(
+        match (&loc.kind, loc.shared) {
+            (LocationKind::Plain { init }, Some(of)) => {
+                writeln!(out, "{} @ {of} = {init};", loc.name).unwrap()
+            }
+            (LocationKind::Plain { init }, None) => writeln!(out, "{}={init};", loc.name).unwrap(),
+            (LocationKind::Alias { proxy, of }, _) => writeln!(
                 out,
                 "{} @ {} aliases {};",
                 loc.name,
                 proxy.name(),
-                p.locations[of].name
+                p.locations[*of].name
             )
             .unwrap(),
         }
@@ -55,7 +58,7 @@ pub fn print(p: &Program) -> String {
             std::iter::once(format!("P{t}@{placement}"))
                 .chain(th.body.iter().map(|s| match (&s.token, &s.vulkan) {
                     (_, Some(op)) => vulkan_instr(p, &s.instr, op),
-                    (None, None) => instr(p, &s.instr),
+                    (None, None) => instr_of(p, th, &s.instr),
                     (Some(t), None) => format!("{} {}", instr(p, &s.instr), token_order(t)),
                 }))
                 .collect()
@@ -122,7 +125,26 @@ fn opencl(p: &Program, test: &OpenClTest) -> String {
     out
 }
 
-/// One instruction in litmus syntax.
+/// One instruction of thread `th` in litmus syntax: an access to shared memory names its
+/// window, `.shared::cta` for the thread's own CTA's and `.shared::cluster` for a peer's.
+pub fn instr_of(p: &Program, th: &Thread, i: &Instr) -> String {
+    let text = instr(p, i);
+    let Some(of) = i.location().and_then(|l| p.shared_of(l)) else {
+        return text;
+    };
+    let window = match of.is_own(&th.placement) {
+        true => "shared::cta",
+        false => "shared::cluster",
+    };
+    // The window follows the mnemonic's other qualifiers: `ld.relaxed.cluster.shared::cluster`.
+    match text.split_once(' ') {
+        Some((mnemonic, args)) => format!("{mnemonic}.{window} {args}"),
+        None => text,
+    }
+}
+
+/// One instruction in litmus syntax (an access to shared memory without its window: see
+/// [`instr_of`]).
 pub fn instr(p: &Program, i: &Instr) -> String {
     let loc = |l: &LocId| p.locations[*l].name.as_str();
     match i {
@@ -196,6 +218,7 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
             format!("bar.cta.{op} {}", args.join(", "))
         }
+        Instr::Async(op) => op.print(p),
         Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
         Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
         Instr::Label(l) => format!("{l}:"),
