@@ -3,7 +3,7 @@
 
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
 use scopecheck_model::litmus::{
-    parse, print, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
+    parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
 };
 use std::collections::BTreeSet;
 
@@ -42,7 +42,10 @@ fn programs_stay_within_limits() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
-        assert!((1..=3).contains(&p.locations.len()), "seed {seed}");
+        // Up to three global locations, and now and then one mbarrier in shared memory.
+        let global = p.locations.iter().filter(|l| l.shared.is_none()).count();
+        assert!((1..=3).contains(&global), "seed {seed}");
+        assert!(p.locations.len() - global <= 1, "seed {seed}");
         assert!(
             p.threads.iter().all(|t| (1..=4).contains(&t.body.len())),
             "seed {seed}"
@@ -92,7 +95,8 @@ fn generator_covers_the_feature_space() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         seen.insert(format!("threads {}", p.threads.len()));
-        seen.insert(format!("locations {}", p.locations.len()));
+        let global = p.locations.iter().filter(|l| l.shared.is_none()).count();
+        seen.insert(format!("locations {global}"));
         let ctas: BTreeSet<_> = p.threads.iter().map(|t| t.placement.cta).collect();
         seen.insert(
             if ctas.len() == 1 {
@@ -126,6 +130,12 @@ fn generator_covers_the_feature_space() {
                 Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
                 Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
                 Instr::Barrier { .. } => "bar.cta.sync".to_string(),
+                Instr::Async(AsyncOp::MbarrierArrive { order, window, .. }) => {
+                    format!("mbarrier.arrive.{order}.{}", window.name())
+                }
+                Instr::Async(AsyncOp::MbarrierTryWait { order, .. }) => {
+                    format!("mbarrier.try_wait.{order}")
+                }
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
@@ -154,6 +164,10 @@ fn generator_covers_the_feature_space() {
         "other gpu",
         "clusters",
         "bar.cta.sync",
+        "mbarrier.arrive.release.shared::cta",
+        "mbarrier.arrive.relaxed.shared::cluster",
+        "mbarrier.try_wait.acquire",
+        "mbarrier.try_wait.relaxed",
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",

@@ -12,7 +12,9 @@
 //! operation: `add`, `sub`, `exch`, `cas`, `inc`, `dec`, `min`, `max`, `and`, `or`, `xor`) and fences
 //! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
 //! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
-//! meets; and a condition over the final registers.
+//! meets; now and then an mbarrier in one CTA's shared memory that threads of its cluster arrive
+//! on and threads of its CTA try_wait on (not for the GPU harness); and a condition over the
+//! final registers.
 
 use super::ir::*;
 use crate::scope::{Order, Placement, Scope};
@@ -45,6 +47,9 @@ pub struct Limits {
     /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
     /// instruction writes.
     pub noncoherent: bool,
+    /// An mbarrier in one CTA's shared memory that threads of its cluster arrive on (remotely
+    /// through `.shared::cluster`) and threads of its CTA try_wait on.
+    pub mbarriers: bool,
 }
 
 impl Default for Limits {
@@ -61,6 +66,7 @@ impl Default for Limits {
             clusters: true,
             barriers: true,
             noncoherent: true,
+            mbarriers: true,
         }
     }
 }
@@ -87,6 +93,7 @@ impl Limits {
             clusters: false,
             barriers: false,
             noncoherent: false,
+            mbarriers: false,
             ..Limits::differential()
         }
     }
@@ -185,6 +192,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     if limits.barriers {
         barrier(u, &mut threads, limits)?;
     }
+    if limits.mbarriers {
+        mbarrier(u, &mut threads, &mut locations, &mut written, limits)?;
+    }
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
         name: "generated".to_string(),
@@ -267,6 +277,83 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
                 opencl: None,
             },
         );
+    }
+    Ok(())
+}
+
+/// Now and then an mbarrier `b` (count 1 or 2) in the shared memory of one thread's CTA: each
+/// thread of its cluster with room may arrive on it (`.release` or `.relaxed`, `.cta` or
+/// `.cluster`; a peer CTA's thread through `.shared::cluster`), each thread of its CTA may
+/// try_wait on a phase parity, into a fresh register the condition may read.
+fn mbarrier(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    locations: &mut Vec<Location>,
+    written: &mut [Vec<Reg>],
+    limits: &Limits,
+) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let owner = threads[u.choose_index(threads.len())?].placement;
+    let bar = locations.len();
+    locations.push(Location {
+        name: "b".to_string(),
+        kind: LocationKind::Plain {
+            init: super::async_ops::MbarrierState::init(u.int_in_range(1..=2)?),
+        },
+        span: Span::default(),
+        shared: Some(super::async_ops::SharedOf {
+            cta: owner.cta,
+            gpu: owner.gpu,
+        }),
+    });
+    let mut events: usize = threads.iter().map(|t| t.body.len()).sum();
+    for (t, thread) in threads.iter_mut().enumerate() {
+        let p = thread.placement;
+        let own = p.cta == owner.cta && p.gpu == owner.gpu;
+        if !Scope::Cluster.includes(&p, &owner) {
+            continue;
+        }
+        if events >= limits.max_events {
+            break;
+        }
+        if thread.body.len() >= limits.max_instrs {
+            continue;
+        }
+        let op = if own && one_in(u, 2)? {
+            AsyncOp::MbarrierTryWait {
+                dst: fresh_reg(&mut written[t]),
+                bar,
+                order: *u.choose(&[Order::Acquire, Order::Relaxed])?,
+                scope: *u.choose(&[Scope::Cta, Scope::Cluster])?,
+                parity: Operand::Imm(u.int_in_range(0..=1)?),
+            }
+        } else {
+            AsyncOp::MbarrierArrive {
+                bar,
+                order: *u.choose(&[Order::Release, Order::Relaxed])?,
+                scope: *u.choose(&[Scope::Cta, Scope::Cluster])?,
+                window: match own {
+                    true => super::async_ops::SharedWindow::Cta,
+                    false => super::async_ops::SharedWindow::Cluster,
+                },
+                arrival: super::async_ops::Arrival::Count(Operand::Imm(1)),
+            }
+        };
+        // A try_wait's register is new, so it may go anywhere; it is read only by the condition.
+        let at = u.int_in_range(0..=thread.body.len())?;
+        thread.body.insert(
+            at,
+            Stmt {
+                instr: Instr::Async(op),
+                span: Span::default(),
+                token: None,
+                vulkan: None,
+                opencl: None,
+            },
+        );
+        events += 1;
     }
     Ok(())
 }
