@@ -273,8 +273,50 @@ exists (P0:r0 == 0)
         text.contains("Racy: some consistent execution has a data race"),
         "{text}"
     );
-    // PTX defines no race here: asking is an error, not a silent "race-free".
-    let out = scopecheck(&["litmus", "--races", "--model", "ptx-v7.5", &racy]);
+    // Under PTX, program order makes one thread's accesses to one location morally strong: no
+    // race (the built-in models and their cat texts alike).
+    for model in ["ptx-v7.5", "ptx-v6.0", "ptx-v7.5.cat", "ptx-v6.0.cat"] {
+        let out = scopecheck(&["litmus", "--json", "--races", "--model", model, &racy]);
+        assert_eq!(out.status.code(), Some(0), "{model}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(line["race_free"], true, "{model}");
+    }
+    // Two threads: a weak store and a weak load of one location, unordered when the acquire
+    // reads the initial flag: a data race (PTX ISA "Data races"), not when it reads the release.
+    let mp = write(
+        &dir,
+        "mp.litmus",
+        "PTX mp-weak
+{ x=0; y=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)
+",
+    );
+    for model in ["ptx-v7.5", "ptx-v6.0", "ptx-v7.5.cat", "ptx-v6.0.cat"] {
+        let out = scopecheck(&["litmus", "--json", "--races", "--model", model, &mp]);
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(line["race_free"], false, "{model}");
+        assert_eq!(
+            line["racy_executions"], 2,
+            "{model}: the two runs reading y == 0"
+        );
+    }
+    // Without --races the PTX models say nothing about races (a racy weak read is not
+    // undefined behaviour there).
+    let out = scopecheck(&["litmus", "--json", "--model", "ptx-v7.5", &mp]);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(line.get("race_free").is_none() && line.get("racy_executions").is_none());
+    // A model without a race definition: asking is an error, not a silent "race-free".
+    let flagless = write(
+        &dir,
+        "flagless.cat",
+        &scopecheck_model::cat::builtin_text("ptx-v7.5")
+            .unwrap()
+            .replace("flag ~empty race as data-race", ""),
+    );
+    let out = scopecheck(&["litmus", "--races", "--model", &flagless, &racy]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("defines no data race"));
 }

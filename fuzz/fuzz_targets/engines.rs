@@ -1,6 +1,7 @@
 //! A program → the axiomatic engine (ptx-v7.5) and the operational runtime (exhaustive, by state
-//! caching): every final state the runtime reaches must be one the axioms allow. A disagreement
-//! panics with both state sets and the program text.
+//! caching): every final state the runtime reaches must be one the axioms allow, and both must
+//! agree on whether some execution has a data race. A disagreement panics with what each engine
+//! found and the program text.
 //!
 //! The input is a litmus file when it parses to a small program both engines model (so
 //! `corpus/litmus/` seeds the campaign), and otherwise the bytes the program generator reads.

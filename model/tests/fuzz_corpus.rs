@@ -12,6 +12,7 @@ fn engines_agree_on_the_suitable_corpus_programs() {
     let files = collect_files(std::slice::from_ref(&dir)).unwrap();
     assert!(!files.is_empty(), "no litmus files under {}", dir.display());
     let mut checked = 0;
+    let (mut racy, mut race_free) = (0, 0);
     let mut failures = Vec::new();
     for f in &files {
         let Ok(p) = parse_file(f) else {
@@ -21,12 +22,21 @@ fn engines_agree_on_the_suitable_corpus_programs() {
             continue;
         }
         checked += 1;
-        if let Err(finding) = check(&p, &Options::default()) {
-            failures.push(format!("{}: {finding}", f.display()));
+        match check(&p, &Options::default()) {
+            Ok(a) => match a.races_compared {
+                Some(true) => racy += 1,
+                Some(false) => race_free += 1,
+                None => {}
+            },
+            Err(finding) => failures.push(format!("{}: {finding}", f.display())),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("{checked} of {} corpus programs checked", files.len());
+    println!(
+        "{checked} of {} corpus programs checked; race verdicts agree on {racy} racy and \
+         {race_free} race-free programs",
+        files.len()
+    );
     assert!(
         checked * 2 > files.len(),
         "most corpus programs should be checkable"

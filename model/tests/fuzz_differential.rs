@@ -24,10 +24,16 @@ fn limits(seed: u64) -> Limits {
 fn runtime_states_are_allowed_on_fixed_seeds() {
     let mut failures = Vec::new();
     let mut reached = 0;
+    let (mut racy, mut race_free) = (0, 0);
     for seed in SEEDS {
         let p = from_seed_with(seed, &limits(seed));
         match check(&p, &Options::default()) {
             Ok(a) => {
+                match a.races_compared {
+                    Some(true) => racy += 1,
+                    Some(false) => race_free += 1,
+                    None => {}
+                }
                 assert!(a.reached >= 1, "seed {seed}: the runtime reached no state");
                 assert!(
                     a.runtime_complete,
@@ -40,7 +46,17 @@ fn runtime_states_are_allowed_on_fixed_seeds() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("{} programs, {reached} reached states in all", SEEDS.end);
+    println!(
+        "{} programs, {reached} reached states in all; race verdicts agree on {racy} racy and \
+         {race_free} race-free programs",
+        SEEDS.end
+    );
+    // Race verdicts are compared on most programs, and both verdicts occur.
+    assert!((racy + race_free) * 10 >= SEEDS.end as usize * 9);
+    assert!(
+        racy > 0 && race_free > 0,
+        "{racy} racy, {race_free} race-free"
+    );
 }
 
 /// The check can fail: a runtime state the axioms forbid is reported with both sets.
@@ -163,5 +179,43 @@ fn the_check_key_leaves_out_the_condition() {
     assert_ne!(
         key("exists (P1:r0 == 1)"),
         check_key(&parse(&other, "keyed.litmus").unwrap())
+    );
+}
+
+/// The threadfence reduction's counter reset: the block whose `atom.add` reads the other's
+/// increment resets the counter with a weak store. The other block's RMW is observed by that
+/// RMW, which precedes the store in program order, so the two are ordered by causality (PTX ISA
+/// "Causality order": observation followed by base causality) and both engines find no race.
+/// Resetting unconditionally (also when the other block has not added yet) is a race for both.
+#[test]
+fn the_counter_reset_races_only_when_not_observed() {
+    let guarded = "PTX counter-reset
+{ c=0; }
+ P0@cta 0,gpu 0                | P1@cta 1,gpu 0                ;
+ atom.relaxed.gpu.add r0, c, 1 | atom.relaxed.gpu.add r1, c, 1 ;
+                               | bne r1, 1, LC10               ;
+                               | st.weak c, 0                  ;
+                               | LC10:                         ;
+exists (c == 0)
+";
+    let always = guarded.replace("bne r1, 1, LC10", "");
+    for (text, racy) in [(guarded, false), (always.as_str(), true)] {
+        let p = parse(text, "reset.litmus").unwrap();
+        let a = check(&p, &Options::default()).unwrap_or_else(|f| panic!("{f}"));
+        assert_eq!(a.races_compared, Some(racy), "{text}");
+    }
+}
+
+/// A race verdict disagreement is a finding that names which engine saw the race.
+#[test]
+fn a_race_verdict_disagreement_says_who_saw_the_race() {
+    let f = Finding::RaceVerdict {
+        program: "PTX t\n".to_string(),
+        axioms_racy: true,
+        runtime_racy: false,
+    };
+    assert_eq!(
+        f.summary(),
+        "ptx-v7.5 finds a data race, the runtime finds the program race-free"
     );
 }

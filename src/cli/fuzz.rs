@@ -2,8 +2,8 @@
 //!
 //! Generates small litmus programs from consecutive seeds, runs each on the axiomatic engine
 //! (ptx-v7.5) and on the operational runtime (exhaustive, by state caching), and reports every program where
-//! the runtime reaches a state the axioms forbid (or an engine fails), shrunk to a few
-//! instructions. The engines run on a worker thread so that `--seconds` holds even when one
+//! the runtime reaches a state the axioms forbid, the two disagree on whether some execution has
+//! a data race, or an engine fails, shrunk to a few instructions. The engines run on a worker thread so that `--seconds` holds even when one
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
 
 use scopecheck_model::differential::{check, finding_file, shrink, Finding, Options};
@@ -80,6 +80,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let opts = Options {
         runtime_configurations: args.runtime_configurations,
+        ..Options::default()
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get() as u64),

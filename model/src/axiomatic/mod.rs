@@ -140,15 +140,14 @@ impl Model {
         }
     }
 
-    /// Whether the model defines data races (Tile IR; a cat model with a `flag`).
+    /// Whether the model defines data races (the built-in models; a cat model with a `flag`).
     pub fn defines_races(&self) -> bool {
         match self {
-            Model::TileIr => true,
+            Model::PtxV60 | Model::PtxV75 | Model::TileIr => true,
             Model::Cat(m) => m
                 .checks()
                 .iter()
                 .any(|(_, class)| *class == crate::cat::CheckClass::Flag),
-            _ => false,
         }
     }
 
@@ -306,7 +305,7 @@ pub struct Analysis {
     /// Consistent executions found (all of them except from [`analyze_states`]).
     pub executions: u64,
     /// How many of them have a data race, for models where a race is undefined behaviour
-    /// (Tile IR); always 0 under the PTX models. Not exact, as `executions`, from
+    /// (Tile IR) or report them (PTX). Not exact, as `executions`, from
     /// [`analyze_states`].
     pub racy_executions: u64,
 }

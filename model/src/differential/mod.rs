@@ -11,7 +11,14 @@
 //!   runtime explored everything, reached by it. This catches engines that are too strong, which
 //!   the first check cannot see.
 //!
-//! Both checks ask the axioms about given states only (the runtime's and the SC ones), so the
+//! - Race verdicts: some execution the runtime reached has a data race exactly when some
+//!   consistent execution has one under ptx-v7.5's definition (PTX ISA "Data races"), compared
+//!   when both engines went through everything (the runtime complete, the axioms within their
+//!   unroll bound and budget). The runtime's races are races of consistent executions, so a
+//!   race only it sees is a false one; a race only the axioms see is one the runtime's check
+//!   misses.
+//!
+//! Both state checks ask the axioms about given states only (the runtime's and the SC ones), so the
 //! axiomatic engine looks for those and not for every allowed state
 //! ([`axiomatic::allowed_among`]); a disagreement is reported with every allowed state.
 
@@ -30,12 +37,16 @@ pub struct Options {
     /// past it the check covers the states reached so far (and says so in
     /// [`Agreement::runtime_complete`]).
     pub runtime_configurations: u64,
+    /// The most consistent executions the axiomatic engine goes through to decide whether one
+    /// has a data race; past it race verdicts are not compared ([`Agreement::races_compared`]).
+    pub race_executions: u64,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             runtime_configurations: 200_000,
+            race_executions: 100_000,
         }
     }
 }
@@ -50,6 +61,9 @@ pub struct Agreement {
     pub sequentially_consistent: usize,
     /// The runtime explored every execution it can reach (not cut by the budget).
     pub runtime_complete: bool,
+    /// Both engines decided whether some execution has a data race, and agree: `Some(racy)`;
+    /// `None` when one of them could not go through everything.
+    pub races_compared: Option<bool>,
 }
 
 /// Why the engines do not agree on a program.
@@ -70,6 +84,14 @@ pub enum Finding {
     ScNotReached {
         program: String,
         states: BTreeSet<FinalState>,
+    },
+    /// The engines disagree on whether some execution has a data race.
+    RaceVerdict {
+        program: String,
+        /// Some consistent execution has a data race under ptx-v7.5.
+        axioms_racy: bool,
+        /// Some execution the runtime reached reported a data race.
+        runtime_racy: bool,
     },
     /// The axiomatic engine refused a program it should analyse.
     AxiomaticError { program: String, message: String },
@@ -103,6 +125,14 @@ impl Finding {
                 "the runtime never reached {} sequentially consistent state(s)",
                 states.len()
             ),
+            Finding::RaceVerdict { axioms_racy, .. } => {
+                let (racy, free) = if *axioms_racy {
+                    ("ptx-v7.5", "the runtime")
+                } else {
+                    ("the runtime", "ptx-v7.5")
+                };
+                format!("{racy} finds a data race, {free} finds the program race-free")
+            }
             Finding::AxiomaticError { message, .. } => {
                 format!("the axiomatic engine refused the program: {message}")
             }
@@ -141,6 +171,7 @@ impl fmt::Display for Finding {
         let (Finding::Disagreement { program, .. }
         | Finding::ScForbidden { program, .. }
         | Finding::ScNotReached { program, .. }
+        | Finding::RaceVerdict { program, .. }
         | Finding::AxiomaticError { program, .. }
         | Finding::RuntimeError { program, .. }) = self;
         write!(f, "--- program:\n{program}")
@@ -227,6 +258,7 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             reached: 0,
             sequentially_consistent: 0,
             runtime_complete: outcomes.complete,
+            races_compared: None,
         });
     }
     let axiomatic_error = |e: axiomatic::AnalysisError| Finding::AxiomaticError {
@@ -263,11 +295,48 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             states: missed,
         });
     }
+    let races_compared = compare_races(p, &outcomes, &options, opts)?;
     Ok(Agreement {
         reached: outcomes.states.len(),
         sequentially_consistent: sc.len(),
         runtime_complete: outcomes.complete,
+        races_compared,
     })
+}
+
+/// Whether the runtime and ptx-v7.5 agree that some execution of `p` has a data race (see the
+/// module documentation); `Ok(None)` when one of them did not go through everything.
+fn compare_races(
+    p: &Program,
+    outcomes: &crate::runtime::litmus::Outcomes,
+    options: &axiomatic::Options,
+    opts: &Options,
+) -> Result<Option<bool>, Finding> {
+    if !outcomes.complete {
+        return Ok(None);
+    }
+    let options = axiomatic::Options {
+        max_executions: Some(opts.race_executions),
+        ..options.clone()
+    };
+    let analysis =
+        axiomatic::analyze(p, Model::PtxV75, &options).map_err(|e| Finding::AxiomaticError {
+            program: print(p),
+            message: e.to_string(),
+        })?;
+    if analysis.bounded {
+        return Ok(None);
+    }
+    let axioms_racy = analysis.racy_executions > 0;
+    let runtime_racy = outcomes.racy > 0;
+    if axioms_racy != runtime_racy {
+        return Err(Finding::RaceVerdict {
+            program: print(p),
+            axioms_racy,
+            runtime_racy,
+        });
+    }
+    Ok(Some(axioms_racy))
 }
 
 /// What decides [`check`] on `p`, as text: the program without its final condition, which

@@ -56,11 +56,10 @@ pub trait Checker {
     }
     /// Release/acquire synchronization of a consistent execution (for witnesses).
     fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel;
-    /// Data races of a consistent execution, for models that make them undefined behaviour
-    /// (Tile IR); the PTX models report none here.
-    fn races(&self, ev: &Events, _x: &Dynamic<'_>) -> Rel {
-        Rel::empty(ev.n)
-    }
+    /// Data races of a consistent execution, as the model defines them (PTX: conflicting
+    /// accesses neither morally strong nor ordered by causality, [`data_races`]; Tile IR, where
+    /// they are undefined behaviour: the same with happens-before).
+    fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel;
 }
 
 pub fn prepare(model: &Model, ev: &Events) -> Box<dyn Checker> {
@@ -112,6 +111,25 @@ pub fn observation(ms: &Rel, rf: &Rel, rmw: &Rel) -> Rel {
     let observed = ms & rf;
     let chained = observed.seq(&rmw.seq(&observed).star());
     &chained | rmw
+}
+
+/// Data races (PTX ISA, "Data races"): "Two overlapping memory operations are said to conflict
+/// when at least one of them is a write. Two conflicting memory operations are said to be in a
+/// data-race if they are not related in causality order and they are not morally strong."
+/// `order` is the model's causality order (Tile IR: happens-before), `ms` its morally strong
+/// pairs. Overlapping is physical (one location, whatever address names it); the initial writes
+/// are not operations of the program and race with nothing. The relations are between
+/// *operations*, and an atomic read-modify-write is one operation whose read and write are two
+/// events here: the operations are ordered when some event of one is ordered before some event
+/// of the other (`(rmw | rmw^-1)? ; order ; (rmw | rmw^-1)?`). So an `atom.add` whose write a
+/// later RMW observes is causally before what follows that RMW in program order, its read
+/// included (the counter reset of a threadfence reduction).
+pub fn data_races(ev: &Events, order: &Rel, ms: &Rel) -> Rel {
+    let conflicting = (&ev.loc.restrict(ev.w, ev.m) | &ev.loc.restrict(ev.m, ev.w)).minus_id();
+    let same_op = (&ev.rmw | &ev.rmw.inv()).opt();
+    let order = same_op.seq(order).seq(&same_op);
+    let ordered = &(&order | &order.inv()) | ms;
+    (&conflicting - &ordered).restrict(!ev.init, !ev.init)
 }
 
 /// Base causality (PTX ISA "Base Causality Order"): synchronization — release/acquire patterns,

@@ -136,4 +136,10 @@ impl Checker for PtxV75 {
     fn synchronizes(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
         self.sync(&self.observation(ev, x))
     }
+
+    /// Conflicting accesses neither morally strong nor related in causality order (PTX ISA,
+    /// "Data races"; see [`super::data_races`]).
+    fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
+        super::data_races(ev, &self.causality(ev, x), &self.ms)
+    }
 }

@@ -109,9 +109,6 @@ impl Checker for TileIr {
     /// Conflicting accesses (one location, at least one a write) neither ordered by
     /// happens-before nor morally strong: a data race, undefined behaviour in Tile IR.
     fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {
-        let hb = self.happens_before(ev, x);
-        let conflicting = (&ev.loc.restrict(ev.w, ev.m) | &ev.loc.restrict(ev.m, ev.w)).minus_id();
-        let ordered = &(&hb | &hb.inv()) | &self.ms;
-        (&conflicting - &ordered).restrict(!ev.init, !ev.init)
+        super::data_races(ev, &self.happens_before(ev, x), &self.ms)
     }
 }
