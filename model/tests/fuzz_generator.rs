@@ -155,6 +155,12 @@ fn generator_covers_the_feature_space() {
                 Instr::Fence(Fence::Sc(s)) => format!("fence.sc.{s}"),
                 Instr::Fence(Fence::AcqRel(s)) => format!("fence.acq_rel.{s}"),
                 Instr::Barrier { .. } => "bar.cta.sync".to_string(),
+                Instr::WarpSync { mask } if mask.count_ones() > 1 => "bar.warp.sync".to_string(),
+                Instr::WarpSync { .. } => "bar.warp.sync of one lane".to_string(),
+                Instr::CpAsync { .. } => "cp.async".to_string(),
+                Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
+                Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
+                Instr::CpAsyncWait { n, .. } => format!("cp.async.wait_group {n}"),
                 Instr::Async(AsyncOp::MbarrierArrive {
                     arrival: Arrival::ExpectTx(_),
                     ..
@@ -209,6 +215,7 @@ fn generator_covers_the_feature_space() {
         "other gpu",
         "clusters",
         "bar.cta.sync",
+        "bar.warp.sync",
         "mbarrier.arrive.release.shared::cta",
         "mbarrier.arrive.relaxed.shared::cluster",
         "mbarrier.try_wait.acquire",

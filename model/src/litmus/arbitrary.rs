@@ -402,7 +402,7 @@ fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) 
 }
 
 /// Now and then a location that only the threads of one cluster access (and no `ld.global.nc`,
-/// which reads global memory) moves into the shared memory of one of their CTAs; the threads of
+/// which reads global memory, and no `cp.async`) moves into the shared memory of one of their CTAs; the threads of
 /// the other CTAs then access it through `.shared::cluster` (PTX ISA, *State spaces*: a CTA's
 /// shared memory "is also accessible to other CTAs in the cluster").
 fn shared_memory(
@@ -419,8 +419,12 @@ fn shared_memory(
         t.body.iter().all(|s| {
             let texture =
                 matches!(&s.instr, Instr::Load { access, .. } if access.proxy == Proxy::Texture);
-            s.instr.location() != Some(l)
-                || (!texture && Scope::Cluster.includes(&t.placement, &owner))
+            // The litmus `cp.async` form copies global to shared memory with no state-space
+            // qualifiers of its own: its locations stay where the form says they are.
+            let copied = matches!(&s.instr, Instr::CpAsync { dst, src } if *dst == l || *src == l);
+            !copied
+                && (s.instr.location() != Some(l)
+                    || (!texture && Scope::Cluster.includes(&t.placement, &owner)))
         })
     });
     if fits {
