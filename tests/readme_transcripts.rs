@@ -4,7 +4,7 @@
 //! Timings differ from run to run, so the figure after `Time` is not compared, and `(...)` in a
 //! README line stands for any text. `$ echo $?` compares the previous command's exit status;
 //! `cargo run --release [-p PKG] --example NAME -- ARGS` runs the example's binary from this
-//! build's target directory (building it first when this test ran alone).
+//! build's target directory (`cargo build --release --example NAME` first, a no-op when fresh).
 //!
 //! A plain `main` (harness = false) so that a transcript that cannot be replayed (a GPU run: its
 //! figures are measurements) is reported as skipped in the closing line, never as passed.
@@ -119,7 +119,7 @@ fn bin_dir() -> PathBuf {
 }
 
 /// `cargo run --release [-p PKG] --example NAME [-- ARGS]` → the example's binary and its
-/// arguments, built first when missing.
+/// arguments, built first (cargo leaves a fresh binary alone).
 fn example_command(command: &str) -> Option<Result<String, String>> {
     let rest = command.strip_prefix("cargo run --release ")?;
     let (cargo_args, args) = match rest.split_once(" -- ") {
@@ -137,7 +137,9 @@ fn example_command(command: &str) -> Option<Result<String, String>> {
         .and_then(|i| words.get(i + 1))
         .copied();
     let binary = bin_dir().join("examples").join(name);
-    if !binary.exists() {
+    // Always through cargo, which does nothing when the binary is fresh: a binary left by an
+    // older build (this test run alone after a change) would replay the old program.
+    {
         let mut build = Command::new(env!("CARGO"));
         build
             .current_dir(repo_root())
