@@ -439,20 +439,29 @@ impl<'a> Eval<'a> {
                 if self.prep.empty[b] {
                     return Val::Rel(self.rel(a).clone());
                 }
-                self.get(a);
-                self.get(b);
+                // An operand empty under these choices: the other one's value.
+                if self.get(a).is_empty() {
+                    return Val::Rel(self.rel(b).clone());
+                }
+                if self.get(b).is_empty() {
+                    return Val::Rel(self.rel(a).clone());
+                }
                 Val::Rel(self.val(a).rel() | self.val(b).rel())
             }
             Op::Inter(a, b) => {
-                self.get(a);
-                self.get(b);
+                // Empty when either operand is, whatever the other one's value.
+                if self.get(a).is_empty() || self.get(b).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 Val::Rel(self.val(a).rel() & self.val(b).rel())
             }
             Op::Diff(a, b) => {
                 if self.prep.empty[b] {
                     return Val::Rel(self.rel(a).clone());
                 }
-                self.get(a);
+                if self.get(a).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 self.get(b);
                 Val::Rel(self.val(a).rel() - self.val(b).rel())
             }
@@ -463,8 +472,10 @@ impl<'a> Eval<'a> {
                 if let Some(s) = self.static_identity(a) {
                     return Val::Rel(self.rel(b).restrict(s, all));
                 }
-                self.get(a);
-                self.get(b);
+                // Empty when either operand is, whatever the other one's value.
+                if self.get(a).is_empty() || self.get(b).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 Val::Rel(self.val(a).rel().seq(self.val(b).rel()))
             }
             Op::Cross(a, b) => {
