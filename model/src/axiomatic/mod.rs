@@ -102,11 +102,17 @@ impl Model {
     /// The built-in models by name (see [`Model::from_name`]).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
+    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir` (Rust), `ptx-v8` (the built-in
+    /// `ptx-v8.cat`: PTX 8's async proxy, bulk copies and clusters).
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
             "ptx-v6.0" | "ptx60" => Model::PtxV60,
             "tile-ir" | "tileir" => Model::TileIr,
+            // PTX 8's async proxy, bulk copies and clusters: the built-in `ptx-v8.cat`.
+            "ptx-v8" | "ptx80" => {
+                return CatModel::builtin("ptx-v8").map(|m| Model::Cat(Arc::new(m)))
+            }
             _ => return None,
         })
     }
@@ -279,6 +285,9 @@ impl fmt::Display for FinalState {
 pub struct StateCount {
     pub state: FinalState,
     pub witnesses: u64,
+    /// How many of those executions have a data race (as the model defines one; 0 for models
+    /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
+    pub racy: u64,
     pub example: Option<Execution>,
 }
 
@@ -620,6 +629,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         .states
         .into_iter()
         .map(|(state, (witnesses, example))| StateCount {
+            racy: out.racy_states.get(&state).copied().unwrap_or(0),
             state,
             witnesses,
             example,

@@ -812,6 +812,8 @@ impl<'a> Valuations<'a> {
                     .map(|e| ThreadEvent {
                         stmt: e.stmt,
                         deps: e.deps.clone(),
+                        copy_until: e.copy_until,
+                        copy: e.copy,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,

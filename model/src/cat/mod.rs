@@ -16,6 +16,8 @@
 //! | `rmw`, `dep` | read to write of one read-modify-write; address, data and control dependencies |
 //! | `sr`, `scta` | same scope (each event's scope includes the other's thread), same CTA |
 //! | `token-order` | Tile IR token order (without tokens: `rmw`) |
+//! | `BULK`, `issue`, `copy` | PTX bulk copies: their events (in no `po`), from the issuing thread's earlier events to a copy's events, within one copy |
+//! | `fence-space` | from a proxy fence to the memory events of the state space it names (`fence.proxy.async.global`, `.shared::cta`, `.shared::cluster`; every one for the others) |
 //! | `rf`, `co`, `fr` | the execution's reads-from, coherence and from-reads |
 //! | `sync_fence` | the fence.sc order between pairs of `ms` (below) |
 //! | `sync_barrier` | barrier synchronization: each barrier with the `bar.sync`s of its instance |
@@ -91,6 +93,7 @@ impl std::error::Error for CatError {}
 /// The models shipped with scopecheck, by file name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
+    ("ptx-v8.cat", include_str!("../../cat/ptx-v8.cat")),
     ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
     ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
     ("vulkan.cat", include_str!("../../cat/vulkan.cat")),
