@@ -1,6 +1,7 @@
 //! The cat interpreter's cost: every shared PTX litmus test decided under the engine's Rust
 //! `ptx-v7.5` and under `ptx-v7.5.cat` in one process, alternating rounds, best round of each.
-//! The goal: the cat model within 1.5x of the Rust one.
+//! The goal: the cat model within 1.5x of the Rust one. Then the totals of the Vulkan and
+//! OpenCL suites under their cat models (every test analysed in full: states and races).
 //!
 //! `SCOPECHECK_SHARED=/path/to/shared cargo run --release -p scopecheck-model --example cat_speed`
 
@@ -87,4 +88,63 @@ fn main() {
         best_cat.as_secs_f64() * 1e3,
         best_cat.as_secs_f64() / best_rust.as_secs_f64()
     );
+    for (suite, models) in [
+        ("vulkan", &["vulkan", "vulkan-nochains"][..]),
+        ("opencl", &["opencl"][..]),
+    ] {
+        suite_total(&shared, suite, models);
+    }
+}
+
+/// Analyses every test of `oracle/<suite>` under each model, twice: deciding the condition
+/// (as the oracle test does, a 5 s budget per test) and listing every state and race (a 1 s
+/// budget per test); prints each total, the slowest test and any without an answer.
+fn suite_total(shared: &std::path::Path, suite: &str, models: &[&str]) {
+    let tests = shared.join("oracle").join(suite).join("tests");
+    let Ok(files) = collect_files(std::slice::from_ref(&tests)) else {
+        println!("SKIP {suite}: no {}", tests.display());
+        return;
+    };
+    let programs: Vec<Program> = files
+        .iter()
+        .map(|f| parse_file(f).expect("the shared tests parse"))
+        .collect();
+    for name in models {
+        let model = Model::Cat(Arc::new(CatModel::builtin(name).expect("built in")));
+        for (what, condition_only, budget) in [
+            ("deciding the condition", true, 5),
+            ("all states and races", false, 1),
+        ] {
+            let opts = Options {
+                timeout: Some(Duration::from_secs(budget)),
+                condition_only,
+                ..Options::default()
+            };
+            let (mut slowest, mut unanswered) = ((Duration::ZERO, 0), Vec::new());
+            let start = Instant::now();
+            for (i, p) in programs.iter().enumerate() {
+                let t = Instant::now();
+                match analyze(p, model.clone(), &opts) {
+                    Ok(a) if a.stopped.is_none() => {}
+                    Ok(_) => unanswered.push(format!("{}: out of budget", files[i].display())),
+                    Err(e) => unanswered.push(format!("{}: {e}", files[i].display())),
+                }
+                slowest = slowest.max((t.elapsed(), i));
+            }
+            println!(
+                "{} {suite} tests under {name}.cat, {what}: {:.1} ms in all, slowest {} ({:.1} ms){}",
+                programs.len(),
+                start.elapsed().as_secs_f64() * 1e3,
+                files[slowest.1].display(),
+                slowest.0.as_secs_f64() * 1e3,
+                match unanswered.len() {
+                    0 => String::new(),
+                    n => format!(", {n} without an answer within {budget} s:"),
+                }
+            );
+            for line in &unanswered {
+                println!("  {line}");
+            }
+        }
+    }
 }

@@ -221,24 +221,9 @@ pub enum FinalMemory {
 /// one.
 pub fn observed_locations(p: &Program, memory: FinalMemory) -> Vec<bool> {
     let mut observed = vec![memory == FinalMemory::All; p.locations.len()];
-    // An explicit stack: conditions may nest deeply.
-    let mut stack = vec![&p.condition.prop];
-    stack.extend(&p.filter);
-    while let Some(prop) = stack.pop() {
-        match prop {
-            Prop::True => {}
-            Prop::Cmp(_, a, b) => {
-                for t in [a, b] {
-                    if let Term::Loc(l) = t {
-                        observed[p.physical(*l)] = true;
-                    }
-                }
-            }
-            Prop::Not(q) => stack.push(q),
-            Prop::And(a, b) | Prop::Or(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
+    for t in p.condition_terms() {
+        if let Term::Loc(l) = t {
+            observed[p.physical(*l)] = true;
         }
     }
     observed

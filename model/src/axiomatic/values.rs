@@ -204,26 +204,14 @@ impl<'a> Valuations<'a> {
     /// the next (so that two cycles compared with each other may be equal or not). The model,
     /// not the valuation, then judges each execution.
     pub fn allow_thin_air(&mut self, p: &Program) {
-        let mut named = Vec::new();
-        let mut stack: Vec<&Prop> = vec![&p.condition.prop];
-        stack.extend(&p.filter);
-        while let Some(q) = stack.pop() {
-            match q {
-                Prop::True => {}
-                Prop::Cmp(_, a, b) => {
-                    for t in [a, b] {
-                        if let Term::Const(v) = t {
-                            named.push(*v);
-                        }
-                    }
-                }
-                Prop::Not(a) => stack.push(a),
-                Prop::And(a, b) | Prop::Or(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-            }
-        }
+        let mut named: Vec<Value> = p
+            .condition_terms()
+            .into_iter()
+            .filter_map(|t| match t {
+                Term::Const(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
         for assumption in self.paths.iter().flat_map(|path| &path.assumes) {
             for e in [&assumption.a, &assumption.b] {
                 if let Expr::Const(v) = e {

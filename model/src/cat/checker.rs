@@ -4,7 +4,7 @@
 //! Coherence checks are written over (see [`super::CatModel`]).
 
 use super::compile::CheckKind;
-use super::eval::{Eval, Prepared, Val};
+use super::eval::{Eval, Memo, Prepared, Val};
 use super::CatModel;
 use crate::axiomatic::execution::Events;
 use crate::axiomatic::models::{Checker, Dynamic};
@@ -21,7 +21,32 @@ pub struct CatChecker {
     /// Coherence and Causality forms on these events.
     cause: Option<usize>,
     none: Rel,
-    memo: RefCell<Vec<Option<Val>>>,
+    memo: RefCell<Memo>,
+    /// The choices `memo` holds a complete evaluation of, when the last evaluation was one
+    /// of every global check ([`Checker::global_ok`]) that passed: the enumeration then asks
+    /// for the races of that execution, under the same choices, and the model's flag shares
+    /// most of the checks' relations (causality, morally strong pairs).
+    evaluated: RefCell<Option<[Rel; 5]>>,
+}
+
+/// The choices, as one key.
+fn key(x: &Dynamic<'_>) -> [Rel; 5] {
+    [
+        x.rf.clone(),
+        x.co.clone(),
+        x.fr.clone(),
+        x.sync_fence.clone(),
+        x.sync_barrier.clone(),
+    ]
+}
+
+/// Whether `key` holds these choices.
+fn same(key: &[Rel; 5], x: &Dynamic<'_>) -> bool {
+    key[0] == *x.rf
+        && key[1] == *x.co
+        && key[2] == *x.fr
+        && key[3] == *x.sync_fence
+        && key[4] == *x.sync_barrier
 }
 
 impl CatChecker {
@@ -49,6 +74,7 @@ impl CatChecker {
             cause,
             none: Rel::empty(ev.n),
             memo,
+            evaluated: RefCell::new(None),
         }
     }
 
@@ -60,9 +86,15 @@ impl CatChecker {
         f: impl FnOnce(&mut Eval<'_>) -> R,
     ) -> R {
         let mut memo = self.memo.borrow_mut();
-        self.prep.reset(&mut memo);
-        if let Some((i, r)) = seed {
-            memo[i] = Some(Val::Rel(r.clone()));
+        // The values of an evaluation under these very choices stay valid (its seed was the
+        // value the model gives that node under them).
+        let prior = self.evaluated.take();
+        let kept = seed.is_none() && prior.is_some_and(|k| same(&k, choices));
+        if !kept {
+            memo.clear();
+            if let Some((i, r)) = seed {
+                memo.set(i, Val::Rel(r.clone()));
+            }
         }
         let mut e = Eval::new(&self.model.compiled, &self.prep, choices, &mut memo);
         f(&mut e)
@@ -124,14 +156,18 @@ impl Checker for CatChecker {
 
     fn global_ok(&self, _ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         let seed = self.cause.map(|c| (c, cause));
-        self.with(x, seed, |e| {
+        let verdict = self.with(x, seed, |e| {
             for &c in &self.model.global {
                 if !self.passes(e, c) {
                     return Err(self.model.compiled.checks[c].name);
                 }
             }
             Ok(())
-        })
+        });
+        if verdict.is_ok() && !self.model.flags.is_empty() {
+            *self.evaluated.borrow_mut() = Some(key(x));
+        }
+        verdict
     }
 
     /// Without a causality order to fix coherence pairs early, the monotone global checks on

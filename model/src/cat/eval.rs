@@ -230,8 +230,6 @@ pub struct Prepared {
     statics: Vec<Option<Val>>,
     /// Nodes whose value is empty whatever the choices.
     empty: Vec<bool>,
-    /// The needed nodes that read choices, to forget between evaluations.
-    dynamic: Vec<usize>,
     /// Per `let rec` group, the nodes recomputed at each iteration.
     rec_nodes: Vec<Vec<usize>>,
 }
@@ -250,7 +248,7 @@ impl Prepared {
             n: ev.n,
             statics: vec![None; count],
             empty: vec![false; count],
-            dynamic: Vec::new(),
+
             rec_nodes,
         };
         // Static nodes in order (operands come first), through the evaluator itself.
@@ -262,7 +260,7 @@ impl Prepared {
             sync_fence: &none,
             sync_barrier: &none,
         };
-        let mut memo = vec![None; count];
+        let mut memo = Memo::new(count);
         {
             let mut e = Eval {
                 m,
@@ -274,7 +272,7 @@ impl Prepared {
             for (i, node) in m.nodes.iter().enumerate() {
                 if needed[i] && node.reads == 0 && node.rec.is_none() {
                     if let Op::Base(b) = node.op {
-                        e.memo[i] = Some(base(ev, b));
+                        e.memo.set(i, base(ev, b));
                     } else {
                         e.get(i);
                     }
@@ -286,13 +284,10 @@ impl Prepared {
                 continue;
             }
             if node.reads == 0 && node.rec.is_none() {
-                let v = memo[i].take();
+                let v = memo.vals[i].take();
                 prep.empty[i] = v.as_ref().is_some_and(Val::is_empty);
                 prep.statics[i] = v;
                 continue;
-            }
-            if node.rec.is_none() {
-                prep.dynamic.push(i);
             }
             let e = |j: usize| prep.empty[j];
             prep.empty[i] = match node.op {
@@ -314,29 +309,48 @@ impl Prepared {
     }
 
     /// A fresh memo for [`Eval`].
-    pub fn memo(&self) -> Vec<Option<Val>> {
-        vec![None; self.statics.len()]
+    pub fn memo(&self) -> Memo {
+        Memo::new(self.statics.len())
+    }
+}
+
+/// The values of the nodes an evaluation computed, and which those are: forgetting them
+/// between evaluations costs what computing them did, not a pass over every node.
+pub struct Memo {
+    vals: Vec<Option<Val>>,
+    written: Vec<usize>,
+}
+
+impl Memo {
+    fn new(count: usize) -> Memo {
+        Memo {
+            vals: vec![None; count],
+            written: Vec::new(),
+        }
     }
 
-    /// Forgets the values a previous evaluation left in `memo`.
-    pub fn reset(&self, memo: &mut [Option<Val>]) {
-        for &i in &self.dynamic {
-            memo[i] = None;
+    /// Gives node `i` its value.
+    pub fn set(&mut self, i: usize, v: Val) {
+        if self.vals[i].is_none() {
+            self.written.push(i);
         }
-        for nodes in &self.rec_nodes {
-            for &i in nodes {
-                memo[i] = None;
-            }
+        self.vals[i] = Some(v);
+    }
+
+    /// Forgets every value.
+    pub fn clear(&mut self) {
+        for i in self.written.drain(..) {
+            self.vals[i] = None;
         }
     }
 }
 
-/// One evaluation under given choices; values are kept in `memo` (reset between evaluations).
+/// One evaluation under given choices; values are kept in `memo` (cleared between evaluations).
 pub struct Eval<'a> {
     pub m: &'a Compiled,
     pub prep: &'a Prepared,
     pub choices: &'a Dynamic<'a>,
-    pub memo: &'a mut [Option<Val>],
+    pub memo: &'a mut Memo,
     /// Per `let rec` group being iterated, the current approximations.
     rec: Vec<Option<Vec<Rel>>>,
 }
@@ -346,7 +360,7 @@ impl<'a> Eval<'a> {
         m: &'a Compiled,
         prep: &'a Prepared,
         choices: &'a Dynamic<'a>,
-        memo: &'a mut [Option<Val>],
+        memo: &'a mut Memo,
     ) -> Eval<'a> {
         Eval {
             m,
@@ -359,9 +373,9 @@ impl<'a> Eval<'a> {
 
     /// The value of node `i` (computed once).
     pub fn get(&mut self, i: usize) -> &Val {
-        if self.prep.statics[i].is_none() && self.memo[i].is_none() {
+        if self.prep.statics[i].is_none() && self.memo.vals[i].is_none() {
             let v = self.compute(i);
-            self.memo[i] = Some(v);
+            self.memo.set(i, v);
         }
         self.val(i)
     }
@@ -369,7 +383,7 @@ impl<'a> Eval<'a> {
     fn val(&self, i: usize) -> &Val {
         match &self.prep.statics[i] {
             Some(v) => v,
-            None => self.memo[i].as_ref().expect("computed"),
+            None => self.memo.vals[i].as_ref().expect("computed"),
         }
     }
 
@@ -429,20 +443,29 @@ impl<'a> Eval<'a> {
                 if self.prep.empty[b] {
                     return Val::Rel(self.rel(a).clone());
                 }
-                self.get(a);
-                self.get(b);
+                // An operand empty under these choices: the other one's value.
+                if self.get(a).is_empty() {
+                    return Val::Rel(self.rel(b).clone());
+                }
+                if self.get(b).is_empty() {
+                    return Val::Rel(self.rel(a).clone());
+                }
                 Val::Rel(self.val(a).rel() | self.val(b).rel())
             }
             Op::Inter(a, b) => {
-                self.get(a);
-                self.get(b);
+                // Empty when either operand is, whatever the other one's value.
+                if self.get(a).is_empty() || self.get(b).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 Val::Rel(self.val(a).rel() & self.val(b).rel())
             }
             Op::Diff(a, b) => {
                 if self.prep.empty[b] {
                     return Val::Rel(self.rel(a).clone());
                 }
-                self.get(a);
+                if self.get(a).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 self.get(b);
                 Val::Rel(self.val(a).rel() - self.val(b).rel())
             }
@@ -453,8 +476,10 @@ impl<'a> Eval<'a> {
                 if let Some(s) = self.static_identity(a) {
                     return Val::Rel(self.rel(b).restrict(s, all));
                 }
-                self.get(a);
-                self.get(b);
+                // Empty when either operand is, whatever the other one's value.
+                if self.get(a).is_empty() || self.get(b).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
                 Val::Rel(self.val(a).rel().seq(self.val(b).rel()))
             }
             Op::Cross(a, b) => {
@@ -497,7 +522,7 @@ impl<'a> Eval<'a> {
         let mut cur = vec![Rel::empty(self.prep.n); group.vars.len()];
         loop {
             for &i in &self.prep.rec_nodes[g] {
-                self.memo[i] = None;
+                self.memo.vals[i] = None;
             }
             self.rec[g] = Some(cur.clone());
             let next: Vec<Rel> = group.bodies.iter().map(|&b| self.rel(b).clone()).collect();

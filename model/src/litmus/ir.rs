@@ -597,6 +597,26 @@ pub struct Program {
 }
 
 impl Program {
+    /// Every term the final condition and the filter compare, in no particular order.
+    pub fn condition_terms(&self) -> Vec<&Term> {
+        let mut terms = Vec::new();
+        // An explicit stack: conditions may nest deeply.
+        let mut stack = vec![&self.condition.prop];
+        stack.extend(&self.filter);
+        while let Some(prop) = stack.pop() {
+            match prop {
+                Prop::True => {}
+                Prop::Cmp(_, a, b) => terms.extend([a, b]),
+                Prop::Not(q) => stack.push(q),
+                Prop::And(a, b) | Prop::Or(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        terms
+    }
+
     /// Whether a thread uses `cp.async` (a copy or a group instruction).
     pub fn uses_cp_async(&self) -> bool {
         self.threads.iter().flat_map(|t| &t.body).any(|s| {
