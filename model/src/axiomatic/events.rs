@@ -155,7 +155,8 @@ pub struct Path {
     pub regs: BTreeMap<Reg, Expr>,
     /// What the path assumed at branches and CAS operations that depend on loaded values.
     pub assumes: Vec<Assumption>,
-    /// The backward branch whose bound cut this path short; `None` for a path that ends.
+    /// The backward branch whose bound cut this path short (or, recording lassos, at whose
+    /// taking it is cut: see [`paths_with_lassos`]); `None` for a path that ends.
     pub cut: Option<Span>,
     /// For a cut path, when the cutting branch was taken before: the iteration between its
     /// last two takings (recorded only by [`paths_with_lassos`]).
@@ -308,7 +309,9 @@ pub fn paths(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
     Ok(Paths { per_thread })
 }
 
-/// Every path of every thread, each cut path with its last iteration ([`Path::lasso`]).
+/// Every path of every thread, each cut path with its last iteration ([`Path::lasso`]); a path
+/// is also cut at every taking of a backward branch that was taken before (not only where the
+/// bound cuts it), so that a repeated iteration may follow any shorter prefix.
 pub fn paths_with_lassos(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
     let per_thread = (0..p.threads.len())
         .map(|t| thread_paths(p, t, unroll, true))
@@ -620,6 +623,16 @@ fn thread_paths(
                                 held += s.events.len();
                                 paths.push(s.into_path(Some((here, stmt.span))));
                                 continue;
+                            }
+                            if s.trail
+                                .as_ref()
+                                .is_some_and(|t| t.taken.contains_key(&here))
+                            {
+                                // Recording lassos: the run may also repeat the iteration that
+                                // ends here forever, after fewer takings than the bound allows
+                                // (a shorter prefix: a path cut here).
+                                held += s.events.len();
+                                paths.push(s.clone().into_path(Some((here, stmt.span))));
                             }
                             if let Some(trail) = &mut s.trail {
                                 let at = (s.events.len(), trail.stmts.len(), s.regs.clone());
