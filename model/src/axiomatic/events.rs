@@ -10,8 +10,9 @@
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
+use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::*;
-use crate::scope::Order;
+use crate::scope::{Order, Scope};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
@@ -49,6 +50,15 @@ pub struct ThreadEvent<V = Value> {
     /// Indices (within the trace) of the reads this event depends on (shared: every
     /// valuation of a path has the same).
     pub deps: Rc<[usize]>,
+    /// For the read and the write of a `cp.async`: the index of the first event after the
+    /// `cp.async.wait_group` that waited for the copy's group (`usize::MAX` when none does).
+    /// Program order runs from the copy only to its own write and to the events from there on;
+    /// the events in between are unordered with it. `None` for every other event.
+    pub copy_until: Option<usize>,
+    /// For the events of a bulk copy (`cp.async.bulk`), which the async proxy performs apart
+    /// from the issuing thread's program order: the index of the copy's first event. `None` for
+    /// the thread's own events.
+    pub copy: Option<usize>,
 }
 
 /// One way a thread can run to its end, with the values its loads returned.
@@ -70,6 +80,14 @@ pub enum Expr {
     /// The value an `atom`/`red` of this operation writes, from the old value and the operand
     /// ([`RmwOp::apply`]; never `Cas`, whose write is its `new` operand).
     Rmw(RmwOp, Box<Expr>, Box<Expr>),
+    /// The state `mbarrier.init` writes for this count ([`MbarrierState::init`]).
+    MbarInit(Box<Expr>),
+    /// An mbarrier's state after a tx-count change and arrivals:
+    /// [`MbarrierState::update`]`(state, arrivals, tx)`.
+    MbarUpdate(Box<[Expr; 3]>),
+    /// 1 when the phase of parity `.1` has completed in mbarrier state `.0`, else 0
+    /// ([`MbarrierState::completed`]).
+    MbarDone(Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -107,10 +125,12 @@ impl Expr {
         match self {
             Expr::Const(_) => {}
             Expr::Read(i) => out.push(*i),
-            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) => {
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) | Expr::MbarDone(a, b) => {
                 a.reads(out);
                 b.reads(out);
             }
+            Expr::MbarInit(a) => a.reads(out),
+            Expr::MbarUpdate(args) => args.iter().for_each(|a| a.reads(out)),
         }
     }
 
@@ -122,6 +142,19 @@ impl Expr {
             Expr::Add(a, b) => Some(a.eval(read)?.wrapping_add(b.eval(read)?)),
             Expr::Sub(a, b) => Some(a.eval(read)?.wrapping_sub(b.eval(read)?)),
             Expr::Rmw(op, a, b) => op.apply(a.eval(read)?, b.eval(read)?, 0),
+            Expr::MbarInit(count) => Some(MbarrierState::init(count.eval(read)?)),
+            Expr::MbarUpdate(args) => {
+                let [state, arrivals, tx] = &**args;
+                Some(MbarrierState::update(
+                    state.eval(read)?,
+                    arrivals.eval(read)?,
+                    tx.eval(read)?,
+                ))
+            }
+            Expr::MbarDone(state, parity) => Some(Value::from(MbarrierState::completed(
+                state.eval(read)?,
+                parity.eval(read)?,
+            ))),
         }
     }
 }
@@ -271,7 +304,13 @@ pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
                 mentioned.extend(a.written_reg().cloned());
                 mentioned.extend(a.operands().into_iter().filter_map(op));
             }
-            Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => {}
+            Instr::Fence(_)
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::WarpSync { .. }
+            | Instr::Label(_)
+            | Instr::Branch { cond: None, .. } => {}
         }
         for r in &mentioned {
             note(r);
@@ -361,6 +400,11 @@ struct State {
     assumes: Vec<Assumption>,
     /// Times each backward branch (by statement index) has been taken.
     loops: HashMap<usize, u32>,
+    /// The events of the `cp.async` copies issued since the last `cp.async.commit_group`.
+    cp_open: Vec<usize>,
+    /// The events of each committed `cp.async` group no `cp.async.wait_group` has waited for
+    /// yet, oldest first.
+    cp_groups: Vec<Vec<usize>>,
     /// Recording lassos: every statement run so far, and for each backward branch taken, the
     /// events, the statements run and the registers at its last taking.
     trail: Option<Trail>,
@@ -385,8 +429,31 @@ impl State {
 
     fn push(&mut self, stmt: usize, kind: Kind<Expr>, data: &BTreeSet<usize>) -> usize {
         let deps = data.union(&self.ctrl).copied().collect::<Vec<_>>().into();
-        self.events.push(ThreadEvent { stmt, kind, deps });
+        self.events.push(ThreadEvent {
+            stmt,
+            kind,
+            deps,
+            copy_until: None,
+            copy: None,
+        });
         self.events.len() - 1
+    }
+
+    /// `cp.async.commit_group`.
+    fn cp_commit(&mut self) {
+        let group = std::mem::take(&mut self.cp_open);
+        self.cp_groups.push(group);
+    }
+
+    /// `cp.async.wait_group n`: the copies of every committed group but the `n` most recent
+    /// are ordered before the events from here on.
+    fn cp_wait(&mut self, n: usize) {
+        let until = self.next_event();
+        while self.cp_groups.len() > n {
+            for e in self.cp_groups.remove(0) {
+                self.events[e].copy_until = Some(until);
+            }
+        }
     }
 
     /// The index the next event will have.
@@ -471,6 +538,8 @@ fn thread_paths(
         events: Vec::new(),
         assumes: Vec::new(),
         loops: HashMap::new(),
+        cp_open: Vec::new(),
+        cp_groups: Vec::new(),
         trail: lassos.then(Trail::default),
     };
     let mut paths = Vec::new();
@@ -575,6 +644,60 @@ fn thread_paths(
                 s.push(here, kind, &deps);
                 stack.push(s);
             }
+            Instr::WarpSync { mask } => {
+                // A barrier among the mask's lanes (see `Instr::WarpSync`).
+                let (id, quorum) = Instr::warp_barrier(*mask);
+                let kind = Kind::Barrier {
+                    op: BarrierOp::Sync,
+                    id: id.iter().map(|&v| Expr::Const(v)).collect(),
+                    quorum: Some(Expr::Const(quorum)),
+                };
+                s.push(here, kind, &BTreeSet::new());
+                stack.push(s);
+            }
+            Instr::CpAsync { dst, src } => {
+                // PTX ISA, *cp.async*: it "initiates an asynchronous copy operation of data from
+                // the location specified by source address operand src to the location
+                // specified by destination address operand dst"; the non-bulk copy is not one
+                // of the operations PTX performs in the async proxy, so it reads and writes
+                // through the generic proxy, as weak accesses (it has no `.sem`). It writes the
+                // value it read: the write depends on the read.
+                let weak = Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                };
+                let r = s.next_event();
+                let kind = Kind::Read {
+                    loc: *src,
+                    access: weak,
+                    value: Expr::Read(r),
+                    rmw: false,
+                };
+                s.push(here, kind, &BTreeSet::new());
+                s.write(here, weak, *dst, &Tainted::read(r), false);
+                for e in [r, r + 1] {
+                    s.events[e].copy_until = Some(usize::MAX);
+                    s.cp_open.push(e);
+                }
+                stack.push(s);
+            }
+            Instr::CpAsyncCommit => {
+                s.cp_commit();
+                stack.push(s);
+            }
+            Instr::CpAsyncWait { n, all } => {
+                // PTX ISA, *cp.async.wait_group*: it makes "the executing thread wait till only
+                // N or fewer of the most recent cp.async-groups are pending and all the prior
+                // cp.async-groups committed by the executing thread are complete";
+                // *cp.async.wait_all* "is equivalent to: cp.async.commit_group;
+                // cp.async.wait_group 0;".
+                if *all {
+                    s.cp_commit();
+                }
+                s.cp_wait(*n as usize);
+                stack.push(s);
+            }
             Instr::Mov { dst, src } => {
                 let v = s.operand(src);
                 s.regs.insert(dst.clone(), v);
@@ -586,17 +709,20 @@ fn thread_paths(
                 s.regs.insert(dst.clone(), sum);
                 stack.push(s);
             }
-            Instr::Async(_) => {
-                return Err(TraceError {
-                    span: stmt.span,
-                    message: format!(
-                        "the axiomatic engine does not model `{}` yet",
-                        print::instr(p, &stmt.instr)
-                            .split(' ')
-                            .next()
-                            .unwrap_or_default()
-                    ),
-                });
+            Instr::Async(op) => {
+                let Some(next) = s.mbarrier(here, op) else {
+                    return Err(TraceError {
+                        span: stmt.span,
+                        message: format!(
+                            "the axiomatic engine does not model `{}` yet",
+                            print::instr(p, &stmt.instr)
+                                .split(' ')
+                                .next()
+                                .unwrap_or_default()
+                        ),
+                    });
+                };
+                stack.extend(next);
             }
             Instr::Label(_) => stack.push(s),
             Instr::Branch { cond, target } => {
@@ -749,4 +875,175 @@ pub fn split_rmw(access: Access) -> (Access, Access) {
             ..access
         },
     )
+}
+
+impl State {
+    /// An mbarrier instruction as memory events on the barrier's location, whose value is the
+    /// packed [`MbarrierState`]: `mbarrier.init` a weak write; arrive, expect-tx and complete-tx
+    /// atomic read-modify-writes (PTX ISA, *mbarrier*: "operations on an mbarrier object are
+    /// performed atomically"), an arrive with its `.release` on the write; `try_wait` a strong
+    /// read. PTX ISA, *mbarrier.test_wait/try_wait*: the acquire pattern is that of a wait that
+    /// returns True ("when the wait completes, it synchronizes with the release pattern"), so the
+    /// path forks: on the side where the phase has completed the read acquires, on the other it
+    /// is relaxed. `None` for the asynchronous instructions not modelled here.
+    fn mbarrier(mut self, stmt: usize, op: &AsyncOp) -> Option<Vec<State>> {
+        let strong = |order: Order, scope: Scope| Access {
+            proxy: Proxy::Generic,
+            order,
+            scope: Some(scope),
+        };
+        let zero = Tainted::constant(0);
+        match op {
+            AsyncOp::MbarrierInit { bar, count } => {
+                let count = self.operand(count);
+                let state = Tainted {
+                    value: Expr::MbarInit(Box::new(count.value.clone())),
+                    deps: count.deps,
+                };
+                let weak = Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                };
+                self.write(stmt, weak, *bar, &state, false);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierArrive {
+                bar,
+                order,
+                scope,
+                arrival,
+                ..
+            } => {
+                let (arrivals, tx) = match arrival {
+                    Arrival::Count(n) => (self.operand(n), zero),
+                    Arrival::ExpectTx(bytes) => (Tainted::constant(1), self.operand(bytes)),
+                };
+                self.mbar_rmw(stmt, strong(*order, *scope), *bar, &arrivals, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierExpectTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.operand(bytes);
+                self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierCompleteTx {
+                bar, scope, bytes, ..
+            } => {
+                let bytes = self.operand(bytes);
+                let tx = Tainted {
+                    value: Expr::sub(Expr::Const(0), bytes.value.clone()),
+                    deps: bytes.deps,
+                };
+                self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierTryWait {
+                dst,
+                bar,
+                order,
+                scope,
+                parity,
+            } => {
+                let r = self.next_event();
+                let parity = self.operand(parity);
+                let done = Tainted::read(r).combine(
+                    &parity,
+                    Expr::MbarDone(Box::new(Expr::Read(r)), Box::new(parity.value.clone())),
+                );
+                let sides = match order.is_acquire() {
+                    true => sides(self, Cmp::Eq, &done, &Tainted::constant(1)),
+                    false => vec![(false, self)],
+                };
+                let next = sides
+                    .into_iter()
+                    .map(|(completed, mut s)| {
+                        let order = if completed { *order } else { Order::Relaxed };
+                        let kind = Kind::Read {
+                            loc: *bar,
+                            access: strong(order, *scope),
+                            value: Expr::Read(r),
+                            rmw: false,
+                        };
+                        s.push(stmt, kind, &BTreeSet::new());
+                        s.regs.insert(dst.clone(), done.clone());
+                        s
+                    })
+                    .collect();
+                Some(next)
+            }
+            AsyncOp::BulkCopy {
+                dst,
+                src,
+                size,
+                completion: BulkCompletion::Mbarrier(bar),
+            } => {
+                self.bulk_copy(stmt, *dst, *src, *size, *bar);
+                Some(vec![self])
+            }
+            _ => None,
+        }
+    }
+
+    /// A bulk copy completed through an mbarrier: an async-proxy read of `src` and write of
+    /// `dst` (weak: the copy promises no atomicity), then the complete-tx of `size` bytes on
+    /// `bar`, a relaxed `.cluster` read-modify-write of the barrier's state. The events belong to
+    /// the copy, not to the thread's program order ([`ThreadEvent::copy`]).
+    fn bulk_copy(&mut self, stmt: usize, dst: LocId, src: LocId, size: Value, bar: LocId) {
+        let first = self.next_event();
+        let weak = Access {
+            proxy: Proxy::Async,
+            order: Order::Weak,
+            scope: None,
+        };
+        let read = Kind::Read {
+            loc: src,
+            access: weak,
+            value: Expr::Read(first),
+            rmw: false,
+        };
+        self.push(stmt, read, &BTreeSet::new());
+        self.write(stmt, weak, dst, &Tainted::read(first), false);
+        let complete = Access {
+            proxy: Proxy::Generic,
+            order: Order::Relaxed,
+            scope: Some(Scope::Cluster),
+        };
+        let zero = Tainted::constant(0);
+        self.mbar_rmw(stmt, complete, bar, &zero, &Tainted::constant(-size));
+        for e in &mut self.events[first..] {
+            e.copy = Some(first);
+        }
+    }
+
+    /// An atomic update of an mbarrier's state: a read, then the write of
+    /// [`MbarrierState::update`] of what it read.
+    fn mbar_rmw(
+        &mut self,
+        stmt: usize,
+        access: Access,
+        bar: LocId,
+        arrivals: &Tainted,
+        tx: &Tainted,
+    ) {
+        let (ra, wa) = split_rmw(access);
+        let r = self.next_event();
+        let kind = Kind::Read {
+            loc: bar,
+            access: ra,
+            value: Expr::Read(r),
+            rmw: true,
+        };
+        self.push(stmt, kind, &BTreeSet::new());
+        let old = Tainted::read(r);
+        let value = Expr::MbarUpdate(Box::new([
+            old.value.clone(),
+            arrivals.value.clone(),
+            tx.value.clone(),
+        ]));
+        let new = old.combine(arrivals, value.clone()).combine(tx, value);
+        self.write(stmt, wa, bar, &new, true);
+    }
 }

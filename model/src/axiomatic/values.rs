@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 /// A write a read may take its value from.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 enum Source {
     Initial(Value),
     /// Thread and index of the write in its path.
@@ -272,25 +272,96 @@ impl<'a> Valuations<'a> {
         let Some(check) = self.rf_check else {
             return true;
         };
-        let forced = |k: usize| -> Option<(usize, usize)> {
-            let v = values[self.flat(k)]?;
-            let (read, ids) = &self.events[k];
-            let mut only = None;
-            for (&s, &id) in self.reads[k].2.iter().zip(ids) {
-                if self.source_value(Some(s), values).is_none_or(|w| w == v) {
-                    if only.is_some() {
-                        return None;
-                    }
-                    only = Some((id, *read));
-                }
-            }
-            only
-        };
-        if forced(k).is_none() {
+        if self.forced(values, k).is_none() {
             return true;
         }
-        let pairs: Vec<(usize, usize)> = (0..self.reads.len()).filter_map(forced).collect();
-        check(&pairs)
+        check(&self.forced_pairs(values))
+    }
+
+    /// The reads-from pairs [`Self::choose`] has fixed: those the values force and each
+    /// source chosen.
+    fn fixed_pairs(&self, rf: &[Option<Source>], values: &Values) -> Vec<(usize, usize)> {
+        let mut pairs = self.forced_pairs(values);
+        for (k, source) in rf.iter().enumerate() {
+            let Some(source) = source else { continue };
+            let (read, ids) = &self.events[k];
+            if let Some(i) = self.reads[k].2.iter().position(|s| s == source) {
+                if !pairs.contains(&(ids[i], *read)) {
+                    pairs.push((ids[i], *read));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// After [`Self::choose`] gave read `k` a value or a source (and propagated): whether the
+    /// pairs fixed now pass the check (`before`: those fixed before, which passed), and when
+    /// `k` got a value that more than one source may have written, whether one of those
+    /// sources passes it with them (every execution reads `k` from one of them). `Some(s)`:
+    /// `s` is the only such source, so every execution with these pairs reads `k` from it (the
+    /// check is monotone: the others stay ruled out as pairs are added).
+    fn choice_possible(
+        &self,
+        rf: &[Option<Source>],
+        values: &Values,
+        k: usize,
+        before: &[(usize, usize)],
+    ) -> Option<Option<Source>> {
+        let Some(check) = self.rf_check else {
+            return Some(None);
+        };
+        let mut pairs = self.fixed_pairs(rf, values);
+        if pairs.len() != before.len() && !check(&pairs) {
+            return None;
+        }
+        let Some(v) = values[self.flat(k)] else {
+            return Some(None);
+        };
+        if rf[k].is_some() || self.forced(values, k).is_some() {
+            return Some(None);
+        }
+        let (read, ids) = &self.events[k];
+        let mut viable = self.reads[k]
+            .2
+            .iter()
+            .zip(ids)
+            .filter(|&(&s, _)| self.source_value(Some(s), values).is_none_or(|w| w == v))
+            .filter(|&(_, &id)| {
+                pairs.push((id, *read));
+                let ok = check(&pairs);
+                pairs.pop();
+                ok
+            })
+            .map(|(&s, _)| s);
+        let first = viable.next()?;
+        Some(match viable.next() {
+            None => Some(first),
+            Some(_) => None,
+        })
+    }
+
+    /// The reads-from pair (write, read) that read `k`'s value forces: the only source that
+    /// can have written it (the others write other values).
+    fn forced(&self, values: &Values, k: usize) -> Option<(usize, usize)> {
+        let v = values[self.flat(k)]?;
+        let (read, ids) = &self.events[k];
+        let mut only = None;
+        for (&s, &id) in self.reads[k].2.iter().zip(ids) {
+            if self.source_value(Some(s), values).is_none_or(|w| w == v) {
+                if only.is_some() {
+                    return None;
+                }
+                only = Some((id, *read));
+            }
+        }
+        only
+    }
+
+    /// Every reads-from pair the values so far force.
+    fn forced_pairs(&self, values: &Values) -> Vec<(usize, usize)> {
+        (0..self.reads.len())
+            .filter_map(|k| self.forced(values, k))
+            .collect()
     }
 
     /// Keeps only the valuations whose registers leave the final condition's proposition able
@@ -451,11 +522,22 @@ impl<'a> Valuations<'a> {
         values: &Values,
         emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        // Reads that branches test first: a path's assumptions then fail (or its reads-from
+        // pairs do) before the reads that only fill registers multiply the branches.
         let open = (0..self.reads.len())
             .filter(|&k| rf[k].is_none() && values[self.flat(k)].is_none())
-            .min_by_key(|&k| self.count_options(k, values));
+            .min_by_key(|&k| {
+                (
+                    self.mentioned_by[k].0.is_empty(),
+                    self.count_options(k, values),
+                )
+            });
         let Some(k) = open else {
             return self.settle(rf, values.clone(), emit);
+        };
+        let before = match self.rf_check {
+            Some(_) => self.fixed_pairs(rf, values),
+            None => Vec::new(),
         };
         for option in self.options(k, values) {
             let mut next = values.clone();
@@ -464,7 +546,14 @@ impl<'a> Valuations<'a> {
                 Err(source) => rf[k] = Some(source),
             }
             self.propagate(rf, &mut next);
-            if self.possible(&next) {
+            if !self.possible(&next) {
+                rf[k] = None;
+                continue;
+            }
+            if let Some(only) = self.choice_possible(rf, &next, k, &before) {
+                if only.is_some() {
+                    rf[k] = only;
+                }
                 self.choose(rf, &next, emit)?;
             }
             rf[k] = None;
@@ -656,6 +745,8 @@ impl<'a> Valuations<'a> {
                     .map(|e| ThreadEvent {
                         stmt: e.stmt,
                         deps: e.deps.clone(),
+                        copy_until: e.copy_until,
+                        copy: e.copy,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,

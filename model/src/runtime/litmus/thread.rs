@@ -6,7 +6,8 @@
 
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
-use crate::litmus::{BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
+use crate::litmus::async_ops::{Arrival, MbarrierState};
+use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
@@ -161,7 +162,9 @@ impl ThreadRun {
     /// The machine location the statement at `pc` loads from, if it is a load.
     pub fn next_load(&self, model: &LitmusModel, t: usize) -> Option<usize> {
         match &model.threads[t].get(self.pc)?.instr {
-            Instr::Load { loc, .. } => Some(model.loc_of[*loc]),
+            Instr::Load { loc, .. } | Instr::Async(AsyncOp::MbarrierTryWait { bar: loc, .. }) => {
+                Some(model.loc_of[*loc])
+            }
             _ => None,
         }
     }
@@ -173,12 +176,20 @@ impl ThreadRun {
             Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
                 Point::Write(model.loc_of[*loc])
             }
+            Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => Point::Read(model.loc_of[*bar]),
+            Instr::Async(op) => match op.mbarrier() {
+                Some(bar) => Point::Write(model.loc_of[bar]),
+                None => Point::Other,
+            },
+            // A commit touches only its thread's own groups (see `Machine::cp_async_commit`).
+            Instr::CpAsyncCommit => Point::Local,
             _ => Point::Other,
         }
     }
 
     /// Perform the visible statement at `pc` on `m`. Returns whether the thread must block (a
-    /// `bar.sync` whose instance has not completed).
+    /// `bar.sync` whose instance has not completed, a `cp.async.wait_group` whose groups have
+    /// not).
     pub fn exec(
         &mut self,
         model: &LitmusModel,
@@ -242,6 +253,7 @@ impl ThreadRun {
                 };
                 rmw.run(m, t, model.loc_of[*loc], site)?;
             }
+            Instr::Async(op) => self.mbarrier(model, t, m, op, site, mirror, choose)?,
             Instr::Fence(Fence::Sc(scope)) => m.fence(t, Order::Sc, *scope, site)?,
             Instr::Fence(Fence::AcqRel(scope)) => m.fence(t, Order::AcqRel, *scope, site)?,
             Instr::Barrier { op, id, quorum } => {
@@ -249,18 +261,58 @@ impl ThreadRun {
                 let quorum = quorum
                     .as_ref()
                     .map(|q| self.val(model, t, q).max(1) as usize);
-                // A barrier that ends its thread need not wait: nothing after it could observe
-                // what waiting brings, and the axiomatic model lets it never complete.
-                let last = body[self.pc..]
-                    .iter()
-                    .all(|s| matches!(s.instr, Instr::Label(_)));
-                let wait = *op == BarrierOp::Sync && !last;
-                m.set_future_barriers(t, model.future_barriers(t, self.pc));
-                return m.barrier_op(t, site, BarrierKey::Id(id), quorum, wait);
+                return self.barrier(model, t, m, id, quorum, *op == BarrierOp::Sync);
+            }
+            Instr::WarpSync { mask } => {
+                // The CTA barrier of the mask's lanes (see `Instr::warp_barrier`).
+                let (id, quorum) = Instr::warp_barrier(*mask);
+                let id = barrier_id(id.into_iter());
+                return self.barrier(model, t, m, id, Some(quorum as usize), true);
+            }
+            Instr::CpAsync { dst, src } => {
+                // The copy joins the thread's open group; the CTA's copy agent performs it.
+                let (src, dst) = (model.loc_of[*src], model.loc_of[*dst]);
+                m.cp_async(t, vec![src], vec![dst], 4, site)?;
+            }
+            Instr::CpAsyncCommit => m.cp_async_commit(t, site)?,
+            Instr::CpAsyncWait { n, all } => {
+                // PTX ISA, *cp.async.wait_all*: "equivalent to: cp.async.commit_group;
+                // cp.async.wait_group 0;".
+                if *all {
+                    m.cp_async_commit(t, site)?;
+                }
+                return m.cp_async_wait(t, *n as usize, site);
             }
             other => unreachable!("{other:?} is local; `advance` runs it"),
         }
         Ok(false)
+    }
+
+    /// Arrive at the barrier `id` of the thread's CTA (the statement before `pc`), waiting if
+    /// `sync`. Returns whether the thread must block.
+    fn barrier(
+        &self,
+        model: &LitmusModel,
+        t: usize,
+        m: &mut Machine,
+        id: i64,
+        quorum: Option<usize>,
+        sync: bool,
+    ) -> Result<bool, Halt> {
+        let body = &model.threads[t];
+        // A barrier that ends its thread need not wait: nothing after it could observe what
+        // waiting brings, and the axiomatic model lets it never complete.
+        let last = body[self.pc..]
+            .iter()
+            .all(|s| matches!(s.instr, Instr::Label(_)));
+        m.set_future_barriers(t, model.future_barriers(t, self.pc));
+        m.barrier_op(
+            t,
+            body[self.pc - 1].site,
+            BarrierKey::Id(id),
+            quorum,
+            sync && !last,
+        )
     }
 
     /// The thread's registers and their final values, named as final states name them.
@@ -273,6 +325,79 @@ impl ThreadRun {
             .iter()
             .zip(self.regs.iter())
             .map(|(key, v)| (key.clone(), *v))
+    }
+}
+
+impl ThreadRun {
+    /// An mbarrier instruction on the barrier's location, whose value is the packed
+    /// [`MbarrierState`], as the axiomatic engine has it (`axiomatic::events`): `init` a weak
+    /// store, arrive / expect-tx / complete-tx atomic read-modify-writes, `try_wait` a strong
+    /// load. The runtime acquires with every `.acquire` try_wait, also one that returns 0 (the
+    /// axiomatic model acquires only where it returns 1): more synchronization, so fewer
+    /// outcomes, never more.
+    #[allow(clippy::too_many_arguments)]
+    fn mbarrier(
+        &mut self,
+        model: &LitmusModel,
+        t: usize,
+        m: &mut Machine,
+        op: &AsyncOp,
+        site: crate::runtime::report::Site,
+        mirror: Option<u32>,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<(), Halt> {
+        let update = |m: &mut Machine, bar: usize, arrivals: Value, tx: Value, order, scope| {
+            let apply =
+                move |old: u64| Some(MbarrierState::update(old as Value, arrivals, tx) as u64);
+            let loc = model.loc_of[bar];
+            m.rmw(t, loc, RmwKind::Mbarrier, &apply, order, scope, site)
+                .map(|_| ())
+        };
+        match op {
+            AsyncOp::MbarrierInit { bar, count } => {
+                let v = MbarrierState::init(self.val(model, t, count));
+                m.store(t, model.loc_of[*bar], v as u64, Order::Weak, None, site)
+            }
+            AsyncOp::MbarrierArrive {
+                bar,
+                order,
+                scope,
+                arrival,
+                ..
+            } => {
+                let (arrivals, tx) = match arrival {
+                    Arrival::Count(n) => (self.val(model, t, n), 0),
+                    Arrival::ExpectTx(bytes) => (1, self.val(model, t, bytes)),
+                };
+                update(m, *bar, arrivals, tx, *order, *scope)
+            }
+            AsyncOp::MbarrierExpectTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.val(model, t, bytes);
+                update(m, *bar, 0, tx, Order::Relaxed, *scope)
+            }
+            AsyncOp::MbarrierCompleteTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.val(model, t, bytes).wrapping_neg();
+                update(m, *bar, 0, tx, Order::Relaxed, *scope)
+            }
+            AsyncOp::MbarrierTryWait {
+                dst,
+                bar,
+                order,
+                scope,
+                parity,
+            } => {
+                let loc = model.loc_of[*bar];
+                let state = m.load(t, loc, *order, Some(*scope), site, mirror, choose)?;
+                let done = MbarrierState::completed(state as Value, self.val(model, t, parity));
+                self.set(model, t, dst, Value::from(done));
+                Ok(())
+            }
+            other => unreachable!("`unsupported` keeps {other:?} from the litmus runtime"),
+        }
     }
 }
 
