@@ -467,11 +467,22 @@ impl State {
             .and_then(|((branch, _), trail)| {
                 let (start, from, regs) = trail.taken.get(&branch)?;
                 let stmts = &trail.stmts[*from..];
-                let previous = trail
-                    .before_last
-                    .get(&branch)
-                    .filter(|&&(_, earlier)| &trail.stmts[earlier..*from] == stmts)
-                    .map(|&(events, _)| events);
+                // The iteration before: the one between the two takings before, or, when the
+                // branch was taken only once before, the first iteration, from the loop's
+                // entry (the statements just before the last taking, when they are the same
+                // statements: each statement makes the same events, which `liveness.rs`
+                // checks event for event).
+                let len = self.events.len() - start;
+                let first = (*from >= stmts.len()
+                    && &trail.stmts[*from - stmts.len()..*from] == stmts
+                    && *start >= len)
+                    .then(|| start - len);
+                let previous = match trail.before_last.get(&branch) {
+                    Some(&(events, earlier)) => {
+                        (&trail.stmts[earlier..*from] == stmts).then_some(events)
+                    }
+                    None => first,
+                };
                 Some(Lasso {
                     start: *start,
                     stmts: stmts.to_vec(),
