@@ -69,6 +69,7 @@ fn a_forbidden_state_is_a_disagreement() {
     let dropped = allowed.pop_first().expect("the runtime reaches some state");
     let f = Finding::Disagreement {
         program: scopecheck_model::litmus::print(&p),
+        model: "ptx-v7.5",
         allowed,
         reached,
     };
@@ -214,6 +215,7 @@ fn a_race_verdict_disagreement_says_who_saw_the_race() {
     let f = Finding::RaceVerdict {
         program: "PTX t\n".to_string(),
         state: Some(state),
+        model: "ptx-v7.5",
         axioms_racy: true,
         runtime_racy: false,
     };

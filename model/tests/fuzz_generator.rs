@@ -3,9 +3,16 @@
 
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
 use scopecheck_model::litmus::{
-    parse, print, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
+    async_ops::Arrival, parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp,
+    Term,
 };
+use scopecheck_model::scope::Scope;
 use std::collections::BTreeSet;
+
+/// Locations other than the mbarrier `b`.
+fn data_locations(p: &Program) -> usize {
+    p.locations.iter().filter(|l| l.name != "b").count()
+}
 
 const SEEDS: u64 = 2_000;
 
@@ -42,7 +49,25 @@ fn programs_stay_within_limits() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
-        assert!((1..=3).contains(&p.locations.len()), "seed {seed}");
+        // Up to three data locations (global, or now and then one in a CTA's shared memory), and
+        // now and then the mbarrier `b` in shared memory.
+        let data = data_locations(&p);
+        assert!((1..=3).contains(&data), "seed {seed}");
+        assert!(p.locations.len() - data <= 1, "seed {seed}");
+        for (l, loc) in p.locations.iter().enumerate() {
+            let Some(of) = loc.shared else { continue };
+            let owner = p
+                .cta_placement(of)
+                .expect("a thread runs in the owning CTA");
+            for (t, th) in p.threads.iter().enumerate() {
+                let uses = th.body.iter().any(|s| s.instr.location() == Some(l));
+                assert!(
+                    !uses || Scope::Cluster.includes(&th.placement, &owner),
+                    "seed {seed}: P{t} reaches {} outside its cluster",
+                    loc.name
+                );
+            }
+        }
         assert!(
             p.threads.iter().all(|t| (1..=4).contains(&t.body.len())),
             "seed {seed}"
@@ -92,7 +117,7 @@ fn generator_covers_the_feature_space() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         seen.insert(format!("threads {}", p.threads.len()));
-        seen.insert(format!("locations {}", p.locations.len()));
+        seen.insert(format!("locations {}", data_locations(&p)));
         let ctas: BTreeSet<_> = p.threads.iter().map(|t| t.placement.cta).collect();
         seen.insert(
             if ctas.len() == 1 {
@@ -108,7 +133,11 @@ fn generator_covers_the_feature_space() {
         if p.threads.iter().any(|t| t.placement.gpu != 0) {
             seen.insert("other gpu".into());
         }
-        for stmt in p.threads.iter().flat_map(|t| &t.body) {
+        for (th, stmt) in p
+            .threads
+            .iter()
+            .flat_map(|t| t.body.iter().map(move |s| (t, s)))
+        {
             let feature = match &stmt.instr {
                 Instr::Load { access, .. } if access.proxy == Proxy::Texture => {
                     "ld.global.nc".to_string()
@@ -132,9 +161,35 @@ fn generator_covers_the_feature_space() {
                 Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
                 Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
                 Instr::CpAsyncWait { n, .. } => format!("cp.async.wait_group {n}"),
+                Instr::Async(AsyncOp::MbarrierArrive {
+                    arrival: Arrival::ExpectTx(_),
+                    ..
+                }) => "mbarrier.arrive.expect_tx".to_string(),
+                Instr::Async(AsyncOp::MbarrierArrive { order, window, .. }) => {
+                    format!("mbarrier.arrive.{order}.{}", window.name())
+                }
+                Instr::Async(AsyncOp::MbarrierExpectTx { .. }) => "mbarrier.expect_tx".to_string(),
+                Instr::Async(AsyncOp::MbarrierCompleteTx { window, .. }) => {
+                    format!("mbarrier.complete_tx.{}", window.name())
+                }
+                Instr::Async(AsyncOp::MbarrierTryWait { order, .. }) => {
+                    format!("mbarrier.try_wait.{order}")
+                }
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
+            let shared = stmt.instr.location().and_then(|l| p.shared_of(l));
+            if let (Some(of), false) = (shared, matches!(stmt.instr, Instr::Async(_))) {
+                let own = of.is_own(&th.placement);
+                seen.insert(
+                    if own {
+                        "shared::cta access"
+                    } else {
+                        "shared::cluster access"
+                    }
+                    .into(),
+                );
+            }
             if let Some(scope) = match &stmt.instr {
                 Instr::Load { access, .. } | Instr::Store { access, .. } => access.scope,
                 _ => None,
@@ -161,6 +216,16 @@ fn generator_covers_the_feature_space() {
         "clusters",
         "bar.cta.sync",
         "bar.warp.sync",
+        "mbarrier.arrive.release.shared::cta",
+        "mbarrier.arrive.relaxed.shared::cluster",
+        "mbarrier.try_wait.acquire",
+        "mbarrier.try_wait.relaxed",
+        "mbarrier.arrive.expect_tx",
+        "mbarrier.expect_tx",
+        "mbarrier.complete_tx.shared::cta",
+        "mbarrier.complete_tx.shared::cluster",
+        "shared::cta access",
+        "shared::cluster access",
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",

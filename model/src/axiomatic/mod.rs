@@ -516,6 +516,9 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
             let mut valuations = values::Valuations::new(p, &combo);
+            if !model.forbids_thin_air() {
+                valuations.allow_thin_air(p);
+            }
             let wanted_here = wanted.as_ref().map(|w| {
                 let names: Vec<String> = combo
                     .iter()

@@ -8,7 +8,9 @@
 //! through reads-from) cannot be computed: it takes each value already in play at its location
 //! (the initial value, or one an evaluated write stores there) and keeps those that its source
 //! then confirms. Such executions are thin air, which the PTX models' No-Thin-Air axiom rejects;
-//! Tile IR, which has no such axiom, sees the self-justifying values that are in play.
+//! under a model without such an axiom (Tile IR, Vulkan, OpenCL) a cycle may justify any value,
+//! and such a read also takes one value of each class the program's comparisons tell apart
+//! ([`Valuations::allow_thin_air`]).
 //!
 //! Under the PTX models, whose No-Thin-Air axiom rejects every execution with such a cycle,
 //! only valuations without one can have consistent executions; [`Valuations::for_each_grounded`]
@@ -61,6 +63,11 @@ pub struct Valuations<'a> {
     rf_check: Option<RfCheck<'a>>,
     /// How many initial writes come before the threads' events in `Events`.
     inits: usize,
+    /// Values a read on a data-flow cycle may also take beyond those in play
+    /// ([`Self::allow_thin_air`]): the constants named, and the first value above them all
+    /// (`None`: the model forbids thin air, no such values).
+    named: Vec<Value>,
+    unnamed: Option<Value>,
 }
 
 /// Whether some consistent execution may have every one of these reads-from pairs (write, read;
@@ -182,7 +189,52 @@ impl<'a> Valuations<'a> {
             events,
             rf_check: None,
             inits,
+            named: Vec::new(),
+            unnamed: None,
         }
+    }
+
+    /// Under a model without a No-Thin-Air axiom: a read on a data-flow cycle may return any
+    /// value its cycle confirms, not only the values in play. Values are only ever compared for
+    /// equality (`==`/`!=` in the final condition, the filter, branches and CAS), so the
+    /// unboundedly many self-justified values fall into classes: each constant those
+    /// comparisons name, and the values equal to none of them. A read on a cycle therefore also
+    /// tries each named constant and a value named nowhere, which stands for the rest: one
+    /// above every named constant, or, where earlier cycles took such values, one of theirs or
+    /// the next (so that two cycles compared with each other may be equal or not). The model,
+    /// not the valuation, then judges each execution.
+    pub fn allow_thin_air(&mut self, p: &Program) {
+        let mut named = Vec::new();
+        let mut stack: Vec<&Prop> = vec![&p.condition.prop];
+        stack.extend(&p.filter);
+        while let Some(q) = stack.pop() {
+            match q {
+                Prop::True => {}
+                Prop::Cmp(_, a, b) => {
+                    for t in [a, b] {
+                        if let Term::Const(v) = t {
+                            named.push(*v);
+                        }
+                    }
+                }
+                Prop::Not(a) => stack.push(a),
+                Prop::And(a, b) | Prop::Or(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        for assumption in self.paths.iter().flat_map(|path| &path.assumes) {
+            for e in [&assumption.a, &assumption.b] {
+                if let Expr::Const(v) = e {
+                    named.push(*v);
+                }
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        self.unnamed = Some(named.last().map_or(1, |v| v.saturating_add(1)));
+        self.named = named;
     }
 
     /// Deciding the condition (`sat`: the proposition's value wanted): per reported location
@@ -597,7 +649,8 @@ impl<'a> Valuations<'a> {
     }
 
     /// With every source chosen: values left open lie on a data-flow cycle; take each value in
-    /// play for the first of them, and keep the valuations that every source confirms.
+    /// play (and each value [`Self::allow_thin_air`] names) for the first of them, and keep
+    /// the valuations that every source confirms.
     fn settle(
         &self,
         rf: &[Option<Source>],
@@ -622,7 +675,21 @@ impl<'a> Valuations<'a> {
             .2
             .iter()
             .filter_map(|&s| self.source_value(Some(s), &values))
+            .chain(self.named.iter().copied())
             .collect();
+        if let Some(base) = self.unnamed {
+            let mut taken: Vec<Value> = values
+                .iter()
+                .flatten()
+                .filter(|&&v| v >= base)
+                .copied()
+                .collect();
+            taken.sort_unstable();
+            taken.dedup();
+            let next = taken.last().map_or(base, |v| v.saturating_add(1));
+            in_play.extend(taken);
+            in_play.push(next);
+        }
         in_play.sort();
         in_play.dedup();
         for v in in_play {

@@ -1,6 +1,10 @@
 //! The engine differential: SC ⊆ runtime ⊆ axioms, on the final states of one program.
 //!
-//! - The operational runtime must never reach a final state the axiomatic PTX v7.5 model
+//! The reference is the axiomatic PTX v7.5 model, and for programs with Hopper's asynchronous
+//! instructions or shared-memory locations ([`Reference::for_program`]) the built-in `ptx-v8.cat`,
+//! which is ptx-v7.5 plus the async proxy, mbarriers, bulk copies and clusters.
+//!
+//! - The operational runtime must never reach a final state the reference model
 //!   forbids. Its modification order is execution order, so it reaches a subset of what the
 //!   axioms allow (load buffering, for one, is allowed but unreachable); the converse would fail
 //!   on correct engines. The runtime explores exhaustively by state caching
@@ -11,7 +15,7 @@
 //!   runtime explored everything, reached by it. This catches engines that are too strong, which
 //!   the first check cannot see.
 //!
-//! - Race verdicts (PTX ISA "Data races", ptx-v7.5's `races`), compared when both engines went
+//! - Race verdicts (PTX ISA "Data races": the reference model's `races`), compared when both engines went
 //!   through everything (the runtime complete, the axioms within their unroll bound and
 //!   budget): some run of the runtime has a data race exactly when some consistent execution
 //!   has one; and a final state the runtime reaches through a racy run is one some racy
@@ -80,12 +84,16 @@ pub enum Finding {
     /// The runtime reached states the axioms forbid.
     Disagreement {
         program: String,
+        /// The reference model's name.
+        model: &'static str,
         allowed: BTreeSet<FinalState>,
         reached: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the axioms forbid.
     ScForbidden {
         program: String,
+        /// The reference model's name.
+        model: &'static str,
         states: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the runtime never reached in a complete exploration.
@@ -98,7 +106,10 @@ pub enum Finding {
     RaceVerdict {
         program: String,
         state: Option<FinalState>,
-        /// Some consistent execution (ending in `state`) has a data race under ptx-v7.5.
+        /// The reference model's name.
+        model: &'static str,
+        /// Some consistent execution (ending in `state`) has a data race under the reference
+        /// model.
         axioms_racy: bool,
         /// Some run of the runtime (ending in `state`) reported a data race.
         runtime_racy: bool,
@@ -123,12 +134,12 @@ impl Finding {
     /// One line naming the kind of finding.
     pub fn summary(&self) -> String {
         match self {
-            Finding::Disagreement { .. } => format!(
-                "the runtime reached {} state(s) ptx-v7.5 forbids",
+            Finding::Disagreement { model, .. } => format!(
+                "the runtime reached {} state(s) {model} forbids",
                 self.forbidden().len()
             ),
-            Finding::ScForbidden { states, .. } => format!(
-                "ptx-v7.5 forbids {} sequentially consistent state(s)",
+            Finding::ScForbidden { model, states, .. } => format!(
+                "{model} forbids {} sequentially consistent state(s)",
                 states.len()
             ),
             Finding::ScNotReached { states, .. } => format!(
@@ -136,12 +147,15 @@ impl Finding {
                 states.len()
             ),
             Finding::RaceVerdict {
-                axioms_racy, state, ..
+                model,
+                axioms_racy,
+                state,
+                ..
             } => {
                 let (racy, free) = if *axioms_racy {
-                    ("ptx-v7.5", "the runtime")
+                    (*model, "the runtime")
                 } else {
-                    ("the runtime", "ptx-v7.5")
+                    ("the runtime", *model)
                 };
                 match state {
                     Some(state) => {
@@ -164,14 +178,17 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.summary())?;
         if let Finding::Disagreement {
-            allowed, reached, ..
+            model,
+            allowed,
+            reached,
+            ..
         } = self
         {
             writeln!(f, "--- reached by the runtime but forbidden:")?;
             for s in self.forbidden() {
                 writeln!(f, "  {s}")?;
             }
-            writeln!(f, "--- allowed by ptx-v7.5 ({}):", allowed.len())?;
+            writeln!(f, "--- allowed by {model} ({}):", allowed.len())?;
             for s in allowed {
                 writeln!(f, "  {s}")?;
             }
@@ -263,6 +280,44 @@ pub fn decode_input(data: &[u8]) -> Option<Program> {
     })
 }
 
+/// The axiomatic model a program is checked against.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// The model.
+    pub model: Model,
+    /// Its name, as findings print it.
+    pub name: &'static str,
+}
+
+impl Reference {
+    /// `ptx-v8` (the built-in `ptx-v8.cat`) for a program with Hopper's asynchronous
+    /// instructions ([`Instr::Async`]), a proxy fence or a location in a CTA's shared memory:
+    /// ptx-v7.5 gives those no meaning (it refuses the instructions). `ptx-v7.5` for every other
+    /// program: ptx-v8.cat is ptx-v7.5 plus what Hopper adds, and the Rust ptx-v7.5 answers
+    /// faster than the cat interpreter.
+    pub fn for_program(p: &Program) -> Reference {
+        let hopper = p.locations.iter().any(|l| l.shared.is_some())
+            || p.threads
+                .iter()
+                .flat_map(|t| &t.body)
+                .any(|s| matches!(s.instr, Instr::Async(_) | Instr::Fence(Fence::Proxy(_))));
+        // Compiled once per process: the fuzzer checks thousands of programs a second.
+        static PTX_V8: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
+        match hopper {
+            true => Reference {
+                model: PTX_V8
+                    .get_or_init(|| Model::from_name("ptx-v8").expect("ptx-v8.cat is built in"))
+                    .clone(),
+                name: "ptx-v8",
+            },
+            false => Reference {
+                model: Model::PtxV75,
+                name: "ptx-v7.5",
+            },
+        }
+    }
+}
+
 /// Runs both engines on `p` and compares their final states.
 pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     let outcomes = explore_states(
@@ -301,13 +356,15 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
         memory: axiomatic::FinalMemory::All,
         ..axiomatic::Options::default()
     };
-    let allowed =
-        axiomatic::allowed_among(p, Model::PtxV75, &options, &asked).map_err(axiomatic_error)?;
+    let reference = Reference::for_program(p);
+    let allowed = axiomatic::allowed_among(p, reference.model.clone(), &options, &asked)
+        .map_err(axiomatic_error)?;
     if !outcomes.states.is_subset(&allowed) {
-        let every =
-            axiomatic::analyze_states(p, Model::PtxV75, &options).map_err(axiomatic_error)?;
+        let every = axiomatic::analyze_states(p, reference.model.clone(), &options)
+            .map_err(axiomatic_error)?;
         return Err(Finding::Disagreement {
             program: print(p),
+            model: reference.name,
             allowed: every.states.into_iter().map(|s| s.state).collect(),
             reached: outcomes.states,
         });
@@ -316,6 +373,7 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     if !forbidden.is_empty() {
         return Err(Finding::ScForbidden {
             program: print(p),
+            model: reference.name,
             states: forbidden,
         });
     }
@@ -326,7 +384,7 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             states: missed,
         });
     }
-    let races_compared = compare_races(p, &outcomes, &options, opts)?;
+    let races_compared = compare_races(p, &reference, &outcomes, &options, opts)?;
     Ok(Agreement {
         reached: outcomes.states.len(),
         sequentially_consistent: sc.len(),
@@ -335,11 +393,12 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     })
 }
 
-/// Whether the runtime and ptx-v7.5 agree that some execution has a data race, and every final
+/// Whether the runtime and the reference model agree that some execution has a data race, and every final
 /// state the runtime reaches through a racy run is one a racy consistent execution ends in (see
 /// the module documentation); `Ok(None)` when one of them did not go through everything.
 fn compare_races(
     p: &Program,
+    reference: &Reference,
     outcomes: &crate::runtime::litmus::Outcomes,
     options: &axiomatic::Options,
     opts: &Options,
@@ -351,11 +410,12 @@ fn compare_races(
         max_executions: Some(opts.race_executions),
         ..options.clone()
     };
-    let analysis =
-        axiomatic::analyze(p, Model::PtxV75, &options).map_err(|e| Finding::AxiomaticError {
+    let analysis = axiomatic::analyze(p, reference.model.clone(), &options).map_err(|e| {
+        Finding::AxiomaticError {
             program: print(p),
             message: e.to_string(),
-        })?;
+        }
+    })?;
     if analysis.bounded {
         return Ok(None);
     }
@@ -369,6 +429,7 @@ fn compare_races(
         return Err(Finding::RaceVerdict {
             program: print(p),
             state: Some(state.clone()),
+            model: reference.name,
             axioms_racy: false,
             runtime_racy: true,
         });
@@ -386,6 +447,7 @@ fn compare_races(
         return Err(Finding::RaceVerdict {
             program: print(p),
             state: None,
+            model: reference.name,
             axioms_racy,
             runtime_racy,
         });

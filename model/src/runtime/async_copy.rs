@@ -16,9 +16,18 @@
 //! of a copy's destination is ordered after the copy only through the copy's completion (an
 //! mbarrier wait, or `bulk_wait`). Everything else is a data race, found by the usual checks.
 //!
+//! A `cp.async` copy is ordered by its own clock, not the agent's: PTX orders it after what its
+//! issuer knew at the issue and before what follows the issuer's `wait_group` for its group, and
+//! leaves it unordered with every other copy (of another thread, or of the same thread before a
+//! wait). So its race checks ask what the issuer knew at the issue ([`Copy::view`]), the agent's
+//! earlier copies included, and its completion hands the issuer its element writes alone
+//! ([`Copy::written`]), never the agent's clock, which orders the agent's copies one after the
+//! other.
+//!
 //! Limitation: one agent per block performs its copies in issue order, so two copies of one
 //! block never overlap in time (real TMA units may); each copy reads the newest store of every
-//! source element (any other store it could read would race with it).
+//! source element (any other store it could read would race with it). Bulk copies are ordered
+//! by the agent's clock: a bulk copy's completion orders the agent's earlier copies too.
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
@@ -26,7 +35,7 @@ use super::memory::AccessRec;
 use super::panics::HaltSignal;
 use super::race::Race;
 use super::report::{EventKind, FailureKind, Site};
-use super::view::{View, ALL_LEVELS};
+use super::view::{Observed, View, ALL_LEVELS};
 use crate::engine::Point;
 use crate::scope::Order;
 use std::collections::VecDeque;
@@ -60,6 +69,10 @@ pub struct Copy {
     /// generic-proxy writes).
     pub proxy_view: Option<Arc<View>>,
     pub site: Site,
+    /// `cp.async` only: the element writes performed so far, each an event of its own
+    /// (observed, not a clock component) with the coherence floor of its destination — what the
+    /// completion releases to the issuer's `wait_group`.
+    pub written: Option<View>,
 }
 
 /// A block's agent: the copy in progress (and its next element), then the queue.
@@ -146,6 +159,7 @@ impl Machine {
             view: Arc::new(th.view.clone()),
             proxy_view,
             site,
+            written: None,
         };
         self.agent_work[block].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
@@ -246,23 +260,22 @@ impl Machine {
     /// One step of the agent's current copy: an element, or the completion.
     pub fn agent_step(&mut self, a: usize) -> Result<(), Halt> {
         let block = self.setup.threads[a].block as usize;
-        let (copy, i) = self.agent_work[block]
+        let (mut copy, i) = self.agent_work[block]
             .current
             .clone()
             .expect("agent_next found a copy in progress");
-        if i + 1 == copy.dst.len() {
-            if let Completion::CpAsyncGroup(g) = copy.completion {
+        if i < copy.dst.len() {
+            self.agent_element(a, &mut copy, i)?;
+            if let (true, Completion::CpAsyncGroup(g)) = (i + 1 == copy.dst.len(), copy.completion)
+            {
                 // A `cp.async` completes with its last element: completing later only delays
                 // its issuer's `wait_group`, which the engine may delay anyway, so a separate
                 // step would add interleavings and no outcome.
                 self.agent_work[block].current = None;
-                self.agent_element(a, &copy, i)?;
                 return self.cp_async_complete(a, &copy, g);
             }
-        }
-        if i < copy.dst.len() {
-            self.agent_work[block].current = Some((copy.clone(), i + 1));
-            return self.agent_element(a, &copy, i);
+            self.agent_work[block].current = Some((copy, i + 1));
+            return Ok(());
         }
         self.agent_work[block].current = None;
         match copy.completion {
@@ -300,7 +313,7 @@ impl Machine {
     }
 
     /// Element `i` of `copy`: read the source, write the destination, in the async proxy.
-    fn agent_element(&mut self, a: usize, copy: &Copy, i: usize) -> Result<(), Halt> {
+    fn agent_element(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let (src, dst) = (copy.src[i], copy.dst[i]);
@@ -323,6 +336,17 @@ impl Machine {
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
         Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
+        if let Completion::CpAsyncGroup(_) = copy.completion {
+            let (threads, locs) = (self.setup.threads.len(), self.setup.locs.len());
+            let written = copy.written.get_or_insert_with(|| View::new(threads, locs));
+            written.observe(Observed {
+                thread: a as u32,
+                epoch,
+                levels: ALL_LEVELS,
+            });
+            let floor = &mut written.floor_mut()[dst];
+            *floor = (*floor).max(latest);
+        }
         Ok(())
     }
 
@@ -338,17 +362,34 @@ impl Machine {
         copy: &Copy,
     ) -> Result<(), Halt> {
         let view = &self.threads[a].view;
+        let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
         let mut found = None;
         for p in &self.locs[loc].accesses {
             let u = p.actor.thread;
-            if u == a || !(p.write || write) {
+            if !(p.write || write) {
+                continue;
+            }
+            // This copy's own accesses (its element's read, its earlier elements).
+            let own = p.epoch == epoch
+                || copy
+                    .written
+                    .as_ref()
+                    .is_some_and(|w| w.causes(0, u, p.epoch));
+            if u == a && (!cp_async || own) {
                 continue;
             }
             let generic_write = p.write && !self.setup.threads[u].agent;
-            // Causality order, not only happens-before: a write the issuer observed through a
-            // morally strong read precedes what follows that read, the copy included (PTX ISA,
-            // "Causality Order": observation followed by base causality).
-            let ordered = if generic_write {
+            let ordered = if cp_async {
+                // PTX ISA, *cp.async*: "There is no ordering guarantee between two cp.async
+                // operations if they are not explicitly synchronized using cp.async.wait_all or
+                // cp.async.wait_group or mbarrier instructions": a copy is ordered after what
+                // its issuer knew at the issue, whoever performed it (the agent's earlier
+                // copies included).
+                copy.view.causes(0, u, p.epoch)
+            } else if generic_write {
+                // Causality order, not only happens-before: a write the issuer observed through a
+                // morally strong read precedes what follows that read, the copy included (PTX
+                // ISA, "Causality Order": observation followed by base causality).
                 copy.proxy_view
                     .as_ref()
                     .is_some_and(|v| v.causes(0, u, p.epoch))

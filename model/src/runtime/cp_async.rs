@@ -123,12 +123,13 @@ impl Machine {
             self.setup.threads[issuer].name
         );
         self.event(a, copy.site, EventKind::Note(text));
-        let view = self.threads[a].view.clone();
+        // The copy's writes alone: the agent's clock also covers its other copies, which PTX
+        // leaves unordered with this one.
         let th = Arc::make_mut(&mut self.threads[issuer]);
         let g = &mut th.cp_groups[group];
-        match &mut g.done {
-            Some(v) => v.join(&view, ALL_LEVELS),
-            None => g.done = Some(view),
+        match (&mut g.done, &copy.written) {
+            (Some(v), Some(w)) => v.join(w, ALL_LEVELS),
+            (done, written) => *done = done.take().or_else(|| written.clone()),
         }
         g.outstanding -= 1;
         if let Status::CpAsyncWait(n) = th.status {

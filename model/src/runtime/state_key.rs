@@ -84,6 +84,7 @@ fn copy(key: &mut Vec<u64>, c: &Copy) {
     }
     view(key, &c.view);
     optional_view(key, c.proxy_view.as_deref());
+    optional_view(key, c.written.as_ref());
 }
 
 /// A copy agent's copy in progress (and how far it got) and its queue.
