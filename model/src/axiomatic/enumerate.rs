@@ -59,7 +59,17 @@ pub struct Collector {
     /// pass again once failed (monotone: more reads-from and coherence pairs cannot mend it);
     /// branches failing it are dropped before their coherence is oriented further.
     pub viable: Option<Accept>,
+    /// Coherence pairs every execution `accept` takes has (`None`: none): the search starts
+    /// from those of them that coherence orders one way or the other anyway (morally strong
+    /// pairs), so it never lists the other orientation, and prunes with them from the first
+    /// choice. Pairs that are not morally strong are left to `accept`.
+    pub co_floor: Option<CoFloor>,
+    /// Stop at the first execution counted (a witness is all that is asked).
+    pub first_only: bool,
 }
+
+/// Coherence pairs wanted in every accepted execution, given the events.
+pub type CoFloor = Rc<dyn Fn(&Events) -> Rel>;
 
 /// A further condition on consistent executions, given the events, reads-from and coherence
 /// order (`liveness.rs`: the reads of a repeating iteration read coherence-last writes).
@@ -294,8 +304,22 @@ impl<'p> Explorer<'p> {
             unreachable!("computed above")
         };
         let barrier_floor = common(&barrier_options);
+        // The wanted coherence pairs that are morally strong: the search orients those pairs
+        // one way or the other, and only this way can be accepted. Starting from them loses no
+        // accepted execution: its coherence is the closure of its orientations (and of the
+        // pairs the axioms require), which contains these pairs, so the same orientations
+        // from this start close to the same order (a pair already ordered is not chosen
+        // again). Kept transitive (the orientations grow it with `add_transitive`).
+        let co_floor = match &out.co_floor {
+            Some(f) => {
+                let ms = shared.checker.morally_strong();
+                (&f(ev) & &(ms | &ms.inv())).plus()
+            }
+            None => Rel::empty(ev.n),
+        };
         let search = Search {
             p,
+            co_floor,
             places: &shared.places,
             reg_keys: &shared.reg_keys,
             ev,
@@ -320,6 +344,7 @@ impl<'p> Explorer<'p> {
             targets,
             accept: out.accept.clone(),
             viable: out.viable.clone(),
+            first_only: out.first_only,
             ..Tally::default()
         };
         (self.search)(&search, &mut tally);
@@ -534,6 +559,8 @@ fn values_available(p: &Program, combo: &[&Trace]) -> bool {
 /// The candidate executions of one combination of traces.
 pub struct Search<'a> {
     p: &'a Program,
+    /// Coherence pairs the search starts from ([`Collector::co_floor`]).
+    co_floor: Rel,
     ev: &'a Events,
     checker: &'a dyn Checker,
     combo: &'a [&'a Trace],
@@ -619,13 +646,20 @@ pub struct Tally {
     accept: Option<Accept>,
     /// Its monotone necessary condition on partial choices.
     viable: Option<Accept>,
+    /// Stop once an execution is counted.
+    first_only: bool,
 }
 
 impl Tally {
     /// Whether the branch can still reach a final state worth finding (always, when counting):
     /// `next`, the values the location being ordered may end with (`None`: any).
     fn open(&self, next: Option<&[Value]>) -> bool {
-        self.targets.as_ref().is_none_or(|t| t.open(next))
+        !self.done() && self.targets.as_ref().is_none_or(|t| t.open(next))
+    }
+
+    /// Whether the one execution asked for is found ([`Collector::first_only`]).
+    fn done(&self) -> bool {
+        self.first_only && self.executions > 0
     }
 
     /// Whether the partial choices may still be accepted.
@@ -640,9 +674,9 @@ impl Search<'_> {
         let empty = Rel::empty(self.ev.n);
         let rf = Rf {
             rel: empty.clone(),
-            inv: empty.clone(),
+            inv: empty,
         };
-        self.location(0, &rf, &empty, None, tally);
+        self.location(0, &rf, &self.co_floor, None, tally);
     }
 
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
@@ -914,9 +948,17 @@ impl Search<'_> {
             {
                 continue;
             }
+            if tally.done() {
+                return;
+            }
             rf_r.rel.set_row(w, rf.rel.row(w) | bit(*r));
             rf_r.inv.set_row(*r, bit(w));
-            if (k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co) {
+            // The collector's condition on partial choices first: it is cheap next to the
+            // model's axioms, and monotone, so a read it rejects is rejected with every
+            // completion.
+            if tally.viable(self.ev, &rf_r.rel, co)
+                && ((k > 0 && completions < PREFIX_CHECK) || self.locations_ok(&rf_r, co))
+            {
                 self.reads_from(at, k, &rf_r, co, tally);
             }
             rf_r.rel.set_row(w, rf.rel.row(w));
@@ -1082,6 +1124,9 @@ impl Search<'_> {
         let fr = rf.inv.seq(co);
         for sync_fence in self.fence_orders {
             for sync_barrier in &self.barrier_options {
+                if tally.done() {
+                    return;
+                }
                 let x = Dynamic {
                     rf: &rf.rel,
                     co,

@@ -188,7 +188,8 @@ pub struct Path {
     pub regs: BTreeMap<Reg, Expr>,
     /// What the path assumed at branches and CAS operations that depend on loaded values.
     pub assumes: Vec<Assumption>,
-    /// The backward branch whose bound cut this path short; `None` for a path that ends.
+    /// The backward branch whose bound cut this path short (or, recording lassos, at whose
+    /// taking it is cut: see [`paths_with_lassos`]); `None` for a path that ends.
     pub cut: Option<Span>,
     /// For a cut path, when the cutting branch was taken before: the iteration between its
     /// last two takings (recorded only by [`paths_with_lassos`]).
@@ -347,7 +348,9 @@ pub fn paths(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
     Ok(Paths { per_thread })
 }
 
-/// Every path of every thread, each cut path with its last iteration ([`Path::lasso`]).
+/// Every path of every thread, each cut path with its last iteration ([`Path::lasso`]); a path
+/// is also cut at every taking of a backward branch that was taken before (not only where the
+/// bound cuts it), so that a repeated iteration may follow any shorter prefix.
 pub fn paths_with_lassos(p: &Program, unroll: u32) -> Result<Paths, TraceError> {
     let per_thread = (0..p.threads.len())
         .map(|t| thread_paths(p, t, unroll, true))
@@ -464,11 +467,22 @@ impl State {
             .and_then(|((branch, _), trail)| {
                 let (start, from, regs) = trail.taken.get(&branch)?;
                 let stmts = &trail.stmts[*from..];
-                let previous = trail
-                    .before_last
-                    .get(&branch)
-                    .filter(|&&(_, earlier)| &trail.stmts[earlier..*from] == stmts)
-                    .map(|&(events, _)| events);
+                // The iteration before: the one between the two takings before, or, when the
+                // branch was taken only once before, the first iteration, from the loop's
+                // entry (the statements just before the last taking, when they are the same
+                // statements: each statement makes the same events, which `liveness.rs`
+                // checks event for event).
+                let len = self.events.len() - start;
+                let first = (*from >= stmts.len()
+                    && &trail.stmts[*from - stmts.len()..*from] == stmts
+                    && *start >= len)
+                    .then(|| start - len);
+                let previous = match trail.before_last.get(&branch) {
+                    Some(&(events, earlier)) => {
+                        (&trail.stmts[earlier..*from] == stmts).then_some(events)
+                    }
+                    None => first,
+                };
                 Some(Lasso {
                     start: *start,
                     stmts: stmts.to_vec(),
@@ -746,6 +760,16 @@ fn thread_paths(
                                 held += s.events.len();
                                 paths.push(s.into_path(Some((here, stmt.span))));
                                 continue;
+                            }
+                            if s.trail
+                                .as_ref()
+                                .is_some_and(|t| t.taken.contains_key(&here))
+                            {
+                                // Recording lassos: the run may also repeat the iteration that
+                                // ends here forever, after fewer takings than the bound allows
+                                // (a shorter prefix: a path cut here).
+                                held += s.events.len();
+                                paths.push(s.clone().into_path(Some((here, stmt.span))));
                             }
                             if let Some(trail) = &mut s.trail {
                                 let at = (s.events.len(), trail.stmts.len(), s.regs.clone());

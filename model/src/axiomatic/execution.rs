@@ -504,17 +504,8 @@ impl Events {
     /// for execution must be limited to Workgroup or Subgroup" (Vulkan's SPIR-V environment),
     /// so a `cbar.dv` waits for its workgroup and synchronizes memory at device scope.
     pub fn barrier_scope_key(&self, b: usize) -> (u32, u32, u32) {
-        match (self.vulkan[b], self.vulkan_placement[b]) {
-            (Some(op), Some(vp)) => vp.instance(
-                op.scope
-                    .unwrap_or(VulkanScope::Workgroup)
-                    .min(VulkanScope::Workgroup),
-            ),
-            _ => {
-                let pl = self.placement[b].expect("barriers belong to threads");
-                (pl.gpu, pl.cta, u32::MAX)
-            }
-        }
+        let pl = self.placement[b].expect("barriers belong to threads");
+        barrier_instance(pl, self.vulkan[b], self.vulkan_placement[b])
     }
 
     /// Takes the values of another valuation of the same paths: `combo` has the same events
@@ -667,6 +658,23 @@ pub struct Execution {
     pub sc: Vec<(usize, usize)>,
     /// Barrier synchronization between threads of one CTA.
     pub barrier: Vec<(usize, usize)>,
+}
+
+/// The barrier instance a barrier of a thread placed at `pl` (with its Vulkan operation and
+/// placement, in a Vulkan test) joins: see [`Events::barrier_scope_key`].
+pub fn barrier_instance(
+    pl: Placement,
+    op: Option<VulkanOp>,
+    vp: Option<VulkanPlacement>,
+) -> (u32, u32, u32) {
+    match (op, vp) {
+        (Some(op), Some(vp)) => vp.instance(
+            op.scope
+                .unwrap_or(VulkanScope::Workgroup)
+                .min(VulkanScope::Workgroup),
+        ),
+        _ => (pl.gpu, pl.cta, u32::MAX),
+    }
 }
 
 /// Immediate edges of a transitive relation: drop pairs implied by two others.

@@ -34,15 +34,19 @@
 //! arrive"): without a count, barrier `a` expects the threads of the CTA that take part in it
 //! (some run of theirs arrives at `a`, the litmus reading [`super::analyze`] matches barriers
 //! by), and a thread that has exited no longer does: instance `n` of `a` waits for the `n`-th
-//! arrival of every such thread that has not finished. With a count `q` (the litmus dialect's quorum, `bar.cta.sync a,
-//! b, q`) the barrier is released once `q` threads have arrived, and a thread whose arrival finds
-//! fewer than `q` arrivals in the whole execution (its `n`-th arrival: fewer than `n * q`) waits
-//! forever. Arrivals beyond the quorum are not judged to hang (the dialect's reading, which the
-//! shared oracle's verdicts follow: three threads at a barrier of quorum two terminate).
+//! arrival of every such thread that has not finished. A Vulkan control barrier (`cbar`) waits
+//! for the threads of the instance of its execution scope instead, at most the workgroup
+//! ("Scope for execution must be limited to Workgroup or Subgroup", Vulkan's SPIR-V
+//! environment; the same instances [`super::analyze`] matches `cbar`s in). With a count `q`
+//! (the litmus dialect's quorum, `bar.cta.sync a, b, q`) the barrier is released once `q`
+//! threads of the instance have arrived, and a thread whose arrival finds fewer than `q`
+//! arrivals in the whole execution (its `n`-th arrival: fewer than `n * q`) waits forever.
+//! Arrivals beyond the quorum are not judged to hang (the dialect's reading, which the shared
+//! oracle's verdicts follow: three threads at a barrier of quorum two terminate).
 
-use super::enumerate::{Accept, Collector, Explorer};
+use super::enumerate::{Accept, CoFloor, Collector, Explorer};
 use super::events::{self, Expr, Kind, Path, Trace};
-use super::execution::{Events, Execution};
+use super::execution::{barrier_instance, Events, Execution};
 use super::rel::{members, Rel};
 use super::{AnalysisError, Model};
 use crate::litmus::{BarrierOp, Instr, Operand, Program, Reg, Span, ThreadId, Value};
@@ -241,6 +245,8 @@ struct Spin {
 }
 
 struct Waiting {
+    /// The barrier statement.
+    stmt: usize,
     id: Vec<Expr>,
     quorum: Option<Expr>,
     span: Span,
@@ -285,17 +291,21 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
             hang: None,
         });
     }
-    // Per thread and path, the ids of the barriers it arrives at (who may still arrive).
-    let arrivals: Vec<Vec<Vec<&[Expr]>>> = paths
+    // Per thread and path, the barriers it arrives at, by instance and id (who may still
+    // arrive).
+    let arrivals: Vec<Vec<Vec<Arrival>>> = paths
         .per_thread
         .iter()
-        .map(|ps| {
+        .enumerate()
+        .map(|(t, ps)| {
             ps.iter()
                 .map(|path| {
                     path.events
                         .iter()
                         .filter_map(|e| match &e.kind {
-                            Kind::Barrier { id, .. } => Some(id.as_slice()),
+                            Kind::Barrier { id, .. } => {
+                                Some((barrier_instance_of(p, t, e.stmt), id.as_slice()))
+                            }
                             _ => None,
                         })
                         .collect()
@@ -303,20 +313,51 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
                 .collect()
         })
         .collect();
-    let mut choice = vec![0usize; runs.len()];
-    loop {
+    let hang_of = |choice: &[usize]| -> Result<Option<Hang>, AnalysisError> {
         let combo: Vec<&Run> = choice.iter().zip(&runs).map(|(&i, rs)| &rs[i]).collect();
         let fates: Vec<Fate> = combo.iter().map(|r| r.fate).collect();
-        if opts.progress.allows(&fates) {
-            if let Some(hang) = hangs(p, model.clone(), &combo, &arrivals)? {
-                return Ok(Liveness {
-                    terminates: false,
-                    hang: Some(hang),
-                });
+        if !opts.progress.allows(&fates) {
+            return Ok(None);
+        }
+        hangs(p, model.clone(), &combo, &arrivals)
+    };
+    let found = |hang: Hang| Liveness {
+        terminates: false,
+        hang: Some(hang),
+    };
+    // The fewest events first (where the combinations are few enough to sort): the search of
+    // a combination costs more the more events it has, and a hang is often found in a short
+    // one (a short prefix before the repeated iteration). Every combination is judged before
+    // `terminates` all the same; the order only decides which witness is reported first.
+    const SORTED_COMBINATIONS: u64 = 1 << 20;
+    let mut choice = vec![0usize; runs.len()];
+    if combinations.is_some_and(|c| c <= SORTED_COMBINATIONS) {
+        let mut all = Vec::new();
+        loop {
+            let size: usize = choice
+                .iter()
+                .zip(&runs)
+                .map(|(&i, rs)| rs[i].path.events.len())
+                .sum();
+            all.push((size, choice.clone()));
+            if !super::next_choice(&mut choice, &runs) {
+                break;
             }
         }
-        if !super::next_choice(&mut choice, &runs) {
-            break;
+        all.sort_by_key(|(size, _)| *size);
+        for (_, choice) in all {
+            if let Some(hang) = hang_of(&choice)? {
+                return Ok(found(hang));
+            }
+        }
+    } else {
+        loop {
+            if let Some(hang) = hang_of(&choice)? {
+                return Ok(found(hang));
+            }
+            if !super::next_choice(&mut choice, &runs) {
+                break;
+            }
         }
     }
     Ok(Liveness {
@@ -405,6 +446,7 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                         fate: Fate::Blocked,
                         spin: None,
                         barrier: Some(Waiting {
+                            stmt: e.stmt,
                             id: id.clone(),
                             quorum: quorum.clone(),
                             span: body[e.stmt].span,
@@ -509,24 +551,42 @@ fn value_in(trace: &Trace, e: &Expr) -> Option<Value> {
     })
 }
 
-/// A barrier's identity: the CTA (gpu, cta) and the id values.
-type BarrierKey = (u32, u32, Vec<Value>);
+/// The barrier instance a barrier statement of thread `t` joins: its CTA in PTX, the instance
+/// of its execution scope (at most the workgroup) in Vulkan ([`barrier_instance`]).
+fn barrier_instance_of(p: &Program, t: ThreadId, stmt: usize) -> Instance {
+    let thread = &p.threads[t];
+    barrier_instance(
+        thread.placement,
+        thread.body[stmt].vulkan,
+        p.vulkan.as_ref().map(|v| v.placements[t]),
+    )
+}
+
+/// A barrier instance ([`barrier_instance`]).
+type Instance = (u32, u32, u32);
+
+/// One arrival of a path at a barrier: the instance it joins and the id.
+type Arrival<'a> = (Instance, &'a [Expr]);
+
+/// A barrier's identity: its instance and the id values.
+type BarrierKey = (Instance, Vec<Value>);
 
 /// Whether every blocked thread's barrier really never completes, given the runs' values.
 fn barriers_block(
     p: &Program,
     combo: &[&Run],
     traces: &[Trace],
-    arrivals_of: &[Vec<Vec<&[Expr]>>],
+    arrivals_of: &[Vec<Vec<Arrival>>],
 ) -> bool {
-    // Whether some run of thread `u` arrives at barrier `id` `nth` times (an id computed from
+    // Whether some run of thread `u` arrives at barrier `key` `nth` times (an id computed from
     // loaded values may be any).
-    let may_arrive = |u: usize, id: &[Value], nth: usize| {
+    let may_arrive = |u: usize, (instance, id): &BarrierKey, nth: usize| {
         arrivals_of[u].iter().any(|path| {
             let times = path
                 .iter()
-                .filter(|ids| {
-                    ids.len() == id.len()
+                .filter(|(at, ids)| {
+                    at == instance
+                        && ids.len() == id.len()
                         && ids.iter().zip(id).all(|(e, v)| match e {
                             Expr::Const(c) => c == v,
                             _ => true,
@@ -536,9 +596,8 @@ fn barriers_block(
             times >= nth
         })
     };
-    let key = |t: ThreadId, id: &[Value]| -> BarrierKey {
-        let pl = p.threads[t].placement;
-        (pl.gpu, pl.cta, id.to_vec())
+    let key = |t: ThreadId, stmt: usize, id: &[Value]| -> BarrierKey {
+        (barrier_instance_of(p, t, stmt), id.to_vec())
     };
     // Per barrier: each thread's completed `bar.sync`s, and its arrivals (completed, `arrive`,
     // and the one it waits at).
@@ -549,7 +608,7 @@ fn barriers_block(
     for (t, (run, trace)) in combo.iter().zip(traces).enumerate() {
         for e in &trace.events {
             if let Kind::Barrier { op, id, .. } = &e.kind {
-                let k = key(t, id);
+                let k = key(t, e.stmt, id);
                 arrived.entry(k.clone()).or_insert_with(|| vec![0; n])[t] += 1;
                 if *op == BarrierOp::Sync {
                     passed.entry(k).or_insert_with(|| vec![0; n])[t] += 1;
@@ -571,7 +630,7 @@ fn barriers_block(
                 },
                 None => None,
             };
-            let k = key(t, &id);
+            let k = key(t, w.stmt, &id);
             arrived.entry(k.clone()).or_insert_with(|| vec![0; n])[t] += 1;
             waiting.push((t, k, quorum));
         }
@@ -582,24 +641,18 @@ fn barriers_block(
         let passes = passed.get(k).unwrap_or(&zeros);
         // This is the thread's `nth` arrival at the barrier.
         let nth = arrivals[*t];
-        let (gpu, cta, id) = k;
-        let same_cta = |u: usize| {
-            let pl = p.threads[u].placement;
-            (pl.gpu, pl.cta) == (*gpu, *cta)
-        };
         match quorum {
             // Released once `q` threads arrived: blocked while fewer than `nth * q` ever do.
             Some(q) => (arrivals.iter().sum::<usize>() as i64) < (nth as i64).saturating_mul(*q),
-            // Every thread of the CTA that takes part (some run of it arrives there) and has not
-            // finished must arrive an `nth` time; no thread got past its `nth` arrival (that
-            // instance would have released this one too).
+            // Every thread of the instance that takes part (some run of it arrives there) and
+            // has not finished must arrive an `nth` time; no thread got past its `nth` arrival
+            // (that instance would have released this one too).
             None => {
                 let missing = (0..n).any(|u| {
                     u != *t
-                        && same_cta(u)
                         && combo[u].fate != Fate::Done
                         && arrivals[u] < nth
-                        && may_arrive(u, id, nth)
+                        && may_arrive(u, k, nth)
                 });
                 missing && passes.iter().all(|&c| c < nth)
             }
@@ -709,6 +762,22 @@ impl Repeated {
         });
         (accept, viable)
     }
+
+    /// The coherence pairs `accept` asks for: every other write to its location before each
+    /// write of `S`. Every accepted execution has them, so the search may start from them
+    /// ([`Collector::co_floor`]).
+    fn co_floor(&self) -> CoFloor {
+        let (in_s, writes) = (self.in_s.clone(), self.writes.clone());
+        Rc::new(move |ev: &Events| {
+            let mut floor = Rel::empty(ev.n);
+            for &ws in writes.iter() {
+                for w in members(ev.w & ev.loc.row(ws)).filter(|&w| !in_s[w]) {
+                    floor.add(w, ws);
+                }
+            }
+            floor
+        })
+    }
 }
 
 /// The first consistent execution of one combination of runs in which the spinning threads'
@@ -717,7 +786,7 @@ fn hangs(
     p: &Program,
     model: Model,
     combo: &[&Run],
-    arrivals: &[Vec<Vec<&[Expr]>>],
+    arrivals: &[Vec<Vec<Arrival>>],
 ) -> Result<Option<Hang>, AnalysisError> {
     let paths: Vec<&Path> = combo.iter().map(|r| &r.path).collect();
     let valuations = super::values::Valuations::new(p, &paths);
@@ -743,6 +812,9 @@ fn hangs(
         states_only: false,
         accept: None,
         viable: None,
+        co_floor: Some(repeated.co_floor()),
+        // One execution is the witness; the search stops there.
+        first_only: true,
     };
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.

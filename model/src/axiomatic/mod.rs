@@ -452,6 +452,8 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         states_only: !count_executions,
         accept: None,
         viable: None,
+        co_floor: None,
+        first_only: false,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
