@@ -1,8 +1,9 @@
 //! The kernel API's CUDA operations beyond the seed documents, each with a buggy and a fixed
 //! kernel: warp reductions (shared memory with and without `__syncwarp`, shuffles), a
-//! warp-specialized producer/consumer on named barriers, an `atomicInc` ticket ring, and an
-//! `ld.global.nc` read of data the kernel writes. The semantics (and the specification
-//! sentences they rest on) are in `model/src/runtime/{warp,barriers,noncoherent}.rs` and
+//! warp-specialized producer/consumer on named barriers, an `atomicInc` ticket ring, an
+//! `ld.global.nc` read of data the kernel writes, a `cp.async` double buffer with and without
+//! `wait_group`, and 32-bit halves of a 64-bit word with and without a barrier (mixed sizes). The semantics (and the specification
+//! sentences they rest on) are in `model/src/runtime/{warp,barriers,noncoherent,cp_async,mixed_size}.rs` and
 //! `model/src/kernel/atomics.rs`.
 
 use super::{threads, Body, BugCase, Expect, Explore};
@@ -13,6 +14,8 @@ const WARPS: &str =
 const BAR: &str = "PTX ISA: bar, barrier";
 const ATOM: &str = "PTX ISA: atom (inc)";
 const NC: &str = "PTX ISA: ld.global.nc; CUDA Programming Guide: read-only data cache";
+const CP_ASYNC: &str = "PTX ISA: cp.async, cp.async.commit_group, cp.async.wait_group";
+const MIXED: &str = "PTX ISA: Memory Consistency Model (overlapping operations, data races)";
 
 pub fn cases() -> Vec<BugCase> {
     vec![
@@ -120,6 +123,46 @@ pub fn cases() -> Vec<BugCase> {
             expect: Expect::Verdict(Verdict::Pass),
             explore: Explore::Exhaustive,
             build: || nc_after_flag(false),
+        },
+        BugCase {
+            name: "cp-async/double-buffer-with-wait-group",
+            source: CP_ASYNC,
+            about: "Thread 0 streams two stages into a double buffer in shared memory with \
+                    cp.async, one commit group per stage, and thread 1 sums them: before each \
+                    stage, thread 0 waits with wait_group(1) (stage 0 complete, stage 1 may still \
+                    be in flight) or wait_group(0), then both sync the block.",
+            expect: Expect::Verdict(Verdict::Pass),
+            explore: Explore::Exhaustive,
+            build: || cp_async_double_buffer(true),
+        },
+        BugCase {
+            name: "cp-async/double-buffer-missing-wait-group",
+            source: CP_ASYNC,
+            about: "The same double buffer without the wait_group calls: __syncthreads orders the \
+                    threads but not the asynchronous copies, so thread 1's read of stage 0 races \
+                    with the copy still writing it.",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
+            explore: Explore::Exhaustive,
+            build: || cp_async_double_buffer(false),
+        },
+        BugCase {
+            name: "mixed-size/halves-then-word-after-syncthreads",
+            source: MIXED,
+            about: "Two threads each write one 32-bit half of a 64-bit word; after \
+                    __syncthreads, thread 0 reads the whole word and finds both halves.",
+            expect: Expect::Verdict(Verdict::Pass),
+            explore: Explore::Exhaustive,
+            build: || mixed_size(true),
+        },
+        BugCase {
+            name: "mixed-size/half-store-races-word-load",
+            source: MIXED,
+            about: "The same halves without the barrier: thread 0's 64-bit load overlaps thread \
+                    1's unordered 32-bit store of the high half, a data race between a narrow \
+                    and a wide access.",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
+            explore: Explore::Exhaustive,
+            build: || mixed_size(false),
         },
     ]
 }
@@ -277,6 +320,64 @@ fn nc_after_flag(non_coherent: bool) -> (Kernel, Body) {
                 t.load(&data, 0)
             };
             scopecheck_model::check!(v == 42);
+        }
+    });
+    (k, body)
+}
+
+/// Two threads, two stages of one element: thread 0 copies `src[s]` into `tile[s]` by cp.async,
+/// one group per stage; thread 1 adds stage `s` into `sums[s]` once the block synced after
+/// thread 0's wait for it. (PTX ISA, *cp.async.wait_group*: it waits "till only N or fewer of the
+/// most recent cp.async-groups are pending and all the prior cp.async-groups committed by the
+/// executing thread are complete".)
+fn cp_async_double_buffer(wait: bool) -> (Kernel, Body) {
+    let mut k = Kernel::new("cp_async_double_buffer", Grid::new(1, 2));
+    k.bulk_copies();
+    let src = k.global_from::<i32>("src", &[3, 30]);
+    let sums = k.global::<i32>("sums", 2);
+    let tile = k.shared::<i32>("tile", 2);
+    k.postcondition("sums == [3, 30]", move |m| {
+        m.get(&sums, 0) == 3 && m.get(&sums, 1) == 30
+    });
+    let body = threads(move |t| {
+        let producer = t.tid() == 0;
+        if producer {
+            for stage in 0..2 {
+                t.cp_async(&tile, stage, &src, stage, 4);
+                t.cp_async_commit_group();
+            }
+        }
+        for stage in 0..2 {
+            if producer && wait {
+                // Stage 0: the newest group (stage 1) may still be pending.
+                t.cp_async_wait_group(1 - stage);
+            }
+            t.syncthreads();
+            if !producer {
+                let v = t.load(&tile, stage);
+                t.store(&sums, stage, v);
+            }
+        }
+    });
+    (k, body)
+}
+
+/// A 64-bit word as two 32-bit halves: thread `i` stores half `i`, thread 0 then loads the word.
+fn mixed_size(sync: bool) -> (Kernel, Body) {
+    let mut k = Kernel::new("mixed_size", Grid::new(1, 2));
+    let halves = k.global::<u32>("halves", 2);
+    let word = k.global::<u64>("word", 1);
+    k.postcondition("word == 2 << 32 | 1", move |m| {
+        m.get(&word, 0) == 2 << 32 | 1
+    });
+    let body = threads(move |t| {
+        t.store(&halves, t.tid() as usize, 1 + t.tid());
+        if sync {
+            t.syncthreads();
+        }
+        if t.tid() == 0 {
+            let w = t.load_wide(&halves, 0);
+            t.store(&word, 0, w);
         }
     });
     (k, body)

@@ -171,3 +171,149 @@ fn every_location() -> Options {
         ..Options::default()
     }
 }
+
+/// `cp.async` runs on the CTA's copy agent: on every corpus `cp.async` test the runtime's final
+/// states lie within the axiomatic ones, the exhaustive engines reach every allowed outcome of
+/// these small tests, and the copy lands late enough to show the outcomes a missing wait allows
+/// (the consumer sees the flag and the initial value; the issuer reads its own old value).
+#[test]
+fn cp_async_runs_on_the_copy_agent_within_the_axiomatic_outcomes() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/cp-async");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "{files:?}");
+    for path in &files {
+        let p = parse_file(path).unwrap();
+        let axiomatic: BTreeSet<_> = analyze(&p, Model::PtxV75, &every_location())
+            .unwrap()
+            .states
+            .into_iter()
+            .map(|s| s.state)
+            .collect();
+        let ours = explore_with(&p, &Dfs::default(), &RunOptions::default());
+        assert!(ours.error.is_none(), "{}: {:?}", path.display(), ours.error);
+        assert!(ours.complete, "{}", path.display());
+        assert_eq!(ours.states, axiomatic, "{}", path.display());
+    }
+    let weak = |file: &str, outcome: &str| {
+        let p = parse_file(&dir.join(file)).unwrap();
+        explore(&p, &Dfs::default())
+            .iter()
+            .any(|s| s.to_string().contains(outcome))
+    };
+    assert!(weak("MP-no-wait.litmus", "P1:r0=1; P1:r1=0"));
+    assert!(!weak("MP-wait-all.litmus", "P1:r0=1; P1:r1=0"));
+}
+
+/// `cp.async` copies of one CTA are performed by one copy agent, but PTX orders a copy only after
+/// what its issuer knew at the issue and before what follows its issuer's `wait_group` (*cp.async*:
+/// "There is no ordering guarantee between two cp.async operations if they are not explicitly
+/// synchronized"). The runtime must find the data races the axioms find — between the copies of
+/// two threads, between two copies of one thread, and between a copy and a thread that waited
+/// only for its own copies — and none where a wait orders the copies.
+#[test]
+fn cp_async_copies_race_as_the_axioms_say() {
+    use scopecheck_model::differential::{check, Options as DiffOptions};
+    let program = |name: &str, init: &str, threads: &[&[&str]], exists: &str| {
+        let mut text = format!("PTX {name}\n{{\n{init}\n}}\n");
+        let head: Vec<String> = (0..threads.len())
+            .map(|t| format!("P{t}@cta 1,gpu 0"))
+            .collect();
+        text += &format!(" {} ;\n", head.join(" | "));
+        let rows = threads.iter().map(|t| t.len()).max().unwrap_or(0);
+        for i in 0..rows {
+            let row: Vec<&str> = threads.iter().map(|t| *t.get(i).unwrap_or(&"")).collect();
+            text += &format!(" {} ;\n", row.join(" | "));
+        }
+        text + &format!("exists ({exists})\n")
+    };
+    let cases = [
+        (
+            "two-threads-copy-to-one-location",
+            program(
+                "two-threads",
+                "y=1; z=0;",
+                &[
+                    &["cp.async.ca.shared.global z, y, 4"],
+                    &["cp.async.ca.shared.global z, y, 4"],
+                ],
+                "z == 1",
+            ),
+            true,
+        ),
+        (
+            "one-thread-two-copies-to-one-location",
+            program(
+                "one-thread",
+                "x=1; y=2; z=0;",
+                &[&[
+                    "cp.async.ca.shared.global z, y, 4",
+                    "cp.async.ca.shared.global z, x, 4",
+                    "cp.async.wait_all",
+                ]],
+                "z == 1",
+            ),
+            true,
+        ),
+        (
+            "one-thread-copies-ordered-by-a-wait",
+            program(
+                "one-thread-wait",
+                "x=1; y=2; z=0;",
+                &[&[
+                    "cp.async.ca.shared.global z, y, 4",
+                    "cp.async.wait_all",
+                    "cp.async.ca.shared.global z, x, 4",
+                    "cp.async.wait_all",
+                ]],
+                "z == 1",
+            ),
+            false,
+        ),
+        (
+            "waiting-for-own-copy-orders-not-the-others",
+            program(
+                "wait-own",
+                "y=2; z=0; w=0;",
+                &[
+                    &[
+                        "cp.async.ca.shared.global z, y, 4",
+                        "cp.async.wait_all",
+                        "ld.weak r0, w",
+                    ],
+                    &["cp.async.ca.shared.global w, y, 4"],
+                ],
+                "0:r0 == 2",
+            ),
+            true,
+        ),
+        (
+            "copy-after-barrier-read-by-the-other-thread",
+            program(
+                "barrier",
+                "y=2; z=0;",
+                &[
+                    &[
+                        "cp.async.ca.shared.global z, y, 4",
+                        "cp.async.wait_all",
+                        "bar.cta.sync 0",
+                    ],
+                    &["bar.cta.sync 0", "ld.weak r0, z"],
+                ],
+                "1:r0 == 2",
+            ),
+            false,
+        ),
+    ];
+    for (name, text, racy) in cases {
+        let p = parse(&text, name).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        match check(&p, &DiffOptions::default()) {
+            Ok(agreement) => assert_eq!(agreement.races_compared, Some(racy), "{name}:\n{text}"),
+            Err(finding) => panic!("{name}: {finding}"),
+        }
+    }
+}

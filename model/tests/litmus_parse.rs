@@ -284,6 +284,27 @@ fn every_atom_and_red_operation_round_trips() {
     assert!(e.message.contains("needs an operation (`.add`"), "{e}");
 }
 
+/// `ld.global.nc` reads as a weak load through the texture path, prints back as written, and
+/// refuses an order or scope and a form without `.global`.
+#[test]
+fn ld_global_nc_round_trips_and_rejects_orders() {
+    let src = MP.replace("ld.weak r1, x", "ld.global.nc.u32 r1, x");
+    let p = litmus::parse(&src, "nc.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let Instr::Load { access, .. } = &p.threads[1].body[1].instr else {
+        panic!("{src}")
+    };
+    assert_eq!(access.proxy, litmus::Proxy::Texture);
+    assert_eq!(access.scope, None);
+    let printed = litmus::print(&p);
+    assert!(printed.contains("ld.global.nc r1, x"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.global.nc.relaxed.gpu r1, x"));
+    assert!(e.message.contains("takes no memory order or scope"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (10, 24));
+    let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
+    assert!(e.message.contains("write `ld.global.nc`"), "{e}");
+}
+
 #[test]
 fn a_host_thread_is_placed_with_at_host_and_runs_sys_operations_only() {
     let src = "PTX H\n{ x=0; y=0; }\n P0@host | P1@cta 0,gpu 0 ;\n st.relaxed.sys x, 1 | ld.acquire.sys r0, y ;\n fence.sc.sys | ld.weak r1, x ;\n st.release.sys y, 1 | ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
@@ -306,23 +327,105 @@ fn a_host_thread_is_placed_with_at_host_and_runs_sys_operations_only() {
     assert!(e.contains("GPU ids must be below"), "{e}");
 }
 
-/// `ld.global.nc` reads as a weak load through the texture path, prints back as written, and
-/// refuses an order or scope and a form without `.global`.
+const CP_ASYNC: &str = r#"PTX cp-async
+"cp.async forms"
+{
+x=1; y=0; z=2; w=0;
+}
+ P0@cta 0,gpu 0                     ;
+ cp.async.ca.shared.global y, x, 4  ;
+ cp.async.commit_group              ;
+ cp.async.cg.shared.global w, z, 16 ;
+ cp.async.wait_group 1              ;
+ cp.async.wait_all                  ;
+ ld.weak r0, y                      ;
+exists (P0:r0 == 0)
+"#;
+
+/// `cp.async` and its group instructions parse, print back to the same program, and bad forms
+/// are refused where they are wrong.
 #[test]
-fn ld_global_nc_round_trips_and_rejects_orders() {
-    let src = MP.replace("ld.weak r1, x", "ld.global.nc.u32 r1, x");
-    let p = litmus::parse(&src, "nc.litmus").unwrap_or_else(|e| panic!("{e}"));
-    let Instr::Load { access, .. } = &p.threads[1].body[1].instr else {
-        panic!("{src}")
-    };
-    assert_eq!(access.proxy, litmus::Proxy::Texture);
-    assert_eq!(access.scope, None);
+fn cp_async_round_trips_and_rejects_bad_forms() {
+    let p = litmus::parse(CP_ASYNC, "cp.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let body: Vec<&Instr> = p.threads[0].body.iter().map(|s| &s.instr).collect();
+    let (x, y) = (
+        p.location_named("x").unwrap(),
+        p.location_named("y").unwrap(),
+    );
+    assert_eq!(body[0], &Instr::CpAsync { dst: y, src: x });
+    assert_eq!(body[1], &Instr::CpAsyncCommit);
+    assert_eq!(body[3], &Instr::CpAsyncWait { n: 1, all: false });
+    assert_eq!(body[4], &Instr::CpAsyncWait { n: 0, all: true });
+    assert!(p.uses_cp_async());
     let printed = litmus::print(&p);
-    assert!(printed.contains("ld.global.nc r1, x"), "{printed}");
+    assert!(
+        printed.contains("cp.async.ca.shared.global y, x, 4"),
+        "{printed}"
+    );
+    assert!(printed.contains("cp.async.wait_group 1"), "{printed}");
+    assert!(printed.contains("cp.async.wait_all"), "{printed}");
     assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
-    let e = error_of(&MP.replace("ld.weak r1, x", "ld.global.nc.relaxed.gpu r1, x"));
-    assert!(e.message.contains("takes no memory order or scope"), "{e}");
-    assert_eq!((e.span.line, e.span.col), (10, 24));
-    let e = error_of(&MP.replace("ld.weak r1, x", "ld.nc r1, x"));
-    assert!(e.message.contains("write `ld.global.nc`"), "{e}");
+
+    let e = error_of(&CP_ASYNC.replace("y, x, 4", "y, x, 3"));
+    assert!(e.message.contains("4, 8 or 16 bytes"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 34));
+    let e = error_of(&CP_ASYNC.replace("wait_group 1", "wait_group -1"));
+    assert!(e.message.contains("number of groups"), "{e}");
+    let e = error_of(&CP_ASYNC.replace("cp.async.cg.shared.global", "cp.async.bulk.shared.global"));
+    assert!(
+        e.message
+            .contains("unknown bulk copy `cp.async.bulk.shared.global`"),
+        "{e}"
+    );
+    assert_eq!((e.span.line, e.span.col), (9, 2));
+    let e = error_of(&CP_ASYNC.replace("y, x, 4", "y, y, 4"));
+    assert!(e.message.contains("different locations"), "{e}");
+    let e = error_of(&CP_ASYNC.replace("cp.async.commit_group ", "cp.async.commit_group x"));
+    assert!(e.message.contains("takes 0 operands"), "{e}");
+}
+
+const WARP_MP: &str = r#"PTX warp
+{
+x=0;
+}
+ P0@cta 0,gpu 0     | P1@cta 0,gpu 0     | P2@cta 1,gpu 0 ;
+ st.weak x, 1       | bar.warp.sync 3    | ld.weak r1, x  ;
+ bar.warp.sync 0x3  | ld.weak r0, x      |                ;
+exists (P1:r0 == 0)
+"#;
+
+/// `bar.warp.sync membermask` parses (decimal or hexadecimal mask), prints back to the same
+/// program, places lanes by CTA in program order, and refuses masks that leave out the executing
+/// lane or name lanes without a thread.
+#[test]
+fn bar_warp_sync_round_trips_and_checks_its_mask() {
+    let p = litmus::parse(WARP_MP, "warp.litmus").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.threads[0].body[1].instr, Instr::WarpSync { mask: 3 });
+    assert_eq!(p.threads[1].body[0].instr, Instr::WarpSync { mask: 3 });
+    assert_eq!((p.lane(0), p.lane(1), p.lane(2)), (0, 1, 0));
+    assert!(p.uses_warps());
+    let printed = litmus::print(&p);
+    assert!(printed.contains("bar.warp.sync 0x3"), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 3 ", "bar.warp.sync 1 "));
+    assert!(e.message.contains("P1 is lane 1"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (6, 23));
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 0x7"));
+    assert!(
+        e.message.contains("names lane 2, past the 2 threads"),
+        "{e}"
+    );
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync r0 "));
+    assert!(e.message.contains("expected a member mask"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 16));
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 0  "));
+    assert!(e.message.contains("at least one lane"), "{e}");
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.arrive 3"));
+    assert!(
+        e.message.contains("unknown instruction `bar.warp.arrive`"),
+        "{e}"
+    );
+    let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 3, 3"));
+    assert!(e.message.contains("takes 1 operand"), "{e}");
 }

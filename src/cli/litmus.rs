@@ -14,7 +14,7 @@ use scopecheck_model::axiomatic::{
     analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory, FinalState, Model,
     Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
-use scopecheck_model::differential::runtime_models;
+use scopecheck_model::differential::runtime_unmodelled;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::print::{prop, Level};
 use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError, Program};
@@ -163,9 +163,8 @@ impl RuntimeStates {
             skipped: None,
         };
         let start = Instant::now();
-        if !runtime_models(p) {
-            out.skipped =
-                Some("the runtime does not model proxies or aliases; not compared".to_string());
+        if let Some(why) = runtime_unmodelled(p) {
+            out.skipped = Some(why.to_string());
             return out;
         }
         let mut o = explore_states(p, &RuntimeOptions::default());
@@ -295,6 +294,13 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     };
     let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
+    if let (Some((t, span)), true) = (analysis.cut, analysis.states.is_empty()) {
+        let message = format!(
+            "warning: no run finishes within the unroll bound of {} loop iterations (P{t} takes this branch once more): the condition is judged on no execution, as herd7 judges it on the runs that finish (raise --unroll)",
+            args.unroll
+        );
+        eprintln!("{}", LitmusError::at(&name, &src, span, message));
+    }
     let runtime = args
         .runtime
         .then(|| RuntimeStates::explore(&program, &analysis));

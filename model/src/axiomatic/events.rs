@@ -50,6 +50,11 @@ pub struct ThreadEvent<V = Value> {
     /// Indices (within the trace) of the reads this event depends on (shared: every
     /// valuation of a path has the same).
     pub deps: Rc<[usize]>,
+    /// For the read and the write of a `cp.async`: the index of the first event after the
+    /// `cp.async.wait_group` that waited for the copy's group (`usize::MAX` when none does).
+    /// Program order runs from the copy only to its own write and to the events from there on;
+    /// the events in between are unordered with it. `None` for every other event.
+    pub copy_until: Option<usize>,
     /// For the events of a bulk copy (`cp.async.bulk`), which the async proxy performs apart
     /// from the issuing thread's program order: the index of the copy's first event. `None` for
     /// the thread's own events.
@@ -298,7 +303,13 @@ pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
                 mentioned.extend(a.written_reg().cloned());
                 mentioned.extend(a.operands().into_iter().filter_map(op));
             }
-            Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => {}
+            Instr::Fence(_)
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::WarpSync { .. }
+            | Instr::Label(_)
+            | Instr::Branch { cond: None, .. } => {}
         }
         for r in &mentioned {
             note(r);
@@ -386,6 +397,11 @@ struct State {
     assumes: Vec<Assumption>,
     /// Times each backward branch (by statement index) has been taken.
     loops: HashMap<usize, u32>,
+    /// The events of the `cp.async` copies issued since the last `cp.async.commit_group`.
+    cp_open: Vec<usize>,
+    /// The events of each committed `cp.async` group no `cp.async.wait_group` has waited for
+    /// yet, oldest first.
+    cp_groups: Vec<Vec<usize>>,
     /// Recording lassos: every statement run so far, and for each backward branch taken, the
     /// events, the statements run and the registers at its last taking.
     trail: Option<Trail>,
@@ -414,9 +430,27 @@ impl State {
             stmt,
             kind,
             deps,
+            copy_until: None,
             copy: None,
         });
         self.events.len() - 1
+    }
+
+    /// `cp.async.commit_group`.
+    fn cp_commit(&mut self) {
+        let group = std::mem::take(&mut self.cp_open);
+        self.cp_groups.push(group);
+    }
+
+    /// `cp.async.wait_group n`: the copies of every committed group but the `n` most recent
+    /// are ordered before the events from here on.
+    fn cp_wait(&mut self, n: usize) {
+        let until = self.next_event();
+        while self.cp_groups.len() > n {
+            for e in self.cp_groups.remove(0) {
+                self.events[e].copy_until = Some(until);
+            }
+        }
     }
 
     /// The index the next event will have.
@@ -501,6 +535,8 @@ fn thread_paths(
         events: Vec::new(),
         assumes: Vec::new(),
         loops: HashMap::new(),
+        cp_open: Vec::new(),
+        cp_groups: Vec::new(),
         trail: lassos.then(Trail::default),
     };
     let mut paths = Vec::new();
@@ -603,6 +639,60 @@ fn thread_paths(
                     quorum: q.map(|q| q.value),
                 };
                 s.push(here, kind, &deps);
+                stack.push(s);
+            }
+            Instr::WarpSync { mask } => {
+                // A barrier among the mask's lanes (see `Instr::WarpSync`).
+                let (id, quorum) = Instr::warp_barrier(*mask);
+                let kind = Kind::Barrier {
+                    op: BarrierOp::Sync,
+                    id: id.iter().map(|&v| Expr::Const(v)).collect(),
+                    quorum: Some(Expr::Const(quorum)),
+                };
+                s.push(here, kind, &BTreeSet::new());
+                stack.push(s);
+            }
+            Instr::CpAsync { dst, src } => {
+                // PTX ISA, *cp.async*: it "initiates an asynchronous copy operation of data from
+                // the location specified by source address operand src to the location
+                // specified by destination address operand dst"; the non-bulk copy is not one
+                // of the operations PTX performs in the async proxy, so it reads and writes
+                // through the generic proxy, as weak accesses (it has no `.sem`). It writes the
+                // value it read: the write depends on the read.
+                let weak = Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                };
+                let r = s.next_event();
+                let kind = Kind::Read {
+                    loc: *src,
+                    access: weak,
+                    value: Expr::Read(r),
+                    rmw: false,
+                };
+                s.push(here, kind, &BTreeSet::new());
+                s.write(here, weak, *dst, &Tainted::read(r), false);
+                for e in [r, r + 1] {
+                    s.events[e].copy_until = Some(usize::MAX);
+                    s.cp_open.push(e);
+                }
+                stack.push(s);
+            }
+            Instr::CpAsyncCommit => {
+                s.cp_commit();
+                stack.push(s);
+            }
+            Instr::CpAsyncWait { n, all } => {
+                // PTX ISA, *cp.async.wait_group*: it makes "the executing thread wait till only
+                // N or fewer of the most recent cp.async-groups are pending and all the prior
+                // cp.async-groups committed by the executing thread are complete";
+                // *cp.async.wait_all* "is equivalent to: cp.async.commit_group;
+                // cp.async.wait_group 0;".
+                if *all {
+                    s.cp_commit();
+                }
+                s.cp_wait(*n as usize);
                 stack.push(s);
             }
             Instr::Mov { dst, src } => {

@@ -438,6 +438,23 @@ impl Events {
                 }
             }
         }
+        // `cp.async`: program order runs from a copy's read and write only to the copy's write
+        // and to the events from its `copy_until` on (see [`ThreadEvent::copy_until`]).
+        for (i, li) in local_index.iter().enumerate() {
+            let Some((t, k)) = *li else { continue };
+            let Some(until) = combo[t].events[k].copy_until else {
+                continue;
+            };
+            let copy_write = if matches!(ev.info[i].kind, Kind::Read { .. }) {
+                k + 1
+            } else {
+                k
+            };
+            let first = first_of_thread[t];
+            let end = until.min(combo[t].events.len());
+            let between = (copy_write + 1..end).fold(Set::EMPTY, |s, j| s | bit(first + j));
+            ev.po.set_row(i, ev.po.row(i) & !between);
+        }
         ev.po_loc = &ev.po & &ev.loc;
         for f in 0..n {
             if let Kind::Fence(Fence::Proxy(kind)) = ev.info[f].kind {

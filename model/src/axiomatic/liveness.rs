@@ -491,7 +491,13 @@ fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
             op.operands().into_iter().filter_map(reg).collect(),
             op.written_reg().into_iter().cloned().collect(),
         ),
-        Instr::Fence(_) | Instr::Label(_) | Instr::Branch { cond: None, .. } => (vec![], vec![]),
+        Instr::Fence(_)
+        | Instr::CpAsync { .. }
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::WarpSync { .. }
+        | Instr::Label(_)
+        | Instr::Branch { cond: None, .. } => (vec![], vec![]),
     }
 }
 

@@ -38,7 +38,10 @@
 //!   communication, `po-loc`, `loc`, `rmw`, identities, and intersections with those): it is
 //!   checked as each location's choices are made, and every completion of a failing prefix is
 //!   dropped;
-//! - the others are *global*, checked on complete candidates;
+//! - the others are *global*, checked on complete candidates; when the model gives the
+//!   enumeration no causality order (below), those monotone in the choices (and not negated)
+//!   are also checked on the choices made so far, location by location: a failing prefix
+//!   fails with every completion;
 //! - `irreflexive (rf | fr) ; C` (Causality) together with `empty (([W]; C; [W]) & loc) \ co`
 //!   (Coherence), for one relation `C` that reads neither `co` nor `fr`, makes `C` the
 //!   causality order the enumeration derives required coherence pairs from;
@@ -132,6 +135,9 @@ pub struct CatModel {
     needed: Vec<bool>,
     local: Vec<usize>,
     global: Vec<usize>,
+    /// The global checks partial choices can already fail: monotone in the choices, not
+    /// negated.
+    partial: Vec<usize>,
     flags: Vec<usize>,
     cause: Option<CauseForm>,
     thin_air: bool,
@@ -200,6 +206,15 @@ impl CatModel {
                 global.push(c);
             }
         }
+        let partial = global
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let check = &compiled.checks[c];
+                let node = &nodes[check.node];
+                node.reads != 0 && node.monotone && !check.negated
+            })
+            .collect();
         let cause = find_cause(&compiled);
         let thin_air = compiled.checks.iter().any(|c| {
             if c.flag || c.negated || c.kind != CheckKind::Acyclic {
@@ -233,6 +248,7 @@ impl CatModel {
             needed,
             local,
             global,
+            partial,
             flags,
             cause,
             thin_air,

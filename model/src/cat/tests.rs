@@ -28,6 +28,7 @@ fn sb_events() -> Events {
                 .iter()
                 .map(|e| crate::axiomatic::events::ThreadEvent {
                     stmt: e.stmt,
+                    copy_until: e.copy_until,
                     kind: match &e.kind {
                         crate::axiomatic::events::Kind::Read {
                             loc, access, rmw, ..

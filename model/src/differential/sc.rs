@@ -42,12 +42,16 @@ impl Layout {
 }
 
 /// Every final state of every interleaving, or `None` for programs with branches or barriers
-/// (which this reference leaves to the engines).
+/// (`bar.warp.sync` included; this reference leaves them to the engines).
 pub fn final_states(p: &Program) -> Option<BTreeSet<FinalState>> {
     let straight_line = p.threads.iter().flat_map(|t| &t.body).all(|s| {
         !matches!(
             s.instr,
-            Instr::Branch { .. } | Instr::Barrier { .. } | Instr::Label(_) | Instr::Async(_)
+            Instr::Branch { .. }
+                | Instr::Barrier { .. }
+                | Instr::WarpSync { .. }
+                | Instr::Label(_)
+                | Instr::Async(_)
         )
     });
     if !straight_line {
@@ -146,12 +150,17 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
                 s[l] = v;
             }
         }
+        // Under SC the copy happens at its issue (one of the orders the axioms allow it).
+        Instr::CpAsync { dst, src } => s[layout.mem(p, *dst)] = s[layout.mem(p, *src)],
         Instr::Mov { dst, src } => s[layout.reg(t, dst)] = val(s, src),
         Instr::Add { dst, a, b } => {
             s[layout.reg(t, dst)] = val(s, a).wrapping_add(val(s, b));
         }
         Instr::Fence(_)
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
         | Instr::Barrier { .. }
+        | Instr::WarpSync { .. }
         | Instr::Async(_)
         | Instr::Label(_)
         | Instr::Branch { .. } => {}

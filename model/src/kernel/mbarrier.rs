@@ -253,7 +253,12 @@ impl PeerMBarrier {
 
 impl ThreadCtx<'_> {
     #[track_caller]
-    fn range<T: Elem, B: Buffer<T>>(&self, buf: &B, start: usize, bytes: u64) -> Vec<usize> {
+    pub(super) fn range<T: Elem, B: Buffer<T>>(
+        &self,
+        buf: &B,
+        start: usize,
+        bytes: u64,
+    ) -> Vec<usize> {
         let n = (bytes / T::BYTES) as usize;
         if !bytes.is_multiple_of(T::BYTES) || start + n > buf.len() {
             self.rt.fail(format!(

@@ -124,56 +124,141 @@ impl Grid {
 
 impl ThreadCtx<'_> {
     /// `blockIdx` (see [`Grid::shaped`]).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("blockIdx", Grid::shaped((2, 3), 1));
+    /// let report = Checker::dfs().check(&k, |t| {
+    ///     let b = t.block_idx();
+    ///     scopecheck_model::check!(b.x + 2 * b.y == t.bid() && b.z == 0);
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn block_idx(&self) -> Dim3 {
         self.grid.grid_shape.index_of(self.bid())
     }
 
     /// `threadIdx` (see [`Grid::shaped`]).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("threadIdx", Grid::shaped(1, (2, 2)));
+    /// let report = Checker::dfs().check(&k, |t| {
+    ///     let i = t.thread_idx();
+    ///     scopecheck_model::check!(i.x + 2 * i.y == t.tid());
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn thread_idx(&self) -> Dim3 {
         self.grid.block_shape.index_of(self.tid())
     }
 
     /// `blockIdx.x`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("bid_x", Grid::shaped((2, 1, 2), 1));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.bid_x() == t.bid() % 2));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn bid_x(&self) -> u32 {
         self.block_idx().x
     }
 
     /// `blockIdx.y`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("bid_y", Grid::shaped((1, 3), 1));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.bid_y() == t.bid()));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn bid_y(&self) -> u32 {
         self.block_idx().y
     }
 
     /// `blockIdx.z`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("bid_z", Grid::shaped((2, 1, 2), 1));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.bid_z() == t.bid() / 2));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn bid_z(&self) -> u32 {
         self.block_idx().z
     }
 
     /// `threadIdx.x`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("tid_x", Grid::shaped(1, (2, 2)));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.tid_x() == t.tid() % 2));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn tid_x(&self) -> u32 {
         self.thread_idx().x
     }
 
     /// `threadIdx.y`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("tid_y", Grid::shaped(1, (1, 3)));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.tid_y() == t.tid()));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn tid_y(&self) -> u32 {
         self.thread_idx().y
     }
 
     /// `threadIdx.z`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("tid_z", Grid::shaped(1, (2, 1, 2)));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.tid_z() == t.tid() / 2));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn tid_z(&self) -> u32 {
         self.thread_idx().z
     }
 
     /// `gridDim`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("gridDim", Grid::shaped((2, 1, 2), 1));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.grid_dim() == Dim3::new(2, 1, 2)));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn grid_dim(&self) -> Dim3 {
         self.grid.grid_shape
     }
 
     /// `blockDim` in three dimensions ([`ThreadCtx::block_dim`] is its volume).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("blockDim", Grid::shaped(1, (2, 1, 2)));
+    /// let report = Checker::dfs().check(&k, |t| {
+    ///     scopecheck_model::check!(t.block_shape() == Dim3::new(2, 1, 2) && t.block_dim() == 4);
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn block_shape(&self) -> Dim3 {
         self.grid.block_shape
     }
 
     /// Lanes per warp (`warpSize`).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("warpSize", Grid::new(1, 4).with_warp_size(2));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.warp_size() == 2));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn warp_size(&self) -> u32 {
         self.grid.warp_size
     }

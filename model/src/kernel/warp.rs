@@ -29,6 +29,13 @@ impl ThreadCtx<'_> {
     }
 
     /// Every lane of the caller's warp (all `warp_size` bits; [`FULL_MASK`] for 32 lanes).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let k = Kernel::new("mask", Grid::new(1, 2).with_warp_size(2));
+    /// let report = Checker::dfs().check(&k, |t| scopecheck_model::check!(t.warp_mask() == 0b11));
+    /// assert!(report.passed(), "{report}");
+    /// ```
     pub fn warp_mask(&self) -> u32 {
         u32::MAX >> (32 - self.grid.warp_size)
     }

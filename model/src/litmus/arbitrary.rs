@@ -49,6 +49,12 @@ pub struct Limits {
     /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
     /// instruction writes.
     pub noncoherent: bool,
+    /// Lanes of one CTA's warp may meet at a `bar.warp.sync` over a member mask.
+    pub warps: bool,
+    /// Threads may copy one location into another with `cp.async`, committing groups and
+    /// waiting for them (`cp.async.commit_group`, `cp.async.wait_group n`,
+    /// `cp.async.wait_all`).
+    pub cp_async: bool,
     /// An mbarrier in one CTA's shared memory that threads of its cluster arrive on (remotely
     /// through `.shared::cluster`), expect and complete transaction bytes on, and threads of its
     /// CTA try_wait on.
@@ -72,6 +78,8 @@ impl Default for Limits {
             clusters: true,
             barriers: true,
             noncoherent: true,
+            warps: true,
+            cp_async: true,
             mbarriers: true,
             shared_memory: true,
         }
@@ -100,6 +108,10 @@ impl Limits {
             clusters: false,
             barriers: false,
             noncoherent: false,
+            // The harness has no shared-memory destination for a `cp.async`, and its test
+            // instances share warps.
+            cp_async: false,
+            warps: false,
             mbarriers: false,
             shared_memory: false,
             ..Limits::differential()
@@ -191,6 +203,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         written.push(regs);
     }
     read_only_nc(&mut threads);
+    if limits.cp_async {
+        cp_async_groups(u, &mut threads, limits)?;
+    }
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
     if limits.clusters && one_in(u, 4)? {
         for t in &mut threads {
@@ -199,6 +214,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     }
     if limits.barriers {
         barrier(u, &mut threads, limits)?;
+    }
+    if limits.warps {
+        warp_sync(u, &mut threads, limits)?;
     }
     if limits.shared_memory {
         shared_memory(u, &threads, &mut locations)?;
@@ -219,6 +237,59 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         opencl: None,
         condition,
     })
+}
+
+/// The group instructions around a thread's `cp.async` copies: now and then a
+/// `cp.async.commit_group` after a copy, and a `cp.async.wait_group n` (n = 0 or 1) or a
+/// `cp.async.wait_all` somewhere after the last copy, or no wait at all.
+/// A thread never grows past `max_instrs` statements, nor the program past `max_events`.
+fn cp_async_groups(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    limits: &Limits,
+) -> Result<()> {
+    let max_instrs = limits.max_instrs;
+    let mut room = limits
+        .max_events
+        .saturating_sub(threads.iter().map(|t| t.body.len()).sum());
+    let stmt = |instr| Stmt {
+        instr,
+        span: Span::default(),
+        token: None,
+        vulkan: None,
+        opencl: None,
+    };
+    for t in threads {
+        let copies: Vec<usize> = (0..t.body.len())
+            .filter(|&i| matches!(t.body[i].instr, Instr::CpAsync { .. }))
+            .collect();
+        let Some(&last) = copies.last() else {
+            continue;
+        };
+        let mut end_of_copies = last + 1;
+        for &i in copies.iter().rev() {
+            if t.body.len() < max_instrs && room > 0 && one_in(u, 2)? {
+                room -= 1;
+                t.body.insert(i + 1, stmt(Instr::CpAsyncCommit));
+                if i == last {
+                    end_of_copies += 1;
+                }
+            }
+        }
+        let wait = match u.int_in_range(0..=3u8)? {
+            _ if t.body.len() >= max_instrs || room == 0 => continue,
+            0 => continue,
+            1 => Instr::CpAsyncWait { n: 0, all: true },
+            _ => Instr::CpAsyncWait {
+                n: u.int_in_range(0..=1)?,
+                all: false,
+            },
+        };
+        let at = u.int_in_range(end_of_copies..=t.body.len())?;
+        t.body.insert(at, stmt(wait));
+        room -= 1;
+    }
+    Ok(())
 }
 
 /// `ld.global.nc` is for data "read-only for the lifetime of the kernel" (CUDA Programming
@@ -258,30 +329,50 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
     if !one_in(u, 3)? {
         return Ok(());
     }
-    let cta = threads[u.choose_index(threads.len())?].placement;
-    let members: Vec<usize> = (0..threads.len())
+    let members = cta_of(threads, u.choose_index(threads.len())?);
+    if members.len() < 2 {
+        return Ok(());
+    }
+    let barrier = Instr::Barrier {
+        op: BarrierOp::Sync,
+        id: vec![Operand::Imm(0)],
+        quorum: None,
+    };
+    insert_in_each(u, threads, &members, barrier, limits)
+}
+
+/// The threads in the CTA of thread `t`, in program order (its warp's lanes).
+fn cta_of(threads: &[Thread], t: usize) -> Vec<usize> {
+    let cta = threads[t].placement;
+    (0..threads.len())
         .filter(|&i| {
             let p = threads[i].placement;
             p.gpu == cta.gpu && p.cta == cta.cta
         })
-        .collect();
+        .collect()
+}
+
+/// `instr` once in each of `members`, at random places, if every one has room for it.
+fn insert_in_each(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    members: &[usize],
+    instr: Instr,
+    limits: &Limits,
+) -> Result<()> {
     let events: usize = threads.iter().map(|t| t.body.len()).sum();
     let room = members
         .iter()
         .all(|&i| threads[i].body.len() < limits.max_instrs);
-    if members.len() < 2 || !room || events + members.len() > limits.max_events {
+    if !room || events + members.len() > limits.max_events {
         return Ok(());
     }
-    for i in members {
+    for &i in members {
         let at = u.int_in_range(0..=threads[i].body.len())?;
         threads[i].body.insert(
             at,
             Stmt {
-                instr: Instr::Barrier {
-                    op: BarrierOp::Sync,
-                    id: vec![Operand::Imm(0)],
-                    quorum: None,
-                },
+                instr: instr.clone(),
                 span: Span::default(),
                 token: None,
                 vulkan: None,
@@ -292,8 +383,26 @@ fn barrier(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) ->
     Ok(())
 }
 
+/// Now and then a `bar.warp.sync` over some lanes of one CTA's warp (the CTA's threads in
+/// program order, see [`Program::lane`]), which every lane in its mask executes once.
+fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let chosen = u.choose_index(threads.len())?;
+    let mut members = Vec::new();
+    let mut mask = 0u32;
+    for (lane, i) in cta_of(threads, chosen).into_iter().enumerate() {
+        if i == chosen || u.arbitrary::<bool>()? {
+            members.push(i);
+            mask |= 1 << lane;
+        }
+    }
+    insert_in_each(u, threads, &members, Instr::WarpSync { mask }, limits)
+}
+
 /// Now and then a location that only the threads of one cluster access (and no `ld.global.nc`,
-/// which reads global memory) moves into the shared memory of one of their CTAs; the threads of
+/// which reads global memory, and no `cp.async`) moves into the shared memory of one of their CTAs; the threads of
 /// the other CTAs then access it through `.shared::cluster` (PTX ISA, *State spaces*: a CTA's
 /// shared memory "is also accessible to other CTAs in the cluster").
 fn shared_memory(
@@ -310,8 +419,12 @@ fn shared_memory(
         t.body.iter().all(|s| {
             let texture =
                 matches!(&s.instr, Instr::Load { access, .. } if access.proxy == Proxy::Texture);
-            s.instr.location() != Some(l)
-                || (!texture && Scope::Cluster.includes(&t.placement, &owner))
+            // The litmus `cp.async` form copies global to shared memory with no state-space
+            // qualifiers of its own: its locations stay where the form says they are.
+            let copied = matches!(&s.instr, Instr::CpAsync { dst, src } if *dst == l || *src == l);
+            !copied
+                && (s.instr.location() != Some(l)
+                    || (!texture && Scope::Cluster.includes(&t.placement, &owner)))
         })
     });
     if fits {
@@ -546,6 +659,10 @@ fn instr(
                 loc,
                 operand,
             }
+        }
+        _ if limits.cp_async && n_locations > 1 && one_in(u, 3)? => {
+            let src = (loc + u.int_in_range(1..=n_locations - 1)?) % n_locations;
+            Instr::CpAsync { dst: loc, src }
         }
         _ => {
             let s = scope(u)?;

@@ -383,6 +383,36 @@ pub enum Instr {
         id: Vec<Operand>,
         quorum: Option<Operand>,
     },
+    /// `cp.async.ca.shared.global dst, src, 4` (Ampere): an asynchronous copy of `src` into
+    /// `dst` by the executing thread, a weak generic read of `src` and a weak write of `dst`
+    /// that joins the thread's open `cp.async` group. The copy is ordered after the thread's
+    /// earlier operations and before those that follow a [`Instr::CpAsyncWait`] that waits for
+    /// its group, and with nothing in between (PTX ISA, *cp.async*: "There is no ordering
+    /// guarantee between two cp.async operations if they are not explicitly synchronized using
+    /// cp.async.wait_all or cp.async.wait_group or mbarrier instructions").
+    CpAsync {
+        dst: LocId,
+        src: LocId,
+    },
+    /// `cp.async.commit_group`: the copies issued since the last commit become one group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n`: every committed group but the `n` most recent is complete, and
+    /// its copies are ordered before what follows; `all` is `cp.async.wait_all`, which PTX
+    /// defines as `cp.async.commit_group; cp.async.wait_group 0` (`n` is then 0).
+    CpAsyncWait {
+        n: u32,
+        all: bool,
+    },
+    /// `bar.warp.sync membermask`: a barrier among the lanes of the executing thread's warp
+    /// named by `mask` (bit `i`: lane `i`, see [`Program::lane`]), which also orders memory
+    /// among them (PTX ISA, *bar.warp.sync*: it "also guarantee[s] memory ordering among threads
+    /// participating in barrier. Thus, threads within warp that wish to communicate via memory
+    /// can store to memory, execute bar.warp.sync, and then safely read values stored by other
+    /// threads in warp"). The executing lane is in the mask, and every lane in it must arrive:
+    /// one that never does leaves the others waiting.
+    WarpSync {
+        mask: u32,
+    },
     /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
     Mov {
         dst: Reg,
@@ -404,14 +434,36 @@ pub enum Instr {
     },
 }
 
+/// The first barrier id of a `bar.warp.sync`: the engines meet a `bar.warp.sync mask` as the
+/// CTA barrier with ids `[WARP_BARRIER, mask]` and a quorum of the mask's lanes, so it meets
+/// exactly the lanes that name the same mask (and no `bar.cta.sync`, whose ids PTX keeps in
+/// `0..16`).
+pub const WARP_BARRIER: Value = -0x5741_5250;
+
 impl Instr {
-    /// The location an instruction accesses, if any.
+    /// The ids and quorum of the CTA barrier a `bar.warp.sync mask` meets as (see
+    /// [`WARP_BARRIER`]).
+    ///
+    /// ```
+    /// use scopecheck_model::litmus::{Instr, WARP_BARRIER};
+    /// // Lanes 0, 1 and 3: three lanes complete each instance.
+    /// assert_eq!(Instr::warp_barrier(0b1011), ([WARP_BARRIER, 0b1011], 3));
+    /// ```
+    pub fn warp_barrier(mask: u32) -> ([Value; 2], Value) {
+        (
+            [WARP_BARRIER, Value::from(mask)],
+            Value::from(mask.count_ones()),
+        )
+    }
+
+    /// The location an instruction accesses, if any (for `cp.async`, the one it writes).
     pub fn location(&self) -> Option<LocId> {
         match self {
             Instr::Load { loc, .. }
             | Instr::Store { loc, .. }
             | Instr::Atom { loc, .. }
-            | Instr::Red { loc, .. } => Some(*loc),
+            | Instr::Red { loc, .. }
+            | Instr::CpAsync { dst: loc, .. } => Some(*loc),
             _ => None,
         }
     }
@@ -545,6 +597,45 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether a thread uses `cp.async` (a copy or a group instruction).
+    pub fn uses_cp_async(&self) -> bool {
+        self.threads.iter().flat_map(|t| &t.body).any(|s| {
+            matches!(
+                s.instr,
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. }
+            )
+        })
+    }
+
+    /// The lane of thread `t` in its warp: litmus threads of one CTA are that CTA's threads
+    /// `0, 1, ...` in the order the program lists them, so they form its first warp and thread
+    /// `t` is lane `i` when `i` threads of its CTA come before it. (CUDA C++ Programming Guide,
+    /// *SIMT Architecture*: "The way a block is partitioned into warps is always the same; each
+    /// warp contains threads of consecutive, increasing thread IDs with the first warp
+    /// containing thread 0.") A CTA has at most 32 litmus threads, one warp's worth, when a
+    /// thread uses a warp-level instruction.
+    ///
+    /// ```
+    /// let src = "PTX lanes\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;\n \
+    ///            bar.warp.sync 0x3 | ld.weak r0, x | bar.warp.sync 0x3 ;\nexists (P1:r0 == 0)\n";
+    /// let p = scopecheck_model::litmus::parse(src, "lanes.litmus").unwrap();
+    /// // P0 and P2 are CTA 0's threads 0 and 1: lanes 0 and 1 of its warp.
+    /// assert_eq!((p.lane(0), p.lane(1), p.lane(2)), (0, 0, 1));
+    /// ```
+    pub fn lane(&self, t: ThreadId) -> u32 {
+        let at = |u: &Thread| (u.placement.gpu, u.placement.cta);
+        let own = at(&self.threads[t]);
+        self.threads[..t].iter().filter(|u| at(u) == own).count() as u32
+    }
+
+    /// Whether a thread uses a warp-level instruction (`bar.warp.sync`).
+    pub fn uses_warps(&self) -> bool {
+        self.threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .any(|s| matches!(s.instr, Instr::WarpSync { .. }))
+    }
+
     pub fn location_named(&self, name: &str) -> Option<LocId> {
         self.locations.iter().position(|l| l.name == name)
     }

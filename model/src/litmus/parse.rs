@@ -848,13 +848,14 @@ impl<'a> Parser<'a> {
         for thread in &threads {
             self.check_labels(thread)?;
         }
+        self.check_warps(&threads)?;
         Ok((threads, placements))
     }
 
     /// What a host thread (`P1@host`) may run: generic-proxy loads, stores, RMWs and fences, each
     /// strong one at `.sys` (the PTX ISA: a host thread belongs to the system scope only, so a
     /// narrower scope would name a set of threads the CPU is not part of), plus register moves,
-    /// additions and branches. CTA barriers and proxy fences are GPU instructions.
+    /// additions and branches. CTA barriers, proxy fences and `cp.async` are GPU instructions.
     fn host_instruction(&self, cell: Piece<'a>, instr: &Instr) -> Result<()> {
         let access = match instr {
             Instr::Load { access, .. }
@@ -870,10 +871,16 @@ impl<'a> Parser<'a> {
                 }
                 None
             }
-            Instr::Fence(Fence::Proxy(_)) | Instr::Barrier { .. } | Instr::Async(_) => {
+            Instr::Fence(Fence::Proxy(_))
+            | Instr::Barrier { .. }
+            | Instr::WarpSync { .. }
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::Async(_) => {
                 return self.err(
                     cell.at,
-                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences, barriers, mbarriers and bulk copies are GPU instructions",
+                    "a host thread runs loads, stores, RMWs and `.sys` fences; proxy fences, barriers, cp.async, mbarriers and bulk copies are GPU instructions",
                 );
             }
             _ => None,
@@ -1068,7 +1075,9 @@ impl<'a> Parser<'a> {
             "st" | "sust" => ins.store(&parts),
             "atom" | "red" => ins.rmw(&parts),
             "fence" => ins.fence(&parts),
+            "bar" if parts.get(1) == Some(&"warp") => ins.warp(&parts),
             "bar" | "barrier" => ins.barrier(&parts),
+            "cp" => ins.cp_async(&parts),
             "mov" if parts.len() == 1 => {
                 ins.arity(2)?;
                 Ok(Instr::Mov {
@@ -1754,6 +1763,72 @@ impl<'a> Ins<'_, 'a> {
         Ok(Instr::Fence(fence))
     }
 
+    /// `cp.async.ca.shared.global dst, src[, cp-size]` (also `.cg`, `.shared::cta`),
+    /// `cp.async.commit_group`, `cp.async.wait_group n`, `cp.async.wait_all`. A litmus location
+    /// holds one value, so the copy moves that value; a `cp-size` operand, when given, must be
+    /// one PTX allows (4, 8 or 16 bytes).
+    fn cp_async(mut self, parts: &[&str]) -> Result<Instr> {
+        match parts.get(1..) {
+            Some(["async", "commit_group"]) => {
+                self.arity(0)?;
+                return Ok(Instr::CpAsyncCommit);
+            }
+            Some(["async", "wait_all"]) => {
+                self.arity(0)?;
+                return Ok(Instr::CpAsyncWait { n: 0, all: true });
+            }
+            Some(["async", "wait_group"]) => {
+                self.arity(1)?;
+                let a = self.args[0];
+                let n = self.p.integer(a)?;
+                let Ok(n) = u32::try_from(n) else {
+                    return self.p.err(
+                        a.at,
+                        "`cp.async.wait_group` takes a number of groups (0 or more)",
+                    );
+                };
+                return Ok(Instr::CpAsyncWait { n, all: false });
+            }
+            Some(["async", rest @ ..])
+                if !rest.is_empty()
+                    && rest.iter().all(|q| {
+                        matches!(*q, "ca" | "cg" | "shared" | "shared::cta" | "global")
+                    })
+                    && rest.contains(&"global")
+                    && rest.iter().any(|q| q.starts_with("shared")) => {}
+            _ => {
+                return self.p.err(
+                    self.mnemonic.at,
+                    format!(
+                        "unknown instruction `{}`: write `cp.async.ca.shared.global dst, src`, \
+                         `cp.async.commit_group`, `cp.async.wait_group n` or `cp.async.wait_all`",
+                        self.mnemonic.text
+                    ),
+                )
+            }
+        }
+        if self.args.len() == 3 {
+            let size = self.args[2];
+            if !matches!(self.p.integer(size)?, 4 | 8 | 16) {
+                return self
+                    .p
+                    .err(size.at, "`cp.async` copies 4, 8 or 16 bytes (its cp-size)");
+            }
+        } else {
+            self.arity(2)?;
+        }
+        let dst = self.location(0)?;
+        let src = self.location(1)?;
+        if dst == src {
+            return self.p.err(
+                self.args[1].at,
+                "`cp.async` copies global memory into shared memory: its source and destination \
+                 are different locations",
+            );
+        }
+        Ok(Instr::CpAsync { dst, src })
+    }
+
     fn barrier(self, parts: &[&str]) -> Result<Instr> {
         let op = match parts.get(1..) {
             Some(["cta", "sync"]) | Some(["sync"]) => BarrierOp::Sync,
@@ -1767,6 +1842,90 @@ impl<'a> Ins<'_, 'a> {
         };
         let (id, quorum) = self.barrier_operands("a barrier")?;
         Ok(Instr::Barrier { op, id, quorum })
+    }
+}
+
+/// Warp-level instructions: `bar.warp.sync membermask`.
+impl<'a> Ins<'_, 'a> {
+    fn warp(self, parts: &[&str]) -> Result<Instr> {
+        if parts != ["bar", "warp", "sync"] {
+            return self.p.err(
+                self.mnemonic.at,
+                format!(
+                    "unknown instruction `{}` (the warp barrier is `bar.warp.sync membermask`)",
+                    self.mnemonic.text
+                ),
+            );
+        }
+        self.arity(1)?;
+        Ok(Instr::WarpSync {
+            mask: self.member_mask(0)?,
+        })
+    }
+
+    /// A member mask: a 32-bit immediate, decimal or `0x` hexadecimal (one bit per lane).
+    fn member_mask(&self, i: usize) -> Result<u32> {
+        let a = self.args[i];
+        let parsed = match a.text.strip_prefix("0x").or(a.text.strip_prefix("0X")) {
+            Some(hex) => u32::from_str_radix(hex, 16),
+            None => a.text.parse::<u32>(),
+        };
+        match parsed {
+            Ok(0) => self.p.err(
+                a.at,
+                "a member mask names at least one lane (the executing one)",
+            ),
+            Ok(mask) => Ok(mask),
+            Err(_) => self.p.err(
+                a.at,
+                format!(
+                    "expected a member mask (a 32-bit constant such as `0x3`), found `{}`",
+                    a.text
+                ),
+            ),
+        }
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Each warp-level instruction's member mask names its own lane and only lanes that exist:
+    /// the threads of a CTA are its first warp's lanes `0, 1, ...` in program order (see
+    /// [`Program::lane`]). PTX ISA, *bar.warp.sync*: "The behavior of bar.warp.sync is
+    /// undefined if the executing thread is not in the membermask"; a lane without a thread
+    /// never arrives, so the others would wait forever.
+    fn check_warps(&self, threads: &[Thread]) -> Result<()> {
+        let cta = |t: &Thread| (t.placement.gpu, t.placement.cta);
+        for (t, thread) in threads.iter().enumerate() {
+            let lane = threads[..t]
+                .iter()
+                .filter(|u| cta(u) == cta(thread))
+                .count();
+            let lanes = threads.iter().filter(|u| cta(u) == cta(thread)).count();
+            for stmt in &thread.body {
+                let Instr::WarpSync { mask } = stmt.instr else {
+                    continue;
+                };
+                if lanes > 32 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("a warp has 32 lanes, but this thread's CTA has {lanes} threads"),
+                    ));
+                }
+                if mask & (1 << lane) == 0 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("P{t} is lane {lane} of its warp, which its member mask {mask:#x} leaves out"),
+                    ));
+                }
+                if lanes < 32 && mask >> lanes != 0 {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("member mask {mask:#x} names lane {}, past the {lanes} threads of this CTA", 31 - mask.leading_zeros()),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

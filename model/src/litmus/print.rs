@@ -225,6 +225,13 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             format!("bar.cta.{op} {}", args.join(", "))
         }
         Instr::Async(op) => op.print(p),
+        Instr::WarpSync { mask } => format!("bar.warp.sync {mask:#x}"),
+        Instr::CpAsync { dst, src } => {
+            format!("cp.async.ca.shared.global {}, {}, 4", loc(dst), loc(src))
+        }
+        Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
+        Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
+        Instr::CpAsyncWait { n, all: false } => format!("cp.async.wait_group {n}"),
         Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
         Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
         Instr::Label(l) => format!("{l}:"),

@@ -16,9 +16,18 @@
 //! of a copy's destination is ordered after the copy only through the copy's completion (an
 //! mbarrier wait, or `bulk_wait`). Everything else is a data race, found by the usual checks.
 //!
+//! A `cp.async` copy is ordered by its own clock, not the agent's: PTX orders it after what its
+//! issuer knew at the issue and before what follows the issuer's `wait_group` for its group, and
+//! leaves it unordered with every other copy (of another thread, or of the same thread before a
+//! wait). So its race checks ask what the issuer knew at the issue ([`Copy::view`]), the agent's
+//! earlier copies included, and its completion hands the issuer its element writes alone
+//! ([`Copy::written`]), never the agent's clock, which orders the agent's copies one after the
+//! other.
+//!
 //! Limitation: one agent per block performs its copies in issue order, so two copies of one
 //! block never overlap in time (real TMA units may); each copy reads the newest store of every
-//! source element (any other store it could read would race with it).
+//! source element (any other store it could read would race with it). Bulk copies are ordered
+//! by the agent's clock: a bulk copy's completion orders the agent's earlier copies too.
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
@@ -26,7 +35,7 @@ use super::memory::AccessRec;
 use super::panics::HaltSignal;
 use super::race::Race;
 use super::report::{EventKind, FailureKind, Site};
-use super::view::{View, ALL_LEVELS};
+use super::view::{Observed, View, ALL_LEVELS};
 use crate::engine::Point;
 use crate::scope::Order;
 use std::collections::VecDeque;
@@ -40,6 +49,9 @@ pub enum Completion {
     MBarrier(usize),
     /// Shared→global: the issuer's bulk group (`bulk_wait`).
     BulkGroup,
+    /// `cp.async` (global→shared, generic proxy): this group of the issuer (see
+    /// [`super::cp_async`]).
+    CpAsyncGroup(usize),
 }
 
 /// One issued bulk copy.
@@ -57,13 +69,17 @@ pub struct Copy {
     /// generic-proxy writes).
     pub proxy_view: Option<Arc<View>>,
     pub site: Site,
+    /// `cp.async` only: the element writes performed so far, each an event of its own
+    /// (observed, not a clock component) with the coherence floor of its destination — what the
+    /// completion releases to the issuer's `wait_group`.
+    pub written: Option<View>,
 }
 
 /// A block's agent: the copy in progress (and its next element), then the queue.
 #[derive(Clone, Debug, Default)]
 pub struct AgentWork {
-    current: Option<(Copy, usize)>,
-    queue: VecDeque<Copy>,
+    pub(super) current: Option<(Copy, usize)>,
+    pub(super) queue: VecDeque<Copy>,
 }
 
 /// What the agent does next.
@@ -107,6 +123,7 @@ impl Machine {
                 format!("complete_tx on {}", self.setup.mbarriers[bar].name),
             ),
             Completion::BulkGroup => ("cp.async.bulk.global.shared", "bulk group".to_string()),
+            Completion::CpAsyncGroup(g) => ("cp.async.ca.shared.global", format!("group {g}")),
         };
         let text = format!(
             "{what} {} <- {}, {bytes} bytes ({then})",
@@ -115,7 +132,7 @@ impl Machine {
         );
         let event = self.event(t, site, EventKind::Note(text));
         let Some(&agent) = self.setup.agents.get(block) else {
-            let headline = "bulk copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
+            let headline = "asynchronous copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
             self.fail(FailureKind::Assertion, headline, vec![]);
             return Err(Halt);
         };
@@ -125,8 +142,14 @@ impl Machine {
                 self.mbars[bar].in_flight += 1;
             }
             Completion::BulkGroup => Arc::make_mut(&mut self.threads[t]).bulk_outstanding += 1,
+            Completion::CpAsyncGroup(g) => self.cp_async_issued(t, g),
         }
         let th = &self.threads[t];
+        // `cp.async` works in the generic proxy: it sees every write its issuer knew of.
+        let proxy_view = match completion {
+            Completion::CpAsyncGroup(_) => Some(Arc::new(th.view.clone())),
+            _ => th.async_view.clone(),
+        };
         let copy = Copy {
             issuer: t,
             src,
@@ -134,8 +157,9 @@ impl Machine {
             bytes,
             completion,
             view: Arc::new(th.view.clone()),
-            proxy_view: th.async_view.clone(),
+            proxy_view,
             site,
+            written: None,
         };
         self.agent_work[block].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
@@ -236,17 +260,27 @@ impl Machine {
     /// One step of the agent's current copy: an element, or the completion.
     pub fn agent_step(&mut self, a: usize) -> Result<(), Halt> {
         let block = self.setup.threads[a].block as usize;
-        let (copy, i) = self.agent_work[block]
+        let (mut copy, i) = self.agent_work[block]
             .current
             .clone()
             .expect("agent_next found a copy in progress");
         if i < copy.dst.len() {
-            self.agent_work[block].current = Some((copy.clone(), i + 1));
-            return self.agent_element(a, &copy, i);
+            self.agent_element(a, &mut copy, i)?;
+            if let (true, Completion::CpAsyncGroup(g)) = (i + 1 == copy.dst.len(), copy.completion)
+            {
+                // A `cp.async` completes with its last element: completing later only delays
+                // its issuer's `wait_group`, which the engine may delay anyway, so a separate
+                // step would add interleavings and no outcome.
+                self.agent_work[block].current = None;
+                return self.cp_async_complete(a, &copy, g);
+            }
+            self.agent_work[block].current = Some((copy, i + 1));
+            return Ok(());
         }
         self.agent_work[block].current = None;
         match copy.completion {
             Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
+            Completion::CpAsyncGroup(g) => self.cp_async_complete(a, &copy, g),
             Completion::BulkGroup => {
                 self.begin(a)?;
                 Arc::make_mut(&mut self.threads[a]).view.tick(a);
@@ -279,14 +313,18 @@ impl Machine {
     }
 
     /// Element `i` of `copy`: read the source, write the destination, in the async proxy.
-    fn agent_element(&mut self, a: usize, copy: &Copy, i: usize) -> Result<(), Halt> {
+    fn agent_element(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let (src, dst) = (copy.src[i], copy.dst[i]);
         let value = self.locs[src].stores.last().expect("initial store").value;
         let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        let (what, proxy) = match copy.completion {
+            Completion::CpAsyncGroup(_) => ("cp.async", "generic proxy"),
+            _ => ("bulk copy", "async proxy"),
+        };
         let text = format!(
-            "bulk copy writes {} = {} (async proxy, from {})",
+            "{what} writes {} = {} ({proxy}, from {})",
             d.name,
             d.kind.format(value),
             s.name
@@ -298,6 +336,17 @@ impl Machine {
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
         Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
+        if let Completion::CpAsyncGroup(_) = copy.completion {
+            let (threads, locs) = (self.setup.threads.len(), self.setup.locs.len());
+            let written = copy.written.get_or_insert_with(|| View::new(threads, locs));
+            written.observe(Observed {
+                thread: a as u32,
+                epoch,
+                levels: ALL_LEVELS,
+            });
+            let floor = &mut written.floor_mut()[dst];
+            *floor = (*floor).max(latest);
+        }
         Ok(())
     }
 
@@ -313,24 +362,49 @@ impl Machine {
         copy: &Copy,
     ) -> Result<(), Halt> {
         let view = &self.threads[a].view;
+        let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
         let mut found = None;
         for p in &self.locs[loc].accesses {
             let u = p.actor.thread;
-            if u == a || !(p.write || write) {
+            if !(p.write || write) {
+                continue;
+            }
+            // This copy's own accesses (its element's read, its earlier elements).
+            let own = p.epoch == epoch
+                || copy
+                    .written
+                    .as_ref()
+                    .is_some_and(|w| w.causes(0, u, p.epoch));
+            if u == a && (!cp_async || own) {
                 continue;
             }
             let generic_write = p.write && !self.setup.threads[u].agent;
-            let ordered = if generic_write {
+            let ordered = if cp_async {
+                // PTX ISA, *cp.async*: "There is no ordering guarantee between two cp.async
+                // operations if they are not explicitly synchronized using cp.async.wait_all or
+                // cp.async.wait_group or mbarrier instructions": a copy is ordered after what
+                // its issuer knew at the issue, whoever performed it (the agent's earlier
+                // copies included).
+                copy.view.causes(0, u, p.epoch)
+            } else if generic_write {
+                // Causality order, not only happens-before: a write the issuer observed through a
+                // morally strong read precedes what follows that read, the copy included (PTX
+                // ISA, "Causality Order": observation followed by base causality).
                 copy.proxy_view
                     .as_ref()
-                    .is_some_and(|v| v.knows(0, u, p.epoch))
+                    .is_some_and(|v| v.causes(0, u, p.epoch))
             } else {
-                view.knows(0, u, p.epoch)
+                view.causes(0, u, p.epoch)
             };
             if !ordered {
-                found = Some((p.clone(), generic_write && view.knows(0, u, p.epoch)));
+                found = Some((p.clone(), generic_write && view.causes(0, u, p.epoch)));
                 break;
             }
+        }
+        if found.is_some() && !self.setup.stop_on_race {
+            // Litmus runs record the race and go on (their final states still count).
+            self.races += 1;
+            found = None;
         }
         if let Some((prior, needs_proxy_fence)) = found {
             let race = Race { prior, fix: None };
@@ -343,6 +417,13 @@ impl Machine {
                  writing thread before the synchronization that orders it before the issue (e.g. \
                  before syncthreads) or in the issuing thread after that synchronization"
                     .to_string()
+            } else if let Completion::CpAsyncGroup(g) = copy.completion {
+                format!(
+                    "the cp.async runs asynchronously: it is ordered after what its issuer knew \
+                     when issuing it, and accesses are ordered after it only through a \
+                     cp_async_wait_group of its issuer that waits for its group {g} (then a \
+                     barrier or release/acquire for other threads)"
+                )
             } else {
                 "the bulk copy runs asynchronously: it is ordered after what its issuer knew when \
                  issuing it, and others are ordered after it only through its completion (an \

@@ -4,9 +4,11 @@
 //!
 //! The key is exact, not a hash: equal keys mean states with the same futures as far as final
 //! states and races go (the widened views, which only name a race's fix, are left out). It
-//! covers what litmus programs use: mbarriers, copy agents and Tile IR tokens, which litmus
-//! setups never have, are not part of it.
+//! covers what litmus programs use, `cp.async` included (its groups and the copy agents'
+//! queues); mbarriers, bulk-copy groups and Tile IR tokens, which litmus setups never have, are
+//! not part of it.
 
+use super::async_copy::{AgentWork, Completion, Copy};
 use super::machine::{BarrierKey, Machine, Status};
 use super::sync::{Actor, Head};
 use super::view::View;
@@ -52,9 +54,51 @@ fn status(key: &mut Vec<u64>, s: &Status) {
         }
         Status::MBarWait { bar, phase } => key.extend([3, *bar as u64, *phase as u64]),
         Status::BulkWait => key.push(4),
+        Status::CpAsyncWait(n) => key.extend([7, *n as u64]),
         Status::AgentIdle => key.push(5),
         Status::NotResident => key.push(6),
+        Status::NotStarted => key.push(8),
         Status::Done => key.push(6),
+    }
+}
+
+fn optional_view(key: &mut Vec<u64>, v: Option<&View>) {
+    match v {
+        None => key.push(u64::MAX),
+        Some(v) => {
+            key.push(0);
+            view(key, v);
+        }
+    }
+}
+
+fn copy(key: &mut Vec<u64>, c: &Copy) {
+    key.push(c.issuer as u64);
+    key.push(c.src.len() as u64);
+    key.extend(c.src.iter().chain(&c.dst).map(|&l| l as u64));
+    key.push(c.bytes);
+    match c.completion {
+        Completion::MBarrier(bar) => key.extend([0, bar as u64]),
+        Completion::BulkGroup => key.push(1),
+        Completion::CpAsyncGroup(g) => key.extend([2, g as u64]),
+    }
+    view(key, &c.view);
+    optional_view(key, c.proxy_view.as_deref());
+    optional_view(key, c.written.as_ref());
+}
+
+/// A copy agent's copy in progress (and how far it got) and its queue.
+fn agent_work(key: &mut Vec<u64>, work: &AgentWork) {
+    match &work.current {
+        None => key.push(u64::MAX),
+        Some((c, i)) => {
+            key.push(*i as u64);
+            copy(key, c);
+        }
+    }
+    key.push(work.queue.len() as u64);
+    for c in &work.queue {
+        copy(key, c);
     }
 }
 
@@ -93,6 +137,12 @@ impl Machine {
                     key.extend(log.iter().flat_map(|&(l, v)| [l as u64, v]));
                 }
             }
+            key.push(th.cp_open as u64);
+            key.push(th.cp_groups.len() as u64);
+            for g in &th.cp_groups {
+                key.push(g.outstanding as u64);
+                optional_view(key, g.done.as_ref());
+            }
             match &th.future_barriers {
                 None => key.push(u64::MAX),
                 Some(ids) => {
@@ -127,6 +177,9 @@ impl Machine {
                     | scope_code(a.actor.scope)
             }));
             key[start..].sort_unstable();
+        }
+        for work in &self.agent_work {
+            agent_work(key, work);
         }
         // Fence-SC order is execution order: keep it.
         key.push(self.sc_fences.len() as u64);

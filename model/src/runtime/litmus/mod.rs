@@ -5,6 +5,11 @@
 //! modification order is execution order, its outcomes are a subset of the axiomatic ones; the
 //! fuzzer checks exactly that.
 //!
+//! `cp.async` runs as in kernels: each CTA that issues copies has a copy agent, one more engine
+//! thread that performs them (a read of the source and a write of the destination, generic
+//! proxy) at a point the engine chooses between the issue and the `cp.async.wait_group` that
+//! covers the copy's group (see [`crate::runtime::cp_async`]).
+//!
 //! Not modelled: proxies (every access goes to its physical location through the generic path,
 //! and `fence.proxy` does nothing), so proxy-dependent weak outcomes are not reached.
 
@@ -56,6 +61,8 @@ pub struct Outcomes {
     pub executions: u64,
     /// Executions that contained a data race (their final states are still recorded).
     pub racy: u64,
+    /// The final states of those executions.
+    pub racy_states: BTreeSet<FinalState>,
     /// Executions cut short by a bound, a deadlock or barrier divergence (no final state).
     pub cut: u64,
     /// Executions discarded as infeasible (loom).
@@ -113,10 +120,12 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
                 Some(f) if f.kind != FailureKind::DataRace => out.cut += 1,
                 _ => {
                     out.executions += 1;
+                    let state = visit_model.final_state(m);
                     if m.races > 0 {
                         out.racy += 1;
+                        out.racy_states.insert(state.clone());
                     }
-                    out.states.insert(visit_model.final_state(m));
+                    out.states.insert(state);
                 }
             }
             Flow::Continue
@@ -240,6 +249,34 @@ impl LitmusModel {
                 agent: false,
             });
         }
+        // `cp.async`: every CTA whose threads issue copies gets a copy agent that performs them
+        // (see `runtime::cp_async`), after every litmus thread, so thread `t` stays `P{t}`.
+        // `Setup::agents` is indexed by block: the blocks with copies come first.
+        let issues = |t: &usize| {
+            p.threads[*t]
+                .body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::CpAsync { .. }))
+        };
+        blocks.sort_by_key(|members| !members.iter().any(issues));
+        for (b, members) in blocks.iter().enumerate() {
+            for &t in members {
+                threads[t].block = b as u32;
+            }
+        }
+        let mut agents = Vec::new();
+        for (b, members) in blocks.iter().enumerate() {
+            if members.iter().any(issues) {
+                agents.push(threads.len());
+                threads.push(ThreadInfo {
+                    placement: threads[members[0]].placement,
+                    block: b as u32,
+                    tid: u32::MAX,
+                    name: format!("CTA {b} cp.async agent"),
+                    agent: true,
+                });
+            }
+        }
         let locs = p
             .locations
             .iter()
@@ -261,8 +298,9 @@ impl LitmusModel {
             max_steps: opts.max_steps,
             stop_on_race: false,
             mbarriers: Vec::new(),
-            agents: Vec::new(),
+            agents,
             resident_blocks: None,
+            starts_after: Vec::new(),
         }
     }
 
@@ -323,15 +361,21 @@ impl LitmusModel {
         }
         let mut ids = Vec::new();
         for s in &body[pc..] {
-            if let Instr::Barrier { id, .. } = &s.instr {
-                let consts: Option<Vec<i64>> = id
-                    .iter()
-                    .map(|o| match o {
-                        Operand::Imm(v) => Some(*v),
-                        Operand::Reg(_) => None,
-                    })
-                    .collect();
-                ids.push(barrier_id(consts?.into_iter()));
+            match &s.instr {
+                Instr::Barrier { id, .. } => {
+                    let consts: Option<Vec<i64>> = id
+                        .iter()
+                        .map(|o| match o {
+                            Operand::Imm(v) => Some(*v),
+                            Operand::Reg(_) => None,
+                        })
+                        .collect();
+                    ids.push(barrier_id(consts?.into_iter()));
+                }
+                Instr::WarpSync { mask } => {
+                    ids.push(barrier_id(Instr::warp_barrier(*mask).0.into_iter()));
+                }
+                _ => {}
             }
         }
         Some(ids)

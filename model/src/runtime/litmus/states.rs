@@ -14,13 +14,15 @@
 //!   everything; an access with every operation on other locations, and a load with loads).
 //!   This keeps every final state (persistent sets preserve all terminal states of an acyclic
 //!   state space). Programs with barriers are explored without it: a barrier, and a thread's
-//!   exit, change what other threads may do.
+//!   exit, change what other threads may do; so are programs with `cp.async`, whose copy
+//!   agents ([`Config`]) the search steps like threads.
 
 use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
 use crate::axiomatic::FinalState;
 use crate::hash::{hash_words, Identity, Mix};
 use crate::litmus::{AsyncOp, Fence, Instr, Program};
+use crate::runtime::async_copy::AgentNext;
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
 use std::collections::hash_map::Entry;
@@ -110,7 +112,9 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
     }
     let mut initial = Config {
         m: machine,
-        runs: (0..threads).map(|t| ThreadRun::new(&model, t)).collect(),
+        runs: (0..p.threads.len())
+            .map(|t| ThreadRun::new(&model, t))
+            .collect(),
     };
     let _ = initial.settle(&model);
     let mut seen = Seen::default();
@@ -143,25 +147,30 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
             out.cut += 1;
             continue;
         }
-        if c.runs.iter().all(|r| r.finished) {
+        if (0..threads).all(|t| c.finished(t)) {
             out.executions += 1;
-            if c.m.races > 0 {
-                out.racy += 1;
-            }
-            // Many final configurations share a final state: compare values before building it.
+            let racy = c.m.races > 0;
+            out.racy += u64::from(racy);
+            // Many final configurations share a final state: compare values (and whether the
+            // run raced) before building it.
             let values: Vec<i64> = c
                 .runs
                 .iter()
                 .flat_map(|r| r.regs.iter().copied())
                 .chain((0..model.names.len()).map(|l| c.m.final_value(l) as i64))
+                .chain([i64::from(racy)])
                 .collect();
             if finals.insert(values) {
-                out.states.insert(c.final_state(&model));
+                let state = c.final_state(&model);
+                if racy {
+                    out.racy_states.insert(state.clone());
+                }
+                out.states.insert(state);
             }
             continue;
         }
         let enabled = (0..threads)
-            .filter(|&t| !c.runs[t].finished && *c.m.status(t) == Status::Running)
+            .filter(|&t| !c.finished(t) && *c.m.status(t) == Status::Running)
             .fold(0u64, |set, t| set | 1 << t);
         if enabled == 0 {
             // Every blocked state is diagnosed as a deadlock by the machine; this is a backstop.
@@ -195,7 +204,8 @@ fn members(set: u64) -> impl Iterator<Item = usize> {
     (0..64).filter(move |t| set & (1 << t) != 0)
 }
 
-/// The machine and every thread's interpreter.
+/// The machine and every litmus thread's interpreter. The machine's threads past `runs` are
+/// the CTAs' `cp.async` copy agents, which the machine steps itself.
 #[derive(Clone)]
 struct Config {
     m: Machine,
@@ -203,6 +213,14 @@ struct Config {
 }
 
 impl Config {
+    /// Whether thread `t` (a litmus thread or a copy agent) has exited.
+    fn finished(&self, t: usize) -> bool {
+        match self.runs.get(t) {
+            Some(run) => run.finished,
+            None => *self.m.status(t) == Status::Done,
+        }
+    }
+
     fn key(&self, key: &mut Vec<u64>) {
         self.m.state_key(key);
         for r in &self.runs {
@@ -215,7 +233,11 @@ impl Config {
 
     /// How many transitions thread `t` has next: one per store its next load may read.
     fn options(&self, model: &LitmusModel, t: usize) -> usize {
-        match self.runs[t].next_load(model, t) {
+        let Some(run) = self.runs.get(t) else {
+            // A copy agent reads the newest store of the source (see `runtime::async_copy`).
+            return 1;
+        };
+        match run.next_load(model, t) {
             Some(loc) => self.m.readable(t, loc),
             None => 1,
         }
@@ -230,17 +252,41 @@ impl Config {
         t: usize,
         choose: &dyn Fn(usize) -> usize,
     ) -> Result<(), Halt> {
-        self.runs[t].exec(model, t, &mut self.m, None, choose)?;
+        match self.runs.get_mut(t) {
+            Some(run) => {
+                run.exec(model, t, &mut self.m, None, choose)?;
+            }
+            None => self.m.agent_step(t)?,
+        }
         // Nobody parks here: woken threads are simply running again.
         self.m.wake.clear();
         self.settle(model)
     }
 
     /// Run the local statements of every running thread; exit those with none left (an exit
-    /// may complete a barrier and wake others, so repeat until nothing changes).
+    /// may complete a barrier and wake others, so repeat until nothing changes). A running
+    /// copy agent takes up its next copy, or goes idle, or exits, so that it too stands at a
+    /// visible step (an element or a completion).
     fn settle(&mut self, model: &LitmusModel) -> Result<(), Halt> {
         loop {
             let mut changed = false;
+            for a in self.runs.len()..self.m.threads.len() {
+                while *self.m.status(a) == Status::Running {
+                    match self.m.agent_next(a) {
+                        AgentNext::Element { .. } | AgentNext::Complete => break,
+                        AgentNext::Idle => {
+                            self.m.agent_idle(a)?;
+                        }
+                        AgentNext::Exit => {
+                            self.m.exit(a);
+                            self.m.wake.clear();
+                            if self.m.halted {
+                                return Err(Halt);
+                            }
+                        }
+                    }
+                }
+            }
             for t in 0..self.runs.len() {
                 if self.runs[t].finished || *self.m.status(t) != Status::Running {
                     continue;
@@ -317,9 +363,11 @@ impl Footprints {
         let barriers = p.threads.iter().any(|th| {
             th.body
                 .iter()
-                .any(|s| matches!(s.instr, Instr::Barrier { .. }))
+                .any(|s| matches!(s.instr, Instr::Barrier { .. } | Instr::WarpSync { .. }))
         });
-        if barriers || model.names.len() > 64 {
+        // A copy agent's steps have no footprint of their own here: with `cp.async`, every
+        // enabled thread is stepped.
+        if barriers || p.uses_cp_async() || model.names.len() > 64 {
             return Footprints {
                 ahead: None,
                 own: Vec::new(),

@@ -181,12 +181,15 @@ impl ThreadRun {
                 Some(bar) => Point::Write(model.loc_of[bar]),
                 None => Point::Other,
             },
+            // A commit touches only its thread's own groups (see `Machine::cp_async_commit`).
+            Instr::CpAsyncCommit => Point::Local,
             _ => Point::Other,
         }
     }
 
     /// Perform the visible statement at `pc` on `m`. Returns whether the thread must block (a
-    /// `bar.sync` whose instance has not completed).
+    /// `bar.sync` whose instance has not completed, a `cp.async.wait_group` whose groups have
+    /// not).
     pub fn exec(
         &mut self,
         model: &LitmusModel,
@@ -258,18 +261,58 @@ impl ThreadRun {
                 let quorum = quorum
                     .as_ref()
                     .map(|q| self.val(model, t, q).max(1) as usize);
-                // A barrier that ends its thread need not wait: nothing after it could observe
-                // what waiting brings, and the axiomatic model lets it never complete.
-                let last = body[self.pc..]
-                    .iter()
-                    .all(|s| matches!(s.instr, Instr::Label(_)));
-                let wait = *op == BarrierOp::Sync && !last;
-                m.set_future_barriers(t, model.future_barriers(t, self.pc));
-                return m.barrier_op(t, site, BarrierKey::Id(id), quorum, wait);
+                return self.barrier(model, t, m, id, quorum, *op == BarrierOp::Sync);
+            }
+            Instr::WarpSync { mask } => {
+                // The CTA barrier of the mask's lanes (see `Instr::warp_barrier`).
+                let (id, quorum) = Instr::warp_barrier(*mask);
+                let id = barrier_id(id.into_iter());
+                return self.barrier(model, t, m, id, Some(quorum as usize), true);
+            }
+            Instr::CpAsync { dst, src } => {
+                // The copy joins the thread's open group; the CTA's copy agent performs it.
+                let (src, dst) = (model.loc_of[*src], model.loc_of[*dst]);
+                m.cp_async(t, vec![src], vec![dst], 4, site)?;
+            }
+            Instr::CpAsyncCommit => m.cp_async_commit(t, site)?,
+            Instr::CpAsyncWait { n, all } => {
+                // PTX ISA, *cp.async.wait_all*: "equivalent to: cp.async.commit_group;
+                // cp.async.wait_group 0;".
+                if *all {
+                    m.cp_async_commit(t, site)?;
+                }
+                return m.cp_async_wait(t, *n as usize, site);
             }
             other => unreachable!("{other:?} is local; `advance` runs it"),
         }
         Ok(false)
+    }
+
+    /// Arrive at the barrier `id` of the thread's CTA (the statement before `pc`), waiting if
+    /// `sync`. Returns whether the thread must block.
+    fn barrier(
+        &self,
+        model: &LitmusModel,
+        t: usize,
+        m: &mut Machine,
+        id: i64,
+        quorum: Option<usize>,
+        sync: bool,
+    ) -> Result<bool, Halt> {
+        let body = &model.threads[t];
+        // A barrier that ends its thread need not wait: nothing after it could observe what
+        // waiting brings, and the axiomatic model lets it never complete.
+        let last = body[self.pc..]
+            .iter()
+            .all(|s| matches!(s.instr, Instr::Label(_)));
+        m.set_future_barriers(t, model.future_barriers(t, self.pc));
+        m.barrier_op(
+            t,
+            body[self.pc - 1].site,
+            BarrierKey::Id(id),
+            quorum,
+            sync && !last,
+        )
     }
 
     /// The thread's registers and their final values, named as final states name them.
