@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 mod cuda_shared_memory;
 mod cutile_guide;
+mod hopper;
 mod kernel_api;
 mod liveness;
 pub mod mbarrier;
@@ -49,6 +50,11 @@ pub struct BugCase {
 pub enum Explore {
     /// Every execution, with our DFS engine.
     Exhaustive,
+    /// Every execution with our DFS engine, like `Exhaustive`, but checked under the shuttle
+    /// engines only besides it, not loom: loom serialises every barrier and mbarrier operation
+    /// through one shared atomic, and on cluster barriers with mbarrier waits it did not finish
+    /// within minutes where the DFS needs milliseconds.
+    Dfs,
     /// Too many threads to enumerate: this many PCT-scheduled executions (a bounded result).
     Sampled { iterations: usize },
 }
@@ -66,7 +72,7 @@ impl BugCase {
     /// The checker that explores the case the way it asks to be explored.
     pub fn default_checker(&self) -> Checker {
         match self.explore {
-            Explore::Exhaustive => Checker::dfs(),
+            Explore::Exhaustive | Explore::Dfs => Checker::dfs(),
             Explore::Sampled { iterations } => Checker::pct(iterations, 3, 1),
         }
     }
@@ -82,6 +88,11 @@ impl BugCase {
     pub fn every_engine(&self) -> Vec<Checker> {
         match self.explore {
             Explore::Exhaustive => Checker::every_engine(&(self.build)().0),
+            Explore::Dfs => vec![
+                Checker::random(300, 1),
+                Checker::pct(300, 3, 2),
+                Checker::dfs(),
+            ],
             Explore::Sampled { iterations } => vec![
                 Checker::random(iterations, 1),
                 Checker::pct(iterations, 3, 2),
@@ -151,6 +162,7 @@ pub fn all() -> Vec<BugCase> {
         tile_ir::cases(),
         kernel_api::cases(),
         liveness::cases(),
+        hopper::cases(),
     ]
     .into_iter()
     .flatten()

@@ -112,10 +112,12 @@ fn generated_programs_reach_the_same_outcomes() {
 #[test]
 fn corpus_kernel_models_get_the_same_verdicts() {
     let mut compared = 0;
-    for case in corpus::all()
-        .into_iter()
-        .filter(|c| c.explore == corpus::Explore::Exhaustive)
-    {
+    for case in corpus::all().into_iter().filter(|c| {
+        matches!(
+            c.explore,
+            corpus::Explore::Exhaustive | corpus::Explore::Dfs
+        )
+    }) {
         let unreduced = Dfs {
             max_executions: 20_000,
             reduction: false,

@@ -19,7 +19,7 @@
 //!
 //! Semantics live in [`crate::runtime::mbarrier`] and [`crate::runtime::async_copy`].
 
-use super::{Buffer, Elem, Global, Kernel, Shared, ThreadCtx};
+use super::{Buffer, Elem, Global, Kernel, MemoryScope, Shared, ThreadCtx};
 use crate::runtime::async_copy::Completion;
 use crate::runtime::mbarrier::{Arrive, WaitOn};
 
@@ -61,6 +61,14 @@ pub struct MBarriers {
 pub struct MBarrier {
     declared: usize,
     blocks: u32,
+}
+
+/// A peer block's instance of an [`MBarrier`] ([`MBarrier::map_shared_rank`]): a thread of
+/// another block of the cluster arrives on it remotely (`mbarrier.arrive.shared::cluster`).
+/// Only the owning block waits on it.
+#[derive(Copy, Clone, Debug)]
+pub struct PeerMBarrier {
+    index: usize,
 }
 
 /// The phase an `arrive` arrived on, for [`MBarrier::try_wait`].
@@ -120,6 +128,16 @@ impl MBarrier {
         self.declared * self.blocks as usize + t.bid() as usize
     }
 
+    /// This barrier in the shared memory of the block of rank `rank` in the caller's cluster
+    /// (CUDA `cluster.map_shared_rank(&bar, rank)`), for remote arrives.
+    #[track_caller]
+    pub fn map_shared_rank(&self, t: &ThreadCtx, rank: u32) -> PeerMBarrier {
+        let block = t.peer_block(rank, Loc::caller());
+        PeerMBarrier {
+            index: self.declared * self.blocks as usize + block as usize,
+        }
+    }
+
     /// `mbarrier.init`: phase 0, expecting `count` arrivals per phase.
     #[track_caller]
     pub fn init(&self, t: &ThreadCtx, count: u32) {
@@ -137,6 +155,7 @@ impl MBarrier {
             count: 1,
             expect_tx: 0,
             release: true,
+            scope: crate::scope::Scope::Cta,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -148,6 +167,7 @@ impl MBarrier {
             count: 1,
             expect_tx: 0,
             release: false,
+            scope: crate::scope::Scope::Cta,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -159,6 +179,7 @@ impl MBarrier {
             count: 1,
             expect_tx: bytes,
             release: true,
+            scope: crate::scope::Scope::Cta,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -198,6 +219,35 @@ impl MBarrier {
     #[track_caller]
     pub fn wait_parity(&self, t: &ThreadCtx, parity: u32) {
         t.rt.mbar_wait(self.index(t), WaitOn::Parity(parity), true, Loc::caller());
+    }
+}
+
+impl PeerMBarrier {
+    /// `mbarrier.arrive.release.{scope}.shared::cluster`: one arrival on the peer's barrier.
+    /// Only `.cluster` scope (or wider) releases to the peer block's waiters; a `.cta` arrive
+    /// from another block counts but does not synchronize with them.
+    #[track_caller]
+    pub fn arrive(&self, t: &ThreadCtx, scope: MemoryScope) {
+        let arrive = Arrive {
+            count: 1,
+            expect_tx: 0,
+            release: true,
+            scope: scope.scope(),
+        };
+        t.rt.mbar_arrive(self.index, arrive, Loc::caller());
+    }
+
+    /// `mbarrier.arrive.expect_tx.release.{scope}.shared::cluster`: raise the peer's tx-count
+    /// by `bytes`, then arrive.
+    #[track_caller]
+    pub fn arrive_expect_tx(&self, t: &ThreadCtx, bytes: u64, scope: MemoryScope) {
+        let arrive = Arrive {
+            count: 1,
+            expect_tx: bytes,
+            release: true,
+            scope: scope.scope(),
+        };
+        t.rt.mbar_arrive(self.index, arrive, Loc::caller());
     }
 }
 
@@ -241,6 +291,37 @@ impl ThreadCtx<'_> {
         let s = self.range(src, src_start, bytes);
         let completion = Completion::MBarrier(bar.index(self));
         self.rt.bulk_copy(s, d, bytes, completion, Loc::caller())
+    }
+
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster`:
+    /// copy `bytes` from `src[src_start..]` into `dst[dst_start..]` of every block of the
+    /// caller's cluster whose rank is set in `cta_mask`; each destination block's instance of
+    /// `bar` receives `complete_tx(bytes)` when its copy lands (PTX ISA: "the mbarrier signal is
+    /// also multicast to the same CTA-relative offset as dstMem"). Modelled as one copy per
+    /// destination, issued by the caller's copy agent.
+    #[track_caller]
+    #[allow(clippy::too_many_arguments)]
+    pub fn bulk_copy_global_to_shared_multicast<T: Elem>(
+        &self,
+        dst: &Shared<T>,
+        dst_start: usize,
+        src: &Global<T>,
+        src_start: usize,
+        bytes: u64,
+        bar: &MBarrier,
+        cta_mask: u16,
+    ) {
+        for rank in 0..self.cluster_nctarank().min(16) {
+            if cta_mask & (1 << rank) == 0 {
+                continue;
+            }
+            let peer = dst.map_shared_rank(self, rank);
+            let d = self.range(&peer, dst_start, bytes);
+            let s = self.range(src, src_start, bytes);
+            let index = bar.declared * bar.blocks as usize + peer.block() as usize;
+            self.rt
+                .bulk_copy(s, d, bytes, Completion::MBarrier(index), Loc::caller())
+        }
     }
 
     /// `cp.async.bulk.global.shared::cta.bulk_group`: copy this block's `src[src_start..]` to

@@ -24,6 +24,7 @@
 
 mod atomics;
 mod checker;
+mod cluster;
 mod cp_async;
 mod mbarrier;
 mod mixed_size;
@@ -35,12 +36,14 @@ mod warp;
 
 pub use self::atomics::Integer;
 pub use self::checker::{common_verdict, Checker, Report, Verdict};
-pub use self::mbarrier::{MBarrier, MBarriers, PhaseToken};
+pub use self::cluster::PeerShared;
+pub use self::mbarrier::{MBarrier, MBarriers, PeerMBarrier, PhaseToken};
 pub use self::shape::Dim3;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;
 pub use self::warp::FULL_MASK;
 pub use crate::runtime::bank::BankConflict;
+pub use crate::runtime::cluster::ClusterArrival;
 pub use crate::runtime::report::FailureKind;
 
 use crate::runtime::memory::{Bits, ElemKind, LocInfo, SharedAddr};
@@ -846,8 +849,10 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
             (0..g.blocks).map(move |b| crate::runtime::mbarrier::MBarInfo {
                 name: format!("{name}@block{b}"),
                 block: b,
+                launch_count: None,
             })
         })
+        .chain(cluster::cluster_barriers(&g))
         .collect();
     crate::runtime::Setup {
         name: kernel.name.clone(),

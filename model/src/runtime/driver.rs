@@ -44,12 +44,23 @@ pub fn run_execution(
     machine
 }
 
+fn exits_are_visible(ctx: &Ctx) -> bool {
+    let m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
+    !m.halted && m.setup.exits_are_visible()
+}
+
 fn thread_main(ctx: Ctx, body: Body) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         // A block the GPU has not made resident starts when a resident one finishes.
         ctx.wait();
         body(&ctx)
     }));
+    // In a cluster kernel with shared memory a thread's exit may end its block, after which a
+    // peer's access to that block's shared memory is a use after exit: the engines try the exit
+    // against every other operation (see `runtime::cluster`).
+    if result.is_ok() && !ctx.info.agent && exits_are_visible(&ctx) {
+        ctx.sched.point(ctx.thread, crate::engine::Point::Other);
+    }
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());
         let was_halted = m.halted;

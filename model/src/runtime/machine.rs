@@ -215,6 +215,8 @@ pub struct Machine {
     pub(super) warps: super::warp::Warps,
     /// `ld.global.nc` reads so far.
     pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
+    /// What `fence.mbarrier_init` published across clusters ([`super::cluster`]).
+    pub(super) cluster: super::cluster::InitFences,
     empty_heads: Heads,
 }
 
@@ -302,12 +304,17 @@ impl Machine {
             bank: HashMap::new(),
             observed: Vec::new(),
             wake: Vec::new(),
-            mbars: vec![super::mbarrier::MBarState::default(); setup.mbarriers.len()],
+            mbars: setup
+                .mbarriers
+                .iter()
+                .map(super::mbarrier::MBarState::at_launch)
+                .collect(),
             agent_work: vec![super::async_copy::AgentWork::default(); setup.agents.len()],
             tokens: Vec::new(),
             votes: Default::default(),
             warps: Default::default(),
             nc_reads: Vec::new(),
+            cluster: Default::default(),
             empty_heads,
             setup,
         }
@@ -417,6 +424,7 @@ impl Machine {
         event: usize,
     ) -> Result<(), Halt> {
         self.token_check(t, loc, write, event)?;
+        self.dsmem_check(t, loc, event)?;
         if write && !self.nc_reads.is_empty() {
             self.nc_check_write(t, loc)?;
         }

@@ -13,19 +13,34 @@
 //!
 //! Synchronization: an arrive (release, CTA scope, by default) releases the arriving thread's
 //! view into the phase, a `complete_tx` releases the copy's writes; a successful wait acquires
-//! what the completed phase released. All parties are in one CTA, so CTA scope is morally strong
-//! between them at every widening level.
+//! what the completed phase released. The waiters are in the barrier's CTA (PTX: `try_wait`
+//! takes a `.shared::cta` address), so a release arrive of that CTA, or of a peer CTA of its
+//! cluster at `.cluster` scope, is morally strong with them at every widening level. A peer's
+//! *remote* arrive at `.cta` scope still counts, but releases nothing to the barrier's CTA:
+//! `.cta` scope does not include the waiter (PTX ISA, *Scope*: "the set of threads ... in the
+//! same CTA"), so it is not morally strong with the wait.
+//!
+//! Initialisation across a cluster: a peer CTA may use a barrier only once its `init` happens
+//! before the use. A release `barrier.cluster.arrive` carries it like any write; a relaxed one
+//! carries only the inits its thread published with `fence.mbarrier_init.release.cluster` (PTX
+//! ISA, *membar/fence*: "a light-weight fence ... that applies to prior mbarrier.init
+//! operations"), which is what CUTLASS's `fence_barrier_init(); cluster_sync()` relies on.
 
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, FailureKind, Site};
 use super::view::{View, ALL_LEVELS};
+use crate::scope::Scope;
 use std::sync::Arc;
 
 /// Static description of one mbarrier.
 #[derive(Clone, Debug)]
 pub struct MBarInfo {
     pub name: String,
+    /// The block whose shared memory holds it (its waiters' block).
     pub block: u32,
+    /// Initialised at launch with this count (a cluster's hardware barrier,
+    /// [`super::cluster`]); `None` for a barrier the kernel initialises.
+    pub launch_count: Option<u32>,
 }
 
 /// Who initialised the barrier, so that uses unordered with the init are caught.
@@ -53,6 +68,31 @@ pub struct MBarState {
     uses: Vec<u32>,
     /// How many times the barrier was initialised.
     pub inits: u32,
+    /// `fence.mbarrier_init`s the arrivals of the current phase published: (thread, the
+    /// thread's epoch at its latest such fence).
+    releasing_inits: Vec<(usize, u32)>,
+    /// The same for each completed phase, by phase number.
+    completed_inits: Vec<Arc<Vec<(usize, u32)>>>,
+}
+
+impl MBarState {
+    /// The state a barrier starts a launch in: initialised with `launch_count` (by nobody: the
+    /// hardware), or uninitialised.
+    pub fn at_launch(info: &MBarInfo) -> MBarState {
+        match info.launch_count {
+            Some(count) => MBarState {
+                init: Some(InitRec {
+                    thread: usize::MAX,
+                    epoch: 0,
+                }),
+                count,
+                pending: count,
+                inits: 1,
+                ..MBarState::default()
+            },
+            None => MBarState::default(),
+        }
+    }
 }
 
 /// How a thread waits.
@@ -73,12 +113,14 @@ pub enum WaitResult {
     Blocked,
 }
 
-/// One arrive: how many arrivals, extra expected bytes first, and whether it releases.
+/// One arrive: how many arrivals, extra expected bytes first, whether it releases and at which
+/// scope (`.cta` by default; a remote arrive from a peer CTA needs `.cluster` to release).
 #[derive(Copy, Clone, Debug)]
 pub struct Arrive {
     pub count: u32,
     pub expect_tx: u64,
     pub release: bool,
+    pub scope: Scope,
 }
 
 impl Machine {
@@ -125,7 +167,10 @@ impl Machine {
                 vec![format!("#{event} {}", self.describe(event))],
             )),
             Some(init)
-                if init.thread != t && !self.threads[t].view.knows(0, init.thread, init.epoch) =>
+                if init.thread != t
+                    && init.thread != usize::MAX
+                    && !self.threads[t].view.knows(0, init.thread, init.epoch)
+                    && !self.cluster.init_known(t, init.thread, init.epoch) =>
             {
                 let initer = self.setup.threads[init.thread].name.clone();
                 let headline = if b.inits > 1 {
@@ -229,6 +274,12 @@ impl Machine {
             (b, true) => format!("mbarrier.arrive.expect_tx (+{b} bytes)"),
             (b, false) => format!("mbarrier.arrive.expect_tx.relaxed (+{b} bytes)"),
         };
+        let cluster_barrier = self.setup.mbarriers[bar].launch_count.is_some();
+        let op = match (cluster_barrier, arrive.release) {
+            (true, true) => "barrier.cluster.arrive.release".to_string(),
+            (true, false) => "barrier.cluster.arrive.relaxed".to_string(),
+            (false, _) => op,
+        };
         let counted = if arrive.count == 1 {
             String::new()
         } else {
@@ -253,9 +304,22 @@ impl Machine {
         }
         b.tx += arrive.expect_tx as i64;
         b.pending -= arrive.count;
-        if arrive.release {
+        if let Some(fence) = self.cluster.init_fence(t) {
+            self.mbars[bar].releasing_inits.push((t, fence));
+        }
+        let home = self.setup.mbarriers[bar].block as usize;
+        let reaches = match self.setup.blocks[home].first() {
+            Some(&w) => arrive.scope.includes(
+                &self.setup.threads[t].placement,
+                &self.setup.threads[w].placement,
+            ),
+            None => true,
+        };
+        if arrive.release && reaches {
             let view = self.threads[t].view.clone();
             self.mbar_release(bar, view);
+        } else if arrive.release {
+            self.note_remote_cta_arrive(event, home);
         }
         self.mbar_settle(bar, event);
         Ok(phase)
@@ -331,6 +395,8 @@ impl Machine {
             .take()
             .unwrap_or_else(|| View::new(self.setup.threads.len(), self.setup.locs.len()));
         b.completed.push(Arc::new(released));
+        let inits = std::mem::take(&mut b.releasing_inits);
+        b.completed_inits.push(Arc::new(inits));
         b.phase += 1;
         b.pending = b.count;
         let done = b.phase - 1;
@@ -370,6 +436,9 @@ impl Machine {
             WaitOn::Token(_) => None,
         };
         let what = match on {
+            _ if self.setup.mbarriers[bar].launch_count.is_some() => {
+                format!("barrier.cluster.wait on {name}")
+            }
             WaitOn::Parity(p) => format!("mbarrier.try_wait.parity {name}, parity {}", p % 2),
             WaitOn::Token(k) => format!("mbarrier.try_wait {name}, token of phase {k}"),
         };
@@ -406,6 +475,8 @@ impl Machine {
                 Arc::make_mut(&mut self.threads[t])
                     .view
                     .join(&released, ALL_LEVELS);
+                let inits = Arc::clone(&self.mbars[bar].completed_inits[k as usize]);
+                self.cluster.learn_inits(t, &inits);
                 Ok(WaitResult::Complete)
             }
             None if block => {

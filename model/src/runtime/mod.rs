@@ -49,6 +49,7 @@ pub mod advice;
 pub mod async_copy;
 pub mod bank;
 pub mod barriers;
+pub mod cluster;
 pub mod cp_async;
 pub mod ctx;
 pub mod driver;

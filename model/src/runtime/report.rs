@@ -128,6 +128,9 @@ pub enum FailureKind {
     WarpMisuse,
     /// An `ld.global.nc` read of a location that some thread writes during the kernel.
     NonCoherentRead,
+    /// An access to a peer CTA's shared memory (distributed shared memory) after that CTA has
+    /// exited: its shared memory is gone.
+    UseAfterExit,
 }
 
 impl fmt::Display for FailureKind {
@@ -145,6 +148,7 @@ impl fmt::Display for FailureKind {
             FailureKind::BarrierMisuse => f.write_str("barrier misuse"),
             FailureKind::WarpMisuse => f.write_str("warp misuse"),
             FailureKind::NonCoherentRead => f.write_str("non-coherent read"),
+            FailureKind::UseAfterExit => f.write_str("use after exit"),
         }
     }
 }

@@ -1,0 +1,206 @@
+//! Thread-block clusters: the cluster barrier, `fence.mbarrier_init`, and distributed shared
+//! memory (DSMEM) accesses to a peer CTA that may have exited.
+//!
+//! - `barrier.cluster.arrive{.release|.relaxed}` / `barrier.cluster.wait` (PTX ISA,
+//!   *barrier.cluster*): every thread of the cluster arrives, then waits until all have. Each
+//!   cluster has one hardware barrier, modelled as an mbarrier in its first CTA that is
+//!   initialised at launch with the cluster's thread count ([`cluster_barrier`]): an arrive is
+//!   an mbarrier arrive (release, or relaxed), the wait a blocking wait on the arrive's phase,
+//!   which acquires ("barrier.cluster.wait has .acquire semantics by default"). A CTA that
+//!   exits without arriving leaves the others waiting: a hang.
+//! - `fence.mbarrier_init.release.cluster`: "a light-weight fence ... that applies to prior
+//!   mbarrier.init operations". The thread's inits so far travel with its later arrivals at a
+//!   cluster barrier (or any mbarrier), relaxed ones included, to the threads whose wait
+//!   completes that phase: they may then use those barriers ([`InitFences`]). Nothing else is
+//!   ordered by it.
+//! - DSMEM: a CTA's shared memory lives as long as the CTA (CUDA Programming Guide, *Distributed
+//!   Shared Memory*: "ensure that all distributed shared memory operations are completed before a
+//!   thread block exits"). An access to a peer's shared memory once every thread of the peer has
+//!   exited fails as [`FailureKind::UseAfterExit`]. The exit of a thread of a cluster kernel with
+//!   shared memory is a scheduling point ([`Setup::exits_are_visible`]), so the engines try it
+//!   before and after the peers' accesses.
+
+use super::ctx::Ctx;
+use super::machine::{Halt, Machine, Setup, Status};
+use super::mbarrier::{Arrive, MBarInfo, WaitOn};
+use super::report::{EventKind, FailureKind, Site};
+use crate::engine::Point;
+use crate::scope::Scope;
+use std::sync::Arc;
+
+/// Per thread: the epoch of its latest `fence.mbarrier_init`, and, per initialising thread,
+/// the latest such fence whose inits it learnt of through a completed mbarrier phase.
+#[derive(Clone, Debug, Default)]
+pub struct InitFences {
+    fenced: Vec<u32>,
+    known: Vec<Arc<Vec<u32>>>,
+}
+
+impl InitFences {
+    /// The epoch of `t`'s latest `fence.mbarrier_init`, if any.
+    pub(super) fn init_fence(&self, t: usize) -> Option<u32> {
+        self.fenced.get(t).copied().filter(|&e| e > 0)
+    }
+
+    /// Whether `t` learnt of an init `initer` performed at `epoch` through a fence after it.
+    pub(super) fn init_known(&self, t: usize, initer: usize, epoch: u32) -> bool {
+        self.known
+            .get(t)
+            .and_then(|k| k.get(initer))
+            .is_some_and(|&e| e >= epoch)
+    }
+
+    /// `t` completed a wait on a phase whose arrivals published these fences.
+    pub(super) fn learn_inits(&mut self, t: usize, fences: &[(usize, u32)]) {
+        if fences.is_empty() {
+            return;
+        }
+        if self.known.len() <= t {
+            self.known.resize(t + 1, Arc::new(Vec::new()));
+        }
+        let known = Arc::make_mut(&mut self.known[t]);
+        for &(u, e) in fences {
+            if known.len() <= u {
+                known.resize(u + 1, 0);
+            }
+            known[u] = known[u].max(e);
+        }
+    }
+}
+
+/// The hardware barriers of `clusters` clusters of `threads` threads each, whose first CTAs are
+/// `first_block(c)`: one per cluster, after the kernel's own mbarriers.
+pub fn cluster_barriers(
+    clusters: u32,
+    threads: u32,
+    first_block: impl Fn(u32) -> u32,
+) -> Vec<MBarInfo> {
+    (0..clusters)
+        .map(|c| MBarInfo {
+            name: format!("cluster{c}"),
+            block: first_block(c),
+            launch_count: Some(threads),
+        })
+        .collect()
+}
+
+/// The index of the hardware barrier of the cluster thread `t` runs in, if the launch has
+/// clusters.
+pub fn cluster_barrier(setup: &Setup, t: usize) -> Option<usize> {
+    let cluster = setup.threads[t].placement.cluster?;
+    let first = setup
+        .mbarriers
+        .iter()
+        .position(|b| b.launch_count.is_some())?;
+    Some(first + cluster as usize)
+}
+
+impl Setup {
+    /// Whether a thread's exit is a scheduling point: in a kernel with clusters and shared
+    /// memory, where a peer's access after the exit is a use after exit.
+    pub fn exits_are_visible(&self) -> bool {
+        self.threads.iter().any(|t| t.placement.cluster.is_some())
+            && self.locs.iter().any(|l| l.shared.is_some())
+    }
+}
+
+impl Machine {
+    /// `fence.mbarrier_init.release.cluster` by `t`.
+    pub fn fence_mbarrier_init(&mut self, t: usize, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        self.event(
+            t,
+            site,
+            EventKind::Note("fence.mbarrier_init.release.cluster".to_string()),
+        );
+        let fenced = &mut self.cluster.fenced;
+        if fenced.len() <= t {
+            fenced.resize(t + 1, 0);
+        }
+        fenced[t] = epoch;
+        Ok(())
+    }
+
+    /// A DSMEM access of `t` to `loc`: the owning CTA must not have exited.
+    pub(super) fn dsmem_check(&mut self, t: usize, loc: usize, event: usize) -> Result<(), Halt> {
+        let Some(addr) = self.setup.locs[loc].shared else {
+            return Ok(());
+        };
+        let owner = addr.block as usize;
+        if owner == self.setup.threads[t].block as usize
+            || !self.setup.blocks[owner]
+                .iter()
+                .all(|&u| self.threads[u].status == Status::Done)
+        {
+            return Ok(());
+        }
+        let headline = format!(
+            "{} accesses {} in the shared memory of block {owner}, which has exited",
+            self.setup.threads[t].name, self.setup.locs[loc].name
+        );
+        let details = vec![
+            format!("#{event} {}", self.describe(event)),
+            format!(
+                "block {owner}'s shared memory ended with it: keep it alive until its cluster \
+                 peers are done with it (barrier_cluster_arrive/wait before it exits)"
+            ),
+        ];
+        self.fail(FailureKind::UseAfterExit, headline, details);
+        Err(Halt)
+    }
+
+    /// A release arrive at `.cta` scope on a barrier of another CTA (`home`): say in the trace
+    /// that it releases nothing there.
+    pub(super) fn note_remote_cta_arrive(&mut self, event: usize, home: usize) {
+        if let Some(EventKind::Note(text)) = self.events.get_mut(event - 1).map(|e| &mut e.what) {
+            text.push_str(&format!(
+                " [.cta scope from another CTA: releases nothing to block {home}]"
+            ));
+        }
+    }
+}
+
+/// A thread's arrival at its cluster's barrier, for [`Ctx::barrier_cluster_wait`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ClusterArrival(pub(crate) u32);
+
+impl Ctx {
+    fn cluster_barrier(&self) -> usize {
+        let m = self.machine.lock().unwrap_or_else(|e| e.into_inner());
+        match cluster_barrier(&m.setup, self.thread) {
+            Some(b) => b,
+            None => {
+                drop(m);
+                self.fail(format!(
+                    "{} uses the cluster barrier in a launch without clusters (Grid::with_clusters)",
+                    self.info.name
+                ))
+            }
+        }
+    }
+
+    /// `barrier.cluster.arrive.release` (`release`) or `.relaxed`.
+    pub fn barrier_cluster_arrive(&self, release: bool, site: Site) -> ClusterArrival {
+        let bar = self.cluster_barrier();
+        let arrive = Arrive {
+            count: 1,
+            expect_tx: 0,
+            release,
+            scope: Scope::Cluster,
+        };
+        ClusterArrival(self.mbar_arrive(bar, arrive, site))
+    }
+
+    /// `barrier.cluster.wait`: blocks until every thread of the cluster arrived.
+    pub fn barrier_cluster_wait(&self, arrival: ClusterArrival, site: Site) {
+        let bar = self.cluster_barrier();
+        self.mbar_wait(bar, WaitOn::Token(arrival.0), true, site);
+    }
+
+    /// `fence.mbarrier_init.release.cluster`.
+    pub fn fence_mbarrier_init(&self, site: Site) {
+        self.sched.point(self.thread, Point::Local);
+        self.step(|m| m.fence_mbarrier_init(self.thread, site))
+    }
+}
