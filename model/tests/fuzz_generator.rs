@@ -2,6 +2,7 @@
 //! back to itself, and the generator covers the shapes issue 6 asks for.
 
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
+use scopecheck_model::litmus::warp;
 use scopecheck_model::litmus::{
     parse, print, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
 };
@@ -37,14 +38,26 @@ fn short_and_empty_inputs_still_give_valid_programs() {
     }
 }
 
+/// The statements as the test writes them: an exchange once, not what it lowers to.
+fn as_written(
+    body: &[scopecheck_model::litmus::Stmt],
+) -> impl Iterator<Item = &scopecheck_model::litmus::Stmt> {
+    body.iter()
+        .filter(|s| !matches!(s.warp, Some(warp::WarpPart::Rest)))
+}
+
 #[test]
 fn programs_stay_within_limits() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
-        assert!((1..=3).contains(&p.locations.len()), "seed {seed}");
+        // As written: an exchange is one instruction, its slots are no locations of the test.
+        let locations = p.locations.iter().filter(|l| !warp::is_slot(l)).count();
+        assert!((1..=3).contains(&locations), "seed {seed}");
         assert!(
-            p.threads.iter().all(|t| (1..=4).contains(&t.body.len())),
+            p.threads
+                .iter()
+                .all(|t| (1..=4).contains(&as_written(&t.body).count())),
             "seed {seed}"
         );
     }
@@ -54,13 +67,15 @@ fn programs_stay_within_limits() {
 fn differential_programs_are_small_with_one_constant_add_or_sub() {
     for seed in 0..SEEDS {
         let p = from_seed_with(seed, &Limits::differential());
+        let written = p.threads.iter().flat_map(|t| as_written(&t.body)).count();
+        assert!(written <= 6, "seed {seed}");
         let instrs: Vec<&Instr> = p
             .threads
             .iter()
             .flat_map(|t| &t.body)
+            .filter(|s| s.warp.is_none())
             .map(|s| &s.instr)
             .collect();
-        assert!(instrs.len() <= 6, "seed {seed}");
         let arith: Vec<&Operand> = instrs
             .iter()
             .filter_map(|i| match i {
@@ -109,6 +124,20 @@ fn generator_covers_the_feature_space() {
             seen.insert("other gpu".into());
         }
         for stmt in p.threads.iter().flat_map(|t| &t.body) {
+            use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
+            // An exchange counts once, as written, not as what it lowers to.
+            match &stmt.warp {
+                Some(WarpPart::Start(WarpOp::Shfl { mode, .. })) => {
+                    seen.insert(format!("shfl.sync.{}", mode.name()));
+                    continue;
+                }
+                Some(WarpPart::Start(WarpOp::Vote { mode, .. })) => {
+                    seen.insert(format!("vote.sync.{}", mode.name()));
+                    continue;
+                }
+                Some(WarpPart::Rest) => continue,
+                None => {}
+            }
             let feature = match &stmt.instr {
                 Instr::Load { access, .. } if access.proxy == Proxy::Texture => {
                     "ld.global.nc".to_string()
@@ -161,6 +190,13 @@ fn generator_covers_the_feature_space() {
         "clusters",
         "bar.cta.sync",
         "bar.warp.sync",
+        "shfl.sync.idx",
+        "shfl.sync.bfly",
+        "shfl.sync.down",
+        "shfl.sync.up",
+        "vote.sync.all",
+        "vote.sync.any",
+        "vote.sync.ballot",
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",

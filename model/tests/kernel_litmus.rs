@@ -317,3 +317,24 @@ fn cp_async_copies_race_as_the_axioms_say() {
         }
     }
 }
+
+/// Warp instructions (`bar.warp.sync`, `shfl.sync`, `vote.sync`, lowered to slots and barriers
+/// by the parser): on every corpus warp test the engines agree, final states and data races.
+#[test]
+fn warp_exchanges_agree_between_the_engines() {
+    use scopecheck_model::differential::{check, Options as DiffOptions};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/warp");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "{files:?}");
+    for path in &files {
+        let p = parse_file(path).unwrap();
+        if let Err(finding) = check(&p, &DiffOptions::default()) {
+            panic!("{}: {finding}", path.display());
+        }
+    }
+}
