@@ -1,4 +1,5 @@
-//! A program → the axiomatic engine (ptx-v7.5) and the operational runtime (exhaustive, by state
+//! A program → the axiomatic engine (ptx-v7.5; ptx-v8 for programs with Hopper's asynchronous
+//! instructions or shared memory) and the operational runtime (exhaustive, by state
 //! caching): every final state the runtime reaches must be one the axioms allow, and both must
 //! agree on whether some execution has a data race. A disagreement panics with what each engine
 //! found and the program text.

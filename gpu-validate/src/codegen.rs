@@ -118,6 +118,10 @@ pub struct Harness {
     pub host: Vec<HostThread>,
     /// Does any thread run an RMW (`atom`/`red`)?
     pub has_rmw: bool,
+    /// The program uses warp-level instructions (`bar.warp.sync`): an instance's threads of one
+    /// CTA must be adjacent lanes of one warp, so the runner launches it with the warp layout
+    /// whatever the settings, and `slots` is a power of two.
+    pub warp_lanes: bool,
 }
 
 /// A load that the harness can repeat until it returns `value`: a *spinning reader*.
@@ -169,7 +173,15 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     check_supported(program)?;
     let (roles, role_devices) = roles(program)?;
 
-    let slots = roles.iter().map(Vec::len).max().unwrap_or(0);
+    let warp_lanes = program.uses_warps();
+    let most = roles.iter().map(Vec::len).max().unwrap_or(0);
+    // With warp-level instructions an instance's threads of a CTA must not straddle two warps:
+    // a power of two of slots divides the warp, so under the warp layout they never do.
+    let slots = if warp_lanes {
+        most.next_power_of_two()
+    } else {
+        most
+    };
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
     let saved = saved_registers(program, &observables);
@@ -191,6 +203,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         locations: &locations,
         observables: &observables,
         spins: &spins,
+        warp_lanes,
     };
     g.emit()?;
     Ok(Harness {
@@ -208,6 +221,7 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
                 .iter()
                 .any(|s| matches!(s.instr, Instr::Atom { .. } | Instr::Red { .. }))
         }),
+        warp_lanes,
     })
 }
 
@@ -256,6 +270,7 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 return unsupported(format!("{at}: `{op}` (test instances do not own a warp)"));
             }
             match &s.instr {
+                Instr::Load { access, .. } if is_nc(access) => {}
                 Instr::Load { access, .. } | Instr::Store { access, .. } => {
                     check_access(access, &at)?;
                     if access.order == Order::Sc {
@@ -285,23 +300,19 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 {
                     return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
                 }
-                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
-                    return unsupported(format!(
-                        "{at}: cp.async (its destination is shared memory; the harness keeps \
-                         every location in global memory)"
-                    ));
-                }
-                Instr::WarpSync { .. } => {
-                    return unsupported(format!(
-                        "{at}: bar.warp.sync (test instances do not own a warp)"
-                    ));
-                }
                 Instr::Async(_) => {
                     return unsupported(format!(
                         "{at}: `{}` (mbarriers, bulk copies, cluster barriers)",
                         scopecheck_model::litmus::print::instr(p, &s.instr)
                     ));
                 }
+                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                    return unsupported(format!(
+                        "{at}: cp.async (its destination is shared memory; the harness keeps \
+                         every location in global memory)"
+                    ));
+                }
+                Instr::WarpSync { mask } => check_warp_sync(p, tid, *mask, &at)?,
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
                         " with a quorum"
@@ -324,11 +335,71 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     Ok(())
 }
 
+/// `bar.warp.sync` runs on the GPU only where every lane it names reaches a matching one: PTX
+/// ISA, bar.warp.sync: "the behavior of bar.warp.sync is undefined if the executing thread is
+/// not in the membermask", and a lane in the mask that never executes a `bar.warp.sync` with the
+/// same mask leaves the others waiting (the model judges such a program; the GPU would hang or
+/// do something undefined). Checked exactly on threads without branches: the executing lane is in
+/// the mask, and every lane of the mask executes as many `bar.warp.sync` with this mask.
+fn check_warp_sync(p: &Program, tid: ThreadId, mask: u32, at: &str) -> Result<(), Unsupported> {
+    let cta = |u: usize| (p.threads[u].placement.gpu, p.threads[u].placement.cta);
+    let lanes: Vec<ThreadId> = (0..p.threads.len())
+        .filter(|&u| !p.threads[u].placement.is_host() && cta(u) == cta(tid))
+        .collect();
+    let syncs = |u: ThreadId| {
+        p.threads[u]
+            .body
+            .iter()
+            .filter(|s| s.instr == Instr::WarpSync { mask })
+            .count()
+    };
+    let branches = |u: ThreadId| {
+        p.threads[u]
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Branch { .. }))
+    };
+    let named: Vec<u32> = (0..32).filter(|l| mask >> l & 1 == 1).collect();
+    let undefined = |why: &str| {
+        unsupported(format!(
+            "{at}: bar.warp.sync {mask:#x} {why} (undefined on the GPU; the model judges it)"
+        ))
+    };
+    if mask >> p.lane(tid) & 1 == 0 {
+        return undefined("does not name the executing lane");
+    }
+    for l in named {
+        match lanes.get(l as usize) {
+            None => return undefined(&format!("names lane {l}, which no thread of the CTA is")),
+            Some(&u) if branches(u) => {
+                return unsupported(format!(
+                    "{at}: bar.warp.sync in a CTA whose lane {l} branches (the harness runs warp \
+                     barriers only where it can match every lane's arrivals)"
+                ))
+            }
+            Some(&u) if syncs(u) != syncs(tid) => {
+                return undefined(&format!(
+                    "names lane {l}, which does not reach a matching bar.warp.sync"
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
 fn check_i32(v: i64, what: &str) -> Result<(), Unsupported> {
     if i32::try_from(v).is_err() {
         return unsupported(format!("{what} {v} does not fit 32 bits"));
     }
     Ok(())
+}
+
+/// The litmus `ld.global.nc` form: a weak load through the texture proxy. The harness runs it as
+/// PTX's `ld.global.nc` (through the non-coherent read-only data cache), the instruction the form
+/// names; every other texture-proxy access has no global-memory form here.
+fn is_nc(a: &Access) -> bool {
+    a.proxy == Proxy::Texture && !a.order.is_strong()
 }
 
 fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
@@ -601,6 +672,7 @@ struct Gen<'a> {
     locations: &'a [LocId],
     observables: &'a [Observable],
     spins: &'a [Spin],
+    warp_lanes: bool,
 }
 
 macro_rules! emit {
@@ -705,6 +777,10 @@ impl Gen<'_> {
             "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);"
         );
         emit!(self, "  if (slot >= SLOTS || j >= ipb) return;");
+        if self.warp_lanes {
+            emit!(self, "  // warp layout (forced for warp-level instructions): the instance's threads of this CTA are lanes lane_base .. lane_base + SLOTS - 1");
+            emit!(self, "  const u32 lane_base = (threadIdx.x & 31u) - slot;");
+        }
         emit!(
             self,
             "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);"
@@ -820,6 +896,11 @@ impl Gen<'_> {
         span: scopecheck_model::litmus::Span,
     ) -> Result<String, Unsupported> {
         Ok(match i {
+            Instr::Load { access, dst, loc } if is_nc(access) => format!(
+                "asm volatile(\"ld.global.nc.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
+                ident(&dst.0),
+                self.loc_ptr(*loc)
+            ),
             Instr::Load { access, dst, loc } => format!(
                 "asm volatile(\"ld.{}.global.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
                 sem(access),
@@ -884,18 +965,19 @@ impl Gen<'_> {
                 let name = if *op == BarrierOp::Sync { "sync" } else { "arrive" };
                 return unsupported(format!("P{tid} at {span}: bar.cta.{name}"));
             }
-            Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
-                return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
-            }
-            Instr::WarpSync { .. } => {
-                return unsupported(format!(
-                    "P{tid} at {span}: bar.warp.sync (test instances do not own a warp)"
-                ));
-            }
             Instr::Async(_) => {
                 let text = scopecheck_model::litmus::print::instr(self.program, i);
                 return unsupported(format!("P{tid} at {span}: `{text}`"));
             }
+            Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
+                return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
+            }
+            // The CTA's litmus threads are the adjacent lanes `lane_base ..` of one warp (see
+            // `Harness::warp_lanes`), so the litmus mask (lane i: the CTA's i-th thread) is the
+            // warp's mask shifted by `lane_base`.
+            Instr::WarpSync { mask } => format!(
+                "asm volatile(\"bar.warp.sync %0;\" :: \"r\"({mask:#x}u << lane_base) : \"memory\");"
+            ),
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
             Instr::Add { dst, a, b } => {
                 format!("r_{} = (int)((u32){} + (u32){});", ident(&dst.0), self.operand(a), self.operand(b))

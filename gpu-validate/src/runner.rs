@@ -500,7 +500,8 @@ impl Gpu {
             shared_mem_bytes: 0,
         };
         let (k32, stride32) = (k, stride as u32);
-        let layout = u32::from(params.layout == Layout::Warp);
+        // A program with warp-level instructions needs its CTA's threads in one warp.
+        let layout = u32::from(params.layout == Layout::Warp || h.warp_lanes);
         let scratch_mask = (1u32 << scratch_lines_log2) - 1;
         let loc_perm = u32::from(params.permute_locations);
         let stress_pattern = params.stress_pattern & 3;

@@ -186,3 +186,58 @@ impl ParseReg for &str {
         scopecheck_model::litmus::Reg(self.to_string())
     }
 }
+
+#[test]
+fn non_coherent_loads_run_as_ld_global_nc_and_other_texture_accesses_are_refused() {
+    let nc = "PTX NC\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n ld.global.nc r0, x ;\nexists (P0:r0 == 0)\n";
+    let s = generate(&parse(nc, "nc.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .expect("ld.global.nc runs on the GPU")
+        .source;
+    has(&s, "asm volatile(\"ld.global.nc.u32 %0, [%1];\"");
+    has(&s, "asm volatile(\"st.weak.global.u32 [%0], %1;\"");
+
+    let cp = "PTX CP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n cp.async.ca.shared.global y, x, 4 ;\n cp.async.wait_all ;\nexists (y == 0)\n";
+    let err = generate(&parse(cp, "cp.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("unsupported on GPU: ") && err.contains("cp.async"),
+        "{err}"
+    );
+}
+
+#[test]
+fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
+    let mp = "PTX W\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n st.weak x, 1 | bar.warp.sync 0x3 | st.weak x, 2 ;\n bar.warp.sync 0x3 | ld.weak r0, x | ;\nexists (P1:r0 == 0)\n";
+    let h = generate(&parse(mp, "w.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .expect("a matched bar.warp.sync runs on the GPU");
+    assert!(h.warp_lanes);
+    assert_eq!(h.slots, 4, "three lanes padded to a power of two");
+    has(
+        &h.source,
+        "const u32 lane_base = (threadIdx.x & 31u) - slot;",
+    );
+    has(
+        &h.source,
+        "asm volatile(\"bar.warp.sync %0;\" :: \"r\"(0x3u << lane_base) : \"memory\");",
+    );
+
+    for (body, why) in [
+        (" bar.warp.sync 0x3 | st.weak x, 1 ;\n", "does not reach"),
+        (
+            " bar.warp.sync 0x3 | LC: ;\n | bar.warp.sync 0x3 ;\n | ld.weak r0, x ;\n | beq r0, 1, LC ;\n",
+            "branches",
+        ),
+    ] {
+        let src = format!(
+            "PTX U\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n{body}exists (x == 0)\n"
+        );
+        let err = generate(&parse(&src, "u.litmus").unwrap_or_else(|e| panic!("{e}")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("unsupported on GPU: ") && err.contains(why),
+            "{body}: {err}"
+        );
+    }
+}

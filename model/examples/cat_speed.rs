@@ -22,17 +22,18 @@ fn shared_dir() -> Option<PathBuf> {
     .find(|d| d.join("oracle/ptx/tests").is_dir())
 }
 
-fn run(programs: &[Program], model: &Model) -> (Duration, usize) {
+/// The whole suite's time, how many conditions hold, and each test's time.
+fn run(programs: &[Program], model: &Model) -> (Duration, usize, Vec<Duration>) {
     let start = Instant::now();
-    let holds = programs
-        .iter()
-        .filter(|p| {
-            analyze(p, model.clone(), &Options::default())
-                .expect("the shared tests analyse")
-                .holds
-        })
-        .count();
-    (start.elapsed(), holds)
+    let mut each = Vec::with_capacity(programs.len());
+    let mut holds = 0;
+    for p in programs {
+        let t = Instant::now();
+        let a = analyze(p, model.clone(), &Options::default()).expect("the shared tests analyse");
+        each.push(t.elapsed());
+        holds += usize::from(a.holds);
+    }
+    (start.elapsed(), holds, each)
 }
 
 fn main() {
@@ -50,12 +51,34 @@ fn main() {
     let cat = Model::Cat(Arc::new(CatModel::builtin("ptx-v7.5").expect("built in")));
     let rounds = 5;
     let (mut best_rust, mut best_cat) = (Duration::MAX, Duration::MAX);
+    let mut each_rust = vec![Duration::MAX; programs.len()];
+    let mut each_cat = each_rust.clone();
+    let keep_best = |best: &mut Vec<Duration>, new: Vec<Duration>| {
+        for (b, t) in best.iter_mut().zip(new) {
+            *b = (*b).min(t);
+        }
+    };
     for _ in 0..rounds {
-        let (t, holds_rust) = run(&programs, &rust);
+        let (t, holds_rust, each) = run(&programs, &rust);
         best_rust = best_rust.min(t);
-        let (t, holds_cat) = run(&programs, &cat);
+        keep_best(&mut each_rust, each);
+        let (t, holds_cat, each) = run(&programs, &cat);
         best_cat = best_cat.min(t);
+        keep_best(&mut each_cat, each);
         assert_eq!(holds_rust, holds_cat, "the two models agree");
+    }
+    // Where the interpreter costs most: the tests with the largest difference.
+    let mut gaps: Vec<(Duration, usize)> = (0..programs.len())
+        .map(|i| (each_cat[i].saturating_sub(each_rust[i]), i))
+        .collect();
+    gaps.sort_unstable_by(|a, b| b.cmp(a));
+    for &(_, i) in gaps.iter().take(5) {
+        println!(
+            "  {}: Rust {:.2} ms, cat {:.2} ms",
+            files[i].display(),
+            each_rust[i].as_secs_f64() * 1e3,
+            each_cat[i].as_secs_f64() * 1e3
+        );
     }
     println!(
         "{} PTX tests, best of {rounds}: Rust ptx-v7.5 {:.1} ms, ptx-v7.5.cat {:.1} ms: {:.2}x (goal <= 1.5x)",

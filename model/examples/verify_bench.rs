@@ -59,7 +59,17 @@ fn grid_barrier(n: u32) -> (Kernel, BodyFn) {
 
 /// Take a ticket, wait to be served, increment a plain counter, serve the next ticket.
 fn ticket_lock(n: u32) -> (Kernel, BodyFn) {
-    let mut k = Kernel::new("ticket_lock", Grid::new(n, 1));
+    ticket_lock_on(Grid::new(n, 1))
+}
+
+/// The ticket lock with its blocks declared symmetric (no block reads its id).
+fn ticket_lock_symmetric(n: u32) -> (Kernel, BodyFn) {
+    ticket_lock_on(Grid::new(n, 1).symmetric_blocks())
+}
+
+fn ticket_lock_on(grid: Grid) -> (Kernel, BodyFn) {
+    let n = grid.blocks;
+    let mut k = Kernel::new("ticket_lock", grid);
     let next = k.global::<i32>("next", 1);
     let serving = k.global::<i32>("serving", 1);
     let counter = k.global::<i32>("counter", 1);
@@ -78,7 +88,17 @@ fn ticket_lock(n: u32) -> (Kernel, BodyFn) {
 
 /// The cuTile guide's spinlock: acq_rel exchange to take it, release store to drop it.
 fn spinlock(n: u32) -> (Kernel, BodyFn) {
-    let mut k = Kernel::new("spinlock", Grid::new(n, 1));
+    spinlock_on(Grid::new(n, 1))
+}
+
+/// The spinlock with its blocks declared symmetric.
+fn spinlock_symmetric(n: u32) -> (Kernel, BodyFn) {
+    spinlock_on(Grid::new(n, 1).symmetric_blocks())
+}
+
+fn spinlock_on(grid: Grid) -> (Kernel, BodyFn) {
+    let n = grid.blocks;
+    let mut k = Kernel::new("spinlock", grid);
     let lock = k.global::<i32>("lock", 1);
     let counter = k.global::<i32>("counter", 1);
     k.postcondition("counter == blocks", move |m| m.get(&counter, 0) == n as i32);
@@ -266,10 +286,12 @@ fn main() {
         .next()
         .map_or(2_000_000, |a| a.parse().expect("BUDGET"));
     let seconds: u64 = args.next().map_or(20, |a| a.parse().expect("SECONDS"));
-    let families: [(&str, Family); 7] = [
+    let families: [(&str, Family); 9] = [
         ("grid barrier", grid_barrier),
         ("ticket lock", ticket_lock),
+        ("ticket lock, symmetric blocks", ticket_lock_symmetric),
         ("spinlock", spinlock),
+        ("spinlock, symmetric blocks", spinlock_symmetric),
         ("look-back scan", look_back),
         ("threadfence reduction", threadfence_reduction),
         ("split-K semaphore", split_k),
@@ -300,7 +322,7 @@ fn main() {
             let (k, body) = build(n);
             let dfs = run(&ours, &k, &body);
             // The slower engines only where they may still finish.
-            let (unreduced, loom) = if n <= 3 {
+            let (unreduced, loom) = if n <= 3 && !k.grid.symmetric_blocks {
                 let loom = if k.model_threads() <= 4 {
                     cell(&run(&loom, &k, &body))
                 } else {

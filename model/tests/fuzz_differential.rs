@@ -69,6 +69,7 @@ fn a_forbidden_state_is_a_disagreement() {
     let dropped = allowed.pop_first().expect("the runtime reaches some state");
     let f = Finding::Disagreement {
         program: scopecheck_model::litmus::print(&p),
+        model: "ptx-v7.5",
         allowed,
         reached,
     };
@@ -209,13 +210,17 @@ exists (c == 0)
 /// A race verdict disagreement is a finding that names which engine saw the race.
 #[test]
 fn a_race_verdict_disagreement_says_who_saw_the_race() {
+    let mut state = scopecheck_model::axiomatic::FinalState::default();
+    state.mem.insert("x".to_string(), 1);
     let f = Finding::RaceVerdict {
         program: "PTX t\n".to_string(),
+        state: Some(state),
+        model: "ptx-v7.5",
         axioms_racy: true,
         runtime_racy: false,
     };
     assert_eq!(
         f.summary(),
-        "ptx-v7.5 finds a data race, the runtime finds the program race-free"
+        "ptx-v7.5 finds a data race on the way to x=1, the runtime none"
     );
 }

@@ -4,7 +4,7 @@
 //! (`"found: ..."`) and what must happen now (`"expect: ..."`):
 //! - `expect: round-trip`: the file parses and `parse(print(p)) == p`;
 //! - `expect: parse error at L:C`: the parser rejects the file with an error at line L, column C;
-//! - `expect: engines agree`: both engines analyse the program and every final state the runtime
+//! - `expect: engines agree`: both engines analyse the program, agree on data races, and every final state the runtime
 //!   reaches is allowed by ptx-v7.5 (see `differential::check`).
 //!
 //! A finding that is a bug in another part of scopecheck, not yet fixed, says so in a

@@ -4,9 +4,16 @@
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
 use scopecheck_model::litmus::warp;
 use scopecheck_model::litmus::{
-    parse, print, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
+    async_ops::Arrival, parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp,
+    Term,
 };
+use scopecheck_model::scope::Scope;
 use std::collections::BTreeSet;
+
+/// Locations other than the mbarrier `b`.
+fn data_locations(p: &Program) -> usize {
+    p.locations.iter().filter(|l| l.name != "b").count()
+}
 
 const SEEDS: u64 = 2_000;
 
@@ -51,9 +58,27 @@ fn programs_stay_within_limits() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
-        // As written: an exchange is one instruction, its slots are no locations of the test.
-        let locations = p.locations.iter().filter(|l| !warp::is_slot(l)).count();
-        assert!((1..=3).contains(&locations), "seed {seed}");
+        // Up to three data locations (global, or now and then one in a CTA's shared memory), and
+        // now and then the mbarrier `b` in shared memory.
+        // An exchange's slots are no locations of the test.
+        let slots = p.locations.iter().filter(|l| warp::is_slot(l)).count();
+        let data = data_locations(&p) - slots;
+        assert!((1..=3).contains(&data), "seed {seed}");
+        assert!(p.locations.len() - slots - data <= 1, "seed {seed}");
+        for (l, loc) in p.locations.iter().enumerate() {
+            let Some(of) = loc.shared else { continue };
+            let owner = p
+                .cta_placement(of)
+                .expect("a thread runs in the owning CTA");
+            for (t, th) in p.threads.iter().enumerate() {
+                let uses = th.body.iter().any(|s| s.instr.location() == Some(l));
+                assert!(
+                    !uses || Scope::Cluster.includes(&th.placement, &owner),
+                    "seed {seed}: P{t} reaches {} outside its cluster",
+                    loc.name
+                );
+            }
+        }
         assert!(
             p.threads
                 .iter()
@@ -107,7 +132,7 @@ fn generator_covers_the_feature_space() {
     for seed in 0..SEEDS {
         let p = from_seed(seed);
         seen.insert(format!("threads {}", p.threads.len()));
-        seen.insert(format!("locations {}", p.locations.len()));
+        seen.insert(format!("locations {}", data_locations(&p)));
         let ctas: BTreeSet<_> = p.threads.iter().map(|t| t.placement.cta).collect();
         seen.insert(
             if ctas.len() == 1 {
@@ -123,7 +148,11 @@ fn generator_covers_the_feature_space() {
         if p.threads.iter().any(|t| t.placement.gpu != 0) {
             seen.insert("other gpu".into());
         }
-        for stmt in p.threads.iter().flat_map(|t| &t.body) {
+        for (th, stmt) in p
+            .threads
+            .iter()
+            .flat_map(|t| t.body.iter().map(move |s| (t, s)))
+        {
             use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
             // An exchange counts once, as written, not as what it lowers to.
             match &stmt.warp {
@@ -161,9 +190,35 @@ fn generator_covers_the_feature_space() {
                 Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
                 Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
                 Instr::CpAsyncWait { n, .. } => format!("cp.async.wait_group {n}"),
+                Instr::Async(AsyncOp::MbarrierArrive {
+                    arrival: Arrival::ExpectTx(_),
+                    ..
+                }) => "mbarrier.arrive.expect_tx".to_string(),
+                Instr::Async(AsyncOp::MbarrierArrive { order, window, .. }) => {
+                    format!("mbarrier.arrive.{order}.{}", window.name())
+                }
+                Instr::Async(AsyncOp::MbarrierExpectTx { .. }) => "mbarrier.expect_tx".to_string(),
+                Instr::Async(AsyncOp::MbarrierCompleteTx { window, .. }) => {
+                    format!("mbarrier.complete_tx.{}", window.name())
+                }
+                Instr::Async(AsyncOp::MbarrierTryWait { order, .. }) => {
+                    format!("mbarrier.try_wait.{order}")
+                }
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
+            let shared = stmt.instr.location().and_then(|l| p.shared_of(l));
+            if let (Some(of), false) = (shared, matches!(stmt.instr, Instr::Async(_))) {
+                let own = of.is_own(&th.placement);
+                seen.insert(
+                    if own {
+                        "shared::cta access"
+                    } else {
+                        "shared::cluster access"
+                    }
+                    .into(),
+                );
+            }
             if let Some(scope) = match &stmt.instr {
                 Instr::Load { access, .. } | Instr::Store { access, .. } => access.scope,
                 _ => None,
@@ -197,6 +252,16 @@ fn generator_covers_the_feature_space() {
         "vote.sync.all",
         "vote.sync.any",
         "vote.sync.ballot",
+        "mbarrier.arrive.release.shared::cta",
+        "mbarrier.arrive.relaxed.shared::cluster",
+        "mbarrier.try_wait.acquire",
+        "mbarrier.try_wait.relaxed",
+        "mbarrier.arrive.expect_tx",
+        "mbarrier.expect_tx",
+        "mbarrier.complete_tx.shared::cta",
+        "mbarrier.complete_tx.shared::cluster",
+        "shared::cta access",
+        "shared::cluster access",
         "ld.weak",
         "ld.relaxed",
         "ld.acquire",

@@ -226,3 +226,46 @@ fn a_host_thread_runs_no_async_instruction() {
     let e = litmus::parse(src, "h.litmus").unwrap_err();
     assert!(e.message.contains("GPU instructions"), "{e}");
 }
+
+#[test]
+fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
+    let src = "PTX m\n{ bar @ shared cta 0 = mbarrier 2; }\n P0@cta 0,gpu 0 ;\n mbarrier.arrive bar ;\nexists (bar == 0)\n";
+    let p = litmus::parse(src, "m.litmus").unwrap();
+    let bar = p.location_named("bar").unwrap();
+    use scopecheck_model::litmus::async_ops::MbarrierState;
+    assert_eq!(p.initial_value(bar), MbarrierState::init(2));
+    let printed = litmus::print(&p);
+    assert!(
+        printed.contains("bar @ shared cta 0,gpu 0 = mbarrier 2;"),
+        "{printed}"
+    );
+    assert_eq!(litmus::parse(&printed, "again").unwrap(), p);
+    let e = litmus::parse(&src.replace("mbarrier 2", "mbarrier 0"), "m.litmus").unwrap_err();
+    assert!(e.message.contains("count is 1 to 32767"), "{e}");
+}
+
+/// The corpus of Hopper tests (`corpus/litmus/async/`): the litmus runtime runs every one of
+/// them but the bulk copies (which it refuses, by name), and each final state it reaches is one
+/// ptx-v7.5 allows (`differential::check`).
+#[test]
+fn the_runtime_reaches_only_allowed_states_on_the_async_corpus() {
+    use scopecheck_model::differential::{check, Options};
+    use scopecheck_model::runtime::litmus::unsupported;
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/async");
+    let files = litmus::collect_files(&[dir]).unwrap();
+    let (mut checked, mut refused) = (0, 0);
+    for f in &files {
+        let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
+        if let Some(why) = unsupported(&p) {
+            assert!(why.contains("cp.async.bulk"), "{}: {why}", f.display());
+            refused += 1;
+            continue;
+        }
+        if let Err(finding) = check(&p, &Options::default()) {
+            panic!("{}: {finding}", f.display());
+        }
+        checked += 1;
+    }
+    println!("{checked} checked, {refused} with bulk copies the runtime does not run");
+    assert!(checked >= 16, "{checked} checked");
+}

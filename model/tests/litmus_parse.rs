@@ -373,7 +373,8 @@ fn cp_async_round_trips_and_rejects_bad_forms() {
     assert!(e.message.contains("number of groups"), "{e}");
     let e = error_of(&CP_ASYNC.replace("cp.async.cg.shared.global", "cp.async.bulk.shared.global"));
     assert!(
-        e.message.contains("unknown bulk copy `cp.async.bulk"),
+        e.message
+            .contains("unknown bulk copy `cp.async.bulk.shared.global`"),
         "{e}"
     );
     assert_eq!((e.span.line, e.span.col), (9, 2));

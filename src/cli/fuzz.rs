@@ -1,7 +1,8 @@
 //! `scopecheck fuzz`: the engine differential in-process, for users without cargo-fuzz.
 //!
 //! Generates small litmus programs from consecutive seeds, runs each on the axiomatic engine
-//! (ptx-v7.5) and on the operational runtime (exhaustive, by state caching), and reports every program where
+//! (ptx-v7.5; ptx-v8 for programs with Hopper's asynchronous instructions or shared memory) and on
+//! the operational runtime (exhaustive, by state caching), and reports every program where
 //! the runtime reaches a state the axioms forbid, the two disagree on whether some execution has
 //! a data race, or an engine fails, shrunk to a few instructions. The engines run on a worker thread so that `--seconds` holds even when one
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
@@ -87,7 +88,7 @@ pub fn run(args: Args) -> ExitCode {
         u64::from,
     );
     eprintln!(
-        "scopecheck fuzz: ptx-v7.5 axioms vs the runtime (state caching), seeds from {first}, {} s, {jobs} workers",
+        "scopecheck fuzz: ptx-v7.5 (ptx-v8 for async/shared-memory programs) axioms vs the runtime (state caching), seeds from {first}, {} s, {jobs} workers",
         args.seconds
     );
     let (tx, rx) = mpsc::channel::<Box<Report>>();

@@ -294,6 +294,13 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     };
     let analysis = analyze(&program, args.model.clone(), opts)
         .map_err(|e| LitmusError::at(&name, &src, e.span, e.message).to_string())?;
+    if let (Some((t, span)), true) = (analysis.cut, analysis.states.is_empty()) {
+        let message = format!(
+            "warning: no run finishes within the unroll bound of {} loop iterations (P{t} takes this branch once more): the condition is judged on no execution, as herd7 judges it on the runs that finish (raise --unroll)",
+            args.unroll
+        );
+        eprintln!("{}", LitmusError::at(&name, &src, span, message));
+    }
     let runtime = args
         .runtime
         .then(|| RuntimeStates::explore(&program, &analysis));

@@ -339,9 +339,10 @@ impl<'p> Explorer<'p> {
 /// valued so far cannot be read from those writes in any consistent execution — instead of
 /// listing every valuation and letting [`Explorer`] reject each in turn.
 ///
-/// It asks what [`Search::coherence_floor`] and the per-location axioms ask of a prefix,
+/// It asks what [`Search::coherence_floor`], the per-location axioms and
+/// [`Checker::partial_ok`] ask of a prefix,
 /// with the least of everything the later choices can only add to: the forced reads-from
-/// pairs, the synchronization common to every fence.sc order (no barrier synchronization),
+/// pairs, the synchronization common to every fence.sc order and barrier matching,
 /// coherence with the initial writes first and the pairs causality requires. Each of those
 /// axioms is monotone (more pairs never repair a violation), so every execution with these
 /// pairs fails whenever this fails.
@@ -349,7 +350,9 @@ pub struct Prefix {
     ev: Events,
     checker: Box<dyn Checker>,
     fence_floor: Rel,
-    no_barrier: Rel,
+    /// The barrier synchronization every matching has (none when barrier ids depend on
+    /// values).
+    barrier_floor: Rel,
     /// The initial writes before every other write to their location.
     init_first: Rel,
 }
@@ -358,12 +361,15 @@ impl Prefix {
     /// For the events of `combo` (one trace per thread; their values are not used).
     /// `lasts`: writes that end coherence at their location, each with the other writes there
     /// (deciding a condition that only such a final value can decide: every execution looked
-    /// for has those pairs, which [`Search::choose_last`] adds).
+    /// for has those pairs, which [`Search::choose_last`] adds). `barriers_fixed`: every
+    /// barrier's id and count are constants, so `combo`'s barriers match as every
+    /// valuation's do.
     pub fn new(
         p: &Program,
         model: &Model,
         combo: &[&Trace],
         lasts: &[(usize, Vec<usize>)],
+        barriers_fixed: bool,
     ) -> Result<Prefix, String> {
         let ev = Events::build(p, combo)?;
         let checker = prepare(model, &ev);
@@ -378,8 +384,16 @@ impl Prefix {
                 init_first.add(w, *last);
             }
         }
+        let options = match barriers_fixed {
+            true => barrier_syncs(&ev),
+            false => Vec::new(),
+        };
+        let barrier_floor = match options.is_empty() {
+            true => Rel::empty(ev.n),
+            false => common(&options),
+        };
         Ok(Prefix {
-            no_barrier: Rel::empty(ev.n),
+            barrier_floor,
             ev,
             checker,
             fence_floor,
@@ -398,7 +412,7 @@ impl Prefix {
             co: &none,
             fr: &none,
             sync_fence: &self.fence_floor,
-            sync_barrier: &self.no_barrier,
+            sync_barrier: &self.barrier_floor,
         };
         let cause = self.checker.causality(ev, &x);
         if !rf.seq(&cause).irreflexive() {
@@ -411,7 +425,12 @@ impl Prefix {
             return false;
         }
         let fr = rf.inv().seq(&co);
-        self.checker.location_ok(ev, &rf, &co, &fr)
+        let x = Dynamic {
+            co: &co,
+            fr: &fr,
+            ..x
+        };
+        self.checker.location_ok(ev, &rf, &co, &fr) && self.checker.partial_ok(ev, &x)
     }
 }
 
@@ -813,7 +832,7 @@ impl Search<'_> {
         prior: Option<&Floor>,
         tally: &mut Tally,
     ) {
-        if !tally.viable(self.ev, &rf.rel, co) {
+        if !tally.viable(self.ev, &rf.rel, co) || !self.partial_ok(rf, co) {
             return;
         }
         if let Some((floor, co)) = self.coherence_floor(rf, co, prior) {
@@ -1036,9 +1055,24 @@ impl Search<'_> {
     fn close_location(&self, at: usize, floor: &Floor, rf: &Rf, co: &Rel, tally: &mut Tally) {
         // A reported location's last write and each orientation after it passed the
         // per-location axioms when chosen; another may have only the floor's pairs.
-        if self.places[at].observed || self.locations_ok(rf, co) {
+        if (self.places[at].observed || self.locations_ok(rf, co)) && self.partial_ok(rf, co) {
             self.location(at + 1, rf, co, Some(floor), tally);
         }
+    }
+
+    /// The global axioms that partial choices can already break ([`Checker::partial_ok`]), on
+    /// the reads-from and coherence chosen so far under the synchronization every fence.sc
+    /// order and barrier matching has.
+    fn partial_ok(&self, rf: &Rf, co: &Rel) -> bool {
+        let fr = rf.inv.seq(co);
+        let x = Dynamic {
+            rf: &rf.rel,
+            co,
+            fr: &fr,
+            sync_fence: self.fence_floor,
+            sync_barrier: &self.barrier_floor,
+        };
+        self.checker.partial_ok(self.ev, &x)
     }
 
     /// Every fence.sc order and barrier matching, then the axioms beyond single locations

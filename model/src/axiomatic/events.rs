@@ -10,8 +10,9 @@
 //! Each event remembers the reads it depends on (data dependencies through registers and control
 //! dependencies through branches), which the No-Thin-Air axiom needs.
 
+use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::*;
-use crate::scope::Order;
+use crate::scope::{Order, Scope};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
@@ -54,6 +55,10 @@ pub struct ThreadEvent<V = Value> {
     /// Program order runs from the copy only to its own write and to the events from there on;
     /// the events in between are unordered with it. `None` for every other event.
     pub copy_until: Option<usize>,
+    /// For the events of a bulk copy (`cp.async.bulk`), which the async proxy performs apart
+    /// from the issuing thread's program order: the index of the copy's first event. `None` for
+    /// the thread's own events.
+    pub copy: Option<usize>,
 }
 
 /// One way a thread can run to its end, with the values its loads returned.
@@ -75,6 +80,14 @@ pub enum Expr {
     /// The value an `atom`/`red` of this operation writes, from the old value and the operand
     /// ([`RmwOp::apply`]; never `Cas`, whose write is its `new` operand).
     Rmw(RmwOp, Box<Expr>, Box<Expr>),
+    /// The state `mbarrier.init` writes for this count ([`MbarrierState::init`]).
+    MbarInit(Box<Expr>),
+    /// An mbarrier's state after a tx-count change and arrivals:
+    /// [`MbarrierState::update`]`(state, arrivals, tx)`.
+    MbarUpdate(Box<[Expr; 3]>),
+    /// 1 when the phase of parity `.1` has completed in mbarrier state `.0`, else 0
+    /// ([`MbarrierState::completed`]).
+    MbarDone(Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -112,10 +125,12 @@ impl Expr {
         match self {
             Expr::Const(_) => {}
             Expr::Read(i) => out.push(*i),
-            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) => {
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) | Expr::MbarDone(a, b) => {
                 a.reads(out);
                 b.reads(out);
             }
+            Expr::MbarInit(a) => a.reads(out),
+            Expr::MbarUpdate(args) => args.iter().for_each(|a| a.reads(out)),
         }
     }
 
@@ -127,6 +142,19 @@ impl Expr {
             Expr::Add(a, b) => Some(a.eval(read)?.wrapping_add(b.eval(read)?)),
             Expr::Sub(a, b) => Some(a.eval(read)?.wrapping_sub(b.eval(read)?)),
             Expr::Rmw(op, a, b) => op.apply(a.eval(read)?, b.eval(read)?, 0),
+            Expr::MbarInit(count) => Some(MbarrierState::init(count.eval(read)?)),
+            Expr::MbarUpdate(args) => {
+                let [state, arrivals, tx] = &**args;
+                Some(MbarrierState::update(
+                    state.eval(read)?,
+                    arrivals.eval(read)?,
+                    tx.eval(read)?,
+                ))
+            }
+            Expr::MbarDone(state, parity) => Some(Value::from(MbarrierState::completed(
+                state.eval(read)?,
+                parity.eval(read)?,
+            ))),
         }
     }
 }
@@ -403,6 +431,7 @@ impl State {
             kind,
             deps,
             copy_until: None,
+            copy: None,
         });
         self.events.len() - 1
     }
@@ -677,17 +706,20 @@ fn thread_paths(
                 s.regs.insert(dst.clone(), sum);
                 stack.push(s);
             }
-            Instr::Async(_) => {
-                return Err(TraceError {
-                    span: stmt.span,
-                    message: format!(
-                        "the axiomatic engine does not model `{}` yet",
-                        print::instr(p, &stmt.instr)
-                            .split(' ')
-                            .next()
-                            .unwrap_or_default()
-                    ),
-                });
+            Instr::Async(op) => {
+                let Some(next) = s.mbarrier(here, op) else {
+                    return Err(TraceError {
+                        span: stmt.span,
+                        message: format!(
+                            "the axiomatic engine does not model `{}` yet",
+                            print::instr(p, &stmt.instr)
+                                .split(' ')
+                                .next()
+                                .unwrap_or_default()
+                        ),
+                    });
+                };
+                stack.extend(next);
             }
             Instr::Label(_) => stack.push(s),
             Instr::Branch { cond, target } => {
@@ -830,4 +862,175 @@ pub fn split_rmw(access: Access) -> (Access, Access) {
             ..access
         },
     )
+}
+
+impl State {
+    /// An mbarrier instruction as memory events on the barrier's location, whose value is the
+    /// packed [`MbarrierState`]: `mbarrier.init` a weak write; arrive, expect-tx and complete-tx
+    /// atomic read-modify-writes (PTX ISA, *mbarrier*: "operations on an mbarrier object are
+    /// performed atomically"), an arrive with its `.release` on the write; `try_wait` a strong
+    /// read. PTX ISA, *mbarrier.test_wait/try_wait*: the acquire pattern is that of a wait that
+    /// returns True ("when the wait completes, it synchronizes with the release pattern"), so the
+    /// path forks: on the side where the phase has completed the read acquires, on the other it
+    /// is relaxed. `None` for the asynchronous instructions not modelled here.
+    fn mbarrier(mut self, stmt: usize, op: &AsyncOp) -> Option<Vec<State>> {
+        let strong = |order: Order, scope: Scope| Access {
+            proxy: Proxy::Generic,
+            order,
+            scope: Some(scope),
+        };
+        let zero = Tainted::constant(0);
+        match op {
+            AsyncOp::MbarrierInit { bar, count } => {
+                let count = self.operand(count);
+                let state = Tainted {
+                    value: Expr::MbarInit(Box::new(count.value.clone())),
+                    deps: count.deps,
+                };
+                let weak = Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                };
+                self.write(stmt, weak, *bar, &state, false);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierArrive {
+                bar,
+                order,
+                scope,
+                arrival,
+                ..
+            } => {
+                let (arrivals, tx) = match arrival {
+                    Arrival::Count(n) => (self.operand(n), zero),
+                    Arrival::ExpectTx(bytes) => (Tainted::constant(1), self.operand(bytes)),
+                };
+                self.mbar_rmw(stmt, strong(*order, *scope), *bar, &arrivals, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierExpectTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.operand(bytes);
+                self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierCompleteTx {
+                bar, scope, bytes, ..
+            } => {
+                let bytes = self.operand(bytes);
+                let tx = Tainted {
+                    value: Expr::sub(Expr::Const(0), bytes.value.clone()),
+                    deps: bytes.deps,
+                };
+                self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
+                Some(vec![self])
+            }
+            AsyncOp::MbarrierTryWait {
+                dst,
+                bar,
+                order,
+                scope,
+                parity,
+            } => {
+                let r = self.next_event();
+                let parity = self.operand(parity);
+                let done = Tainted::read(r).combine(
+                    &parity,
+                    Expr::MbarDone(Box::new(Expr::Read(r)), Box::new(parity.value.clone())),
+                );
+                let sides = match order.is_acquire() {
+                    true => sides(self, Cmp::Eq, &done, &Tainted::constant(1)),
+                    false => vec![(false, self)],
+                };
+                let next = sides
+                    .into_iter()
+                    .map(|(completed, mut s)| {
+                        let order = if completed { *order } else { Order::Relaxed };
+                        let kind = Kind::Read {
+                            loc: *bar,
+                            access: strong(order, *scope),
+                            value: Expr::Read(r),
+                            rmw: false,
+                        };
+                        s.push(stmt, kind, &BTreeSet::new());
+                        s.regs.insert(dst.clone(), done.clone());
+                        s
+                    })
+                    .collect();
+                Some(next)
+            }
+            AsyncOp::BulkCopy {
+                dst,
+                src,
+                size,
+                completion: BulkCompletion::Mbarrier(bar),
+            } => {
+                self.bulk_copy(stmt, *dst, *src, *size, *bar);
+                Some(vec![self])
+            }
+            _ => None,
+        }
+    }
+
+    /// A bulk copy completed through an mbarrier: an async-proxy read of `src` and write of
+    /// `dst` (weak: the copy promises no atomicity), then the complete-tx of `size` bytes on
+    /// `bar`, a relaxed `.cluster` read-modify-write of the barrier's state. The events belong to
+    /// the copy, not to the thread's program order ([`ThreadEvent::copy`]).
+    fn bulk_copy(&mut self, stmt: usize, dst: LocId, src: LocId, size: Value, bar: LocId) {
+        let first = self.next_event();
+        let weak = Access {
+            proxy: Proxy::Async,
+            order: Order::Weak,
+            scope: None,
+        };
+        let read = Kind::Read {
+            loc: src,
+            access: weak,
+            value: Expr::Read(first),
+            rmw: false,
+        };
+        self.push(stmt, read, &BTreeSet::new());
+        self.write(stmt, weak, dst, &Tainted::read(first), false);
+        let complete = Access {
+            proxy: Proxy::Generic,
+            order: Order::Relaxed,
+            scope: Some(Scope::Cluster),
+        };
+        let zero = Tainted::constant(0);
+        self.mbar_rmw(stmt, complete, bar, &zero, &Tainted::constant(-size));
+        for e in &mut self.events[first..] {
+            e.copy = Some(first);
+        }
+    }
+
+    /// An atomic update of an mbarrier's state: a read, then the write of
+    /// [`MbarrierState::update`] of what it read.
+    fn mbar_rmw(
+        &mut self,
+        stmt: usize,
+        access: Access,
+        bar: LocId,
+        arrivals: &Tainted,
+        tx: &Tainted,
+    ) {
+        let (ra, wa) = split_rmw(access);
+        let r = self.next_event();
+        let kind = Kind::Read {
+            loc: bar,
+            access: ra,
+            value: Expr::Read(r),
+            rmw: true,
+        };
+        self.push(stmt, kind, &BTreeSet::new());
+        let old = Tainted::read(r);
+        let value = Expr::MbarUpdate(Box::new([
+            old.value.clone(),
+            arrivals.value.clone(),
+            tx.value.clone(),
+        ]));
+        let new = old.combine(arrivals, value.clone()).combine(tx, value);
+        self.write(stmt, wa, bar, &new, true);
+    }
 }

@@ -6,7 +6,7 @@ use super::rel::{bit, members, Rel, Set, MAX_EVENTS};
 use crate::litmus::opencl::OpenClOp;
 use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
 use crate::litmus::*;
-use crate::scope::{Order, Placement};
+use crate::scope::{Order, Placement, Scope};
 use serde::Serialize;
 
 /// One event of a candidate execution. Initial writes have no thread.
@@ -52,9 +52,21 @@ pub struct Events {
     /// `F & CON`: `fence.proxy.constant`.
     pub f_con: Set,
     pub barriers: Set,
+    /// The events of bulk copies (`cp.async.bulk`): performed by the async proxy, in no
+    /// program order.
+    pub bulk: Set,
     // Relations.
-    /// Program order (transitive).
+    /// Program order (transitive) among a thread's own events: a bulk copy's events are in
+    /// none (see `issue` and `copy`).
     pub po: Rel,
+    /// From each event of a thread before a bulk copy's issue to each event of that copy.
+    pub issue: Rel,
+    /// Within one bulk copy, from each event to the later ones (read, write, complete-tx).
+    pub copy: Rel,
+    /// From a proxy fence to the memory events in its state space: every one for
+    /// `fence.proxy.<kind>`, those of global memory for `fence.proxy.async.global`, of its CTA's
+    /// (cluster's) shared memory for `.async.shared::cta` (`::cluster`).
+    pub fence_space: Rel,
     /// Same thread (reflexive).
     pub int: Rel,
     /// Same physical location (memory events only).
@@ -92,6 +104,40 @@ pub struct Events {
     pub ssw: Rel,
 }
 
+/// Where an event happens: its thread's placement, but for the write and the complete-tx of a
+/// bulk copy, which the async proxy performs at the destination's CTA (the one whose shared
+/// memory and mbarrier they update).
+fn event_placement(
+    p: &Program,
+    t: ThreadId,
+    e: &super::events::ThreadEvent,
+    i: usize,
+) -> Placement {
+    let own = p.threads[t].placement;
+    let at_destination = e.copy.is_some_and(|first| i != first);
+    let dst = match &e.kind {
+        Kind::Read { loc, .. } | Kind::Write { loc, .. } if at_destination => p.shared_of(*loc),
+        _ => None,
+    };
+    dst.and_then(|of| p.cta_placement(of)).unwrap_or(own)
+}
+
+/// Whether a proxy fence of `kind` issued at `at` orders accesses to location `l`: PTX ISA,
+/// *membar/fence*: "fence.proxy.async... .global / .shared::{cta, cluster}: the state space
+/// the ordering is restricted to"; the other proxy fences cover every location.
+fn in_fence_space(p: &Program, kind: ProxyFence, at: &Placement, l: LocId) -> bool {
+    let shared = p.shared_of(l);
+    match kind {
+        ProxyFence::AsyncGlobal => shared.is_none(),
+        ProxyFence::AsyncSharedCta => shared.is_some_and(|of| of.is_own(at)),
+        ProxyFence::AsyncSharedCluster => shared.is_some_and(|of| {
+            p.cta_placement(of)
+                .is_some_and(|owner| Scope::Cluster.includes(at, &owner))
+        }),
+        _ => true,
+    }
+}
+
 /// The generic (virtual) address behind a location: a generic alias is a new generic address,
 /// a surface/texture/constant alias is another path to the generic address it aliases.
 pub fn generic_address(p: &Program, mut l: LocId) -> LocId {
@@ -112,6 +158,7 @@ impl Events {
         let mut vulkan_placement = Vec::new();
         let mut opencl = Vec::new();
         let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
+        let mut copy_of = Vec::new(); // a bulk copy's event: the copy's first event, by thread
         for (l, loc) in p.locations.iter().enumerate() {
             if let LocationKind::Plain { init } = loc.kind {
                 let access = Access {
@@ -134,6 +181,7 @@ impl Events {
                 vulkan_placement.push(None);
                 opencl.push(None);
                 local_index.push(None);
+                copy_of.push(None);
             }
         }
         let first_of_thread: Vec<usize> = {
@@ -152,7 +200,8 @@ impl Events {
                     stmt: Some(e.stmt),
                     kind: e.kind.clone(),
                 });
-                placement.push(Some(p.threads[t].placement));
+                placement.push(Some(event_placement(p, t, e, i)));
+                copy_of.push(e.copy.map(|f| first_of_thread[t] + f));
                 vulkan.push(p.threads[t].body[e.stmt].vulkan);
                 vulkan_placement.push(p.vulkan.as_ref().map(|v| v.placements[t]));
                 opencl.push(p.threads[t].body[e.stmt].opencl);
@@ -187,7 +236,11 @@ impl Events {
             f_alias: Set::EMPTY,
             f_con: Set::EMPTY,
             barriers: Set::EMPTY,
+            bulk: Set::EMPTY,
             po: Rel::empty(n),
+            issue: Rel::empty(n),
+            copy: Rel::empty(n),
+            fence_space: Rel::empty(n),
             int: Rel::empty(n),
             loc: Rel::empty(n),
             vloc: Rel::empty(n),
@@ -322,12 +375,30 @@ impl Events {
             instance_of(VulkanScope::QueueFamily),
         );
         let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
+        for (i, c) in copy_of.iter().enumerate() {
+            if c.is_some() {
+                ev.bulk |= bit(i);
+            }
+        }
         let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();
         for i in 0..n {
             let own = bit(i);
             ev.int.set_row(i, thread_of[i] | own);
-            // Later events of the same thread (events are laid out in trace order).
-            ev.po.set_row(i, thread_of[i] & !Set::below(i + 1));
+            // Later events of the same thread (events are laid out in trace order); a bulk
+            // copy's events are ordered only among themselves and after the copy's issue.
+            let later = thread_of[i] & !Set::below(i + 1);
+            match copy_of[i] {
+                None => {
+                    ev.po.set_row(i, later & !ev.bulk);
+                    for j in members(later & ev.bulk) {
+                        ev.issue.add(i, j);
+                    }
+                }
+                Some(c) => {
+                    let same = members(later).filter(|&j| copy_of[j] == Some(c));
+                    same.for_each(|j| ev.copy.add(i, j));
+                }
+            }
             ev.loc.set_row(i, loc_of[i]);
             ev.vloc.set_row(i, vaddr_of[i]);
             ev.same_proxy.set_row(
@@ -385,6 +456,16 @@ impl Events {
             ev.po.set_row(i, ev.po.row(i) & !between);
         }
         ev.po_loc = &ev.po & &ev.loc;
+        for f in 0..n {
+            if let Kind::Fence(Fence::Proxy(kind)) = ev.info[f].kind {
+                let at = ev.placement[f].expect("fences belong to threads");
+                for m in members(ev.m & !ev.init) {
+                    if phys[m].is_some_and(|l| in_fence_space(p, kind, &at, l)) {
+                        ev.fence_space.add(f, m);
+                    }
+                }
+            }
+        }
         if let Some(vt) = &p.vulkan {
             for &(a, b) in &vt.ssw {
                 let of = |t: usize| thread_of[first_of_thread[t]];

@@ -102,11 +102,17 @@ impl Model {
     /// The built-in models by name (see [`Model::from_name`]).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
+    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir` (Rust), `ptx-v8` (the built-in
+    /// `ptx-v8.cat`: PTX 8's async proxy, bulk copies and clusters).
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
             "ptx-v6.0" | "ptx60" => Model::PtxV60,
             "tile-ir" | "tileir" => Model::TileIr,
+            // PTX 8's async proxy, bulk copies and clusters: the built-in `ptx-v8.cat`.
+            "ptx-v8" | "ptx80" => {
+                return CatModel::builtin("ptx-v8").map(|m| Model::Cat(Arc::new(m)))
+            }
             _ => return None,
         })
     }
@@ -279,6 +285,9 @@ impl fmt::Display for FinalState {
 pub struct StateCount {
     pub state: FinalState,
     pub witnesses: u64,
+    /// How many of those executions have a data race (as the model defines one; 0 for models
+    /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
+    pub racy: u64,
     pub example: Option<Execution>,
 }
 
@@ -292,6 +301,11 @@ pub struct Analysis {
     /// The result covers part of the runs only: some run was cut by the unroll bound, or the
     /// search stopped early ([`Analysis::stopped`]).
     pub bounded: bool,
+    /// A run cut by the unroll bound, when some valuation makes one possible: its thread and
+    /// the backward branch taken once too often. The condition is judged on the runs that
+    /// finish (as herd7 does, warning "unrolling limit exceeded ... legal outcomes may be
+    /// missing"); with no such run, on none.
+    pub cut: Option<(usize, Span)>,
     /// Why the search stopped before going through every candidate: its timeout or its
     /// number of executions (then `states` are those found so far, and `holds` is decided on
     /// them).
@@ -469,11 +483,12 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
             ),
         });
     }
-    // A path cut by the unroll bound that some valuation makes possible: the thread and the
-    // backward branch. Such runs make the result bounded.
+    // A path cut by the unroll bound that some valuation makes possible (its thread and
+    // backward branch): such runs make the result bounded. The condition is decided on the runs that finish within
+    // the bound, as herd7 does ("unrolling limit exceeded at L, legal outcomes may be
+    // missing", its verdict then marked `Loop`): with none, `forall` and `~exists` hold over
+    // no execution and `exists` does not.
     let mut cut: Option<(usize, Span)> = None;
-    // Whether some combination of complete paths had values satisfying every path.
-    let mut finishes = false;
     let mut choice = vec![0usize; paths.per_thread.len()];
     // Without cut paths, whose possibility decides boundedness and is judged on every
     // valuation, a model with No-Thin-Air needs only the valuations without data-flow cycles.
@@ -499,6 +514,9 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
             let mut valuations = values::Valuations::new(p, &combo);
+            if !model.forbids_thin_air() {
+                valuations.allow_thin_air(p);
+            }
             let wanted_here = wanted.as_ref().map(|w| {
                 let names: Vec<String> = combo
                     .iter()
@@ -508,7 +526,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 w.for_registers(&names)
             });
             // Valuations are narrowed to wanted registers only without cut paths: every
-            // valuation of those counts for `cut` and `finishes`.
+            // valuation of those counts for `cut`.
             if let (true, Some(here)) = (grounded, &wanted_here) {
                 if here.registers.is_empty() {
                     if next_choice(&mut choice, &paths.per_thread) {
@@ -517,11 +535,6 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     break;
                 }
                 valuations.want_registers(Rc::clone(here));
-            }
-            // Deciding the condition: valuations whose registers already decide it the other
-            // way are not worth a search. (With cut paths every valuation counts for `cut`.)
-            if let (true, Some(sat)) = (grounded, decide) {
-                valuations.want_condition(p, sat);
             }
             let cut_here = combo
                 .iter()
@@ -532,13 +545,19 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     cut = Some(c);
                 }
             } else {
+                // Deciding the condition: valuations whose registers already decide it the
+                // other way are not worth a search. (A cut combination's valuations all count
+                // for `cut`: it is never narrowed.)
+                if let (false, Some(sat)) = (every_valuation, decide) {
+                    valuations.want_condition(p, sat);
+                }
                 // Many valuations: drop those whose forced reads-from pairs no consistent
                 // execution has while they are being chosen (a few reads in, rather than one
                 // by one once complete).
                 let skeleton;
                 let prefix;
                 let check;
-                if grounded && valuations.breadth() > prefix_breadth {
+                if !every_valuation && valuations.breadth() > prefix_breadth {
                     // Deciding the condition: the final values it needs may fix the last
                     // write of a location (or rule out these paths).
                     let lasts = match decide {
@@ -554,12 +573,11 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     skeleton = valuations.skeleton();
                     let traces: Vec<&events::Trace> = skeleton.iter().collect();
                     prefix =
-                        enumerate::Prefix::new(p, &model, &traces, &lasts).map_err(|message| {
-                            AnalysisError {
+                        enumerate::Prefix::new(p, &model, &traces, &lasts, barriers_fixed(&combo))
+                            .map_err(|message| AnalysisError {
                                 span: p.condition.span,
                                 message,
-                            }
-                        })?;
+                            })?;
                     // Out of budget, every branch closes (the answer is then bounded).
                     check = |pairs: &[(usize, usize)]| budget.go_on() && prefix.possible(pairs);
                     valuations.check_reads_from(&check);
@@ -582,7 +600,6 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                     values::Valuations::for_each
                 };
                 for_each(&valuations, &mut |traces| {
-                    finishes = true;
                     if !budget.go_on() {
                         return ControlFlow::Break(());
                     }
@@ -608,20 +625,11 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         }
     }
     let stopped = budget.stopped();
-    if let (false, Some((t, span)), None) = (finishes, cut, stopped) {
-        // Every run that values allow is cut: this thread can never finish.
-        return Err(AnalysisError {
-            span,
-            message: format!(
-                "thread P{t} cannot finish within the unroll bound of {} loop iterations (raise --unroll)",
-                opts.unroll
-            ),
-        });
-    }
     let mut states: Vec<StateCount> = out
         .states
         .into_iter()
         .map(|(state, (witnesses, example))| StateCount {
+            racy: out.racy_states.get(&state).copied().unwrap_or(0),
             state,
             witnesses,
             example,
@@ -647,6 +655,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         states,
         holds,
         bounded: cut.is_some() || stopped.is_some(),
+        cut,
         stopped,
         executions,
         racy_executions: match p.filter {
@@ -660,6 +669,21 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .sum(),
         },
     })
+}
+
+/// Whether every barrier of these paths has a constant id and count (then every valuation's
+/// barriers match alike).
+fn barriers_fixed(paths: &[&events::Path]) -> bool {
+    paths
+        .iter()
+        .flat_map(|path| &path.events)
+        .all(|e| match &e.kind {
+            events::Kind::Barrier { id, quorum, .. } => id
+                .iter()
+                .chain(quorum)
+                .all(|x| matches!(x, events::Expr::Const(_))),
+            _ => true,
+        })
 }
 
 /// Evaluates the final condition's proposition on one state.

@@ -8,7 +8,9 @@
 //! through reads-from) cannot be computed: it takes each value already in play at its location
 //! (the initial value, or one an evaluated write stores there) and keeps those that its source
 //! then confirms. Such executions are thin air, which the PTX models' No-Thin-Air axiom rejects;
-//! Tile IR, which has no such axiom, sees the self-justifying values that are in play.
+//! under a model without such an axiom (Tile IR, Vulkan, OpenCL) a cycle may justify any value,
+//! and such a read also takes one value of each class the program's comparisons tell apart
+//! ([`Valuations::allow_thin_air`]).
 //!
 //! Under the PTX models, whose No-Thin-Air axiom rejects every execution with such a cycle,
 //! only valuations without one can have consistent executions; [`Valuations::for_each_grounded`]
@@ -28,7 +30,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 /// A write a read may take its value from.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 enum Source {
     Initial(Value),
     /// Thread and index of the write in its path.
@@ -61,6 +63,11 @@ pub struct Valuations<'a> {
     rf_check: Option<RfCheck<'a>>,
     /// How many initial writes come before the threads' events in `Events`.
     inits: usize,
+    /// Values a read on a data-flow cycle may also take beyond those in play
+    /// ([`Self::allow_thin_air`]): the constants named, and the first value above them all
+    /// (`None`: the model forbids thin air, no such values).
+    named: Vec<Value>,
+    unnamed: Option<Value>,
 }
 
 /// Whether some consistent execution may have every one of these reads-from pairs (write, read;
@@ -182,7 +189,52 @@ impl<'a> Valuations<'a> {
             events,
             rf_check: None,
             inits,
+            named: Vec::new(),
+            unnamed: None,
         }
+    }
+
+    /// Under a model without a No-Thin-Air axiom: a read on a data-flow cycle may return any
+    /// value its cycle confirms, not only the values in play. Values are only ever compared for
+    /// equality (`==`/`!=` in the final condition, the filter, branches and CAS), so the
+    /// unboundedly many self-justified values fall into classes: each constant those
+    /// comparisons name, and the values equal to none of them. A read on a cycle therefore also
+    /// tries each named constant and a value named nowhere, which stands for the rest: one
+    /// above every named constant, or, where earlier cycles took such values, one of theirs or
+    /// the next (so that two cycles compared with each other may be equal or not). The model,
+    /// not the valuation, then judges each execution.
+    pub fn allow_thin_air(&mut self, p: &Program) {
+        let mut named = Vec::new();
+        let mut stack: Vec<&Prop> = vec![&p.condition.prop];
+        stack.extend(&p.filter);
+        while let Some(q) = stack.pop() {
+            match q {
+                Prop::True => {}
+                Prop::Cmp(_, a, b) => {
+                    for t in [a, b] {
+                        if let Term::Const(v) = t {
+                            named.push(*v);
+                        }
+                    }
+                }
+                Prop::Not(a) => stack.push(a),
+                Prop::And(a, b) | Prop::Or(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        for assumption in self.paths.iter().flat_map(|path| &path.assumes) {
+            for e in [&assumption.a, &assumption.b] {
+                if let Expr::Const(v) = e {
+                    named.push(*v);
+                }
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        self.unnamed = Some(named.last().map_or(1, |v| v.saturating_add(1)));
+        self.named = named;
     }
 
     /// Deciding the condition (`sat`: the proposition's value wanted): per reported location
@@ -272,25 +324,96 @@ impl<'a> Valuations<'a> {
         let Some(check) = self.rf_check else {
             return true;
         };
-        let forced = |k: usize| -> Option<(usize, usize)> {
-            let v = values[self.flat(k)]?;
-            let (read, ids) = &self.events[k];
-            let mut only = None;
-            for (&s, &id) in self.reads[k].2.iter().zip(ids) {
-                if self.source_value(Some(s), values).is_none_or(|w| w == v) {
-                    if only.is_some() {
-                        return None;
-                    }
-                    only = Some((id, *read));
-                }
-            }
-            only
-        };
-        if forced(k).is_none() {
+        if self.forced(values, k).is_none() {
             return true;
         }
-        let pairs: Vec<(usize, usize)> = (0..self.reads.len()).filter_map(forced).collect();
-        check(&pairs)
+        check(&self.forced_pairs(values))
+    }
+
+    /// The reads-from pairs [`Self::choose`] has fixed: those the values force and each
+    /// source chosen.
+    fn fixed_pairs(&self, rf: &[Option<Source>], values: &Values) -> Vec<(usize, usize)> {
+        let mut pairs = self.forced_pairs(values);
+        for (k, source) in rf.iter().enumerate() {
+            let Some(source) = source else { continue };
+            let (read, ids) = &self.events[k];
+            if let Some(i) = self.reads[k].2.iter().position(|s| s == source) {
+                if !pairs.contains(&(ids[i], *read)) {
+                    pairs.push((ids[i], *read));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// After [`Self::choose`] gave read `k` a value or a source (and propagated): whether the
+    /// pairs fixed now pass the check (`before`: those fixed before, which passed), and when
+    /// `k` got a value that more than one source may have written, whether one of those
+    /// sources passes it with them (every execution reads `k` from one of them). `Some(s)`:
+    /// `s` is the only such source, so every execution with these pairs reads `k` from it (the
+    /// check is monotone: the others stay ruled out as pairs are added).
+    fn choice_possible(
+        &self,
+        rf: &[Option<Source>],
+        values: &Values,
+        k: usize,
+        before: &[(usize, usize)],
+    ) -> Option<Option<Source>> {
+        let Some(check) = self.rf_check else {
+            return Some(None);
+        };
+        let mut pairs = self.fixed_pairs(rf, values);
+        if pairs.len() != before.len() && !check(&pairs) {
+            return None;
+        }
+        let Some(v) = values[self.flat(k)] else {
+            return Some(None);
+        };
+        if rf[k].is_some() || self.forced(values, k).is_some() {
+            return Some(None);
+        }
+        let (read, ids) = &self.events[k];
+        let mut viable = self.reads[k]
+            .2
+            .iter()
+            .zip(ids)
+            .filter(|&(&s, _)| self.source_value(Some(s), values).is_none_or(|w| w == v))
+            .filter(|&(_, &id)| {
+                pairs.push((id, *read));
+                let ok = check(&pairs);
+                pairs.pop();
+                ok
+            })
+            .map(|(&s, _)| s);
+        let first = viable.next()?;
+        Some(match viable.next() {
+            None => Some(first),
+            Some(_) => None,
+        })
+    }
+
+    /// The reads-from pair (write, read) that read `k`'s value forces: the only source that
+    /// can have written it (the others write other values).
+    fn forced(&self, values: &Values, k: usize) -> Option<(usize, usize)> {
+        let v = values[self.flat(k)]?;
+        let (read, ids) = &self.events[k];
+        let mut only = None;
+        for (&s, &id) in self.reads[k].2.iter().zip(ids) {
+            if self.source_value(Some(s), values).is_none_or(|w| w == v) {
+                if only.is_some() {
+                    return None;
+                }
+                only = Some((id, *read));
+            }
+        }
+        only
+    }
+
+    /// Every reads-from pair the values so far force.
+    fn forced_pairs(&self, values: &Values) -> Vec<(usize, usize)> {
+        (0..self.reads.len())
+            .filter_map(|k| self.forced(values, k))
+            .collect()
     }
 
     /// Keeps only the valuations whose registers leave the final condition's proposition able
@@ -451,11 +574,22 @@ impl<'a> Valuations<'a> {
         values: &Values,
         emit: &mut dyn FnMut(&Values) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        // Reads that branches test first: a path's assumptions then fail (or its reads-from
+        // pairs do) before the reads that only fill registers multiply the branches.
         let open = (0..self.reads.len())
             .filter(|&k| rf[k].is_none() && values[self.flat(k)].is_none())
-            .min_by_key(|&k| self.count_options(k, values));
+            .min_by_key(|&k| {
+                (
+                    self.mentioned_by[k].0.is_empty(),
+                    self.count_options(k, values),
+                )
+            });
         let Some(k) = open else {
             return self.settle(rf, values.clone(), emit);
+        };
+        let before = match self.rf_check {
+            Some(_) => self.fixed_pairs(rf, values),
+            None => Vec::new(),
         };
         for option in self.options(k, values) {
             let mut next = values.clone();
@@ -464,7 +598,14 @@ impl<'a> Valuations<'a> {
                 Err(source) => rf[k] = Some(source),
             }
             self.propagate(rf, &mut next);
-            if self.possible(&next) {
+            if !self.possible(&next) {
+                rf[k] = None;
+                continue;
+            }
+            if let Some(only) = self.choice_possible(rf, &next, k, &before) {
+                if only.is_some() {
+                    rf[k] = only;
+                }
                 self.choose(rf, &next, emit)?;
             }
             rf[k] = None;
@@ -508,7 +649,8 @@ impl<'a> Valuations<'a> {
     }
 
     /// With every source chosen: values left open lie on a data-flow cycle; take each value in
-    /// play for the first of them, and keep the valuations that every source confirms.
+    /// play (and each value [`Self::allow_thin_air`] names) for the first of them, and keep
+    /// the valuations that every source confirms.
     fn settle(
         &self,
         rf: &[Option<Source>],
@@ -533,7 +675,21 @@ impl<'a> Valuations<'a> {
             .2
             .iter()
             .filter_map(|&s| self.source_value(Some(s), &values))
+            .chain(self.named.iter().copied())
             .collect();
+        if let Some(base) = self.unnamed {
+            let mut taken: Vec<Value> = values
+                .iter()
+                .flatten()
+                .filter(|&&v| v >= base)
+                .copied()
+                .collect();
+            taken.sort_unstable();
+            taken.dedup();
+            let next = taken.last().map_or(base, |v| v.saturating_add(1));
+            in_play.extend(taken);
+            in_play.push(next);
+        }
         in_play.sort();
         in_play.dedup();
         for v in in_play {
@@ -657,6 +813,7 @@ impl<'a> Valuations<'a> {
                         stmt: e.stmt,
                         deps: e.deps.clone(),
                         copy_until: e.copy_until,
+                        copy: e.copy,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,

@@ -63,6 +63,14 @@ pub enum Base {
     Sr,
     Scta,
     TokenOrder,
+    /// PTX: the events of bulk copies (`cp.async.bulk`).
+    Bulk,
+    /// PTX: from a thread's events before a bulk copy's issue to the copy's events.
+    Issue,
+    /// PTX: within one bulk copy, from each event to the later ones.
+    Copy,
+    /// PTX: from a proxy fence to the memory events of its state space.
+    FenceSpace,
     /// Vulkan: atomic accesses (`.atom`).
     Atom,
     /// Vulkan: `.nonpriv` accesses.
@@ -148,6 +156,10 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("sr", Base::Sr, Ty::Rel),
     ("scta", Base::Scta, Ty::Rel),
     ("token-order", Base::TokenOrder, Ty::Rel),
+    ("BULK", Base::Bulk, Ty::Set),
+    ("issue", Base::Issue, Ty::Rel),
+    ("copy", Base::Copy, Ty::Rel),
+    ("fence-space", Base::FenceSpace, Ty::Rel),
     ("ATOM", Base::Atom, Ty::Set),
     ("NONPRIV", Base::NonPriv, Ty::Set),
     ("AV", Base::Av, Ty::Set),

@@ -16,6 +16,8 @@
 //! | `rmw`, `dep` | read to write of one read-modify-write; address, data and control dependencies |
 //! | `sr`, `scta` | same scope (each event's scope includes the other's thread), same CTA |
 //! | `token-order` | Tile IR token order (without tokens: `rmw`) |
+//! | `BULK`, `issue`, `copy` | PTX bulk copies: their events (in no `po`), from the issuing thread's earlier events to a copy's events, within one copy |
+//! | `fence-space` | from a proxy fence to the memory events of the state space it names (`fence.proxy.async.global`, `.shared::cta`, `.shared::cluster`; every one for the others) |
 //! | `rf`, `co`, `fr` | the execution's reads-from, coherence and from-reads |
 //! | `sync_fence` | the fence.sc order between pairs of `ms` (below) |
 //! | `sync_barrier` | barrier synchronization: each barrier with the `bar.sync`s of its instance |
@@ -36,7 +38,10 @@
 //!   communication, `po-loc`, `loc`, `rmw`, identities, and intersections with those): it is
 //!   checked as each location's choices are made, and every completion of a failing prefix is
 //!   dropped;
-//! - the others are *global*, checked on complete candidates;
+//! - the others are *global*, checked on complete candidates; when the model gives the
+//!   enumeration no causality order (below), those monotone in the choices (and not negated)
+//!   are also checked on the choices made so far, location by location: a failing prefix
+//!   fails with every completion;
 //! - `irreflexive (rf | fr) ; C` (Causality) together with `empty (([W]; C; [W]) & loc) \ co`
 //!   (Coherence), for one relation `C` that reads neither `co` nor `fr`, makes `C` the
 //!   causality order the enumeration derives required coherence pairs from;
@@ -88,6 +93,7 @@ impl std::error::Error for CatError {}
 /// The models shipped with scopecheck, by file name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
+    ("ptx-v8.cat", include_str!("../../cat/ptx-v8.cat")),
     ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
     ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
     ("vulkan.cat", include_str!("../../cat/vulkan.cat")),
@@ -129,6 +135,9 @@ pub struct CatModel {
     needed: Vec<bool>,
     local: Vec<usize>,
     global: Vec<usize>,
+    /// The global checks partial choices can already fail: monotone in the choices, not
+    /// negated.
+    partial: Vec<usize>,
     flags: Vec<usize>,
     cause: Option<CauseForm>,
     thin_air: bool,
@@ -197,6 +206,15 @@ impl CatModel {
                 global.push(c);
             }
         }
+        let partial = global
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let check = &compiled.checks[c];
+                let node = &nodes[check.node];
+                node.reads != 0 && node.monotone && !check.negated
+            })
+            .collect();
         let cause = find_cause(&compiled);
         let thin_air = compiled.checks.iter().any(|c| {
             if c.flag || c.negated || c.kind != CheckKind::Acyclic {
@@ -230,6 +248,7 @@ impl CatModel {
             needed,
             local,
             global,
+            partial,
             flags,
             cause,
             thin_air,

@@ -49,6 +49,7 @@ fn sb_events() -> Events {
                         _ => unreachable!("SB has accesses only"),
                     },
                     deps: e.deps.clone(),
+                    copy: e.copy,
                 })
                 .collect(),
             regs: Vec::new(),

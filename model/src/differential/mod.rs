@@ -1,6 +1,10 @@
 //! The engine differential: SC ⊆ runtime ⊆ axioms, on the final states of one program.
 //!
-//! - The operational runtime must never reach a final state the axiomatic PTX v7.5 model
+//! The reference is the axiomatic PTX v7.5 model, and for programs with Hopper's asynchronous
+//! instructions or shared-memory locations ([`Reference::for_program`]) the built-in `ptx-v8.cat`,
+//! which is ptx-v7.5 plus the async proxy, mbarriers, bulk copies and clusters.
+//!
+//! - The operational runtime must never reach a final state the reference model
 //!   forbids. Its modification order is execution order, so it reaches a subset of what the
 //!   axioms allow (load buffering, for one, is allowed but unreachable); the converse would fail
 //!   on correct engines. The runtime explores exhaustively by state caching
@@ -11,12 +15,15 @@
 //!   runtime explored everything, reached by it. This catches engines that are too strong, which
 //!   the first check cannot see.
 //!
-//! - Race verdicts: some execution the runtime reached has a data race exactly when some
-//!   consistent execution has one under ptx-v7.5's definition (PTX ISA "Data races"), compared
-//!   when both engines went through everything (the runtime complete, the axioms within their
-//!   unroll bound and budget). The runtime's races are races of consistent executions, so a
-//!   race only it sees is a false one; a race only the axioms see is one the runtime's check
-//!   misses.
+//! - Race verdicts (PTX ISA "Data races": the reference model's `races`), compared when both engines went
+//!   through everything (the runtime complete, the axioms within their unroll bound and
+//!   budget): some run of the runtime has a data race exactly when some consistent execution
+//!   has one; and a final state the runtime reaches through a racy run is one some racy
+//!   consistent execution ends in (the runtime's runs are consistent executions, so a race only
+//!   it sees is a false one). The converse per state does not hold: a racy execution the
+//!   runtime cannot run (load buffering, or two racing writes left unordered by PTX's partial
+//!   coherence order, whose final value is then either) may end in a state the runtime reaches
+//!   without a race.
 //!
 //! Both state checks ask the axioms about given states only (the runtime's and the SC ones), so the
 //! axiomatic engine looks for those and not for every allowed state
@@ -72,12 +79,16 @@ pub enum Finding {
     /// The runtime reached states the axioms forbid.
     Disagreement {
         program: String,
+        /// The reference model's name.
+        model: &'static str,
         allowed: BTreeSet<FinalState>,
         reached: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the axioms forbid.
     ScForbidden {
         program: String,
+        /// The reference model's name.
+        model: &'static str,
         states: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the runtime never reached in a complete exploration.
@@ -85,12 +96,17 @@ pub enum Finding {
         program: String,
         states: BTreeSet<FinalState>,
     },
-    /// The engines disagree on whether some execution has a data race.
+    /// The engines disagree on whether some execution has a data race (`state: None`), or the
+    /// runtime reports a race on the way to a final state no racy consistent execution ends in.
     RaceVerdict {
         program: String,
-        /// Some consistent execution has a data race under ptx-v7.5.
+        state: Option<FinalState>,
+        /// The reference model's name.
+        model: &'static str,
+        /// Some consistent execution (ending in `state`) has a data race under the reference
+        /// model.
         axioms_racy: bool,
-        /// Some execution the runtime reached reported a data race.
+        /// Some run of the runtime (ending in `state`) reported a data race.
         runtime_racy: bool,
     },
     /// The axiomatic engine refused a program it should analyse.
@@ -113,25 +129,35 @@ impl Finding {
     /// One line naming the kind of finding.
     pub fn summary(&self) -> String {
         match self {
-            Finding::Disagreement { .. } => format!(
-                "the runtime reached {} state(s) ptx-v7.5 forbids",
+            Finding::Disagreement { model, .. } => format!(
+                "the runtime reached {} state(s) {model} forbids",
                 self.forbidden().len()
             ),
-            Finding::ScForbidden { states, .. } => format!(
-                "ptx-v7.5 forbids {} sequentially consistent state(s)",
+            Finding::ScForbidden { model, states, .. } => format!(
+                "{model} forbids {} sequentially consistent state(s)",
                 states.len()
             ),
             Finding::ScNotReached { states, .. } => format!(
                 "the runtime never reached {} sequentially consistent state(s)",
                 states.len()
             ),
-            Finding::RaceVerdict { axioms_racy, .. } => {
+            Finding::RaceVerdict {
+                model,
+                axioms_racy,
+                state,
+                ..
+            } => {
                 let (racy, free) = if *axioms_racy {
-                    ("ptx-v7.5", "the runtime")
+                    (*model, "the runtime")
                 } else {
-                    ("the runtime", "ptx-v7.5")
+                    ("the runtime", *model)
                 };
-                format!("{racy} finds a data race, {free} finds the program race-free")
+                match state {
+                    Some(state) => {
+                        format!("{racy} finds a data race on the way to {state}, {free} none")
+                    }
+                    None => format!("{racy} finds a data race, {free} none"),
+                }
             }
             Finding::AxiomaticError { message, .. } => {
                 format!("the axiomatic engine refused the program: {message}")
@@ -147,14 +173,17 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.summary())?;
         if let Finding::Disagreement {
-            allowed, reached, ..
+            model,
+            allowed,
+            reached,
+            ..
         } = self
         {
             writeln!(f, "--- reached by the runtime but forbidden:")?;
             for s in self.forbidden() {
                 writeln!(f, "  {s}")?;
             }
-            writeln!(f, "--- allowed by ptx-v7.5 ({}):", allowed.len())?;
+            writeln!(f, "--- allowed by {model} ({}):", allowed.len())?;
             for s in allowed {
                 writeln!(f, "  {s}")?;
             }
@@ -215,6 +244,8 @@ fn generic_only(p: &Program) -> bool {
             access.proxy == Proxy::Generic
         }
         Instr::Fence(Fence::Proxy(_)) => false,
+        // The mbarrier instructions run; bulk copies and cluster barriers not yet.
+        Instr::Async(op) => op.is_mbarrier_op(),
         _ => true,
     };
     p.vulkan.is_none()
@@ -244,6 +275,44 @@ pub fn decode_input(data: &[u8]) -> Option<Program> {
     })
 }
 
+/// The axiomatic model a program is checked against.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// The model.
+    pub model: Model,
+    /// Its name, as findings print it.
+    pub name: &'static str,
+}
+
+impl Reference {
+    /// `ptx-v8` (the built-in `ptx-v8.cat`) for a program with Hopper's asynchronous
+    /// instructions ([`Instr::Async`]), a proxy fence or a location in a CTA's shared memory:
+    /// ptx-v7.5 gives those no meaning (it refuses the instructions). `ptx-v7.5` for every other
+    /// program: ptx-v8.cat is ptx-v7.5 plus what Hopper adds, and the Rust ptx-v7.5 answers
+    /// faster than the cat interpreter.
+    pub fn for_program(p: &Program) -> Reference {
+        let hopper = p.locations.iter().any(|l| l.shared.is_some())
+            || p.threads
+                .iter()
+                .flat_map(|t| &t.body)
+                .any(|s| matches!(s.instr, Instr::Async(_) | Instr::Fence(Fence::Proxy(_))));
+        // Compiled once per process: the fuzzer checks thousands of programs a second.
+        static PTX_V8: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
+        match hopper {
+            true => Reference {
+                model: PTX_V8
+                    .get_or_init(|| Model::from_name("ptx-v8").expect("ptx-v8.cat is built in"))
+                    .clone(),
+                name: "ptx-v8",
+            },
+            false => Reference {
+                model: Model::PtxV75,
+                name: "ptx-v7.5",
+            },
+        }
+    }
+}
+
 /// Runs both engines on `p` and compares their final states.
 pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     let outcomes = explore_states(
@@ -264,8 +333,8 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     if asked.is_empty() {
         // No run of the runtime finished (a thread that spins forever) and the straight-line
         // reference has nothing to say (branches): there is no final state to compare, and
-        // the axiomatic engine may rightly refuse a program no thread of which can finish
-        // within its unroll bound. Nothing to disagree about.
+        // the axiomatic engine finds none either when no run finishes within its unroll
+        // bound. Nothing to disagree about.
         return Ok(Agreement {
             reached: 0,
             sequentially_consistent: 0,
@@ -282,13 +351,15 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
         memory: axiomatic::FinalMemory::All,
         ..axiomatic::Options::default()
     };
-    let allowed =
-        axiomatic::allowed_among(p, Model::PtxV75, &options, &asked).map_err(axiomatic_error)?;
+    let reference = Reference::for_program(p);
+    let allowed = axiomatic::allowed_among(p, reference.model.clone(), &options, &asked)
+        .map_err(axiomatic_error)?;
     if !outcomes.states.is_subset(&allowed) {
-        let every =
-            axiomatic::analyze_states(p, Model::PtxV75, &options).map_err(axiomatic_error)?;
+        let every = axiomatic::analyze_states(p, reference.model.clone(), &options)
+            .map_err(axiomatic_error)?;
         return Err(Finding::Disagreement {
             program: print(p),
+            model: reference.name,
             allowed: every.states.into_iter().map(|s| s.state).collect(),
             reached: outcomes.states,
         });
@@ -297,6 +368,7 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     if !forbidden.is_empty() {
         return Err(Finding::ScForbidden {
             program: print(p),
+            model: reference.name,
             states: forbidden,
         });
     }
@@ -307,7 +379,7 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
             states: missed,
         });
     }
-    let races_compared = compare_races(p, &outcomes, &options, opts)?;
+    let races_compared = compare_races(p, &reference, &outcomes, &options, opts)?;
     Ok(Agreement {
         reached: outcomes.states.len(),
         sequentially_consistent: sc.len(),
@@ -316,10 +388,12 @@ pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     })
 }
 
-/// Whether the runtime and ptx-v7.5 agree that some execution of `p` has a data race (see the
-/// module documentation); `Ok(None)` when one of them did not go through everything.
+/// Whether the runtime and the reference model agree that some execution has a data race, and every final
+/// state the runtime reaches through a racy run is one a racy consistent execution ends in (see
+/// the module documentation); `Ok(None)` when one of them did not go through everything.
 fn compare_races(
     p: &Program,
+    reference: &Reference,
     outcomes: &crate::runtime::litmus::Outcomes,
     options: &axiomatic::Options,
     opts: &Options,
@@ -331,24 +405,41 @@ fn compare_races(
         max_executions: Some(opts.race_executions),
         ..options.clone()
     };
-    let analysis =
-        axiomatic::analyze(p, Model::PtxV75, &options).map_err(|e| Finding::AxiomaticError {
+    let analysis = axiomatic::analyze(p, reference.model.clone(), &options).map_err(|e| {
+        Finding::AxiomaticError {
             program: print(p),
             message: e.to_string(),
-        })?;
+        }
+    })?;
     if analysis.bounded {
         return Ok(None);
     }
-    let axioms_racy = analysis.racy_executions > 0;
-    let runtime_racy = outcomes.racy > 0;
+    let axioms: BTreeSet<&FinalState> = analysis
+        .states
+        .iter()
+        .filter(|s| s.racy > 0)
+        .map(|s| &s.state)
+        .collect();
+    if let Some(state) = outcomes.racy_states.iter().find(|s| !axioms.contains(s)) {
+        return Err(Finding::RaceVerdict {
+            program: print(p),
+            state: Some(state.clone()),
+            model: reference.name,
+            axioms_racy: false,
+            runtime_racy: true,
+        });
+    }
+    let (axioms_racy, runtime_racy) = (!axioms.is_empty(), !outcomes.racy_states.is_empty());
     if axioms_racy != runtime_racy {
         return Err(Finding::RaceVerdict {
             program: print(p),
+            state: None,
+            model: reference.name,
             axioms_racy,
             runtime_racy,
         });
     }
-    Ok(Some(axioms_racy))
+    Ok(Some(runtime_racy))
 }
 
 /// What decides [`check`] on `p`, as text: the program without its final condition, which

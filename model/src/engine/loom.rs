@@ -64,6 +64,7 @@ impl Sched for LoomSched {
             }
             Point::Local
             | Point::Barrier(_)
+            | Point::NamedBarrier(_)
             | Point::ScFence
             | Point::MBarrier(_)
             | Point::Other => {

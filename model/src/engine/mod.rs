@@ -32,10 +32,16 @@ pub enum Point {
     /// An operation that reads and writes only its own thread's state (a release, acquire or
     /// acq_rel fence, a proxy fence): independent of every other thread's operations.
     Local,
-    /// An arrival at a CTA barrier of this block (`syncthreads`, `bar.sync`, `bar.arrive`): it
-    /// touches only the block's barrier instances and, on completion, the views of the threads
-    /// that arrived; other memory operations commute with it.
+    /// An arrival at this block's `syncthreads` (plain or voting): it touches only the block's
+    /// barrier instances and, on completion, the views of the threads that arrived. Arrivals at
+    /// one instance commute with each other (whichever comes last completes it, with the same
+    /// views, votes and wake-ups), and other memory operations commute with them.
     Barrier(usize),
+    /// An arrival at one of this block's named barriers (`bar.sync`, `bar.arrive` with an id):
+    /// like [`Point::Barrier`], except that the order of arrivals decides which of them form an
+    /// instance (a thread count, or a `syncthreads` counting them), so they do not commute with
+    /// each other or with the block's `syncthreads` arrivals.
+    NamedBarrier(usize),
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
     /// view only.
     ScFence,

@@ -17,8 +17,9 @@
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
 //! different threads and touch one location, at least one of them writing (a load's choice of
 //! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
-//! touch only their thread's own view and are independent of everything; barrier arrivals
-//! depend only on arrivals at the same block's barriers, mbarrier operations only on operations
+//! touch only their thread's own view and are independent of everything; `syncthreads` arrivals
+//! commute with each other and depend only on the same block's named-barrier arrivals (which
+//! depend on both), mbarrier operations only on operations
 //! on the same mbarrier, `fence.sc` only on other `fence.sc`s; an element of a bulk copy is a
 //! read of its source and a write of its destination; warp operations, copy issues and
 //! completions are dependent with everything. Happens-before is the program
@@ -60,7 +61,9 @@ pub fn dependent(a: Point, b: Point) -> bool {
             };
             hits(wa, rb, wb) || hits(wb, ra, wa)
         }
-        (Barrier(x), Barrier(y)) | (MBarrier(x), MBarrier(y)) => x == y,
+        (Barrier(_), Barrier(_)) => false,
+        (Barrier(x) | NamedBarrier(x), Barrier(y) | NamedBarrier(y))
+        | (MBarrier(x), MBarrier(y)) => x == y,
         (ScFence, ScFence) => true,
         _ => false,
     }
@@ -162,7 +165,11 @@ impl Trace {
                 join(&mut clock, Trace::slot(&mut self.writes, dst));
                 join(&mut clock, Trace::slot(&mut self.reads, dst));
             }
-            Point::Barrier(b) => join(&mut clock, Trace::slot(&mut self.barriers, b)),
+            // A `syncthreads` arrival commutes with the earlier ones, but what the thread does
+            // after it (once the instance completes) happens after every arrival.
+            Point::Barrier(b) | Point::NamedBarrier(b) => {
+                join(&mut clock, Trace::slot(&mut self.barriers, b))
+            }
             Point::MBarrier(b) => join(&mut clock, Trace::slot(&mut self.mbarriers, b)),
             Point::ScFence => join(&mut clock, &self.sc_fences),
             Point::Local => {}
@@ -185,7 +192,9 @@ impl Trace {
                 join(Trace::slot(&mut self.reads, src), &clock);
                 join(Trace::slot(&mut self.writes, dst), &clock);
             }
-            Point::Barrier(b) => join(Trace::slot(&mut self.barriers, b), &clock),
+            Point::Barrier(b) | Point::NamedBarrier(b) => {
+                join(Trace::slot(&mut self.barriers, b), &clock)
+            }
             Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}

@@ -221,6 +221,8 @@ pub struct Grid {
     pub block_shape: Dim3,
     /// Lanes per warp: 32 on every NVIDIA GPU (see [`Grid::with_warp_size`]).
     pub warp_size: u32,
+    /// The blocks are interchangeable ([`Grid::symmetric_blocks`]).
+    pub symmetric_blocks: bool,
 }
 
 impl Grid {
@@ -234,6 +236,7 @@ impl Grid {
             grid_shape: Dim3::x(blocks),
             block_shape: Dim3::x(threads_per_block),
             warp_size: 32,
+            symmetric_blocks: false,
         }
     }
 
@@ -256,6 +259,32 @@ impl Grid {
     pub fn resident_blocks(self, n: u32) -> Grid {
         Grid {
             resident_blocks: Some(n.max(1)),
+            ..self
+        }
+    }
+
+    /// Declares the blocks interchangeable: every block runs the same code on the same data —
+    /// what a thread does, and every check, depends on neither its block id nor the memory other
+    /// blocks own (lock and ticket-lock clients, say; not a kernel that indexes its data by
+    /// block). The checker then explores the blocks up to permutation: among the blocks of one
+    /// cluster (of the grid, when each block is its own cluster) that have not started, only the
+    /// lowest may start (the runtime's `Machine::block_started` argues why that keeps every
+    /// verdict). Only the user knows the declaration holds; a wrong one may hide executions.
+    /// Ignored with [`Grid::resident_blocks`], under which blocks start in id order anyway.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("counter", Grid::new(3, 1).symmetric_blocks());
+    /// let c = k.global::<i32>("c", 1);
+    /// k.postcondition("c == 3", move |m| m.get(&c, 0) == 3);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     t.atomic_add(&c, 0, 1, MemoryOrder::Relaxed, MemoryScope::Device);
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    pub fn symmetric_blocks(self) -> Grid {
+        Grid {
+            symmetric_blocks: true,
             ..self
         }
     }
@@ -830,5 +859,20 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
         mbarriers,
         agents,
         resident_blocks: g.resident_blocks.map(|n| n as usize),
+        starts_after: starts_after(&g),
     }
+}
+
+/// Symmetry ([`Grid::symmetric_blocks`]): each block but the first of its cluster (of the grid,
+/// when each block is its own cluster) starts after the block before it.
+fn starts_after(g: &Grid) -> Vec<Option<usize>> {
+    if !g.symmetric_blocks || g.resident_blocks.is_some() {
+        return Vec::new();
+    }
+    (0..g.blocks)
+        .map(|b| {
+            let first_of_cluster = g.cluster_size.is_some_and(|c| b % c == 0);
+            (b > 0 && !first_of_cluster).then(|| b as usize - 1)
+        })
+        .collect()
 }

@@ -12,7 +12,11 @@
 //! operation: `add`, `sub`, `exch`, `cas`, `inc`, `dec`, `min`, `max`, `and`, `or`, `xor`) and fences
 //! with random orders and scopes; threads in the same or different CTAs (sometimes pairs of CTAs
 //! in one cluster, rarely another GPU); now and then a `bar.cta.sync` that every thread of one CTA
-//! meets; and a condition over the final registers.
+//! meets; now and then a location in one CTA's shared memory that the other CTAs of its cluster
+//! reach through `.shared::cluster` (distributed shared memory), and an mbarrier there that
+//! threads of its cluster arrive on (with or without transaction bytes), raise and lower the
+//! tx-count of, and threads of its CTA try_wait on (neither for the GPU harness); and a condition
+//! over the final registers.
 
 use super::ir::*;
 use super::warp::{self, ShflMode, VoteMode, WarpOp};
@@ -53,6 +57,13 @@ pub struct Limits {
     /// waiting for them (`cp.async.commit_group`, `cp.async.wait_group n`,
     /// `cp.async.wait_all`).
     pub cp_async: bool,
+    /// An mbarrier in one CTA's shared memory that threads of its cluster arrive on (remotely
+    /// through `.shared::cluster`), expect and complete transaction bytes on, and threads of its
+    /// CTA try_wait on.
+    pub mbarriers: bool,
+    /// A location only the threads of one cluster access may lie in the shared memory of one of
+    /// its CTAs (the others reach it through `.shared::cluster`).
+    pub shared_memory: bool,
 }
 
 impl Default for Limits {
@@ -71,6 +82,8 @@ impl Default for Limits {
             noncoherent: true,
             warps: true,
             cp_async: true,
+            mbarriers: true,
+            shared_memory: true,
         }
     }
 }
@@ -101,6 +114,8 @@ impl Limits {
             // instances share warps.
             cp_async: false,
             warps: false,
+            mbarriers: false,
+            shared_memory: false,
             ..Limits::differential()
         }
     }
@@ -206,8 +221,15 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     if limits.warps {
         warp_sync(u, &mut threads, limits)?;
         warp_exchange(u, &mut threads, limits)?;
-        warp::lower(&mut threads, &mut locations);
     }
+    if limits.shared_memory {
+        shared_memory(u, &threads, &mut locations)?;
+    }
+    if limits.mbarriers {
+        mbarrier(u, &mut threads, &mut locations, &mut written, limits)?;
+    }
+    // Last: the slots of the exchanges follow every location of the test, as parsing puts them.
+    warp::lower(&mut threads, &mut locations);
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
         name: "generated".to_string(),
@@ -463,6 +485,140 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
         threads[i]
             .body
             .insert(at, warp::placeholder(op, Span::default()));
+    }
+    Ok(())
+}
+
+/// Now and then a location that only the threads of one cluster access (and no `ld.global.nc`,
+/// which reads global memory, and no `cp.async`) moves into the shared memory of one of their CTAs; the threads of
+/// the other CTAs then access it through `.shared::cluster` (PTX ISA, *State spaces*: a CTA's
+/// shared memory "is also accessible to other CTAs in the cluster").
+fn shared_memory(
+    u: &mut Unstructured<'_>,
+    threads: &[Thread],
+    locations: &mut [Location],
+) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let l = u.choose_index(locations.len())?;
+    let owner = threads[u.choose_index(threads.len())?].placement;
+    let fits = threads.iter().all(|t| {
+        t.body.iter().all(|s| {
+            let texture =
+                matches!(&s.instr, Instr::Load { access, .. } if access.proxy == Proxy::Texture);
+            // The litmus `cp.async` form copies global to shared memory with no state-space
+            // qualifiers of its own: its locations stay where the form says they are.
+            let copied = matches!(&s.instr, Instr::CpAsync { dst, src } if *dst == l || *src == l);
+            !copied
+                && (s.instr.location() != Some(l)
+                    || (!texture && Scope::Cluster.includes(&t.placement, &owner)))
+        })
+    });
+    if fits {
+        locations[l].shared = Some(super::async_ops::SharedOf {
+            cta: owner.cta,
+            gpu: owner.gpu,
+        });
+    }
+    Ok(())
+}
+
+/// Now and then an mbarrier `b` (count 1 or 2) in the shared memory of one thread's CTA: each
+/// thread of its cluster with room may arrive on it (`.release` or `.relaxed`, `.cta` or
+/// `.cluster`, now and then `.expect_tx` of 16 bytes; a peer CTA's thread through
+/// `.shared::cluster`), raise or lower its tx-count by 16 bytes (`expect_tx`, `complete_tx`), and
+/// each thread of its CTA may try_wait on a phase parity, into a fresh register the condition
+/// may read.
+fn mbarrier(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    locations: &mut Vec<Location>,
+    written: &mut [Vec<Reg>],
+    limits: &Limits,
+) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let owner = threads[u.choose_index(threads.len())?].placement;
+    let bar = locations.len();
+    locations.push(Location {
+        name: "b".to_string(),
+        kind: LocationKind::Plain {
+            init: super::async_ops::MbarrierState::init(u.int_in_range(1..=2)?),
+        },
+        span: Span::default(),
+        shared: Some(super::async_ops::SharedOf {
+            cta: owner.cta,
+            gpu: owner.gpu,
+        }),
+    });
+    let mut events: usize = threads.iter().map(|t| t.body.len()).sum();
+    for (t, thread) in threads.iter_mut().enumerate() {
+        let p = thread.placement;
+        let own = p.cta == owner.cta && p.gpu == owner.gpu;
+        if !Scope::Cluster.includes(&p, &owner) {
+            continue;
+        }
+        if events >= limits.max_events {
+            break;
+        }
+        if thread.body.len() >= limits.max_instrs {
+            continue;
+        }
+        let window = match own {
+            true => super::async_ops::SharedWindow::Cta,
+            false => super::async_ops::SharedWindow::Cluster,
+        };
+        let scope = *u.choose(&[Scope::Cta, Scope::Cluster])?;
+        // Transactions of one size, so that an expect-tx and a complete-tx may balance.
+        let bytes = Operand::Imm(16);
+        let op = match u.int_in_range(0..=5u8)? {
+            0..=2 if own => AsyncOp::MbarrierTryWait {
+                dst: fresh_reg(&mut written[t]),
+                bar,
+                order: *u.choose(&[Order::Acquire, Order::Relaxed])?,
+                scope,
+                parity: Operand::Imm(u.int_in_range(0..=1)?),
+            },
+            4 => AsyncOp::MbarrierExpectTx {
+                bar,
+                scope,
+                window,
+                bytes,
+            },
+            5 => AsyncOp::MbarrierCompleteTx {
+                bar,
+                scope,
+                window,
+                bytes,
+            },
+            _ => AsyncOp::MbarrierArrive {
+                bar,
+                order: *u.choose(&[Order::Release, Order::Relaxed])?,
+                scope,
+                window,
+                arrival: if one_in(u, 4)? {
+                    super::async_ops::Arrival::ExpectTx(bytes)
+                } else {
+                    super::async_ops::Arrival::Count(Operand::Imm(1))
+                },
+            },
+        };
+        // A try_wait's register is new, so it may go anywhere; it is read only by the condition.
+        let at = u.int_in_range(0..=thread.body.len())?;
+        thread.body.insert(
+            at,
+            Stmt {
+                instr: Instr::Async(op),
+                span: Span::default(),
+                token: None,
+                vulkan: None,
+                opencl: None,
+                warp: None,
+            },
+        );
+        events += 1;
     }
     Ok(())
 }

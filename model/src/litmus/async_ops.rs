@@ -163,6 +163,18 @@ impl AsyncOp {
         }
     }
 
+    /// Whether it is an mbarrier instruction (`mbarrier.*`; not a bulk copy's complete-tx).
+    pub fn is_mbarrier_op(&self) -> bool {
+        matches!(
+            self,
+            AsyncOp::MbarrierInit { .. }
+                | AsyncOp::MbarrierArrive { .. }
+                | AsyncOp::MbarrierExpectTx { .. }
+                | AsyncOp::MbarrierCompleteTx { .. }
+                | AsyncOp::MbarrierTryWait { .. }
+        )
+    }
+
     /// The register the instruction writes, if any.
     pub fn written_reg(&self) -> Option<&Reg> {
         match self {
@@ -329,5 +341,92 @@ pub fn check_window(
             "it is shared memory of peer cta {}: reach it through `.shared::cluster`",
             of.cta
         )),
+    }
+}
+
+/// An mbarrier object's state, held as the one value of its location (PTX ISA, *mbarrier*: "the
+/// current phase, the count of pending arrivals for the current phase, the count of expected
+/// arrivals for the next phase, the count of pending asynchronous transactions (tx-count)").
+///
+/// Packed into a [`Value`] as four 16-bit fields, low to high: the phase number, the pending
+/// arrival count (signed), the expected arrival count and the tx-count (signed: a complete-tx
+/// may come before its expect-tx, "the tx-count ... can be in the range [-(2^20-1), 2^20-1]").
+/// A location holding 0 is a barrier never initialised. Litmus counts stay far below 2^15.
+///
+/// ```
+/// use scopecheck_model::litmus::async_ops::MbarrierState;
+/// let b = MbarrierState::init(2);
+/// let once = MbarrierState::update(b, 1, 16); // arrive.expect_tx 16: 1 pending, 16 bytes
+/// assert!(!MbarrierState::completed(once, 0));
+/// let twice = MbarrierState::update(once, 1, 0); // the last arrival, bytes still pending
+/// assert!(!MbarrierState::completed(twice, 0));
+/// let done = MbarrierState::update(twice, 0, -16); // complete_tx 16: phase 0 completes
+/// assert!(MbarrierState::completed(done, 0) && !MbarrierState::completed(done, 1));
+/// assert_eq!(MbarrierState::unpack(done).pending, 2); // reloaded for phase 1
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MbarrierState {
+    /// Phases completed so far (modulo 2^16; its low bit is the current phase's parity).
+    pub phase: u16,
+    /// Arrivals the current phase still waits for.
+    pub pending: i16,
+    /// Arrivals each phase waits for (`mbarrier.init`'s count).
+    pub expected: u16,
+    /// Bytes of asynchronous transactions the current phase still waits for.
+    pub tx: i16,
+}
+
+impl MbarrierState {
+    /// The fields of a packed state.
+    pub fn unpack(v: Value) -> MbarrierState {
+        let v = v as u64;
+        MbarrierState {
+            phase: v as u16,
+            pending: (v >> 16) as u16 as i16,
+            expected: (v >> 32) as u16,
+            tx: (v >> 48) as u16 as i16,
+        }
+    }
+
+    /// The packed value.
+    pub fn pack(self) -> Value {
+        (u64::from(self.phase)
+            | u64::from(self.pending as u16) << 16
+            | u64::from(self.expected) << 32
+            | u64::from(self.tx as u16) << 48) as Value
+    }
+
+    /// `mbarrier.init b, count`: "sets the current phase to 0, the expected and pending arrival
+    /// counts to `count` and the tx-count to 0".
+    pub fn init(count: Value) -> Value {
+        MbarrierState {
+            phase: 0,
+            pending: count as i16,
+            expected: count as u16,
+            tx: 0,
+        }
+        .pack()
+    }
+
+    /// The state after raising the tx-count by `tx` (negative: a complete-tx) and then
+    /// `arrivals` arrive-on operations. PTX ISA, *phase completion*: "the current phase is
+    /// complete when the pending arrival count reaches zero and the tx-count reaches zero";
+    /// the barrier then moves to the next phase with the expected count pending again.
+    pub fn update(state: Value, arrivals: Value, tx: Value) -> Value {
+        let mut s = MbarrierState::unpack(state);
+        s.tx = s.tx.wrapping_add(tx as i16);
+        s.pending = s.pending.wrapping_sub(arrivals as i16);
+        if s.pending == 0 && s.tx == 0 && (arrivals != 0 || tx != 0) {
+            s.phase = s.phase.wrapping_add(1);
+            s.pending = s.expected as i16;
+        }
+        s.pack()
+    }
+
+    /// `mbarrier.try_wait.parity b, parity`: whether the phase of that parity has completed,
+    /// that is, the current phase has the other parity (PTX ISA: "phaseParity ... the parity of
+    /// the phase whose completion is waited for").
+    pub fn completed(state: Value, parity: Value) -> bool {
+        u64::from(MbarrierState::unpack(state).phase & 1) != (parity as u64 & 1)
     }
 }

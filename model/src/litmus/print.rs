@@ -1,5 +1,6 @@
 //! Printer for the PTX and Vulkan litmus dialects: `parse(print(p)) == p` for every program.
 
+use super::async_ops::MbarrierState;
 use super::ir::*;
 use super::opencl::{print_kernels, OpenClTest};
 use super::vulkan::{VulkanKind, VulkanOp};
@@ -23,7 +24,12 @@ pub fn print(p: &Program) -> String {
     for loc in p.locations.iter().filter(|l| !super::warp::is_slot(l)) {
         match (&loc.kind, loc.shared) {
             (LocationKind::Plain { init }, Some(of)) => {
-                writeln!(out, "{} @ {of} = {init};", loc.name).unwrap()
+                let expected = MbarrierState::unpack(*init).expected;
+                match *init != 0 && MbarrierState::init(expected.into()) == *init {
+                    true => writeln!(out, "{} @ {of} = mbarrier {expected};", loc.name),
+                    false => writeln!(out, "{} @ {of} = {init};", loc.name),
+                }
+                .unwrap()
             }
             (LocationKind::Plain { init }, None) => writeln!(out, "{}={init};", loc.name).unwrap(),
             (LocationKind::Alias { proxy, of }, _) => writeln!(
@@ -226,6 +232,7 @@ pub fn instr(p: &Program, i: &Instr) -> String {
             let args: Vec<String> = id.iter().chain(quorum).map(ToString::to_string).collect();
             format!("bar.cta.{op} {}", args.join(", "))
         }
+        Instr::Async(op) => op.print(p),
         Instr::WarpSync { mask } => format!("bar.warp.sync {mask:#x}"),
         Instr::CpAsync { dst, src } => {
             format!("cp.async.ca.shared.global {}, {}, 4", loc(dst), loc(src))
@@ -233,7 +240,6 @@ pub fn instr(p: &Program, i: &Instr) -> String {
         Instr::CpAsyncCommit => "cp.async.commit_group".to_string(),
         Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
         Instr::CpAsyncWait { n, all: false } => format!("cp.async.wait_group {n}"),
-        Instr::Async(op) => op.print(p),
         Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
         Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
         Instr::Label(l) => format!("{l}:"),

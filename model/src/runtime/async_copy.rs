@@ -387,14 +387,17 @@ impl Machine {
                 // copies included).
                 copy.view.causes(0, u, p.epoch)
             } else if generic_write {
+                // Causality order, not only happens-before: a write the issuer observed through a
+                // morally strong read precedes what follows that read, the copy included (PTX
+                // ISA, "Causality Order": observation followed by base causality).
                 copy.proxy_view
                     .as_ref()
-                    .is_some_and(|v| v.knows(0, u, p.epoch))
+                    .is_some_and(|v| v.causes(0, u, p.epoch))
             } else {
-                view.knows(0, u, p.epoch)
+                view.causes(0, u, p.epoch)
             };
             if !ordered {
-                found = Some((p.clone(), generic_write && view.knows(0, u, p.epoch)));
+                found = Some((p.clone(), generic_write && view.causes(0, u, p.epoch)));
                 break;
             }
         }

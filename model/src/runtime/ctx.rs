@@ -52,9 +52,14 @@ impl Ctx {
         result.unwrap_or_else(|Halt| halt())
     }
 
-    /// The scheduling point of an arrival at one of this thread's block's barriers.
+    /// The scheduling point of an arrival at this thread's block's `syncthreads`.
     pub(crate) fn barrier_point(&self) -> Point {
         Point::Barrier(self.info.block as usize)
+    }
+
+    /// The scheduling point of an arrival at one of this thread's block's named barriers.
+    pub(crate) fn named_barrier_point(&self) -> Point {
+        Point::NamedBarrier(self.info.block as usize)
     }
 
     /// Park until the machine marks this thread running again.
@@ -132,7 +137,7 @@ impl Ctx {
         future: Option<Vec<i64>>,
         site: Site,
     ) {
-        self.sched.point(self.thread, self.barrier_point());
+        self.sched.point(self.thread, self.named_barrier_point());
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
             m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)

@@ -38,6 +38,9 @@ pub struct Setup {
     /// How many blocks run at once (`None`: all): the others wait, in id order, for a resident
     /// block to finish ([`Status::NotResident`]).
     pub resident_blocks: Option<usize>,
+    /// Symmetry (see `Grid::symmetric_blocks`): per block, the block that must have started
+    /// before it may start ([`Status::NotStarted`]); empty when no block waits.
+    pub starts_after: Vec<Option<usize>>,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +88,9 @@ pub enum Status {
     /// A thread of a block the GPU has not made resident yet: it starts once a resident block
     /// has finished and every lower block has started.
     NotResident,
+    /// A thread of a block declared symmetric to a lower one that has not started yet
+    /// (`Setup::starts_after`): it starts once that block has.
+    NotStarted,
     Done,
 }
 
@@ -194,6 +200,9 @@ pub struct Machine {
     pub observed: Vec<(String, i64)>,
     /// Threads to unpark once the machine lock is released.
     pub wake: Vec<usize>,
+    /// Per block, whether one of its threads has performed an operation or exited (symmetry:
+    /// `Setup::starts_after`).
+    blocks_started: Vec<bool>,
     /// mbarrier states, indexed like `setup.mbarriers`.
     pub(super) mbars: Vec<super::mbarrier::MBarState>,
     /// Per block, the copies its async agent has yet to perform.
@@ -247,11 +256,32 @@ impl Machine {
                     .resident_blocks
                     .is_none_or(|r| (info.block as usize) < r)
         };
+        let not_started = Arc::new(ThreadState {
+            status: Status::NotStarted,
+            ..(*thread).clone()
+        });
+        let gated = |u: usize| {
+            let info = &setup.threads[u];
+            !info.agent
+                && setup
+                    .starts_after
+                    .get(info.block as usize)
+                    .is_some_and(Option::is_some)
+        };
         Machine {
             // One shared initial state: each thread copies it on its first write.
             threads: (0..n)
-                .map(|u| Arc::clone(if resident(u) { &thread } else { &waiting }))
+                .map(|u| {
+                    Arc::clone(if !resident(u) {
+                        &waiting
+                    } else if gated(u) {
+                        &not_started
+                    } else {
+                        &thread
+                    })
+                })
                 .collect(),
+            blocks_started: vec![false; setup.blocks.len()],
             locs: setup
                 .locs
                 .iter()
@@ -309,6 +339,7 @@ impl Machine {
         if self.trace {
             self.decisions.push(Decision::Run(t as u32));
         }
+        self.block_started(t);
         let th = Arc::make_mut(&mut self.threads[t]);
         th.steps += 1;
         if th.steps > self.setup.max_steps {
@@ -368,6 +399,7 @@ impl Machine {
                     | Status::CpAsyncWait(_)
                     | Status::AgentIdle
                     | Status::NotResident
+                    | Status::NotStarted
             ) {
                 self.wake.push(t);
             }
@@ -527,8 +559,17 @@ impl Machine {
         Ok(store)
     }
 
-    /// Join (or, for a non-acquiring strong read, remember) what the read store releases.
-    fn observe(&mut self, t: usize, loc: usize, store: usize, reader: &Actor, order: Order) {
+    /// Join (or, for a non-acquiring strong read, remember) what the read store releases, and
+    /// return the writes the read observes ([`Machine::note_observed`] records them: a caller
+    /// first checks the read for races, which observation does not order, see `load`).
+    fn observe(
+        &mut self,
+        t: usize,
+        loc: usize,
+        store: usize,
+        reader: &Actor,
+        order: Order,
+    ) -> Vec<Observed> {
         // An acquire pattern is also a strong read of `loc` followed in program order by an
         // acquire of `loc`: this acquire joins what the thread's earlier strong reads of `loc`
         // observed, not only what it reads itself.
@@ -540,24 +581,24 @@ impl Machine {
             }
         }
         let s = &self.locs[loc].stores[store];
-        let Some(writer) = s.actor else { return };
+        let Some(writer) = s.actor else {
+            return Vec::new();
+        };
         if !reader.strong() {
-            return;
+            return Vec::new();
         }
         let rf_levels = morally_strong(&writer, reader);
         if rf_levels == 0 {
-            return;
+            return Vec::new();
         }
-        if writer.thread != t {
-            let observed = self.observed_through(loc, store, rf_levels);
-            let th = Arc::make_mut(&mut self.threads[t]);
-            for o in observed {
-                th.view.observe(o);
-            }
-        }
+        let observed = if writer.thread != t {
+            self.observed_through(loc, store, rf_levels)
+        } else {
+            Vec::new()
+        };
         let s = &self.locs[loc].stores[store];
         if s.heads.is_empty() {
-            return;
+            return observed;
         }
         let heads = Arc::clone(&s.heads);
         let th = Arc::make_mut(&mut self.threads[t]);
@@ -569,6 +610,18 @@ impl Machine {
                 heads,
                 rf_levels,
             });
+        }
+        observed
+    }
+
+    /// Records writes a read observed (from [`Machine::observe`]).
+    fn note_observed(&mut self, t: usize, observed: Vec<Observed>) {
+        if observed.is_empty() {
+            return;
+        }
+        let th = Arc::make_mut(&mut self.threads[t]);
+        for o in observed {
+            th.view.observe(o);
         }
     }
 
@@ -619,11 +672,18 @@ impl Machine {
                 store,
             },
         );
-        self.race_check(t, loc, actor, false, epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = store as u32;
         self.watch(t, loc, value, false);
-        self.observe(t, loc, store, &actor, order);
+        let observed = self.observe(t, loc, store, &actor, order);
+        // After the read synchronizes: an acquire read is itself in causality order after what
+        // precedes the release it reads (base causality is `po? ; (sync ; po?)+`, and `sync`
+        // ends at the acquire pattern's read), so it races with none of that. Before what it
+        // observes counts: causality is observation followed by base causality, which is not
+        // reflexive, so a write the read observes only through other RMWs (not morally strong
+        // with it) still races with it.
+        self.race_check(t, loc, actor, false, epoch, event)?;
+        self.note_observed(t, observed);
         Ok(value)
     }
 
@@ -691,11 +751,15 @@ impl Machine {
                 new,
             },
         );
-        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = read as u32;
         self.watch(t, loc, old, new.is_some_and(|n| n != old));
-        self.observe(t, loc, read, &actor, order);
+        let observed = self.observe(t, loc, read, &actor, order);
+        self.note_observed(t, observed);
+        // After the read synchronizes and observes (see `load`): the RMW is one operation, and
+        // what its read acquires or observes precedes its write in causality order (observation
+        // followed by program order), so the operation races with none of it.
+        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
         if let Some(value) = new {
             let mut heads = self.release_heads(t, loc, order, &actor);
             // Observation chains through RMWs: what the read store released stays available,
@@ -712,11 +776,11 @@ impl Machine {
                     }
                 }
             }
+            // Also when this thread wrote the read store: program order makes the pair morally
+            // strong, so writes that store observed are observed through this RMW too.
             let chain = match s.actor {
-                Some(writer) if writer.thread != t => {
-                    self.observed_through(loc, read, morally_strong(&writer, &actor))
-                }
-                _ => Vec::new(),
+                Some(writer) => self.observed_through(loc, read, morally_strong(&writer, &actor)),
+                None => Vec::new(),
             };
             self.append_store(t, loc, value, epoch, actor, order, heads, event);
             if !chain.is_empty() {
@@ -1012,6 +1076,12 @@ impl Machine {
                     ),
                     format!("{name} is still not resident"),
                 ),
+                Status::NotStarted => (
+                    format!(
+                        "{name} has not started: its block waits for a lower symmetric block to start"
+                    ),
+                    format!("{name} has still not started"),
+                ),
                 _ => unreachable!("only blocked threads remain"),
             };
             details.push(why);
@@ -1067,8 +1137,36 @@ impl Machine {
         }
     }
 
+    /// Symmetry: thread `t`'s block has started (one of its threads performs an operation or
+    /// exits), so the block waiting for it (`Setup::starts_after`) starts too.
+    ///
+    /// Why this is sound: blocks declared symmetric run the same code on the same data and sit
+    /// alike in the grid (one cluster, or each its own), so renaming them is an automorphism of
+    /// the kernel that keeps every verdict. Any execution, with its symmetric blocks renamed in
+    /// the order they start (those that never start last, by id), is an execution in which they
+    /// start in id order, which is all this lets happen; the wake-up orders the start after the
+    /// lower block's first operation for the reduction, as a barrier's release does.
+    fn block_started(&mut self, t: usize) {
+        let info = &self.setup.threads[t];
+        let b = info.block as usize;
+        if info.agent || self.setup.starts_after.is_empty() || self.blocks_started[b] {
+            return;
+        }
+        self.blocks_started[b] = true;
+        let Some(next) = self.setup.starts_after.iter().position(|&a| a == Some(b)) else {
+            return;
+        };
+        for &u in &self.setup.blocks[next] {
+            if self.threads[u].status == Status::NotStarted {
+                Arc::make_mut(&mut self.threads[u]).status = Status::Running;
+                self.wake.push(u);
+            }
+        }
+    }
+
     /// `t` returned from the kernel (or unwound).
     pub fn exit(&mut self, t: usize) {
+        self.block_started(t);
         Arc::make_mut(&mut self.threads[t]).status = Status::Done;
         if self.halted {
             return;

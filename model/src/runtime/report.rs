@@ -27,6 +27,9 @@ pub enum RmwKind {
     Inc,
     /// `atom.dec`: `(old == 0 || old > b) ? b : old - 1`.
     Dec,
+    /// An arrive-on, expect-tx or complete-tx of an mbarrier kept in a location as its packed
+    /// state (`litmus::async_ops::MbarrierState`).
+    Mbarrier,
 }
 
 impl RmwKind {
@@ -44,6 +47,7 @@ impl RmwKind {
             RmwKind::Max => "atomic_max",
             RmwKind::Inc => "atomic_inc",
             RmwKind::Dec => "atomic_dec",
+            RmwKind::Mbarrier => "mbarrier_update",
         }
     }
 }

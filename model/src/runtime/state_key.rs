@@ -57,6 +57,7 @@ fn status(key: &mut Vec<u64>, s: &Status) {
         Status::CpAsyncWait(n) => key.extend([7, *n as u64]),
         Status::AgentIdle => key.push(5),
         Status::NotResident => key.push(6),
+        Status::NotStarted => key.push(8),
         Status::Done => key.push(6),
     }
 }

@@ -6,23 +6,8 @@
 //! `vulkan_dr_nochains`: 1 = race-free). Run from `shared_oracle.rs`, which reports it as
 //! skipped without the oracle.
 
-use crate::oracle_suite::{agreement, assert_floors, parse_and_round_trip, Column};
+use crate::oracle_suite::{agreement, assert_every_verdict, parse_and_round_trip, Column};
 use std::path::Path;
-
-/// The agreement measured when this was written, per column: a regression guard while the
-/// models are not yet at 100% (the disagreements are printed). Of the `vulkan` column's 97,
-/// the ten left: `Manual/xf-barrier*.litmus` (seven) run out of the 5 s budget;
-/// `Manual/cbar-2` and `cbar-4` (forall) have a thread no run of which finishes within the
-/// unroll bound (Dartagnan, which drops unfinished runs, finds none and the forall holds); and
-/// `Manual/OOTA` asks for 42 read in a load-buffering copy cycle, which the Vulkan model (no
-/// No-Thin-Air axiom) allows and which the engine, taking self-justified values only among
-/// the values in play, does not produce.
-const MEASURED: [(&str, usize); 4] = [
-    ("vulkan", 87),
-    ("vulkan_nochains", 2),
-    ("vulkan_dr", 83),
-    ("vulkan_dr_nochains", 3),
-];
 
 const COLUMNS: [Column; 4] = [
     ("vulkan", "vulkan", false),
@@ -40,5 +25,5 @@ pub fn vulkan_tests_parse_and_round_trip(shared: &Path) {
 
 /// `vulkan.cat` and `vulkan-nochains.cat` against Dartagnan's verdicts, column by column.
 pub fn vulkan_models_agree_with_dartagnan(shared: &Path) {
-    assert_floors(agreement(shared, "vulkan", &COLUMNS), &MEASURED);
+    assert_every_verdict(agreement(shared, "vulkan", &COLUMNS));
 }

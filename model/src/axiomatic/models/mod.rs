@@ -47,6 +47,14 @@ pub trait Checker {
     /// The axioms beyond single locations, for an execution that passes `location_ok`, given
     /// its causality order (`self.causality(ev, x)`); `Err` names the first one violated.
     fn global_ok(&self, ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str>;
+    /// The axioms beyond single locations that part of the choices can already break, on the
+    /// choices made so far (reads-from and coherence of the locations chosen, the
+    /// synchronization every choice has): `false` only when every completion fails `global_ok`
+    /// too. The default checks nothing here (the model's global axioms wait for complete
+    /// candidates).
+    fn partial_ok(&self, _ev: &Events, _x: &Dynamic<'_>) -> bool {
+        true
+    }
     /// Every axiom; `Err` names the first one violated.
     fn consistent(&self, ev: &Events, x: &Dynamic<'_>) -> Result<(), &'static str> {
         if !self.location_ok(ev, x.rf, x.co, x.fr) {

@@ -6,7 +6,7 @@
 
 use super::{split_words, Ins, Parser, Piece, Result};
 use crate::litmus::async_ops::{
-    check_window, cta_placement, Arrival, BulkCompletion, SharedOf, SharedWindow,
+    check_window, cta_placement, Arrival, BulkCompletion, MbarrierState, SharedOf, SharedWindow,
 };
 use crate::litmus::ir::*;
 use crate::scope::{Order, Placement, Scope};
@@ -41,7 +41,7 @@ fn space(q: &str) -> Option<Space> {
 
 impl<'a> Parser<'a> {
     /// `x @ shared cta 1[,gpu 0][ = v]`: a location in CTA 1's shared memory (0 when no value
-    /// is given). `words` are the words after the `@`.
+    /// is given; `= mbarrier N` for an mbarrier initialised with count N).
     pub(super) fn shared_declaration(
         &self,
         lhs: Piece<'a>,
@@ -60,7 +60,27 @@ impl<'a> Parser<'a> {
                     at: rhs.at,
                 }
                 .trim();
-                (place, self.integer(value)?)
+                let init = match value.text.strip_prefix("mbarrier") {
+                    // `= mbarrier N`: a barrier `mbarrier.init` already set up with count N.
+                    Some(count) => {
+                        let count = Piece {
+                            text: count,
+                            at: value.at + "mbarrier".len(),
+                        }
+                        .trim();
+                        match self.integer(count)? {
+                            n @ 1..=0x7fff => MbarrierState::init(n),
+                            n => {
+                                return self.err(
+                                    count.at,
+                                    format!("an mbarrier's count is 1 to 32767, found {n}"),
+                                )
+                            }
+                        }
+                    }
+                    None => self.integer(value)?,
+                };
+                (place, init)
             }
             None => (rhs, 0),
         };

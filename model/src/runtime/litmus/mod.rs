@@ -61,6 +61,8 @@ pub struct Outcomes {
     pub executions: u64,
     /// Executions that contained a data race (their final states are still recorded).
     pub racy: u64,
+    /// The final states of those executions.
+    pub racy_states: BTreeSet<FinalState>,
     /// Executions cut short by a bound, a deadlock or barrier divergence (no final state).
     pub cut: u64,
     /// Executions discarded as infeasible (loom).
@@ -79,13 +81,14 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
 }
 
 /// Why the runtime cannot run a program: it has an instruction the litmus runtime does not
-/// implement yet (mbarriers, bulk copies and cluster barriers run only in the axiomatic engine).
+/// implement yet (bulk copies, `fence.mbarrier_init` and cluster barriers; the mbarrier
+/// instructions run).
 pub fn unsupported(p: &Program) -> Option<String> {
     p.threads.iter().enumerate().find_map(|(t, th)| {
         th.body.iter().find_map(|s| match &s.instr {
-            Instr::Async(_) => Some(format!(
-                "P{t} at {}: the litmus runtime does not run `{}` yet (mbarriers, bulk copies and \
-                 cluster barriers are checked by the axiomatic engine only)",
+            Instr::Async(op) if !op.is_mbarrier_op() => Some(format!(
+                "P{t} at {}: the litmus runtime does not run `{}` yet (bulk copies, \
+                 fence.mbarrier_init and cluster barriers are checked by the axiomatic engine only)",
                 s.span,
                 crate::litmus::print::instr(p, &s.instr)
             )),
@@ -117,10 +120,12 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
                 Some(f) if f.kind != FailureKind::DataRace => out.cut += 1,
                 _ => {
                     out.executions += 1;
+                    let state = visit_model.final_state(m);
                     if m.races > 0 {
                         out.racy += 1;
+                        out.racy_states.insert(state.clone());
                     }
-                    out.states.insert(visit_model.final_state(m));
+                    out.states.insert(state);
                 }
             }
             Flow::Continue
@@ -295,6 +300,7 @@ impl LitmusModel {
             mbarriers: Vec::new(),
             agents,
             resident_blocks: None,
+            starts_after: Vec::new(),
         }
     }
 

@@ -21,7 +21,7 @@ use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
 use crate::axiomatic::FinalState;
 use crate::hash::{hash_words, Identity, Mix};
-use crate::litmus::{Fence, Instr, Program};
+use crate::litmus::{AsyncOp, Fence, Instr, Program};
 use crate::runtime::async_copy::AgentNext;
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
@@ -149,18 +149,23 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
         }
         if (0..threads).all(|t| c.finished(t)) {
             out.executions += 1;
-            if c.m.races > 0 {
-                out.racy += 1;
-            }
-            // Many final configurations share a final state: compare values before building it.
+            let racy = c.m.races > 0;
+            out.racy += u64::from(racy);
+            // Many final configurations share a final state: compare values (and whether the
+            // run raced) before building it.
             let values: Vec<i64> = c
                 .runs
                 .iter()
                 .flat_map(|r| r.regs.iter().copied())
                 .chain((0..model.names.len()).map(|l| c.m.final_value(l) as i64))
+                .chain([i64::from(racy)])
                 .collect();
             if finals.insert(values) {
-                out.states.insert(c.final_state(&model));
+                let state = c.final_state(&model);
+                if racy {
+                    out.racy_states.insert(state.clone());
+                }
+                out.states.insert(state);
             }
             continue;
         }
@@ -379,6 +384,13 @@ impl Footprints {
                     f.writes = 1 << loc_of[*loc];
                 }
                 Instr::Fence(Fence::Sc(_)) => f.sc_fence = true,
+                Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => f.reads = 1 << loc_of[*bar],
+                Instr::Async(op) => {
+                    if let Some(bar) = op.mbarrier() {
+                        f.reads = 1 << loc_of[bar];
+                        f.writes = 1 << loc_of[bar];
+                    }
+                }
                 _ => {}
             }
             f

@@ -6,7 +6,8 @@
 
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
-use crate::litmus::{BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
+use crate::litmus::async_ops::{Arrival, MbarrierState};
+use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
@@ -161,7 +162,9 @@ impl ThreadRun {
     /// The machine location the statement at `pc` loads from, if it is a load.
     pub fn next_load(&self, model: &LitmusModel, t: usize) -> Option<usize> {
         match &model.threads[t].get(self.pc)?.instr {
-            Instr::Load { loc, .. } => Some(model.loc_of[*loc]),
+            Instr::Load { loc, .. } | Instr::Async(AsyncOp::MbarrierTryWait { bar: loc, .. }) => {
+                Some(model.loc_of[*loc])
+            }
             _ => None,
         }
     }
@@ -173,6 +176,11 @@ impl ThreadRun {
             Instr::Store { loc, .. } | Instr::Atom { loc, .. } | Instr::Red { loc, .. } => {
                 Point::Write(model.loc_of[*loc])
             }
+            Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => Point::Read(model.loc_of[*bar]),
+            Instr::Async(op) => match op.mbarrier() {
+                Some(bar) => Point::Write(model.loc_of[bar]),
+                None => Point::Other,
+            },
             // A commit touches only its thread's own groups (see `Machine::cp_async_commit`).
             Instr::CpAsyncCommit => Point::Local,
             _ => Point::Other,
@@ -245,6 +253,7 @@ impl ThreadRun {
                 };
                 rmw.run(m, t, model.loc_of[*loc], site)?;
             }
+            Instr::Async(op) => self.mbarrier(model, t, m, op, site, mirror, choose)?,
             Instr::Fence(Fence::Sc(scope)) => m.fence(t, Order::Sc, *scope, site)?,
             Instr::Fence(Fence::AcqRel(scope)) => m.fence(t, Order::AcqRel, *scope, site)?,
             Instr::Barrier { op, id, quorum } => {
@@ -316,6 +325,79 @@ impl ThreadRun {
             .iter()
             .zip(self.regs.iter())
             .map(|(key, v)| (key.clone(), *v))
+    }
+}
+
+impl ThreadRun {
+    /// An mbarrier instruction on the barrier's location, whose value is the packed
+    /// [`MbarrierState`], as the axiomatic engine has it (`axiomatic::events`): `init` a weak
+    /// store, arrive / expect-tx / complete-tx atomic read-modify-writes, `try_wait` a strong
+    /// load. The runtime acquires with every `.acquire` try_wait, also one that returns 0 (the
+    /// axiomatic model acquires only where it returns 1): more synchronization, so fewer
+    /// outcomes, never more.
+    #[allow(clippy::too_many_arguments)]
+    fn mbarrier(
+        &mut self,
+        model: &LitmusModel,
+        t: usize,
+        m: &mut Machine,
+        op: &AsyncOp,
+        site: crate::runtime::report::Site,
+        mirror: Option<u32>,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<(), Halt> {
+        let update = |m: &mut Machine, bar: usize, arrivals: Value, tx: Value, order, scope| {
+            let apply =
+                move |old: u64| Some(MbarrierState::update(old as Value, arrivals, tx) as u64);
+            let loc = model.loc_of[bar];
+            m.rmw(t, loc, RmwKind::Mbarrier, &apply, order, scope, site)
+                .map(|_| ())
+        };
+        match op {
+            AsyncOp::MbarrierInit { bar, count } => {
+                let v = MbarrierState::init(self.val(model, t, count));
+                m.store(t, model.loc_of[*bar], v as u64, Order::Weak, None, site)
+            }
+            AsyncOp::MbarrierArrive {
+                bar,
+                order,
+                scope,
+                arrival,
+                ..
+            } => {
+                let (arrivals, tx) = match arrival {
+                    Arrival::Count(n) => (self.val(model, t, n), 0),
+                    Arrival::ExpectTx(bytes) => (1, self.val(model, t, bytes)),
+                };
+                update(m, *bar, arrivals, tx, *order, *scope)
+            }
+            AsyncOp::MbarrierExpectTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.val(model, t, bytes);
+                update(m, *bar, 0, tx, Order::Relaxed, *scope)
+            }
+            AsyncOp::MbarrierCompleteTx {
+                bar, scope, bytes, ..
+            } => {
+                let tx = self.val(model, t, bytes).wrapping_neg();
+                update(m, *bar, 0, tx, Order::Relaxed, *scope)
+            }
+            AsyncOp::MbarrierTryWait {
+                dst,
+                bar,
+                order,
+                scope,
+                parity,
+            } => {
+                let loc = model.loc_of[*bar];
+                let state = m.load(t, loc, *order, Some(*scope), site, mirror, choose)?;
+                let done = MbarrierState::completed(state as Value, self.val(model, t, parity));
+                self.set(model, t, dst, Value::from(done));
+                Ok(())
+            }
+            other => unreachable!("`unsupported` keeps {other:?} from the litmus runtime"),
+        }
     }
 }
 
