@@ -266,6 +266,9 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
             let at = format!("P{tid} at {}", s.span);
+            if let Some(scopecheck_model::litmus::warp::WarpPart::Start(op)) = &s.warp {
+                return unsupported(format!("{at}: `{op}` (test instances do not own a warp)"));
+            }
             match &s.instr {
                 Instr::Load { access, .. } if is_nc(access) => {}
                 Instr::Load { access, .. } | Instr::Store { access, .. } => {

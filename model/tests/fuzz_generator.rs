@@ -2,6 +2,7 @@
 //! back to itself, and the generator covers the shapes issue 6 asks for.
 
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
+use scopecheck_model::litmus::warp;
 use scopecheck_model::litmus::{
     async_ops::Arrival, parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp,
     Term,
@@ -44,6 +45,14 @@ fn short_and_empty_inputs_still_give_valid_programs() {
     }
 }
 
+/// The statements as the test writes them: an exchange once, not what it lowers to.
+fn as_written(
+    body: &[scopecheck_model::litmus::Stmt],
+) -> impl Iterator<Item = &scopecheck_model::litmus::Stmt> {
+    body.iter()
+        .filter(|s| !matches!(s.warp, Some(warp::WarpPart::Rest)))
+}
+
 #[test]
 fn programs_stay_within_limits() {
     for seed in 0..SEEDS {
@@ -51,9 +60,11 @@ fn programs_stay_within_limits() {
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
         // Up to three data locations (global, or now and then one in a CTA's shared memory), and
         // now and then the mbarrier `b` in shared memory.
-        let data = data_locations(&p);
+        // An exchange's slots are no locations of the test.
+        let slots = p.locations.iter().filter(|l| warp::is_slot(l)).count();
+        let data = data_locations(&p) - slots;
         assert!((1..=3).contains(&data), "seed {seed}");
-        assert!(p.locations.len() - data <= 1, "seed {seed}");
+        assert!(p.locations.len() - slots - data <= 1, "seed {seed}");
         for (l, loc) in p.locations.iter().enumerate() {
             let Some(of) = loc.shared else { continue };
             let owner = p
@@ -69,7 +80,9 @@ fn programs_stay_within_limits() {
             }
         }
         assert!(
-            p.threads.iter().all(|t| (1..=4).contains(&t.body.len())),
+            p.threads
+                .iter()
+                .all(|t| (1..=4).contains(&as_written(&t.body).count())),
             "seed {seed}"
         );
     }
@@ -79,13 +92,15 @@ fn programs_stay_within_limits() {
 fn differential_programs_are_small_with_one_constant_add_or_sub() {
     for seed in 0..SEEDS {
         let p = from_seed_with(seed, &Limits::differential());
+        let written = p.threads.iter().flat_map(|t| as_written(&t.body)).count();
+        assert!(written <= 6, "seed {seed}");
         let instrs: Vec<&Instr> = p
             .threads
             .iter()
             .flat_map(|t| &t.body)
+            .filter(|s| s.warp.is_none())
             .map(|s| &s.instr)
             .collect();
-        assert!(instrs.len() <= 6, "seed {seed}");
         let arith: Vec<&Operand> = instrs
             .iter()
             .filter_map(|i| match i {
@@ -138,6 +153,20 @@ fn generator_covers_the_feature_space() {
             .iter()
             .flat_map(|t| t.body.iter().map(move |s| (t, s)))
         {
+            use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
+            // An exchange counts once, as written, not as what it lowers to.
+            match &stmt.warp {
+                Some(WarpPart::Start(WarpOp::Shfl { mode, .. })) => {
+                    seen.insert(format!("shfl.sync.{}", mode.name()));
+                    continue;
+                }
+                Some(WarpPart::Start(WarpOp::Vote { mode, .. })) => {
+                    seen.insert(format!("vote.sync.{}", mode.name()));
+                    continue;
+                }
+                Some(WarpPart::Rest) => continue,
+                None => {}
+            }
             let feature = match &stmt.instr {
                 Instr::Load { access, .. } if access.proxy == Proxy::Texture => {
                     "ld.global.nc".to_string()
@@ -216,6 +245,13 @@ fn generator_covers_the_feature_space() {
         "clusters",
         "bar.cta.sync",
         "bar.warp.sync",
+        "shfl.sync.idx",
+        "shfl.sync.bfly",
+        "shfl.sync.down",
+        "shfl.sync.up",
+        "vote.sync.all",
+        "vote.sync.any",
+        "vote.sync.ballot",
         "mbarrier.arrive.release.shared::cta",
         "mbarrier.arrive.relaxed.shared::cluster",
         "mbarrier.try_wait.acquire",

@@ -172,19 +172,27 @@ fn every_location() -> Options {
     }
 }
 
-/// `cp.async` runs on the CTA's copy agent: on every corpus `cp.async` test the runtime's final
-/// states lie within the axiomatic ones, the exhaustive engines reach every allowed outcome of
-/// these small tests, and the copy lands late enough to show the outcomes a missing wait allows
-/// (the consumer sees the flag and the initial value; the issuer reads its own old value).
-#[test]
-fn cp_async_runs_on_the_copy_agent_within_the_axiomatic_outcomes() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/cp-async");
+/// The folder `corpus/litmus/NAME` and its litmus files, sorted.
+fn corpus_litmus(name: &str) -> (PathBuf, Vec<PathBuf>) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/litmus")
+        .join(name);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
         .collect();
     files.sort();
+    (dir, files)
+}
+
+/// `cp.async` runs on the CTA's copy agent: on every corpus `cp.async` test the runtime's final
+/// states lie within the axiomatic ones, the exhaustive engines reach every allowed outcome of
+/// these small tests, and the copy lands late enough to show the outcomes a missing wait allows
+/// (the consumer sees the flag and the initial value; the issuer reads its own old value).
+#[test]
+fn cp_async_runs_on_the_copy_agent_within_the_axiomatic_outcomes() {
+    let (dir, files) = corpus_litmus("cp-async");
     assert!(files.len() >= 7, "{files:?}");
     for path in &files {
         let p = parse_file(path).unwrap();
@@ -314,6 +322,21 @@ fn cp_async_copies_race_as_the_axioms_say() {
         match check(&p, &DiffOptions::default()) {
             Ok(agreement) => assert_eq!(agreement.races_compared, Some(racy), "{name}:\n{text}"),
             Err(finding) => panic!("{name}: {finding}"),
+        }
+    }
+}
+
+/// Warp instructions (`bar.warp.sync`, `shfl.sync`, `vote.sync`, lowered to slots and barriers
+/// by the parser): on every corpus warp test the engines agree, final states and data races.
+#[test]
+fn warp_exchanges_agree_between_the_engines() {
+    use scopecheck_model::differential::{check, Options as DiffOptions};
+    let (_, files) = corpus_litmus("warp");
+    assert!(files.len() >= 7, "{files:?}");
+    for path in &files {
+        let p = parse_file(path).unwrap();
+        if let Err(finding) = check(&p, &DiffOptions::default()) {
+            panic!("{}: {finding}", path.display());
         }
     }
 }

@@ -429,3 +429,103 @@ fn bar_warp_sync_round_trips_and_checks_its_mask() {
     let e = error_of(&WARP_MP.replace("bar.warp.sync 0x3", "bar.warp.sync 3, 3"));
     assert!(e.message.contains("takes 1 operand"), "{e}");
 }
+
+const EXCHANGES: &str = r#"PTX exchanges
+{
+x=0;
+}
+ P0@cta 0,gpu 0                           | P1@cta 0,gpu 0                           | P2@host   ;
+ ld.weak r0, 5                            | ld.weak r0, x                            | st.sys.relaxed x, 1 ;
+ shfl.sync.down.b32 r1, r0, 1, 0x1e1f, 3  | shfl.sync.down.b32 r1, r0, 1, 0x1e1f, 3  |                     ;
+ shfl.sync.idx.b32 r2, r0, 1, 0x1f, 0x3   | shfl.sync.bfly.b32 r2, 7, 1, 0x1f, 0x3   |                     ;
+ shfl.sync.up.b32 r3, r0, 1, 0, 0x3       | shfl.sync.up.b32 r3, r0, 1, 0, 0x3       |                     ;
+ vote.sync.ballot.b32 r4, r0, 0x3         | vote.sync.ballot.b32 r4, 1, 0x3          |                     ;
+ vote.sync.any.pred r5, 0, 0x3            | vote.sync.all.pred r5, r0, 0x3           |                     ;
+exists (P0:r1 == 0 /\ P1:r4 == 3)
+"#;
+
+/// `shfl.sync` (up/down/bfly/idx) and `vote.sync` (all/any/ballot) parse, lower to the slots and
+/// barriers of `litmus::warp`, print back as written (without the slots), and refuse forms PTX
+/// leaves undefined or the dialect does not have, at the instruction.
+#[test]
+fn shfl_and_vote_round_trip_and_check_their_lanes() {
+    use scopecheck_model::litmus::warp::{is_slot, ShflMode, VoteMode, WarpOp, WarpPart};
+    let p = litmus::parse(EXCHANGES, "exchanges.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let slots: Vec<&str> = p
+        .locations
+        .iter()
+        .filter(|l| is_slot(l))
+        .map(|l| l.name.as_str())
+        .collect();
+    assert_eq!(slots, ["P0%lane", "P0%vote", "P1%lane", "P1%vote"]);
+    let ops: Vec<&WarpOp> = p.threads[1]
+        .body
+        .iter()
+        .filter_map(|s| match &s.warp {
+            Some(WarpPart::Start(op)) => Some(op),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ops.len(), 5);
+    assert!(matches!(
+        ops[1],
+        WarpOp::Shfl {
+            mode: ShflMode::Bfly,
+            b: 1,
+            c: 0x1f,
+            mask: 3,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ops[4],
+        WarpOp::Vote {
+            mode: VoteMode::All,
+            mask: 3,
+            ..
+        }
+    ));
+    assert!(p.uses_warps());
+    let printed = litmus::print(&p);
+    assert!(
+        printed.contains("shfl.sync.down.b32 r1, r0, 1, 0x1e1f, 0x3"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("vote.sync.ballot.b32 r4, 1, 0x3"),
+        "{printed}"
+    );
+    assert!(!printed.contains('%'), "{printed}");
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+
+    // Lane 1 shuffling down by 1 within the whole warp (c = 0x1f) reads lane 2: no such lane.
+    let e = error_of(&EXCHANGES.replace("0x1e1f", "0x001f"));
+    assert!(e.message.contains("would read lane 2"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 45));
+    let e = error_of(&EXCHANGES.replace(
+        "vote.sync.any.pred r5, 0, 0x3 ",
+        "vote.sync.any.pred r5, 0, 0x2 ",
+    ));
+    assert!(e.message.contains("P0 is lane 0"), "{e}");
+    let e = error_of(&EXCHANGES.replace("shfl.sync.idx.b32 r2", "shfl.sync.rot.b32 r2"));
+    assert!(
+        e.message
+            .contains("unknown instruction `shfl.sync.rot.b32`"),
+        "{e}"
+    );
+    let e = error_of(&EXCHANGES.replace("vote.sync.any.pred", "vote.sync.uni.pred"));
+    assert!(
+        e.message
+            .contains("unknown instruction `vote.sync.uni.pred`"),
+        "{e}"
+    );
+    let e = error_of(&EXCHANGES.replace("r2, r0, 1, 0x1f", "r2, r0, 40, 0x1f"));
+    assert!(e.message.contains("expected a lane or lane offset"), "{e}");
+    let e = error_of(&EXCHANGES.replace(
+        "r3, r0, 1, 0, 0x3       | shfl",
+        "r3, r0, 1, 0x3          | shfl",
+    ));
+    assert!(e.message.contains("takes 5 operands"), "{e}");
+    let e = error_of(&EXCHANGES.replace("st.sys.relaxed x, 1 ;", "vote.sync.any.pred r0, 1, 1 ;"));
+    assert!(e.message.contains("a host thread has no warp"), "{e}");
+}

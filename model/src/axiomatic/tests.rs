@@ -83,6 +83,7 @@ fn program(
                             token: None,
                             vulkan: None,
                             opencl: None,
+                            warp: None,
                         }
                     })
                     .collect(),

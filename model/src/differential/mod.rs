@@ -47,10 +47,6 @@ pub struct Options {
     /// The most consistent executions the axiomatic engine goes through to decide whether one
     /// has a data race; past it race verdicts are not compared ([`Agreement::races_compared`]).
     pub race_executions: u64,
-    /// Compare everything, including what a known, documented gap of the runtime gets wrong
-    /// (saved as a `"known: ..."` finding under `corpus/fuzz-findings/`). Off by default, so
-    /// that fuzzing reports new disagreements; the known findings' test turns it on.
-    pub known_gaps: bool,
 }
 
 impl Default for Options {
@@ -58,7 +54,6 @@ impl Default for Options {
         Options {
             runtime_configurations: 200_000,
             race_executions: 100_000,
-            known_gaps: false,
         }
     }
 }
@@ -435,14 +430,6 @@ fn compare_races(
         });
     }
     let (axioms_racy, runtime_racy) = (!axioms.is_empty(), !outcomes.racy_states.is_empty());
-    if axioms_racy && !runtime_racy && !opts.known_gaps && issues_cp_async(p) {
-        // Known gap (corpus/fuzz-findings/runtime-cp-async-copies-of-one-cta-race.litmus): the
-        // runtime performs a CTA's `cp.async` copies on one copy agent, whose vector clock orders
-        // each copy after the ones before it, while PTX leaves copies of different threads (and
-        // of one thread before its wait_group) unordered. The runtime can therefore miss a race
-        // between copies; a race it does report is still compared above.
-        return Ok(None);
-    }
     if axioms_racy != runtime_racy {
         return Err(Finding::RaceVerdict {
             program: print(p),
@@ -453,14 +440,6 @@ fn compare_races(
         });
     }
     Ok(Some(runtime_racy))
-}
-
-/// Whether some thread of `p` issues a `cp.async` copy.
-fn issues_cp_async(p: &Program) -> bool {
-    p.threads
-        .iter()
-        .flat_map(|t| &t.body)
-        .any(|s| matches!(s.instr, crate::litmus::Instr::CpAsync { .. }))
 }
 
 /// What decides [`check`] on `p`, as text: the program without its final condition, which

@@ -19,6 +19,7 @@
 //! over the final registers.
 
 use super::ir::*;
+use super::warp::{self, ShflMode, VoteMode, WarpOp};
 use crate::scope::{Order, Placement, Scope};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use rand::{RngCore, SeedableRng};
@@ -49,7 +50,8 @@ pub struct Limits {
     /// Loads may be `ld.global.nc` (through the non-coherent texture path) of locations no
     /// instruction writes.
     pub noncoherent: bool,
-    /// Lanes of one CTA's warp may meet at a `bar.warp.sync` over a member mask.
+    /// Lanes of one CTA's warp may meet at a `bar.warp.sync` over a member mask, and two lanes
+    /// may exchange a value by `shfl.sync` or `vote.sync`.
     pub warps: bool,
     /// Threads may copy one location into another with `cp.async`, committing groups and
     /// waiting for them (`cp.async.commit_group`, `cp.async.wait_group n`,
@@ -193,6 +195,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 token: None,
                 vulkan: None,
                 opencl: None,
+                warp: None,
             });
         }
         threads.push(Thread {
@@ -217,6 +220,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     }
     if limits.warps {
         warp_sync(u, &mut threads, limits)?;
+        warp_exchange(u, &mut threads, limits)?;
     }
     if limits.shared_memory {
         shared_memory(u, &threads, &mut locations)?;
@@ -224,6 +228,8 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     if limits.mbarriers {
         mbarrier(u, &mut threads, &mut locations, &mut written, limits)?;
     }
+    // Last: the slots of the exchanges follow every location of the test, as parsing puts them.
+    warp::lower(&mut threads, &mut locations);
     let condition = condition(u, &written, n_locations)?;
     Ok(Program {
         name: "generated".to_string(),
@@ -258,6 +264,7 @@ fn cp_async_groups(
         token: None,
         vulkan: None,
         opencl: None,
+        warp: None,
     };
     for t in threads {
         let copies: Vec<usize> = (0..t.body.len())
@@ -377,6 +384,7 @@ fn insert_in_each(
                 token: None,
                 vulkan: None,
                 opencl: None,
+                warp: None,
             },
         );
     }
@@ -399,6 +407,86 @@ fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) 
         }
     }
     insert_in_each(u, threads, &members, Instr::WarpSync { mask }, limits)
+}
+
+/// Now and then a `shfl.sync` or `vote.sync` between two lanes of one CTA's warp, which both
+/// execute once, each at a random place: a shuffle whose source lanes lie in the mask (`.idx`
+/// of one lane, `.bfly` across the two, `.down`/`.up` to the other lane clamped there), or a
+/// vote; the value is a register loaded before (else a constant). Two lanes at most: a wider
+/// vote multiplies the axiomatic engine's executions (its counters' reductions are ordered in
+/// every way).
+fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
+    if !one_in(u, 3)? {
+        return Ok(());
+    }
+    let cta = cta_of(threads, u.choose_index(threads.len())?);
+    if cta.len() < 2 {
+        return Ok(());
+    }
+    let (a, b) = (u.choose_index(cta.len())?, u.choose_index(cta.len())?);
+    let (lo, hi) = (a.min(b) as u32, a.max(b) as u32);
+    if lo == hi {
+        return Ok(());
+    }
+    let members = [cta[lo as usize], cta[hi as usize]];
+    let mask = (1 << lo) | (1 << hi);
+    let kind = u.int_in_range(0..=6u8)?;
+    // What a lane's exchange costs the exhaustive engines, in instructions: a shuffle is a store,
+    // a load and two barriers; a vote adds one reduction per lane.
+    let cost = if kind < 4 { 2 } else { 3 };
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    if events + 2 * cost > limits.max_events
+        || members
+            .iter()
+            .any(|&i| threads[i].body.len() >= limits.max_instrs)
+    {
+        return Ok(());
+    }
+    for (k, &i) in members.iter().enumerate() {
+        let at = u.int_in_range(0..=threads[i].body.len())?;
+        let loaded: Vec<Reg> = threads[i].body[..at]
+            .iter()
+            .filter_map(|s| match &s.instr {
+                Instr::Load { dst, .. } => Some(dst.clone()),
+                _ => None,
+            })
+            .collect();
+        let value = match loaded.is_empty() {
+            true => Operand::Imm(k as Value + 1),
+            false => Operand::Reg(u.choose(&loaded)?.clone()),
+        };
+        let dst = Reg(format!(
+            "s{}",
+            threads[i].body.iter().filter(|s| s.warp.is_some()).count()
+        ));
+        let shfl = |mode, b, c| WarpOp::Shfl {
+            mode,
+            dst: dst.clone(),
+            src: value.clone(),
+            b,
+            c,
+            mask,
+        };
+        let vote = |mode| WarpOp::Vote {
+            mode,
+            dst: dst.clone(),
+            pred: value.clone(),
+            mask,
+        };
+        let op = match kind {
+            0 => shfl(ShflMode::Idx, lo, 0x1f),
+            1 => shfl(ShflMode::Bfly, lo ^ hi, 0x1f),
+            2 => shfl(ShflMode::Down, hi - lo, hi),
+            3 => shfl(ShflMode::Up, hi - lo, lo),
+            4 => vote(VoteMode::All),
+            5 => vote(VoteMode::Any),
+            _ => vote(VoteMode::Ballot),
+        };
+        threads[i]
+            .body
+            .insert(at, warp::placeholder(op, Span::default()));
+    }
+    Ok(())
 }
 
 /// Now and then a location that only the threads of one cluster access (and no `ld.global.nc`,
@@ -527,6 +615,7 @@ fn mbarrier(
                 token: None,
                 vulkan: None,
                 opencl: None,
+                warp: None,
             },
         );
         events += 1;

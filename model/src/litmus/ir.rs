@@ -484,6 +484,10 @@ pub struct Stmt {
     /// moves and branches an OpenCL statement lowers to).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opencl: Option<OpenClOp>,
+    /// The `shfl.sync`/`vote.sync` this statement is part of (see [`super::warp`]); `None` for
+    /// every other statement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp: Option<super::warp::WarpPart>,
 }
 
 /// Tile IR token order of one statement: it waits for the operations that produced the tokens
@@ -648,12 +652,13 @@ impl Program {
         self.threads[..t].iter().filter(|u| at(u) == own).count() as u32
     }
 
-    /// Whether a thread uses a warp-level instruction (`bar.warp.sync`).
+    /// Whether a thread uses a warp-level instruction (`bar.warp.sync`, `shfl.sync`,
+    /// `vote.sync`).
     pub fn uses_warps(&self) -> bool {
         self.threads
             .iter()
             .flat_map(|t| &t.body)
-            .any(|s| matches!(s.instr, Instr::WarpSync { .. }))
+            .any(|s| matches!(s.instr, Instr::WarpSync { .. }) || s.warp.is_some())
     }
 
     pub fn location_named(&self, name: &str) -> Option<LocId> {

@@ -10,6 +10,7 @@ mod opencl_parse;
 pub mod parse;
 pub mod print;
 pub mod vulkan;
+pub mod warp;
 
 pub use error::LitmusError;
 pub use ir::*;

@@ -695,6 +695,7 @@ impl Lower<'_> {
             token: None,
             vulkan: None,
             opencl: op,
+            warp: None,
         });
     }
 

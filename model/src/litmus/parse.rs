@@ -27,6 +27,7 @@ use super::ir::*;
 use super::vulkan::{
     VulkanKind, VulkanOp, VulkanPlacement, VulkanScope, VulkanTest, STORAGE_CLASSES,
 };
+use super::warp::{self, ShflMode, VoteMode, WarpOp, WarpPart};
 use crate::scope::{Order, Placement, Scope};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -822,11 +823,29 @@ impl<'a> Parser<'a> {
                     Ok((cell, token, self.instruction(cell, locations)?))
                 });
                 let parsed = parsed.and_then(|(cell, token, (instr, vulkan))| {
-                    if threads[t].placement.is_host() {
-                        self.host_instruction(cell, &instr)?;
+                    match &instr {
+                        Parsed::Instr(instr) => {
+                            if threads[t].placement.is_host() {
+                                self.host_instruction(cell, instr)?;
+                            }
+                            let placements: Vec<Placement> =
+                                threads.iter().map(|t| t.placement).collect();
+                            self.check_spaces(
+                                cell,
+                                instr,
+                                &threads[t].placement,
+                                &placements,
+                                locations,
+                            )?;
+                        }
+                        Parsed::Warp(_) if threads[t].placement.is_host() => {
+                            return self.err(
+                                cell.at,
+                                "a host thread has no warp: shfl.sync and vote.sync are GPU instructions",
+                            );
+                        }
+                        Parsed::Warp(_) => {}
                     }
-                    let placements: Vec<Placement> = threads.iter().map(|t| t.placement).collect();
-                    self.check_spaces(cell, &instr, &threads[t].placement, &placements, locations)?;
                     Ok((cell, token, (instr, vulkan)))
                 });
                 let (cell, token, (instr, vulkan)) = match parsed {
@@ -836,19 +855,25 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                 };
-                threads[t].body.push(Stmt {
-                    instr,
-                    span: self.span(cell.at),
-                    token,
-                    vulkan,
-                    opencl: None,
-                });
+                let stmt = match instr {
+                    Parsed::Instr(instr) => Stmt {
+                        instr,
+                        span: self.span(cell.at),
+                        token,
+                        vulkan,
+                        opencl: None,
+                        warp: None,
+                    },
+                    Parsed::Warp(op) => warp::placeholder(op, self.span(cell.at)),
+                };
+                threads[t].body.push(stmt);
             }
         }
         for thread in &threads {
             self.check_labels(thread)?;
         }
         self.check_warps(&threads)?;
+        warp::lower(&mut threads, locations);
         Ok((threads, placements))
     }
 
@@ -1023,14 +1048,15 @@ impl<'a> Parser<'a> {
         &self,
         cell: Piece<'a>,
         locations: &mut Vec<Location>,
-    ) -> Result<(Instr, Option<VulkanOp>)> {
+    ) -> Result<(Parsed, Option<VulkanOp>)> {
         if let Some(label) = cell.text.strip_suffix(':') {
             let label = Piece {
                 text: label,
                 at: cell.at,
             }
             .trim();
-            return Ok((Instr::Label(self.identifier(label, "label")?), None));
+            let label = Instr::Label(self.identifier(label, "label")?);
+            return Ok((Parsed::Instr(label), None));
         }
         let split = cell
             .text
@@ -1065,10 +1091,13 @@ impl<'a> Parser<'a> {
         );
         if self.vulkan && vulkan_op && !(parts[0] == "ld" && ins.is_move(&parts)) {
             let (instr, op) = ins.vulkan(&parts)?;
-            return Ok((instr, Some(op)));
+            return Ok((Parsed::Instr(instr), Some(op)));
         }
         if async_ops::is_async(&parts) {
-            return Ok((ins.async_op(&parts)?, None));
+            return Ok((Parsed::Instr(ins.async_op(&parts)?), None));
+        }
+        if matches!(parts[0], "shfl" | "vote") {
+            return Ok((Parsed::Warp(ins.exchange(&parts)?), None));
         }
         let instr = match parts[0] {
             "ld" | "suld" | "tld" | "cold" => ins.load(&parts),
@@ -1114,7 +1143,7 @@ impl<'a> Parser<'a> {
                 format!("unknown instruction `{}`", mnemonic.text),
             ),
         }?;
-        Ok((instr, None))
+        Ok((Parsed::Instr(instr), None))
     }
 
     /// `P0@sg 0, wg 0, qf 0` in a Vulkan test.
@@ -1164,7 +1193,8 @@ impl<'a> Parser<'a> {
 
     fn check_labels(&self, thread: &Thread) -> Result<()> {
         let mut labels = BTreeSet::new();
-        for stmt in &thread.body {
+        // Exchanges not lowered yet stand as empty labels (see `warp::placeholder`).
+        for stmt in thread.body.iter().filter(|s| s.warp.is_none()) {
             if let Instr::Label(l) = &stmt.instr {
                 if !labels.insert(l.clone()) {
                     return Err(self.error_at(
@@ -1845,8 +1875,83 @@ impl<'a> Ins<'_, 'a> {
     }
 }
 
-/// Warp-level instructions: `bar.warp.sync membermask`.
+/// One parsed statement: an instruction, or a warp exchange to lower once every thread is read.
+enum Parsed {
+    Instr(Instr),
+    Warp(WarpOp),
+}
+
+/// Warp-level instructions: `bar.warp.sync membermask`, `shfl.sync`, `vote.sync`.
 impl<'a> Ins<'_, 'a> {
+    /// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` (`b`, `c` constants) and
+    /// `vote.sync.{all,any}.pred d, a, membermask`, `vote.sync.ballot.b32 d, a, membermask`
+    /// (see [`super::warp`]).
+    fn exchange(self, parts: &[&str]) -> Result<WarpOp> {
+        let unknown = |what: &str| {
+            self.p.err(
+                self.mnemonic.at,
+                format!("unknown instruction `{}`: write {what}", self.mnemonic.text),
+            )
+        };
+        match parts {
+            ["shfl", "sync", mode, "b32"] => {
+                let mode = match *mode {
+                    "up" => ShflMode::Up,
+                    "down" => ShflMode::Down,
+                    "bfly" => ShflMode::Bfly,
+                    "idx" => ShflMode::Idx,
+                    _ => return unknown("`shfl.sync.MODE.b32 d, a, b, c, membermask` with MODE up, down, bfly or idx"),
+                };
+                self.arity(5)?;
+                Ok(WarpOp::Shfl {
+                    mode,
+                    dst: self.reg(0)?,
+                    src: self.operand(1)?,
+                    b: self.lane_constant(2, "a lane or lane offset `b` (0 to 31)", 0x1f)?,
+                    c: self.lane_constant(
+                        3,
+                        "a clamp and segment mask `c` (such as 0x1f)",
+                        0x1f1f,
+                    )?,
+                    mask: self.member_mask(4)?,
+                })
+            }
+            ["vote", "sync", mode, ty] => {
+                let mode = match (*mode, *ty) {
+                    ("all", "pred") => VoteMode::All,
+                    ("any", "pred") => VoteMode::Any,
+                    ("ballot", "b32") => VoteMode::Ballot,
+                    _ => return unknown("`vote.sync.all.pred`, `vote.sync.any.pred` or `vote.sync.ballot.b32` `d, a, membermask`"),
+                };
+                self.arity(3)?;
+                Ok(WarpOp::Vote {
+                    mode,
+                    dst: self.reg(0)?,
+                    pred: self.operand(1)?,
+                    mask: self.member_mask(2)?,
+                })
+            }
+            _ => unknown(
+                "`shfl.sync.MODE.b32 d, a, b, c, membermask` or `vote.sync.MODE d, a, membermask`",
+            ),
+        }
+    }
+
+    /// A constant operand of a `shfl.sync` whose bits outside `bits` PTX ignores: they must be 0.
+    fn lane_constant(&self, i: usize, what: &str, bits: u32) -> Result<u32> {
+        let a = self.args[i];
+        let parsed = match a.text.strip_prefix("0x").or(a.text.strip_prefix("0X")) {
+            Some(hex) => u32::from_str_radix(hex, 16),
+            None => a.text.parse::<u32>(),
+        };
+        match parsed {
+            Ok(v) if v & !bits == 0 => Ok(v),
+            _ => self
+                .p
+                .err(a.at, format!("expected {what}, found `{}`", a.text)),
+        }
+    }
+
     fn warp(self, parts: &[&str]) -> Result<Instr> {
         if parts != ["bar", "warp", "sync"] {
             return self.p.err(
@@ -1902,8 +2007,10 @@ impl<'a> Parser<'a> {
                 .count();
             let lanes = threads.iter().filter(|u| cta(u) == cta(thread)).count();
             for stmt in &thread.body {
-                let Instr::WarpSync { mask } = stmt.instr else {
-                    continue;
+                let mask = match (&stmt.instr, &stmt.warp) {
+                    (Instr::WarpSync { mask }, _) => *mask,
+                    (_, Some(WarpPart::Start(op))) => op.mask(),
+                    _ => continue,
                 };
                 if lanes > 32 {
                     return Err(self.error_at(
@@ -1921,6 +2028,18 @@ impl<'a> Parser<'a> {
                     return Err(self.error_at(
                         stmt.span,
                         format!("member mask {mask:#x} names lane {}, past the {lanes} threads of this CTA", 31 - mask.leading_zeros()),
+                    ));
+                }
+                // PTX ISA, *shfl.sync*: "results are undefined if a thread sources a register
+                // from an inactive thread or a thread that is not in membermask".
+                let source = match &stmt.warp {
+                    Some(WarpPart::Start(op)) => op.source_lane(lane as u32),
+                    _ => None,
+                };
+                if let Some(j) = source.filter(|&j| mask & (1 << j) == 0) {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!("P{t} (lane {lane}) would read lane {j}, which its member mask {mask:#x} leaves out (undefined in PTX)"),
                     ));
                 }
             }

@@ -4,6 +4,7 @@ use super::async_ops::MbarrierState;
 use super::ir::*;
 use super::opencl::{print_kernels, OpenClTest};
 use super::vulkan::{VulkanKind, VulkanOp};
+use super::warp::WarpPart;
 use std::fmt::Write;
 
 /// Prints a program in Dartagnan's PTX litmus dialect (its Vulkan dialect for a Vulkan test),
@@ -19,7 +20,8 @@ pub fn print(p: &Program) -> String {
         writeln!(out, "\"{c}\"").unwrap();
     }
     out.push_str("{\n");
-    for loc in &p.locations {
+    // Exchange slots are the lowering's, which parsing the exchanges makes again.
+    for loc in p.locations.iter().filter(|l| !super::warp::is_slot(l)) {
         match (&loc.kind, loc.shared) {
             (LocationKind::Plain { init }, Some(of)) => {
                 let expected = MbarrierState::unpack(*init).expected;
@@ -62,10 +64,16 @@ pub fn print(p: &Program) -> String {
                 None => th.placement.to_string(),
             };
             std::iter::once(format!("P{t}@{placement}"))
-                .chain(th.body.iter().map(|s| match (&s.token, &s.vulkan) {
-                    (_, Some(op)) => vulkan_instr(p, &s.instr, op),
-                    (None, None) => instr_of(p, th, &s.instr),
-                    (Some(t), None) => format!("{} {}", instr(p, &s.instr), token_order(t)),
+                .chain(th.body.iter().filter_map(|s| {
+                    Some(match (&s.token, &s.vulkan, &s.warp) {
+                        (_, _, Some(WarpPart::Start(op))) => op.text(),
+                        (_, _, Some(WarpPart::Rest)) => return None,
+                        (_, Some(op), None) => vulkan_instr(p, &s.instr, op),
+                        (None, None, None) => instr_of(p, th, &s.instr),
+                        (Some(t), None, None) => {
+                            format!("{} {}", instr(p, &s.instr), token_order(t))
+                        }
+                    })
                 }))
                 .collect()
         })

@@ -1,0 +1,443 @@
+//! Warp-level register exchanges: `shfl.sync` and `vote.sync`.
+//!
+//! A lane of a warp hands a register value to other lanes without memory (PTX ISA,
+//! *shfl.sync*: it "exchange[s] register data between threads of a warp"; *vote.sync*: it
+//! performs "a reduction of the source predicate across all non-exited threads in
+//! membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
+//! executing thread to wait until all non-exited threads corresponding to membermask have
+//! executed shfl.sync with the same qualifiers and same membermask value before resuming
+//! execution"); issue 19 gives both the synchronization of `bar.warp.sync` over the mask.
+//!
+//! The engines see an exchange through instructions they already have: the parser lowers it
+//! ([`lower`]) into a weak store of the contributed value to the lane's *slot* (a location the
+//! program cannot name), a barrier of the mask's lanes (the one `bar.warp.sync` meets as, with
+//! its own first id [`WARP_EXCHANGE`] so that it meets only exchanges), weak loads of the slots
+//! it reads, the register arithmetic and forward branches that combine them, and a second
+//! barrier so that no lane overwrites its slot before every lane read it. Each slot is written
+//! by its own lane only and every read of it is ordered after this round's store and before the
+//! next round's by the two barriers, so the loads return exactly the values exchanged, without
+//! a data race; no user access lies between the barriers, so for the program's own accesses the
+//! pair orders what one `bar.warp.sync` orders. The lowered statements carry [`WarpPart`]s, by
+//! which the printer writes the instruction back as written.
+//!
+//! Lanes: a CTA's litmus threads are its first warp's lanes in program order
+//! ([`Program::lane`](super::Program::lane)).
+
+use super::ir::*;
+use crate::scope::{Order, Scope};
+use serde::{Deserialize, Serialize};
+
+/// The first barrier id of the barriers an exchange lowers to (the second is its member mask):
+/// they meet only other exchanges of the same mask, never a `bar.warp.sync` or `bar.cta.sync`.
+pub const WARP_EXCHANGE: Value = -0x5348_464c;
+
+/// How `shfl.sync` picks its source lane (PTX ISA, *shfl.sync*, `.mode`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShflMode {
+    /// `.up`: lane `i - b`.
+    Up,
+    /// `.down`: lane `i + b`.
+    Down,
+    /// `.bfly`: lane `i ^ b`.
+    Bfly,
+    /// `.idx`: lane `b`.
+    Idx,
+}
+
+/// Which reduction `vote.sync` computes (PTX ISA, *vote.sync*, `.mode`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum VoteMode {
+    /// `.all.pred`: 1 when every lane's predicate is true.
+    All,
+    /// `.any.pred`: 1 when some lane's predicate is true.
+    Any,
+    /// `.ballot.b32`: bit `k` set when lane `k`'s predicate is true.
+    Ballot,
+}
+
+/// A warp-level exchange instruction, as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WarpOp {
+    /// `shfl.sync.MODE.b32 dst, src, b, c, membermask`: `dst` gets `src` of the source lane
+    /// that `MODE`, `b` and `c` pick, or the lane's own `src` when that lane is out of range.
+    Shfl {
+        mode: ShflMode,
+        dst: Reg,
+        src: Operand,
+        b: u32,
+        c: u32,
+        mask: u32,
+    },
+    /// `vote.sync.all.pred` / `vote.sync.any.pred` / `vote.sync.ballot.b32 dst, pred,
+    /// membermask`. The litmus dialect has no predicate registers: `pred` is true when nonzero,
+    /// and a `.pred` destination receives 1 or 0.
+    Vote {
+        mode: VoteMode,
+        dst: Reg,
+        pred: Operand,
+        mask: u32,
+    },
+}
+
+/// What a lowered statement is part of: the first statement of an exchange carries the
+/// instruction, the others are its rest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WarpPart {
+    Start(WarpOp),
+    Rest,
+}
+
+impl ShflMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShflMode::Up => "up",
+            ShflMode::Down => "down",
+            ShflMode::Bfly => "bfly",
+            ShflMode::Idx => "idx",
+        }
+    }
+}
+
+impl VoteMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            VoteMode::All => "all",
+            VoteMode::Any => "any",
+            VoteMode::Ballot => "ballot",
+        }
+    }
+}
+
+impl WarpOp {
+    /// The member mask.
+    pub fn mask(&self) -> u32 {
+        match self {
+            WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => *mask,
+        }
+    }
+
+    /// The instruction as the litmus dialect writes it.
+    ///
+    /// ```
+    /// use scopecheck_model::litmus::warp::{ShflMode, WarpOp};
+    /// use scopecheck_model::litmus::{Operand, Reg};
+    /// let op = WarpOp::Shfl {
+    ///     mode: ShflMode::Down,
+    ///     dst: Reg("r1".into()),
+    ///     src: Operand::Reg(Reg("r0".into())),
+    ///     b: 1,
+    ///     c: 0x1f,
+    ///     mask: 0x3,
+    /// };
+    /// assert_eq!(op.to_string(), "shfl.sync.down.b32 r1, r0, 1, 0x1f, 0x3");
+    /// ```
+    pub fn text(&self) -> String {
+        match self {
+            WarpOp::Shfl {
+                mode,
+                dst,
+                src,
+                b,
+                c,
+                mask,
+            } => format!(
+                "shfl.sync.{}.b32 {dst}, {src}, {b}, {c:#x}, {mask:#x}",
+                mode.name()
+            ),
+            WarpOp::Vote {
+                mode,
+                dst,
+                pred,
+                mask,
+            } => {
+                let ty = if *mode == VoteMode::Ballot {
+                    "b32"
+                } else {
+                    "pred"
+                };
+                format!("vote.sync.{}.{ty} {dst}, {pred}, {mask:#x}", mode.name())
+            }
+        }
+    }
+
+    /// The lane whose `src` lane `lane` of a `shfl.sync` reads (PTX ISA, *shfl.sync*: `maxLane
+    /// = (lane & segmask) | (cval & ~segmask)`, `minLane = lane & segmask`; `.up`: `j = lane -
+    /// b`, in range when `j >= maxLane`; `.down`: `j = lane + b`, `.bfly`: `j = lane ^ b`,
+    /// `.idx`: `j = minLane | (b & ~segmask)`, in range when `j <= maxLane`; out of range, the
+    /// lane reads its own). `None` for a vote.
+    ///
+    /// ```
+    /// use scopecheck_model::litmus::warp::{ShflMode, WarpOp};
+    /// use scopecheck_model::litmus::{Operand, Reg};
+    /// let down = |b| WarpOp::Shfl {
+    ///     mode: ShflMode::Down, dst: Reg("r1".into()), src: Operand::Imm(0), b, c: 0x1f, mask: 0xf,
+    /// };
+    /// assert_eq!(down(1).source_lane(2), Some(3));
+    /// assert_eq!(down(1).source_lane(31), Some(31)); // past lane 31: its own value
+    /// ```
+    pub fn source_lane(&self, lane: u32) -> Option<u32> {
+        let WarpOp::Shfl { mode, b, c, .. } = self else {
+            return None;
+        };
+        let (lane, b) = (lane as i64, (b & 0x1f) as i64);
+        let (cval, segmask) = ((c & 0x1f) as i64, ((c >> 8) & 0x1f) as i64);
+        let max_lane = (lane & segmask) | (cval & !segmask);
+        let min_lane = lane & segmask;
+        let (j, in_range) = match mode {
+            ShflMode::Up => (lane - b, lane - b >= max_lane),
+            ShflMode::Down => (lane + b, lane + b <= max_lane),
+            ShflMode::Bfly => (lane ^ b, (lane ^ b) <= max_lane),
+            ShflMode::Idx => {
+                let j = min_lane | (b & !segmask);
+                (j, j <= max_lane)
+            }
+        };
+        Some(if in_range { j as u32 } else { lane as u32 })
+    }
+}
+
+impl std::fmt::Display for WarpOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// Whether a location is an exchange slot or vote counter: no litmus identifier contains `%`,
+/// so no program names one.
+pub fn is_slot(loc: &Location) -> bool {
+    loc.name.contains('%')
+}
+
+/// Whether a statement still awaits lowering: the parser and the generator first place the
+/// exchange as an empty label carrying [`WarpPart::Start`].
+fn pending(s: &Stmt) -> Option<&WarpOp> {
+    match (&s.instr, &s.warp) {
+        (Instr::Label(l), Some(WarpPart::Start(op))) if l.is_empty() => Some(op),
+        _ => None,
+    }
+}
+
+/// An exchange not lowered yet, placed where it will be lowered.
+pub fn placeholder(op: WarpOp, span: Span) -> Stmt {
+    Stmt {
+        instr: Instr::Label(String::new()),
+        span,
+        token: None,
+        vulkan: None,
+        opencl: None,
+        warp: Some(WarpPart::Start(op)),
+    }
+}
+
+/// Lower every placeholder exchange of `threads` (see the module docs). Every thread of a CTA
+/// in which some thread shuffles gets a slot (`P0%lane`), every thread of a CTA in which some
+/// thread votes a vote counter (`P0%vote`), appended to `locations` in thread order, so that a
+/// program and its printed and parsed copy lower alike.
+pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
+    let cta = |t: &Thread| (t.placement.gpu, t.placement.cta);
+    let using = |shfl: bool| -> Vec<(u32, u32)> {
+        threads
+            .iter()
+            .filter(|t| {
+                t.body
+                    .iter()
+                    .any(|s| pending(s).is_some_and(|op| matches!(op, WarpOp::Shfl { .. }) == shfl))
+            })
+            .map(cta)
+            .collect()
+    };
+    let (shuffling, voting) = (using(true), using(false));
+    if shuffling.is_empty() && voting.is_empty() {
+        return;
+    }
+    let mut add = |name: String| {
+        locations.push(Location {
+            name,
+            kind: LocationKind::Plain { init: 0 },
+            span: Span::default(),
+            shared: None,
+        });
+        Some(locations.len() - 1)
+    };
+    let (mut slot, mut counter) = (vec![None; threads.len()], vec![None; threads.len()]);
+    for (t, th) in threads.iter().enumerate() {
+        if shuffling.contains(&cta(th)) {
+            slot[t] = add(format!("P{t}%lane"));
+        }
+        if voting.contains(&cta(th)) {
+            counter[t] = add(format!("P{t}%vote"));
+        }
+    }
+    let placements: Vec<(u32, u32)> = threads.iter().map(cta).collect();
+    for t in 0..threads.len() {
+        // The thread of each lane of `t`'s warp.
+        let warp: Vec<usize> = (0..placements.len())
+            .filter(|&u| placements[u] == placements[t])
+            .collect();
+        let lane = warp.iter().position(|&u| u == t).expect("t is in its warp") as u32;
+        let body = std::mem::take(&mut threads[t].body);
+        let mut out = Vec::with_capacity(body.len());
+        for s in body {
+            let Some(op) = pending(&s).cloned() else {
+                out.push(s);
+                continue;
+            };
+            let label = format!("%x{}", out.len());
+            let lowered = match &op {
+                WarpOp::Shfl { .. } => {
+                    let j = op.source_lane(lane).expect("a shuffle has a source lane");
+                    let source = slot[warp[j as usize]].expect("lanes of one CTA have slots");
+                    shuffle(&op, slot[t].expect("a shuffling thread has a slot"), source)
+                }
+                WarpOp::Vote { .. } => {
+                    let counters: Vec<LocId> = (0..warp.len())
+                        .filter(|k| op.mask() & (1 << k) != 0)
+                        .map(|k| counter[warp[k]].expect("lanes of one CTA have counters"))
+                        .collect();
+                    let own = counter[t].expect("a voting thread has a counter");
+                    vote(&op, lane, own, &counters, &label)
+                }
+            };
+            for (i, instr) in lowered.into_iter().enumerate() {
+                out.push(Stmt {
+                    instr,
+                    span: s.span,
+                    token: None,
+                    vulkan: None,
+                    opencl: None,
+                    warp: Some(if i == 0 {
+                        WarpPart::Start(op.clone())
+                    } else {
+                        WarpPart::Rest
+                    }),
+                });
+            }
+        }
+        threads[t].body = out;
+    }
+}
+
+const WEAK: Access = Access {
+    proxy: Proxy::Generic,
+    order: Order::Weak,
+    scope: None,
+};
+
+/// The barrier an exchange meets its lanes at.
+fn barrier(op: &WarpOp) -> Instr {
+    Instr::Barrier {
+        op: BarrierOp::Sync,
+        id: vec![
+            Operand::Imm(WARP_EXCHANGE),
+            Operand::Imm(op.mask() as Value),
+        ],
+        quorum: Some(Operand::Imm(op.mask().count_ones() as Value)),
+    }
+}
+
+/// `shfl.sync`: store `src` to the lane's slot, meet, load the source lane's slot, meet.
+fn shuffle(op: &WarpOp, own: LocId, source: LocId) -> Vec<Instr> {
+    let WarpOp::Shfl { dst, src, .. } = op else {
+        unreachable!("a shuffle")
+    };
+    vec![
+        Instr::Store {
+            access: WEAK,
+            loc: own,
+            value: src.clone(),
+        },
+        barrier(op),
+        Instr::Load {
+            access: WEAK,
+            dst: dst.clone(),
+            loc: source,
+        },
+        barrier(op),
+    ]
+}
+
+/// `vote.sync`: a lane whose predicate holds adds its bit (`1 << lane`) to every member lane's
+/// counter (relaxed `.cta` reductions: several lanes add to one counter at once); after the
+/// first meeting each lane's counter holds the ballot, which it loads and clears (no other lane
+/// adds to it again before the second meeting). `any` is a nonzero ballot, `all` the full mask.
+fn vote(op: &WarpOp, lane: u32, own: LocId, counters: &[LocId], label: &str) -> Vec<Instr> {
+    let WarpOp::Vote {
+        mode,
+        dst,
+        pred,
+        mask,
+    } = op
+    else {
+        unreachable!("a vote")
+    };
+    let (skip, end) = (format!("{label}.false"), format!("{label}.end"));
+    let mut out = Vec::new();
+    let adds = counters.iter().map(|&c| Instr::Red {
+        access: Access {
+            proxy: Proxy::Generic,
+            order: Order::Relaxed,
+            scope: Some(Scope::Cta),
+        },
+        op: RmwOp::Add,
+        loc: c,
+        operand: Operand::Imm(1 << lane),
+    });
+    match pred {
+        Operand::Imm(0) => {}
+        Operand::Imm(_) => out.extend(adds),
+        Operand::Reg(_) => {
+            out.push(Instr::Branch {
+                cond: Some((Cmp::Eq, pred.clone(), Operand::Imm(0))),
+                target: skip.clone(),
+            });
+            out.extend(adds);
+            out.push(Instr::Label(skip));
+        }
+    }
+    out.push(barrier(op));
+    out.push(Instr::Load {
+        access: WEAK,
+        dst: dst.clone(),
+        loc: own,
+    });
+    out.push(Instr::Store {
+        access: WEAK,
+        loc: own,
+        value: Operand::Imm(0),
+    });
+    let reg = Operand::Reg(dst.clone());
+    let set = |v: Value| Instr::Mov {
+        dst: dst.clone(),
+        src: Operand::Imm(v),
+    };
+    match mode {
+        VoteMode::Ballot => {}
+        VoteMode::Any => out.extend([
+            Instr::Branch {
+                cond: Some((Cmp::Eq, reg, Operand::Imm(0))),
+                target: end.clone(),
+            },
+            set(1),
+            Instr::Label(end),
+        ]),
+        VoteMode::All => {
+            let none = format!("{label}.none");
+            out.extend([
+                Instr::Branch {
+                    cond: Some((Cmp::Ne, reg, Operand::Imm(*mask as Value))),
+                    target: none.clone(),
+                },
+                set(1),
+                Instr::Branch {
+                    cond: None,
+                    target: end.clone(),
+                },
+                Instr::Label(none),
+                set(0),
+                Instr::Label(end),
+            ]);
+        }
+    }
+    out.push(barrier(op));
+    out
+}
