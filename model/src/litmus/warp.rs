@@ -233,6 +233,21 @@ pub fn placeholder(op: WarpOp, span: Span) -> Stmt {
 /// in which some thread shuffles gets a slot (`P0%lane`), every thread of a CTA in which some
 /// thread votes a vote counter (`P0%vote`), appended to `locations` in thread order, so that a
 /// program and its printed and parsed copy lower alike.
+///
+/// ```
+/// use scopecheck_model::litmus::warp::{is_slot, WarpPart};
+/// let src = "PTX shfl\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+///            shfl.sync.idx.b32 r0, 5, 0, 0x1f, 0x3 | shfl.sync.idx.b32 r0, 6, 0, 0x1f, 0x3 ;\n\
+///            exists (P1:r0 == 5)\n";
+/// // The parser places each exchange (`placeholder`) and lowers them all (`lower`).
+/// let p = scopecheck_model::litmus::parse(src, "shfl.litmus").unwrap();
+/// let slots: Vec<&str> = p.locations.iter().filter(|l| is_slot(l)).map(|l| l.name.as_str()).collect();
+/// assert_eq!(slots, ["P0%lane", "P1%lane"]);
+/// // Store, barrier, load, barrier: the first carries the instruction for the printer.
+/// assert_eq!(p.threads[1].body.len(), 4);
+/// assert!(matches!(p.threads[1].body[0].warp, Some(WarpPart::Start(_))));
+/// assert!(scopecheck_model::litmus::print(&p).contains("shfl.sync.idx.b32 r0, 6, 0, 0x1f, 0x3"));
+/// ```
 pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
     let cta = |t: &Thread| (t.placement.gpu, t.placement.cta);
     let using = |shfl: bool| -> Vec<(u32, u32)> {
