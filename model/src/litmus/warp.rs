@@ -29,9 +29,43 @@ use serde::{Deserialize, Serialize};
 
 /// The first barrier id of the barriers an exchange lowers to (the second is its member mask):
 /// they meet only other exchanges of the same mask, never a `bar.warp.sync` or `bar.cta.sync`.
+///
+/// ```
+/// use scopecheck_model::litmus::warp::WARP_EXCHANGE;
+/// use scopecheck_model::litmus::{parse, Instr, Operand};
+/// let p = parse(
+///     "PTX S\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+///      shfl.sync.idx.b32 r0, 5, 0, 0x1f, 0x3 | shfl.sync.idx.b32 r0, 6, 0, 0x1f, 0x3 ;\n\
+///      exists (P1:r0 == 5)\n",
+///     "s.litmus",
+/// )
+/// .unwrap();
+/// // Each lane's shuffle became two barriers of ids [WARP_EXCHANGE, mask] among its statements.
+/// let exchange_barriers = p.threads[1]
+///     .body
+///     .iter()
+///     .filter(|s| matches!(&s.instr, Instr::Barrier { id, .. }
+///         if id == &vec![Operand::Imm(WARP_EXCHANGE), Operand::Imm(0x3)]))
+///     .count();
+/// assert_eq!(exchange_barriers, 2);
+/// ```
 pub const WARP_EXCHANGE: Value = -0x5348_464c;
 
 /// How `shfl.sync` picks its source lane (PTX ISA, *shfl.sync*, `.mode`).
+///
+/// ```
+/// use scopecheck_model::litmus::warp::{ShflMode, WarpOp};
+/// use scopecheck_model::litmus::{Operand, Reg};
+/// // `c` packs the segment mask and the clamp: 0x1f for down/bfly/idx, 0 for up (PTX ISA).
+/// let shfl = |mode, c| WarpOp::Shfl {
+///     mode, dst: Reg("r1".into()), src: Operand::Imm(0), b: 1, c, mask: 0xf,
+/// };
+/// assert_eq!(ShflMode::Bfly.name(), "bfly");
+/// assert_eq!(shfl(ShflMode::Up, 0).source_lane(2), Some(1));
+/// assert_eq!(shfl(ShflMode::Up, 0).source_lane(0), Some(0)); // below lane 0: its own value
+/// assert_eq!(shfl(ShflMode::Bfly, 0x1f).source_lane(2), Some(3));
+/// assert_eq!(shfl(ShflMode::Idx, 0x1f).source_lane(2), Some(1));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ShflMode {
     /// `.up`: lane `i - b`.
@@ -45,6 +79,16 @@ pub enum ShflMode {
 }
 
 /// Which reduction `vote.sync` computes (PTX ISA, *vote.sync*, `.mode`).
+///
+/// ```
+/// use scopecheck_model::litmus::warp::{VoteMode, WarpOp};
+/// use scopecheck_model::litmus::{Operand, Reg};
+/// let vote = WarpOp::Vote {
+///     mode: VoteMode::Ballot, dst: Reg("r1".into()), pred: Operand::Imm(1), mask: 0x3,
+/// };
+/// assert_eq!(VoteMode::Any.name(), "any");
+/// assert_eq!(vote.to_string(), "vote.sync.ballot.b32 r1, 1, 0x3");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum VoteMode {
     /// `.all.pred`: 1 when every lane's predicate is true.
@@ -83,11 +127,14 @@ pub enum WarpOp {
 /// instruction, the others are its rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WarpPart {
+    /// The exchange's first lowered statement, with the instruction as written.
     Start(WarpOp),
+    /// Another lowered statement of the same exchange (the printer skips it).
     Rest,
 }
 
 impl ShflMode {
+    /// The mode as PTX writes it (`up`, `down`, `bfly`, `idx`).
     pub fn name(self) -> &'static str {
         match self {
             ShflMode::Up => "up",
@@ -99,6 +146,7 @@ impl ShflMode {
 }
 
 impl VoteMode {
+    /// The mode as PTX writes it (`all`, `any`, `ballot`).
     pub fn name(self) -> &'static str {
         match self {
             VoteMode::All => "all",
