@@ -435,7 +435,8 @@ fn compare_races(
     if let Some(state) = outcomes
         .racy_states
         .iter()
-        .find(|s| runtime_only_counts && !axioms.contains(s))
+        .find(|s| !axioms.contains(s))
+        .filter(|_| runtime_only_counts)
     {
         return Err(Finding::RaceVerdict {
             program: print(p),
