@@ -156,6 +156,12 @@ impl Model {
         self.cat().forbids_thin_air()
     }
 
+    /// Whether a cycle of reads-from and data flow may justify any value
+    /// ([`CatModel::thin_air_values`]).
+    pub fn thin_air_values(&self) -> bool {
+        self.cat().thin_air_values()
+    }
+
     /// Whether the model defines data races (a cat model with a `flag`).
     pub fn defines_races(&self) -> bool {
         self.cat()
@@ -514,7 +520,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
             let mut valuations = values::Valuations::new(p, &combo);
-            if !model.forbids_thin_air() {
+            if model.thin_air_values() {
                 valuations.allow_thin_air(p);
             }
             let wanted_here = wanted.as_ref().map(|w| {

@@ -270,6 +270,8 @@ pub struct Check {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub title: Option<String>,
+    /// The options after the main file's title.
+    pub options: Vec<syntax::ModelOption>,
     pub nodes: Vec<Node>,
     pub groups: Vec<Group>,
     pub checks: Vec<Check>,
@@ -533,12 +535,18 @@ impl Compiler<'_> {
         ))
     }
 
-    fn file(&mut self, file: &str, text: &str, env: &mut Env) -> Result<Option<String>, CatError> {
+    /// Compiles one file's statements into `env`; its title and options.
+    fn file(
+        &mut self,
+        file: &str,
+        text: &str,
+        env: &mut Env,
+    ) -> Result<(Option<String>, Vec<syntax::ModelOption>), CatError> {
         let parsed = syntax::parse(file, text)?;
         for stmt in &parsed.stmts {
             self.stmt(file, stmt, env)?;
         }
-        Ok(parsed.title)
+        Ok((parsed.title, parsed.options))
     }
 
     fn stmt(&mut self, file: &str, stmt: &Stmt, env: &mut Env) -> Result<(), CatError> {
@@ -672,7 +680,7 @@ pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, 
         let i = c.node(Op::Choice(choice), Ty::Rel);
         env.insert(name.to_string(), Binding::Value(i));
     }
-    let title = c.file(file, text, &mut env)?;
+    let (title, options) = c.file(file, text, &mut env)?;
     let bindings = env
         .into_iter()
         .filter_map(|(k, v)| match v {
@@ -682,6 +690,7 @@ pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, 
         .collect();
     Ok(Compiled {
         title,
+        options,
         nodes: c.nodes,
         groups: c.groups,
         checks: c.checks,

@@ -46,7 +46,10 @@
 //!   (Coherence), for one relation `C` that reads neither `co` nor `fr`, makes `C` the
 //!   causality order the enumeration derives required coherence pairs from;
 //! - `acyclic rf | dep` (also with more static relations in the union) forbids values out of
-//!   thin air, so the engine skips valuations whose values flow in a cycle.
+//!   thin air, so the engine skips valuations whose values flow in a cycle. Without it, a cycle
+//!   of reads-from and data flow may justify any value (as Dartagnan's SMT encoding lets it),
+//!   unless the title is followed by the option `withoutthinair`: the model's executions may
+//!   have such cycles, but their values are values the program's writes produce.
 
 pub mod checker;
 pub mod compile;
@@ -290,6 +293,16 @@ impl CatModel {
     /// Whether a check forbids values out of thin air (`acyclic rf | dep`).
     pub fn forbids_thin_air(&self) -> bool {
         self.thin_air
+    }
+
+    /// Whether a cycle of reads-from and data flow may justify any value: no check forbids
+    /// the cycles and the model does not say `withoutthinair` after its title.
+    pub fn thin_air_values(&self) -> bool {
+        !self.thin_air
+            && !self
+                .compiled
+                .options
+                .contains(&syntax::ModelOption::WithoutThinAir)
     }
 
     /// Whether the enumeration gets a causality order from the model's checks.

@@ -101,12 +101,26 @@ pub enum Stmt {
     },
 }
 
-/// A parsed file: its optional title and statements.
+/// A parsed file: its optional title, the model options after it and its statements.
 #[derive(Clone, Debug)]
 pub struct File {
     pub title: Option<String>,
+    pub options: Vec<ModelOption>,
     pub stmts: Vec<Stmt>,
 }
+
+/// A model option, written after the title as herd7's (`withinit`, `withoutco`, …) are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ModelOption {
+    /// `withoutthinair`: the model has no No-Thin-Air axiom (dependencies need not order
+    /// anything), yet its executions take no value out of thin air: a read on a cycle of
+    /// reads-from and data flow takes only values the program's writes produce, never one the
+    /// cycle alone justifies.
+    WithoutThinAir,
+}
+
+/// The model options by name.
+const MODEL_OPTIONS: &[(&str, ModelOption)] = &[("withoutthinair", ModelOption::WithoutThinAir)];
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -356,13 +370,29 @@ impl Parser<'_> {
             }
             _ => None,
         };
+        let mut options = Vec::new();
+        while title.is_some() {
+            let option = match self.peek() {
+                Tok::Ident(word) => MODEL_OPTIONS.iter().find(|(name, _)| name == word),
+                _ => None,
+            };
+            let Some(&(_, option)) = option else {
+                break;
+            };
+            self.bump();
+            options.push(option);
+        }
         let mut stmts = Vec::new();
         while *self.peek() != Tok::Eof {
             if let Some(s) = self.stmt()? {
                 stmts.push(s);
             }
         }
-        Ok(File { title, stmts })
+        Ok(File {
+            title,
+            options,
+            stmts,
+        })
     }
 
     fn stmt(&mut self) -> Result<Option<Stmt>, CatError> {
