@@ -233,6 +233,30 @@ pub enum Op {
     Fix(usize, usize),
 }
 
+impl Op {
+    /// The nodes it reads directly (a `let rec` group's bodies and variables are not among
+    /// a [`Op::Fix`]'s).
+    pub fn operands(self) -> impl Iterator<Item = usize> {
+        let (nodes, count) = match self {
+            Op::Union(a, b)
+            | Op::Inter(a, b)
+            | Op::Diff(a, b)
+            | Op::Seq(a, b)
+            | Op::Cross(a, b) => ([a, b], 2),
+            Op::Complement(a)
+            | Op::Inverse(a)
+            | Op::Plus(a)
+            | Op::Star(a)
+            | Op::Opt(a)
+            | Op::Identity(a)
+            | Op::Domain(a)
+            | Op::Range(a) => ([a, 0], 1),
+            Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) | Op::Fix(..) => ([0, 0], 0),
+        };
+        nodes.into_iter().take(count)
+    }
+}
+
 /// A node of the graph: its operation, type and classification.
 #[derive(Clone, Debug)]
 pub struct Node {

@@ -329,22 +329,11 @@ pub enum CheckClass {
 
 fn operands(m: &Compiled, i: usize) -> Vec<usize> {
     match m.nodes[i].op {
-        Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) => Vec::new(),
-        Op::Union(a, b) | Op::Inter(a, b) | Op::Diff(a, b) | Op::Seq(a, b) | Op::Cross(a, b) => {
-            vec![a, b]
-        }
-        Op::Complement(a)
-        | Op::Inverse(a)
-        | Op::Plus(a)
-        | Op::Star(a)
-        | Op::Opt(a)
-        | Op::Identity(a)
-        | Op::Domain(a)
-        | Op::Range(a) => vec![a],
         Op::Fix(g, _) => {
             let group = &m.groups[g];
             group.bodies.iter().chain(&group.vars).copied().collect()
         }
+        op => op.operands().collect(),
     }
 }
 
