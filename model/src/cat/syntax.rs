@@ -6,7 +6,8 @@
 //! `irreflexive`, `empty`, optionally negated with `~` and named with `as NAME`), flags (`flag`
 //! before a check: a condition reported, such as a data race, not a consistency failure), and
 //! `show`/`unshow` (display directives, accepted and ignored). An optional string first names
-//! the model. Comments are `(* … *)` (nesting) and `// …` to the end of the line.
+//! the model, and model options may follow it as herd7's do (ours: `withoutthinair`, see
+//! [`ModelOption`]). Comments are `(* … *)` (nesting) and `// …` to the end of the line.
 //!
 //! Operators, loosest first: `|` union, `;` sequence, `\` difference, `&` intersection, `*`
 //! cartesian product of two sets, prefix `~` complement, and postfix `^-1` (inverse), `^+` or

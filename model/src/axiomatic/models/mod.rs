@@ -14,8 +14,8 @@ pub struct Dynamic<'a> {
     pub rf: &'a Rel,
     /// Coherence order: a partial order per physical location (transitive), the initial write
     /// before every other write, morally strong writes ordered one way or the other, writes
-    /// ordered by causality in that direction (see [`coherence_relates_morally_strong`] and the
-    /// models' Coherence axioms). Two writes in a data race may stay unordered.
+    /// ordered by causality in that direction (the models' Coherence axioms, e.g. `Coherence`
+    /// and `Coherence-ms` in `ptx-v7.5.cat`). Two writes in a data race may stay unordered.
     pub co: &'a Rel,
     /// From-reads: `rf^-1 ; co` (with `co` transitive, a read is from-read-before every write
     /// coherence-after its source, not only the next one).
