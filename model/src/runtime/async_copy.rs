@@ -22,7 +22,8 @@
 //! wait). So its race checks ask what the issuer knew at the issue ([`Copy::view`]), the agent's
 //! earlier copies included, and its completion hands the issuer its element writes alone
 //! ([`Copy::written`]), never the agent's clock, which orders the agent's copies one after the
-//! other.
+//! other. Its element writes are stored as weak writes of the issuer, which makes them morally
+//! strong with the issuer's later reads (program order), as the axioms have them.
 //!
 //! Limitation: one agent per block performs its copies in issue order, so two copies of one
 //! block never overlap in time (real TMA units may); each copy reads the newest store of every
@@ -332,7 +333,21 @@ impl Machine {
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, src, false, epoch, event, copy)?;
         self.async_race_check(a, dst, true, epoch, event, copy)?;
-        let actor = self.actor(a, None);
+        // A `cp.async` copy's write is a weak write of its issuer (the axioms make the copy's
+        // events the issuing thread's, ordered before what follows its `wait_group`): PTX ISA,
+        // "Morally strong operations": two operations are morally strong when "the operations
+        // are related in program order (i.e, they are both executed by the same thread)". So
+        // an RMW of the issuer after the wait that reads the copy's write observes it, and
+        // whoever observes that RMW observes the copy's write too ("Observation Order": "for
+        // some atomic operation Z, W precedes Z and Z precedes R in observation order"), which
+        // orders it before what follows ("Causality Order": observation, then base causality).
+        // Its race checks keep the agent's actor: before the wait nothing orders it with its
+        // issuer's accesses. Bulk copies are the async proxy's own and stay the agent's.
+        let writer = match copy.completion {
+            Completion::CpAsyncGroup(_) => copy.issuer,
+            _ => a,
+        };
+        let actor = self.actor(writer, None);
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
         Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
