@@ -325,7 +325,7 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 }
                 _ => {}
             }
-            for op in operands(&s.instr) {
+            for op in s.instr.operands() {
                 if let Operand::Imm(v) = op {
                     check_i32(*v, &format!("{at}: immediate"))?;
                 }
@@ -410,23 +410,6 @@ fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
         return unsupported(format!("{at}: strong access without a scope"));
     }
     Ok(())
-}
-
-/// The operands an instruction reads (values and registers).
-pub(crate) fn operands(i: &Instr) -> Vec<&Operand> {
-    match i {
-        Instr::Store { value, .. } => vec![value],
-        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.iter()).collect(),
-        Instr::Red { operand, .. } => vec![operand],
-        Instr::Mov { src, .. } => vec![src],
-        Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => vec![a, b],
-        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.iter()).collect(),
-        _ => vec![],
-    }
 }
 
 /// How many GPUs the program's threads sit on.
@@ -539,7 +522,7 @@ fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Re
     let mut set: BTreeSet<(ThreadId, Reg)> = BTreeSet::new();
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
-            if let Some(r) = defined_reg(&s.instr) {
+            if let Some(r) = s.instr.written_reg() {
                 set.insert((tid, r.clone()));
             }
         }
@@ -586,7 +569,7 @@ pub fn spins(p: &Program) -> Vec<Spin> {
             .body
             .iter()
             .enumerate()
-            .filter(|(_, s)| defined_reg(&s.instr) == Some(&r))
+            .filter(|(_, s)| s.instr.written_reg() == Some(&r))
             .map(|(i, _)| i)
             .collect();
         if let [i] = defs[..] {
@@ -604,26 +587,6 @@ pub fn spins(p: &Program) -> Vec<Spin> {
     out.sort_by_key(|s| (s.thread, s.stmt));
     out.dedup();
     out
-}
-
-fn defined_reg(i: &Instr) -> Option<&Reg> {
-    match i {
-        Instr::Load { dst, .. }
-        | Instr::Atom { dst, .. }
-        | Instr::Mov { dst, .. }
-        | Instr::Add { dst, .. } => Some(dst),
-        _ => None,
-    }
-}
-
-fn used_regs(i: &Instr) -> Vec<&Reg> {
-    let mut v: Vec<&Reg> = defined_reg(i).into_iter().collect();
-    for op in operands(i) {
-        if let Operand::Reg(r) = op {
-            v.push(r);
-        }
-    }
-    v
 }
 
 /// A C identifier for a litmus name: letters, digits and `_` kept, anything else hex-escaped.
@@ -814,7 +777,7 @@ impl Gen<'_> {
         let t = &p.threads[tid];
         let mut regs: BTreeSet<&Reg> = BTreeSet::new();
         for s in &t.body {
-            regs.extend(used_regs(&s.instr));
+            regs.extend(s.instr.regs());
         }
         for (th, r) in self.saved {
             if *th == tid {

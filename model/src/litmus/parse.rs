@@ -1226,9 +1226,9 @@ impl<'a> Parser<'a> {
                 .map(|i| &i.reg)
                 .collect();
             // Loops may read a register written later in the text: collect all writes first.
-            defined.extend(thread.body.iter().filter_map(|s| written_reg(&s.instr)));
+            defined.extend(thread.body.iter().filter_map(|s| s.instr.written_reg()));
             for stmt in &thread.body {
-                for reg in read_regs(&stmt.instr) {
+                for reg in stmt.instr.read_regs() {
                     // A location first used in a later row is declared only then, so an earlier
                     // operand of that name was taken for a register: reject it here, wherever it is.
                     if p.location_named(&reg.0).is_some() {
@@ -1412,40 +1412,6 @@ fn split_words(p: Piece<'_>) -> Vec<Piece<'_>> {
         }
     }
     out
-}
-
-pub(crate) fn written_reg(instr: &Instr) -> Option<&Reg> {
-    match instr {
-        Instr::Load { dst, .. }
-        | Instr::Atom { dst, .. }
-        | Instr::Mov { dst, .. }
-        | Instr::Add { dst, .. } => Some(dst),
-        Instr::Async(op) => op.written_reg(),
-        _ => None,
-    }
-}
-
-pub(crate) fn read_regs(instr: &Instr) -> Vec<&Reg> {
-    let ops: Vec<&Operand> = match instr {
-        Instr::Store { value, .. } => vec![value],
-        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.as_ref()).collect(),
-        Instr::Red { operand, .. } => vec![operand],
-        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
-        Instr::Mov { src, .. } => vec![src],
-        Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Async(op) => op.operands(),
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => vec![a, b],
-        _ => vec![],
-    };
-    ops.into_iter()
-        .filter_map(|o| match o {
-            Operand::Reg(r) => Some(r),
-            Operand::Imm(_) => None,
-        })
-        .collect()
 }
 
 /// One instruction's mnemonic and arguments, with the helpers to read them.
@@ -2397,7 +2363,7 @@ impl<'a> CondParser<'_, 'a> {
                 .reg_init
                 .iter()
                 .any(|i| i.thread == thread && i.reg == reg)
-                || t.body.iter().any(|s| written_reg(&s.instr) == Some(&reg));
+                || t.body.iter().any(|s| s.instr.written_reg() == Some(&reg));
             if !known {
                 return self.p.err(tok.at, format!("the condition names register `{reg}` which P{thread} never writes or initialises"));
             }
