@@ -949,6 +949,8 @@ fn hangs(
         co_floor: Some(repeated.co_floor()),
         // One execution is the witness; the search stops there.
         first_only: true,
+        // Cycles through reads-from reject most branches of these searches: cut them early.
+        prefix_global: true,
     };
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.
