@@ -473,6 +473,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         viable: None,
         co_floor: None,
         first_only: false,
+        prefix_global: false,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
