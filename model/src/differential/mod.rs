@@ -224,9 +224,10 @@ pub fn runtime_models(p: &Program) -> bool {
     runtime_unmodelled(p).is_none()
 }
 
-/// Why the operational runtime does not give `p` the meaning PTX does, if it does not. It does
-/// not model proxies, so aliases and non-generic accesses would be compared against semantics
-/// it does not claim to have. (`cp.async` is generic-proxy and runs on the CTAs' copy agents.)
+/// Why the operational runtime does not give `p` the meaning PTX does, if it does not. It models
+/// the async proxy of bulk copies and `fence.proxy.async`, not the other proxies, so aliases and
+/// other non-generic accesses would be compared against semantics it does not claim to have.
+/// (`cp.async` is generic-proxy and runs on the CTAs' copy agents.)
 pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
     if !generic_only(p) {
         return Some("the runtime does not model proxies or aliases; not compared");
@@ -234,7 +235,8 @@ pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
     None
 }
 
-/// Whether every location is plain and every access generic (or `ld.global.nc`).
+/// Whether every location is plain and every access generic (or `ld.global.nc`), but for bulk
+/// copies and their proxy fences.
 fn generic_only(p: &Program) -> bool {
     let generic = |i: &Instr| match i {
         // With every location plain, a texture-path load is `ld.global.nc`, which the runtime
@@ -243,9 +245,10 @@ fn generic_only(p: &Program) -> bool {
         Instr::Store { access, .. } | Instr::Atom { access, .. } | Instr::Red { access, .. } => {
             access.proxy == Proxy::Generic
         }
-        Instr::Fence(Fence::Proxy(_)) => false,
-        // The mbarrier instructions run; bulk copies and cluster barriers not yet.
-        Instr::Async(op) => op.is_mbarrier_op(),
+        Instr::Fence(Fence::Proxy(kind)) => kind.is_async(),
+        // The mbarrier instructions and mbarrier-completed bulk copies run; shared→global
+        // copies and cluster barriers not yet.
+        Instr::Async(op) => crate::runtime::litmus::runs(op),
         _ => true,
     };
     p.vulkan.is_none()
