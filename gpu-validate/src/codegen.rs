@@ -423,12 +423,12 @@ fn check_warp_collective(
     Ok(())
 }
 
-/// The instruction the harness emits for an exchange, without operands: a shuffle always as
-/// `.idx` of the source lane the litmus form picks ([`WarpOp::source_lane`]), so lanes
-/// shuffling with different modes still execute the same instruction.
+/// An exchange's instruction and qualifiers, without operands: the lanes of a mask must agree on
+/// them (as the model's exchanges meet only the same instruction, see `litmus::warp`). The
+/// harness emits every shuffle as `.idx` of the source lane the litmus form picks.
 fn exchange_form(op: &WarpOp) -> String {
     match op {
-        WarpOp::Shfl { .. } => "shfl.sync.idx.b32".to_string(),
+        WarpOp::Shfl { mode, .. } => format!("shfl.sync.{}.b32", mode.name()),
         WarpOp::Vote { mode, .. } => format!("vote.sync.{}", mode.name()),
         WarpOp::Match { all: true, .. } => "match.all.sync.b32".to_string(),
         WarpOp::Match { all: false, .. } => "match.any.sync.b32".to_string(),
@@ -904,7 +904,7 @@ impl Gen<'_> {
     /// litmus threads are the adjacent lanes `lane_base ..` of one warp (see
     /// `Harness::warp_lanes`): a litmus mask or lane is the warp's shifted by `lane_base`, and a
     /// lane mask the instruction returns is shifted back. A shuffle reads the source lane its
-    /// litmus form picks through `.idx` (see [`exchange_form`]); a predicate is a nonzero
+    /// litmus form picks through `.idx`; a predicate is a nonzero
     /// register, and a `.pred` result is 1 or 0, as in the litmus dialect.
     fn exchange(&self, tid: ThreadId, op: &WarpOp) -> String {
         let mask = format!("{:#x}u << lane_base", op.mask());

@@ -253,7 +253,7 @@ fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
 fn warp_exchanges_run_as_written_on_adjacent_lanes() {
     let src = "PTX X\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
                ld.weak r0, x | ld.weak r0, x ;\n \
-               shfl.sync.down.b32 r1, r0, 1, 0x1f, 0x3 | shfl.sync.bfly.b32 r1, 7, 1, 0x1f, 0x3 ;\n \
+               shfl.sync.bfly.b32 r1, r0, 1, 0x1f, 0x3 | shfl.sync.bfly.b32 r1, 7, 1, 0x1f, 0x3 ;\n \
                vote.sync.ballot.b32 r2, r0, 0x3 | vote.sync.ballot.b32 r2, 1, 0x3 ;\n \
                vote.sync.uni.pred r3, r0, 0x3 | vote.sync.uni.pred r3, 1, 0x3 ;\n \
                match.any.sync.b32 r4, r0, 0x3 | match.any.sync.b32 r4, 7, 0x3 ;\n\
@@ -261,7 +261,7 @@ fn warp_exchanges_run_as_written_on_adjacent_lanes() {
     let h = generate(&parse(src, "x.litmus").unwrap_or_else(|e| panic!("{e}")))
         .expect("matched exchanges run on the GPU");
     assert!(h.warp_lanes);
-    // Lane 0 shuffles down by 1 (lane 1), lane 1 across by 1 (lane 0).
+    // Lane 0 reads lane 0 ^ 1, lane 1 reads lane 1 ^ 1.
     has(
         &h.source,
         "asm volatile(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;\" : \"=r\"(r_r1) : \"r\"(r_r0), \"r\"(lane_base + 1u), \"r\"(0x3u << lane_base) : \"memory\");",

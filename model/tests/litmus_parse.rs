@@ -444,6 +444,19 @@ x=0;
 exists (P0:r1 == 0 /\ P1:r4 == 3)
 "#;
 
+/// The warp exchanges of thread `t` of `p`, as written.
+fn exchanges_of(p: &litmus::Program, t: usize) -> Vec<&scopecheck_model::litmus::warp::WarpOp> {
+    use scopecheck_model::litmus::warp::WarpPart;
+    p.threads[t]
+        .body
+        .iter()
+        .filter_map(|s| match &s.warp {
+            Some(WarpPart::Start(op)) => Some(op),
+            _ => None,
+        })
+        .collect()
+}
+
 const MATCHES: &str = r#"PTX matches
 {
 x=0;
@@ -463,16 +476,9 @@ exists (P0:r1 == 3)
 #[test]
 fn match_and_vote_uni_round_trip_and_give_the_ptx_values() {
     use scopecheck_model::axiomatic::{analyze, Model, Options};
-    use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
+    use scopecheck_model::litmus::warp::{VoteMode, WarpOp};
     let p = litmus::parse(MATCHES, "matches.litmus").unwrap_or_else(|e| panic!("{e}"));
-    let ops: Vec<&WarpOp> = p.threads[0]
-        .body
-        .iter()
-        .filter_map(|s| match &s.warp {
-            Some(WarpPart::Start(op)) => Some(op),
-            _ => None,
-        })
-        .collect();
+    let ops = exchanges_of(&p, 0);
     assert!(matches!(
         ops[0],
         WarpOp::Match {
@@ -551,7 +557,7 @@ fn match_and_vote_uni_round_trip_and_give_the_ptx_values() {
 /// leaves undefined or the dialect does not have, at the instruction.
 #[test]
 fn shfl_and_vote_round_trip_and_check_their_lanes() {
-    use scopecheck_model::litmus::warp::{is_slot, ShflMode, VoteMode, WarpOp, WarpPart};
+    use scopecheck_model::litmus::warp::{is_slot, ShflMode, VoteMode, WarpOp};
     let p = litmus::parse(EXCHANGES, "exchanges.litmus").unwrap_or_else(|e| panic!("{e}"));
     let slots: Vec<&str> = p
         .locations
@@ -560,14 +566,7 @@ fn shfl_and_vote_round_trip_and_check_their_lanes() {
         .map(|l| l.name.as_str())
         .collect();
     assert_eq!(slots, ["P0%lane", "P0%vote", "P1%lane", "P1%vote"]);
-    let ops: Vec<&WarpOp> = p.threads[1]
-        .body
-        .iter()
-        .filter_map(|s| match &s.warp {
-            Some(WarpPart::Start(op)) => Some(op),
-            _ => None,
-        })
-        .collect();
+    let ops = exchanges_of(&p, 1);
     assert_eq!(ops.len(), 5);
     assert!(matches!(
         ops[1],

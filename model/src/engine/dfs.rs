@@ -3,7 +3,7 @@
 //! dynamic partial-order reduction (see [`super::tree`]) and, for spin loops, only the failed
 //! iterations a hang needs (see [`Engine::prunes_spins`]).
 
-use super::shuttle::{explore_with, Mode};
+use super::explore::{explore_with, Mode};
 use super::tree::Tree;
 use super::{Engine, Exploration, RunOne, Shape};
 

@@ -13,8 +13,10 @@
 //! and waking go through `park`/`unpark`.
 
 pub mod dfs;
+mod explore;
 #[cfg(feature = "loom")]
 pub mod loom;
+mod pct;
 pub mod shuttle;
 pub mod tree;
 

@@ -535,16 +535,7 @@ impl Instr {
             | Instr::Mov { dst, .. }
             | Instr::Add { dst, .. } => Some(dst),
             Instr::Async(op) => op.written_reg(),
-            Instr::Store { .. }
-            | Instr::Red { .. }
-            | Instr::Barrier { .. }
-            | Instr::Fence(_)
-            | Instr::CpAsync { .. }
-            | Instr::CpAsyncCommit
-            | Instr::CpAsyncWait { .. }
-            | Instr::WarpSync { .. }
-            | Instr::Label(_)
-            | Instr::Branch { .. } => None,
+            _ => None,
         }
     }
 }

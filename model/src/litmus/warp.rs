@@ -12,7 +12,10 @@
 //! The engines see an exchange through instructions they already have: the parser lowers it
 //! ([`lower`]) into a weak store of the contributed value to the lane's *slot* (a location the
 //! program cannot name), a barrier of the mask's lanes (the one `bar.warp.sync` meets as, with
-//! its own first id [`WARP_EXCHANGE`] so that it meets only exchanges), weak loads of the slots
+//! its own first id [`WARP_EXCHANGE`] so that it meets only exchanges, and the instruction's
+//! qualifiers as its last, so that it meets only the same instruction: PTX waits for the lanes
+//! that "have executed shfl.sync with the same qualifiers and same membermask value", and a lane
+//! that executes another leaves the others waiting, as at a `bar.warp.sync` it never reaches), weak loads of the slots
 //! it reads, the register arithmetic and forward branches that combine them, and a second
 //! barrier so that no lane overwrites its slot before every lane read it. Each slot is written
 //! by its own lane only and every read of it is ordered after this round's store and before the
@@ -28,8 +31,9 @@ use super::ir::*;
 use crate::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
 
-/// The first barrier id of the barriers an exchange lowers to (the second is its member mask):
-/// they meet only other exchanges of the same mask, never a `bar.warp.sync` or `bar.cta.sync`.
+/// The first barrier id of the barriers an exchange lowers to (the second is its member mask,
+/// the third its qualifiers): they meet only the same exchange over the same mask, never a
+/// `bar.warp.sync` or `bar.cta.sync`.
 ///
 /// ```
 /// use scopecheck_model::litmus::warp::WARP_EXCHANGE;
@@ -41,12 +45,12 @@ use serde::{Deserialize, Serialize};
 ///     "s.litmus",
 /// )
 /// .unwrap();
-/// // Each lane's shuffle became two barriers of ids [WARP_EXCHANGE, mask] among its statements.
+/// // Each lane's shuffle became two barriers of ids [WARP_EXCHANGE, mask, qualifiers].
 /// let exchange_barriers = p.threads[1]
 ///     .body
 ///     .iter()
 ///     .filter(|s| matches!(&s.instr, Instr::Barrier { id, .. }
-///         if id == &vec![Operand::Imm(WARP_EXCHANGE), Operand::Imm(0x3)]))
+///         if id[..2] == [Operand::Imm(WARP_EXCHANGE), Operand::Imm(0x3)]))
 ///     .count();
 /// assert_eq!(exchange_barriers, 2);
 /// ```
@@ -234,6 +238,16 @@ impl WarpOp {
                 let mode = if *all { "all" } else { "any" };
                 format!("match.{mode}.sync.b32 {dst}, {src}, {mask:#x}")
             }
+        }
+    }
+
+    /// The instruction's qualifiers as a number (the last id of the barriers it lowers to): each
+    /// mode of each instruction its own.
+    fn qualifiers(&self) -> Value {
+        match self {
+            WarpOp::Shfl { mode, .. } => *mode as Value,
+            WarpOp::Vote { mode, .. } => 4 + *mode as Value,
+            WarpOp::Match { all, .. } => 8 + Value::from(*all),
         }
     }
 
@@ -446,6 +460,7 @@ fn barrier(op: &WarpOp) -> Instr {
         id: vec![
             Operand::Imm(WARP_EXCHANGE),
             Operand::Imm(op.mask() as Value),
+            Operand::Imm(op.qualifiers()),
         ],
         quorum: Some(Operand::Imm(op.mask().count_ones() as Value)),
     }
