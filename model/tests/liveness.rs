@@ -111,8 +111,9 @@ fn a_loop_whose_iteration_writes_is_no_spin() {
 fn a_spin_on_a_value_only_thin_air_gives_hangs_only_without_no_thin_air() {
     // Load buffering that copies x to y and back, and P0 then waits while x is 42. Only a
     // data-flow cycle can give x the value 42: the PTX models' No-Thin-Air axiom rejects it
-    // (the loop ends), Tile IR has no such axiom and admits the cycle, so P0 may read 42,
-    // the coherence-last value of x, forever.
+    // (the loop ends); Tile IR admits the cycle but no value out of thin air (its 7.9,
+    // `withoutthinair`), so the loop ends too; a model with neither (tile-ir.cat without the
+    // option, as Vulkan and OpenCL) lets P0 read 42, the coherence-last value of x, forever.
     let src = "PTX lb-copy-spin
 { x=0; y=0; }
  P0@cta 0,gpu 0        | P1@cta 1,gpu 0        ;
@@ -126,7 +127,15 @@ exists (P0:r2 == 0)
     let p = scopecheck_model::litmus::parse(src, "lb-copy-spin").unwrap();
     let opts = Options::default();
     assert!(liveness(&p, Model::PtxV75, &opts).unwrap().terminates);
-    let hang = liveness(&p, Model::TileIr, &opts)
+    assert!(liveness(&p, Model::TileIr, &opts).unwrap().terminates);
+    let text = scopecheck_model::cat::builtin_text("tile-ir").expect("built in");
+    let thin_air = scopecheck_model::cat::CatModel::parse(
+        "tile-ir-thin-air.cat",
+        &text.replacen(" withoutthinair", "", 1),
+    )
+    .expect("it compiles");
+    let model = Model::Cat(std::sync::Arc::new(thin_air));
+    let hang = liveness(&p, model, &opts)
         .unwrap()
         .hang
         .expect("a self-justified 42 spins forever");

@@ -868,13 +868,14 @@ fn hangs(
     let paths: Vec<&Path> = combo.iter().map(|r| &r.path).collect();
     let mut valuations = super::values::Valuations::new(p, &paths);
     // A hang is an execution the model admits, so its valuations are those the safety
-    // engine judges ([`super::analyze`]): under a model without a No-Thin-Air axiom (Vulkan,
-    // Tile IR) a read on a data-flow cycle through reads-from may return any value its cycle
-    // confirms, and such an execution is as consistent as any other. Leaving those values out
-    // would call `terminates` a program that the model lets spin on a self-justified value
-    // (a loop waiting for a flag that only a cycle of copies sets). Under the PTX models the
-    // grounded valuations below are the only ones with consistent executions.
-    if !model.forbids_thin_air() {
+    // engine judges ([`super::analyze`]): under a model without a No-Thin-Air axiom that
+    // allows thin-air values (Vulkan, OpenCL; not Tile IR, `withoutthinair`) a read on a
+    // data-flow cycle through reads-from may return any value its cycle confirms, and such an
+    // execution is as consistent as any other. Leaving those values out would call
+    // `terminates` a program that the model lets spin on a self-justified value (a loop
+    // waiting for a flag that only a cycle of copies sets). Under the PTX models the grounded
+    // valuations below are the only ones with consistent executions.
+    if model.thin_air_values() {
         valuations.allow_thin_air(p);
     }
     // Event ids: initial writes (one per physical location) come first, then each thread's.
