@@ -125,7 +125,7 @@ fn event_placement(
 /// Whether a proxy fence of `kind` issued at `at` orders accesses to location `l`: PTX ISA,
 /// *membar/fence*: "fence.proxy.async... .global / .shared::{cta, cluster}: the state space
 /// the ordering is restricted to"; the other proxy fences cover every location.
-fn in_fence_space(p: &Program, kind: ProxyFence, at: &Placement, l: LocId) -> bool {
+pub(crate) fn in_fence_space(p: &Program, kind: ProxyFence, at: &Placement, l: LocId) -> bool {
     let shared = p.shared_of(l);
     match kind {
         ProxyFence::AsyncGlobal => shared.is_none(),

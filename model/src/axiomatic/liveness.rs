@@ -51,7 +51,7 @@ use super::models::{Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{AnalysisError, Model};
 use crate::hash::Mix;
-use crate::litmus::{BarrierOp, Instr, Operand, Program, Reg, Span, ThreadId, Value};
+use crate::litmus::{BarrierOp, Instr, Program, Reg, Span, ThreadId, Value};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -529,61 +529,14 @@ fn live_in<'a>(instrs: impl Iterator<Item = &'a Instr> + Clone, stmts: &[usize])
     let instrs: Vec<&Instr> = instrs.collect();
     let (mut read, mut written) = (Vec::new(), BTreeSet::new());
     for &s in stmts {
-        let (uses, defs) = registers_of(instrs[s]);
-        for r in uses {
-            if !written.contains(&r) && !read.contains(&r) {
-                read.push(r);
+        for r in instrs[s].read_regs() {
+            if !written.contains(r) && !read.contains(r) {
+                read.push(r.clone());
             }
         }
-        written.extend(defs);
+        written.extend(instrs[s].written_reg().cloned());
     }
     read
-}
-
-/// The registers an instruction reads and writes.
-fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
-    let reg = |o: &Operand| match o {
-        Operand::Reg(r) => Some(r.clone()),
-        Operand::Imm(_) => None,
-    };
-    match i {
-        Instr::Load { dst, .. } => (vec![], vec![dst.clone()]),
-        Instr::Store { value, .. } => (reg(value).into_iter().collect(), vec![]),
-        Instr::Atom {
-            dst, operand, new, ..
-        } => (
-            reg(operand)
-                .into_iter()
-                .chain(new.as_ref().and_then(reg))
-                .collect(),
-            vec![dst.clone()],
-        ),
-        Instr::Red { operand, .. } => (reg(operand).into_iter().collect(), vec![]),
-        Instr::Barrier { id, quorum, .. } => (
-            id.iter().chain(quorum.as_ref()).filter_map(reg).collect(),
-            vec![],
-        ),
-        Instr::Mov { dst, src } => (reg(src).into_iter().collect(), vec![dst.clone()]),
-        Instr::Add { dst, a, b } => (
-            reg(a).into_iter().chain(reg(b)).collect(),
-            vec![dst.clone()],
-        ),
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => (reg(a).into_iter().chain(reg(b)).collect(), vec![]),
-        Instr::Async(op) => (
-            op.operands().into_iter().filter_map(reg).collect(),
-            op.written_reg().into_iter().cloned().collect(),
-        ),
-        Instr::Fence(_)
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::WarpSync { .. }
-        | Instr::Label(_)
-        | Instr::Branch { cond: None, .. } => (vec![], vec![]),
-    }
 }
 
 /// The value of an expression over a trace's reads.

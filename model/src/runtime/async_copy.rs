@@ -6,28 +6,34 @@
 //! the writes land at points the engine chooses. A global→shared copy ends with `complete_tx` on
 //! its mbarrier; a shared→global copy ends by releasing to its issuer's `bulk_wait`.
 //!
-//! Ordering: a copy is ordered after what its issuer knew when it issued it — except that the
-//! copy works in the *async proxy*, so generic-proxy *writes* are visible to it only through a
-//! `fence.proxy.async` of the issuer's block on the causality path from the write to the issue:
-//! the issuer's own fence before issuing, or any thread's fence that reaches the issuer through
-//! a barrier of the block (PTX proxy-preserved base causality: the proxy fence may sit anywhere
-//! on the path, in the same CTA). Fences that reach the issuer only through release/acquire are
-//! not credited (a possible false race, never a missed one). A read
-//! of a copy's destination is ordered after the copy only through the copy's completion (an
-//! mbarrier wait, or `bulk_wait`). Everything else is a data race, found by the usual checks.
+//! Ordering: every copy is ordered by its own clock, not its issuer's. Its race checks ask what
+//! its issuer knew at the issue ([`Copy::view`]); the agent never joins that knowledge, so what a
+//! copy's completion releases is the agent's own accesses, never what preceded the issue (PTX
+//! ISA, *Asynchronous operations*: an async operation is "performed by an async proxy" after the
+//! issuing instruction; `ptx-v8.cat`: complete-tx ordering does not carry what preceded the
+//! copy's issue). A bulk copy works in the *async proxy*: a generic-proxy write of the same
+//! location is ordered before the copy's access only through a `fence.proxy.async` of that
+//! access's CTA (covering the location's state space) that follows the generic write in
+//! causality order and precedes the issue (PTX proxy-preserved base causality: "in the same
+//! CTA", the fence anywhere on the path; [`ProxyFence`]); a generic read before the copy's write
+//! through base causality up to the issue (`ptx-v8.cat`'s CHOICE); one async access before another of the
+//! same location only within one CTA. A generic access is ordered after a bulk copy's only
+//! through the copy's completion (an mbarrier wait that observes its complete-tx, or
+//! `bulk_wait`: "completion of the asynchronous operation is followed by an implicit
+//! generic-async proxy fence"). Everything else is a data race, found by the usual checks.
 //!
-//! A `cp.async` copy is ordered by its own clock, not the agent's: PTX orders it after what its
-//! issuer knew at the issue and before what follows the issuer's `wait_group` for its group, and
-//! leaves it unordered with every other copy (of another thread, or of the same thread before a
-//! wait). So its race checks ask what the issuer knew at the issue ([`Copy::view`]), the agent's
-//! earlier copies included, and its completion hands the issuer its element writes alone
-//! ([`Copy::written`]), never the agent's clock, which orders the agent's copies one after the
-//! other.
+//! A `cp.async` copy works in the generic proxy: PTX orders it after what its issuer knew at the
+//! issue and before what follows the issuer's `wait_group` for its group, and leaves it
+//! unordered with every other copy (of another thread, or of the same thread before a wait). Its
+//! completion hands the issuer its element writes alone ([`Copy::written`]). Its element writes
+//! are stored as weak writes of the issuer, which makes them morally strong with the issuer's
+//! later reads (program order), as the axioms have them.
 //!
-//! Limitation: one agent per block performs its copies in issue order, so two copies of one
-//! block never overlap in time (real TMA units may); each copy reads the newest store of every
-//! source element (any other store it could read would race with it). Bulk copies are ordered
-//! by the agent's clock: a bulk copy's completion orders the agent's earlier copies too.
+//! Limitation: an agent performs its copies in issue order, so two copies of one agent never
+//! overlap in time (real TMA units may), and the agent's clock orders each copy after the
+//! agent's earlier ones (a kernel has one agent per block; a litmus program one per bulk-copy
+//! statement). Each copy reads the newest store of every source element (any other store it
+//! could read would race with it).
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
@@ -35,9 +41,11 @@ use super::memory::AccessRec;
 use super::panics::HaltSignal;
 use super::race::Race;
 use super::report::{EventKind, FailureKind, Site};
+use super::sync::Head;
 use super::view::{Observed, View, ALL_LEVELS};
 use crate::engine::Point;
-use crate::scope::Order;
+use crate::litmus::async_ops::MbarrierState;
+use crate::scope::{Order, Placement, Scope};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -52,6 +60,39 @@ pub enum Completion {
     /// `cp.async` (global→shared, generic proxy): this group of the issuer (see
     /// [`super::cp_async`]).
     CpAsyncGroup(usize),
+    /// A litmus program's global→shared copy: the complete-tx on the mbarrier at this location,
+    /// whose value is the packed [`MbarrierState`] — a relaxed `.cluster` read-modify-write of
+    /// the barrier's state, as the axioms have it (see [`Machine::complete_tx_at`]).
+    MbarrierAt(usize),
+}
+
+/// One executed `fence.proxy.async` (PTX ISA, *membar/fence*: it "establishes ordering between
+/// the generic proxy and the async proxy"). Proxy-preserved base causality orders a generic
+/// access X before an async-proxy access Y of the same location when X precedes a proxy fence
+/// in causality order, the fence precedes Y's issue, and the fence is in Y's CTA and covers Y's
+/// state space.
+#[derive(Clone, Debug)]
+pub struct ProxyFence {
+    pub thread: usize,
+    pub epoch: u32,
+    /// Where the fence ran (its CTA is what counts).
+    pub placement: Placement,
+    /// The locations of the state space it names (`fence.proxy.async.global`,
+    /// `.shared::cta`, `.shared::cluster`); `None` for every location.
+    pub covers: Option<Arc<[usize]>>,
+    /// What the fencing thread knew at the fence.
+    pub view: Arc<View>,
+}
+
+impl ProxyFence {
+    fn covers(&self, loc: usize) -> bool {
+        self.covers.as_ref().is_none_or(|c| c.contains(&loc))
+    }
+}
+
+/// Two placements in one CTA.
+fn same_cta(a: &Placement, b: &Placement) -> bool {
+    a.gpu == b.gpu && a.cta == b.cta
 }
 
 /// One issued bulk copy.
@@ -65,9 +106,6 @@ pub struct Copy {
     pub completion: Completion,
     /// What the issuer knew at the issue.
     pub view: Arc<View>,
-    /// What the issuer knew at its last `fence.proxy.async` (what the async proxy may see of
-    /// generic-proxy writes).
-    pub proxy_view: Option<Arc<View>>,
     pub site: Site,
     /// `cp.async` only: the element writes performed so far, each an event of its own
     /// (observed, not a clock component) with the coherence floor of its destination — what the
@@ -96,8 +134,7 @@ pub enum AgentNext {
 }
 
 impl Machine {
-    /// Queue a bulk copy on the issuer's block agent.
-    #[allow(clippy::too_many_arguments)]
+    /// Queue a bulk copy on the agent of the issuer's block.
     pub fn bulk_copy(
         &mut self,
         t: usize,
@@ -107,9 +144,24 @@ impl Machine {
         completion: Completion,
         site: Site,
     ) -> Result<(), Halt> {
+        let block = self.setup.threads[t].block as usize;
+        self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
+    }
+
+    /// Queue a copy on the agent `setup.agents[slot]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bulk_copy_on(
+        &mut self,
+        t: usize,
+        slot: usize,
+        src: Vec<usize>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) -> Result<(), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        let block = self.setup.threads[t].block as usize;
         let name = |l: &[usize]| match (l.first(), l.last()) {
             (Some(&a), Some(&b)) if a != b => {
                 format!("{}..{}", self.setup.locs[a].name, self.setup.locs[b].name)
@@ -124,6 +176,10 @@ impl Machine {
             ),
             Completion::BulkGroup => ("cp.async.bulk.global.shared", "bulk group".to_string()),
             Completion::CpAsyncGroup(g) => ("cp.async.ca.shared.global", format!("group {g}")),
+            Completion::MbarrierAt(bar) => (
+                "cp.async.bulk.shared.global",
+                format!("complete_tx on {}", self.setup.locs[bar].name),
+            ),
         };
         let text = format!(
             "{what} {} <- {}, {bytes} bytes ({then})",
@@ -131,7 +187,7 @@ impl Machine {
             name(&src)
         );
         let event = self.event(t, site, EventKind::Note(text));
-        let Some(&agent) = self.setup.agents.get(block) else {
+        let Some(&agent) = self.setup.agents.get(slot) else {
             let headline = "asynchronous copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
             self.fail(FailureKind::Assertion, headline, vec![]);
             return Err(Halt);
@@ -143,25 +199,19 @@ impl Machine {
             }
             Completion::BulkGroup => Arc::make_mut(&mut self.threads[t]).bulk_outstanding += 1,
             Completion::CpAsyncGroup(g) => self.cp_async_issued(t, g),
+            Completion::MbarrierAt(_) => {}
         }
-        let th = &self.threads[t];
-        // `cp.async` works in the generic proxy: it sees every write its issuer knew of.
-        let proxy_view = match completion {
-            Completion::CpAsyncGroup(_) => Some(Arc::new(th.view.clone())),
-            _ => th.async_view.clone(),
-        };
         let copy = Copy {
             issuer: t,
             src,
             dst,
             bytes,
             completion,
-            view: Arc::new(th.view.clone()),
-            proxy_view,
+            view: Arc::new(self.threads[t].view.clone()),
             site,
             written: None,
         };
-        self.agent_work[block].queue.push_back(copy);
+        self.agent_work[slot].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
             Arc::make_mut(&mut self.threads[agent]).status = Status::Running;
             self.wake.push(agent);
@@ -169,14 +219,31 @@ impl Machine {
         Ok(())
     }
 
-    /// `fence.proxy.async`: the thread's generic-proxy knowledge so far becomes visible to the
-    /// async proxy of the copies it (or, after a barrier, its block) issues from now on.
+    /// `fence.proxy.async`: what the thread knows so far becomes visible to the async proxy of
+    /// its CTA, for the copies issued after the fence in causality order ([`ProxyFence`]).
     pub fn fence_proxy_async(&mut self, t: usize, site: Site) -> Result<(), Halt> {
+        self.fence_proxy_async_in(t, None, "fence.proxy.async", site)
+    }
+
+    /// A proxy fence restricted to the locations `covers` (its state space; `None`: all),
+    /// named `name` in the trace.
+    pub fn fence_proxy_async_in(
+        &mut self,
+        t: usize,
+        covers: Option<Arc<[usize]>>,
+        name: &str,
+        site: Site,
+    ) -> Result<(), Halt> {
         self.begin(t)?;
-        Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        self.event(t, site, EventKind::Note("fence.proxy.async".to_string()));
-        Arc::make_mut(&mut self.threads[t]).async_view =
-            Some(Arc::new(self.threads[t].view.clone()));
+        let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        self.event(t, site, EventKind::Note(name.to_string()));
+        self.proxy_fences.push(ProxyFence {
+            thread: t,
+            epoch,
+            placement: self.setup.threads[t].placement,
+            covers,
+            view: Arc::new(self.threads[t].view.clone()),
+        });
         Ok(())
     }
 
@@ -206,20 +273,27 @@ impl Machine {
         Ok(false)
     }
 
-    /// The agent's next action, without doing it.
+    /// The position of agent `a` in `setup.agents`, which indexes its work.
+    fn agent_slot(&self, a: usize) -> usize {
+        self.setup
+            .agents
+            .iter()
+            .position(|&u| u == a)
+            .expect("a copy agent is in Setup::agents")
+    }
+
+    /// The agent's next action, without doing it. (The agent takes up a copy without joining
+    /// its issuer's view: the copy is ordered by its own clock, see the module documentation.)
     pub fn agent_next(&mut self, a: usize) -> AgentNext {
         let block = self.setup.threads[a].block as usize;
-        let work = &mut self.agent_work[block];
+        let slot = self.agent_slot(a);
+        let work = &mut self.agent_work[slot];
         if work.current.is_none() {
             if let Some(copy) = work.queue.pop_front() {
-                let view = Arc::clone(&copy.view);
                 work.current = Some((copy, 0));
-                Arc::make_mut(&mut self.threads[a])
-                    .view
-                    .join(&view, ALL_LEVELS);
             }
         }
-        match &self.agent_work[block].current {
+        match &self.agent_work[slot].current {
             Some((copy, i)) if *i < copy.dst.len() => AgentNext::Element {
                 src: copy.src[*i],
                 dst: copy.dst[*i],
@@ -236,10 +310,17 @@ impl Machine {
             .all(|&u| self.threads[u].status == Status::Done)
     }
 
-    /// The last thread of a block exited: its agent, if idle, wakes to exit.
+    /// The last thread of a block exited: its agents (whose copies its threads issue), if
+    /// idle, wake to exit.
     pub(super) fn wake_idle_agent(&mut self, block: usize) {
-        if let Some(&agent) = self.setup.agents.get(block) {
-            if self.threads[agent].status == Status::AgentIdle && self.block_done(block) {
+        if !self.block_done(block) {
+            return;
+        }
+        for i in 0..self.setup.agents.len() {
+            let agent = self.setup.agents[i];
+            if self.setup.threads[agent].block as usize == block
+                && self.threads[agent].status == Status::AgentIdle
+            {
                 Arc::make_mut(&mut self.threads[agent]).status = Status::Running;
                 self.wake.push(agent);
             }
@@ -249,7 +330,7 @@ impl Machine {
     /// Nothing to do: the agent sleeps until a copy is queued. Returns `true` to block.
     pub fn agent_idle(&mut self, a: usize) -> Result<bool, Halt> {
         let block = self.setup.threads[a].block as usize;
-        if !self.agent_work[block].queue.is_empty() || self.block_done(block) {
+        if !self.agent_work[self.agent_slot(a)].queue.is_empty() || self.block_done(block) {
             return Ok(false);
         }
         Arc::make_mut(&mut self.threads[a]).status = Status::AgentIdle;
@@ -259,7 +340,7 @@ impl Machine {
 
     /// One step of the agent's current copy: an element, or the completion.
     pub fn agent_step(&mut self, a: usize) -> Result<(), Halt> {
-        let block = self.setup.threads[a].block as usize;
+        let block = self.agent_slot(a);
         let (mut copy, i) = self.agent_work[block]
             .current
             .clone()
@@ -280,6 +361,7 @@ impl Machine {
         self.agent_work[block].current = None;
         match copy.completion {
             Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
+            Completion::MbarrierAt(bar) => self.complete_tx_at(a, bar, copy.bytes, copy.site),
             Completion::CpAsyncGroup(g) => self.cp_async_complete(a, &copy, g),
             Completion::BulkGroup => {
                 self.begin(a)?;
@@ -332,7 +414,21 @@ impl Machine {
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, src, false, epoch, event, copy)?;
         self.async_race_check(a, dst, true, epoch, event, copy)?;
-        let actor = self.actor(a, None);
+        // A `cp.async` copy's write is a weak write of its issuer (the axioms make the copy's
+        // events the issuing thread's, ordered before what follows its `wait_group`): PTX ISA,
+        // "Morally strong operations": two operations are morally strong when "the operations
+        // are related in program order (i.e, they are both executed by the same thread)". So
+        // an RMW of the issuer after the wait that reads the copy's write observes it, and
+        // whoever observes that RMW observes the copy's write too ("Observation Order": "for
+        // some atomic operation Z, W precedes Z and Z precedes R in observation order"), which
+        // orders it before what follows ("Causality Order": observation, then base causality).
+        // Its race checks keep the agent's actor: before the wait nothing orders it with its
+        // issuer's accesses. Bulk copies are the async proxy's own and stay the agent's.
+        let writer = match copy.completion {
+            Completion::CpAsyncGroup(_) => copy.issuer,
+            _ => a,
+        };
+        let actor = self.actor(writer, None);
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
         Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
@@ -350,8 +446,8 @@ impl Machine {
         Ok(())
     }
 
-    /// Race check for an async-proxy access: earlier generic-proxy writes count as ordered only
-    /// if the issuer's last proxy fence knew them.
+    /// Race check for an access of a copy (the agent's `a`): an earlier conflicting access
+    /// races with it unless PTX orders it before the copy (see the module documentation).
     fn async_race_check(
         &mut self,
         a: usize,
@@ -361,8 +457,13 @@ impl Machine {
         event: usize,
         copy: &Copy,
     ) -> Result<(), Halt> {
-        let view = &self.threads[a].view;
         let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
+        // Where the access happens: a copy reads at its issuer and writes at its agent (the
+        // destination's CTA for a litmus program's copies; `ptx-v8.cat`'s CHOICE).
+        let at = match write {
+            true => self.setup.threads[a].placement,
+            false => self.setup.threads[copy.issuer].placement,
+        };
         let mut found = None;
         for p in &self.locs[loc].accesses {
             let u = p.actor.thread;
@@ -378,7 +479,6 @@ impl Machine {
             if u == a && (!cp_async || own) {
                 continue;
             }
-            let generic_write = p.write && !self.setup.threads[u].agent;
             let ordered = if cp_async {
                 // PTX ISA, *cp.async*: "There is no ordering guarantee between two cp.async
                 // operations if they are not explicitly synchronized using cp.async.wait_all or
@@ -386,18 +486,27 @@ impl Machine {
                 // its issuer knew at the issue, whoever performed it (the agent's earlier
                 // copies included).
                 copy.view.causes(0, u, p.epoch)
-            } else if generic_write {
-                // Causality order, not only happens-before: a write the issuer observed through a
-                // morally strong read precedes what follows that read, the copy included (PTX
-                // ISA, "Causality Order": observation followed by base causality).
-                copy.proxy_view
-                    .as_ref()
-                    .is_some_and(|v| v.causes(0, u, p.epoch))
+            } else if p.async_proxy {
+                // Two async-proxy accesses: base causality, in one CTA (`ptx-v8.cat`:
+                // `same-proxy & scta & vloc & base-causality`).
+                same_cta(&p.actor.placement, &at) && copy.view.knows(0, u, p.epoch)
             } else {
-                view.causes(0, u, p.epoch)
+                // A generic read before the copy's write: base causality up to the issue
+                // (`ptx-v8.cat`'s CHOICE: a read has nothing a proxy fence would make visible).
+                // Any other generic access: through a proxy fence of this access's CTA that
+                // covers the location, follows the access in causality order (observation
+                // included) and precedes the issue.
+                (write && !p.write && copy.view.knows(0, u, p.epoch))
+                    || self.proxy_fences.iter().any(|f| {
+                        same_cta(&f.placement, &at)
+                            && f.covers(loc)
+                            && copy.view.knows(0, f.thread, f.epoch)
+                            && f.view.causes(0, u, p.epoch)
+                    })
             };
             if !ordered {
-                found = Some((p.clone(), generic_write && view.causes(0, u, p.epoch)));
+                let needs_proxy_fence = !p.async_proxy && copy.view.causes(0, u, p.epoch);
+                found = Some((p.clone(), needs_proxy_fence));
                 break;
             }
         }
@@ -411,11 +520,12 @@ impl Machine {
             let (kind, headline, mut details) = race.describe(self, loc, event);
             details.pop();
             details.push(if needs_proxy_fence {
-                "the generic-proxy write happens before the copy was issued, but no fence.proxy.async \
-                 of this block lies on the causality path from the write to the issue, so the async \
-                 proxy need not see it: call fence_proxy_async() after the write, either in the \
-                 writing thread before the synchronization that orders it before the issue (e.g. \
-                 before syncthreads) or in the issuing thread after that synchronization"
+                "the generic-proxy access happens before the copy was issued, but no \
+                 fence.proxy.async of the copy's CTA lies on the causality path from the access to \
+                 the issue, so the async proxy need not see it: call fence_proxy_async() after the \
+                 access, either in the accessing thread before the synchronization that orders it \
+                 before the issue (e.g. before syncthreads) or in the issuing thread after that \
+                 synchronization"
                     .to_string()
             } else if let Completion::CpAsyncGroup(g) = copy.completion {
                 format!(
@@ -433,14 +543,48 @@ impl Machine {
             self.fail(kind, headline, details);
             return Err(Halt);
         }
-        let actor = self.actor(a, None);
+        let actor = super::sync::Actor {
+            thread: a,
+            placement: at,
+            scope: None,
+        };
         Arc::make_mut(&mut self.locs[loc]).accesses.push(AccessRec {
             actor,
             epoch,
             write,
             event,
+            async_proxy: !cp_async,
         });
         Ok(())
+    }
+
+    /// A litmus program's bulk-copy completion ([`Completion::MbarrierAt`]): the complete-tx of
+    /// `bytes`, a relaxed `.cluster` read-modify-write of the barrier's packed state by the
+    /// agent. It releases the copy's own accesses, which the agent's clock holds (the agent
+    /// never joined the issuer's view): `ptx-v8.cat`'s `tx-sync` makes the copy's accesses
+    /// visible to an acquire pattern that observes the complete-tx, and nothing that preceded
+    /// the issue. That is a release fence of the agent before a relaxed write, as far as what
+    /// travels is concerned, and is carried as one (a head of the agent's view).
+    pub(super) fn complete_tx_at(
+        &mut self,
+        a: usize,
+        bar: usize,
+        bytes: u64,
+        site: Site,
+    ) -> Result<(), Halt> {
+        let actor = self.actor(a, Some(Scope::Cluster));
+        let head = Head {
+            releaser: actor,
+            view: Arc::new(self.threads[a].view.clone()),
+            levels: ALL_LEVELS,
+        };
+        Arc::make_mut(&mut self.threads[a]).fence_heads = vec![head];
+        let tx = (bytes as i64).wrapping_neg();
+        let apply = move |old: u64| Some(MbarrierState::update(old as i64, 0, tx) as u64);
+        let kind = super::report::RmwKind::Mbarrier;
+        let done = self.rmw(a, bar, kind, &apply, Order::Relaxed, Scope::Cluster, site);
+        Arc::make_mut(&mut self.threads[a]).fence_heads.clear();
+        done.map(|_| ())
     }
 }
 

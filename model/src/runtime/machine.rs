@@ -122,9 +122,6 @@ pub(super) struct ThreadState {
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
     pub(super) future_barriers: Option<Vec<i64>>,
-    /// The view at the thread's latest `fence.proxy.async`: what its bulk copies may see of
-    /// its generic-proxy writes.
-    pub(super) async_view: Option<Arc<View>>,
     /// Shared→global bulk copies issued and not yet completed, and what the completed ones
     /// released (joined by `bulk_wait`).
     pub(super) bulk_outstanding: u32,
@@ -152,9 +149,6 @@ pub(super) struct Arrival {
     pub(super) site: Site,
     pub(super) key: BarrierKey,
     pub(super) view: Arc<View>,
-    /// What the thread's proxy fences (and the barriers before) made visible to the async
-    /// proxy of its block (see [`super::async_copy`]).
-    pub(super) async_view: Option<Arc<View>>,
     pub(super) wait: bool,
     pub(super) quorum: Option<usize>,
 }
@@ -217,6 +211,8 @@ pub struct Machine {
     pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
     /// What `fence.mbarrier_init` published across clusters ([`super::cluster`]).
     pub(super) cluster: super::cluster::InitFences,
+    /// Every `fence.proxy.async` so far (see [`super::async_copy`]).
+    pub(super) proxy_fences: Vec<super::async_copy::ProxyFence>,
     empty_heads: Heads,
 }
 
@@ -238,7 +234,6 @@ impl Machine {
             blocked_iteration: Vec::new(),
             occurrences: HashMap::new(),
             future_barriers: None,
-            async_view: None,
             bulk_outstanding: 0,
             bulk_done: None,
             cp_groups: Vec::new(),
@@ -315,6 +310,7 @@ impl Machine {
             warps: Default::default(),
             nc_reads: Vec::new(),
             cluster: Default::default(),
+            proxy_fences: Vec::new(),
             empty_heads,
             setup,
         }
@@ -442,6 +438,7 @@ impl Machine {
             epoch,
             write,
             event,
+            async_proxy: false,
         });
         Ok(())
     }
@@ -880,13 +877,11 @@ impl Machine {
             }
         }
         let view = Arc::new(self.threads[t].view.clone());
-        let async_view = self.threads[t].async_view.clone();
         self.barrier_waiting[block].push(Arrival {
             thread: t,
             site,
             key,
             view,
-            async_view,
             wait,
             quorum,
         });
@@ -974,34 +969,15 @@ impl Machine {
         }
     }
 
-    /// One barrier instance completes: every arrival's knowledge becomes every waiter's, and so
-    /// does what the arrivals' proxy fences made visible to the block's async proxy (a barrier
-    /// is base causality within the CTA, and a proxy fence may sit anywhere on that path).
+    /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
         self.tally_votes(&group);
         let mut joined = (*group[0].view).clone();
-        let mut joined_async: Option<View> = None;
         for a in &group {
             joined.join(&a.view, ALL_LEVELS);
-            if let Some(v) = &a.async_view {
-                match &mut joined_async {
-                    Some(j) => j.join(v, ALL_LEVELS),
-                    None => joined_async = Some((**v).clone()),
-                }
-            }
         }
         for a in group.iter().filter(|a| a.wait) {
             let own = a.thread;
-            if let Some(fenced) = &joined_async {
-                let th = Arc::make_mut(&mut self.threads[own]);
-                let mut mine = th
-                    .async_view
-                    .as_deref()
-                    .cloned()
-                    .unwrap_or_else(|| fenced.clone());
-                mine.join(fenced, ALL_LEVELS);
-                th.async_view = Some(Arc::new(mine));
-            }
             Arc::make_mut(&mut self.threads[own])
                 .view
                 .join(&joined, ALL_LEVELS);

@@ -29,7 +29,9 @@
 //!   iteration that stores nothing must leave the thread's own state as it was); otherwise an
 //!   unfair schedule may spin until the step bound, which is reported as a *bounded* possible
 //!   hang.
-//! - One copy agent per block performs that block's bulk copies in issue order.
+//! - One copy agent per block performs that block's bulk copies in issue order (a litmus
+//!   program has one per bulk-copy statement); the agent's clock orders its copies one after
+//!   another.
 //! - Tile IR token order is checked within a tile block; across blocks a block's operations
 //!   synchronize in program order (stronger than Tile IR; the axiomatic `tile-ir` model is exact).
 //!

@@ -4,9 +4,9 @@
 //!
 //! The key is exact, not a hash: equal keys mean states with the same futures as far as final
 //! states and races go (the widened views, which only name a race's fix, are left out). It
-//! covers what litmus programs use, `cp.async` included (its groups and the copy agents'
-//! queues); mbarriers, bulk-copy groups and Tile IR tokens, which litmus setups never have, are
-//! not part of it.
+//! covers what litmus programs use, `cp.async` and bulk copies included (groups, the copy
+//! agents' queues, proxy fences); the kernel runtime's mbarrier objects, bulk-copy groups and
+//! Tile IR tokens, which litmus setups never have, are not part of it.
 
 use super::async_copy::{AgentWork, Completion, Copy};
 use super::machine::{BarrierKey, Machine, Status};
@@ -81,9 +81,9 @@ fn copy(key: &mut Vec<u64>, c: &Copy) {
         Completion::MBarrier(bar) => key.extend([0, bar as u64]),
         Completion::BulkGroup => key.push(1),
         Completion::CpAsyncGroup(g) => key.extend([2, g as u64]),
+        Completion::MbarrierAt(bar) => key.extend([3, bar as u64]),
     }
     view(key, &c.view);
-    optional_view(key, c.proxy_view.as_deref());
     optional_view(key, c.written.as_ref());
 }
 
@@ -174,12 +174,26 @@ impl Machine {
                 ((a.actor.thread as u64) << 48)
                     | ((a.epoch as u64) << 16)
                     | ((a.write as u64) << 8)
+                    | ((a.async_proxy as u64) << 9)
                     | scope_code(a.actor.scope)
             }));
             key[start..].sort_unstable();
         }
         for work in &self.agent_work {
             agent_work(key, work);
+        }
+        // Proxy fences: which, where, and what they knew.
+        key.push(self.proxy_fences.len() as u64);
+        for f in &self.proxy_fences {
+            key.extend([f.thread as u64, f.epoch as u64]);
+            match &f.covers {
+                None => key.push(u64::MAX),
+                Some(c) => {
+                    key.push(c.len() as u64);
+                    key.extend(c.iter().map(|&l| l as u64));
+                }
+            }
+            view(key, &f.view);
         }
         // Fence-SC order is execution order: keep it.
         key.push(self.sc_fences.len() as u64);

@@ -10,8 +10,17 @@
 //! proxy) at a point the engine chooses between the issue and the `cp.async.wait_group` that
 //! covers the copy's group (see [`crate::runtime::cp_async`]).
 //!
-//! Not modelled: proxies (every access goes to its physical location through the generic path,
-//! and `fence.proxy` does nothing), so proxy-dependent weak outcomes are not reached.
+//! Bulk copies completed through an mbarrier (`cp.async.bulk...mbarrier::complete_tx::bytes`)
+//! run on copy agents too, one per bulk-copy statement, placed in the destination's CTA: the
+//! agent reads the source and writes the destination in the async proxy, then performs the
+//! complete-tx on the barrier's location (see [`crate::runtime::async_copy`]: the copy is ordered
+//! by its own clock, and generic accesses reach it only through `fence.proxy.async`, which runs
+//! here as one visible operation with the locations of its state space).
+//!
+//! Not modelled: the other proxies (every other access goes to its physical location through
+//! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
+//! not reached; shared→global bulk copies (`.bulk_group`), `fence.mbarrier_init` and cluster
+//! barriers are refused ([`unsupported`]): the axiomatic engine does not model them either.
 
 use super::driver::{explore as run_explore, Body};
 use super::machine::{Machine, Setup, ThreadInfo};
@@ -19,9 +28,11 @@ use super::memory::{ElemKind, LocInfo};
 use super::report::{FailureKind, Site};
 use super::Ctx;
 use crate::axiomatic::events::registers;
+use crate::axiomatic::execution::in_fence_space;
 use crate::axiomatic::FinalState;
 use crate::engine::{Engine, Flow};
-use crate::litmus::{Instr, LocationKind, Operand, Program, Reg, Value};
+use crate::litmus::async_ops::BulkCompletion;
+use crate::litmus::{AsyncOp, Fence, Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use thread::{Next, ThreadRun};
@@ -81,20 +92,33 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
 }
 
 /// Why the runtime cannot run a program: it has an instruction the litmus runtime does not
-/// implement yet (bulk copies, `fence.mbarrier_init` and cluster barriers; the mbarrier
-/// instructions run).
+/// implement yet (shared→global bulk copies and their groups, `fence.mbarrier_init` and cluster
+/// barriers; the mbarrier instructions and mbarrier-completed bulk copies run).
 pub fn unsupported(p: &Program) -> Option<String> {
     p.threads.iter().enumerate().find_map(|(t, th)| {
         th.body.iter().find_map(|s| match &s.instr {
-            Instr::Async(op) if !op.is_mbarrier_op() => Some(format!(
-                "P{t} at {}: the litmus runtime does not run `{}` yet (bulk copies, \
-                 fence.mbarrier_init and cluster barriers are checked by the axiomatic engine only)",
+            Instr::Async(op) if !runs(op) => Some(format!(
+                "P{t} at {}: the litmus runtime does not run `{}` yet (shared→global bulk \
+                 copies, fence.mbarrier_init and cluster barriers are not modelled by either engine)",
                 s.span,
                 crate::litmus::print::instr(p, &s.instr)
             )),
             _ => None,
         })
     })
+}
+
+/// Whether the litmus runtime runs an asynchronous instruction: the mbarrier instructions and
+/// the bulk copies that complete through an mbarrier.
+pub fn runs(op: &AsyncOp) -> bool {
+    op.is_mbarrier_op()
+        || matches!(
+            op,
+            AsyncOp::BulkCopy {
+                completion: BulkCompletion::Mbarrier(_),
+                ..
+            }
+        )
 }
 
 /// [`explore`] with bounds, returning counts as well.
@@ -137,6 +161,24 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     out
 }
 
+/// Whether a statement is a bulk copy (one the runtime runs: see [`runs`]).
+fn bulk_copy(i: &Instr) -> bool {
+    matches!(i, Instr::Async(op @ AsyncOp::BulkCopy { .. }) if runs(op))
+}
+
+/// The CTAs (GPU, CTA id) with a thread that issues `cp.async`.
+fn cp_async_ctas(p: &Program) -> BTreeSet<(u32, u32)> {
+    p.threads
+        .iter()
+        .filter(|th| {
+            th.body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::CpAsync { .. }))
+        })
+        .map(|th| (th.placement.gpu, th.placement.cta))
+        .collect()
+}
+
 /// One number for a barrier's id operands (barriers meet when all of them agree).
 fn barrier_id(ops: impl Iterator<Item = i64>) -> i64 {
     ops.fold(0i64, |acc, v| acc.wrapping_mul(1_000_003).wrapping_add(v))
@@ -164,6 +206,11 @@ struct Step {
     instr: Instr,
     site: Site,
     target: Option<usize>,
+    /// A bulk copy: the slot of its copy agent in `Setup::agents`.
+    agent: Option<usize>,
+    /// A `fence.proxy.async` restricted to a state space: the locations it covers (our
+    /// indices).
+    covers: Option<Arc<[usize]>>,
 }
 
 /// Litmus statements have no Rust call site; every operation of a litmus thread reports this
@@ -187,6 +234,9 @@ impl LitmusModel {
             *slot = index_of_physical[&p.physical(l)];
         }
         let site = litmus_site();
+        // Agent slots: the `cp.async` agents come first, one per CTA that issues copies (their
+        // slot is the block's index, see `setup`), then one per bulk-copy statement.
+        let mut next_agent = cp_async_ctas(p).len();
         let threads = p
             .threads
             .iter()
@@ -199,10 +249,26 @@ impl LitmusModel {
                             Instr::Branch { target, .. } => labels.get(target.as_str()).copied(),
                             _ => None,
                         };
+                        let agent = bulk_copy(&s.instr).then(|| {
+                            next_agent += 1;
+                            next_agent - 1
+                        });
+                        let covers = match &s.instr {
+                            Instr::Fence(Fence::Proxy(kind)) if kind.is_async() => {
+                                let covered: Vec<usize> = (0..p.locations.len())
+                                    .filter(|&l| in_fence_space(p, *kind, &th.placement, l))
+                                    .map(|l| loc_of[l])
+                                    .collect();
+                                Some(covered.into())
+                            }
+                            _ => None,
+                        };
                         Step {
                             instr: s.instr.clone(),
                             site,
                             target,
+                            agent,
+                            covers,
                         }
                     })
                     .collect()
@@ -251,12 +317,10 @@ impl LitmusModel {
         }
         // `cp.async`: every CTA whose threads issue copies gets a copy agent that performs them
         // (see `runtime::cp_async`), after every litmus thread, so thread `t` stays `P{t}`.
-        // `Setup::agents` is indexed by block: the blocks with copies come first.
+        // Their slots in `Setup::agents` are their blocks: the blocks with copies come first.
         let issues = |t: &usize| {
-            p.threads[*t]
-                .body
-                .iter()
-                .any(|s| matches!(s.instr, Instr::CpAsync { .. }))
+            let th = &p.threads[*t];
+            cp_async_ctas(p).contains(&(th.placement.gpu, th.placement.cta))
         };
         blocks.sort_by_key(|members| !members.iter().any(issues));
         for (b, members) in blocks.iter().enumerate() {
@@ -273,6 +337,29 @@ impl LitmusModel {
                     block: b as u32,
                     tid: u32::MAX,
                     name: format!("CTA {b} cp.async agent"),
+                    agent: true,
+                });
+            }
+        }
+        // A bulk copy's agent (slots in statement order, as `new` numbers them) belongs to its
+        // issuer's block, which it outlives as long as that block runs, and is placed in the
+        // destination's CTA, where the copy writes and completes (`ptx-v8.cat`'s CHOICE).
+        for (t, th) in p.threads.iter().enumerate() {
+            for (i, s) in th.body.iter().enumerate() {
+                let Instr::Async(AsyncOp::BulkCopy { dst, .. }) = &s.instr else {
+                    continue;
+                };
+                let placement = p
+                    .shared_of(*dst)
+                    .and_then(|of| p.cta_placement(of))
+                    .unwrap_or(th.placement);
+                debug_assert_eq!(self.threads[t][i].agent, Some(agents.len()));
+                agents.push(threads.len());
+                threads.push(ThreadInfo {
+                    placement,
+                    block: threads[t].block,
+                    tid: u32::MAX,
+                    name: format!("P{t} bulk copy at {}", s.span),
                     agent: true,
                 });
             }

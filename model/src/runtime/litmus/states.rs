@@ -14,8 +14,8 @@
 //!   everything; an access with every operation on other locations, and a load with loads).
 //!   This keeps every final state (persistent sets preserve all terminal states of an acyclic
 //!   state space). Programs with barriers are explored without it: a barrier, and a thread's
-//!   exit, change what other threads may do; so are programs with `cp.async`, whose copy
-//!   agents ([`Config`]) the search steps like threads.
+//!   exit, change what other threads may do; so are programs with `cp.async` or bulk copies,
+//!   whose copy agents ([`Config`]) the search steps like threads.
 
 use super::thread::{Next, ThreadRun};
 use super::{LitmusModel, Options, Outcomes};
@@ -365,9 +365,10 @@ impl Footprints {
                 .iter()
                 .any(|s| matches!(s.instr, Instr::Barrier { .. } | Instr::WarpSync { .. }))
         });
-        // A copy agent's steps have no footprint of their own here: with `cp.async`, every
-        // enabled thread is stepped.
-        if barriers || p.uses_cp_async() || model.names.len() > 64 {
+        // A copy agent's steps have no footprint of their own here: with `cp.async` or bulk
+        // copies, every enabled thread is stepped.
+        let bulk_copies = model.threads.iter().flatten().any(|s| s.agent.is_some());
+        if barriers || p.uses_cp_async() || bulk_copies || model.names.len() > 64 {
             return Footprints {
                 ahead: None,
                 own: Vec::new(),

@@ -1,13 +1,15 @@
 //! One litmus thread as an interpreter: a program counter, its registers and its loop counts.
-//! Local statements (`mov`, `add`, labels, branches, proxy fences) run inside the thread; every
+//! Local statements (`mov`, `add`, labels, branches, proxy fences other than
+//! `fence.proxy.async`) run inside the thread; every
 //! other statement is one visible operation of the machine. Both explorations share it: the
 //! engines' coroutines ([`super::LitmusModel::run_thread`]) and the state-caching search
 //! ([`super::states`]), which clones and compares it, so it is plain data.
 
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
-use crate::litmus::async_ops::{Arrival, MbarrierState};
+use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
+use crate::runtime::async_copy::Completion;
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
@@ -124,8 +126,10 @@ impl ThreadRun {
                     let v = self.val(model, t, a).wrapping_add(self.val(model, t, b));
                     self.set(model, t, dst, v);
                 }
-                // Proxies are not modelled: every access already uses the generic path.
-                Instr::Label(_) | Instr::Fence(Fence::Proxy(_)) => {}
+                // Proxies other than the async one are not modelled: every other access already
+                // uses the generic path.
+                Instr::Label(_) => {}
+                Instr::Fence(Fence::Proxy(kind)) if !kind.is_async() => {}
                 Instr::Branch { cond, .. } => {
                     let taken = match cond {
                         None => true,
@@ -177,12 +181,15 @@ impl ThreadRun {
                 Point::Write(model.loc_of[*loc])
             }
             Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => Point::Read(model.loc_of[*bar]),
+            // Issuing a copy queues it on its agent.
+            Instr::Async(AsyncOp::BulkCopy { .. }) => Point::Other,
             Instr::Async(op) => match op.mbarrier() {
                 Some(bar) => Point::Write(model.loc_of[bar]),
                 None => Point::Other,
             },
             // A commit touches only its thread's own groups (see `Machine::cp_async_commit`).
-            Instr::CpAsyncCommit => Point::Local,
+            // A proxy fence is only read by copies issued after it in causality order.
+            Instr::CpAsyncCommit | Instr::Fence(Fence::Proxy(_)) => Point::Local,
             _ => Point::Other,
         }
     }
@@ -253,7 +260,23 @@ impl ThreadRun {
                 };
                 rmw.run(m, t, model.loc_of[*loc], site)?;
             }
+            Instr::Async(AsyncOp::BulkCopy {
+                dst,
+                src,
+                size,
+                completion: BulkCompletion::Mbarrier(bar),
+            }) => {
+                // The copy's agent performs it (see `runtime::async_copy`).
+                let slot = step.agent.expect("every bulk copy has an agent");
+                let (src, dst, bar) = (model.loc_of[*src], model.loc_of[*dst], model.loc_of[*bar]);
+                let done = Completion::MbarrierAt(bar);
+                m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
+            }
             Instr::Async(op) => self.mbarrier(model, t, m, op, site, mirror, choose)?,
+            Instr::Fence(Fence::Proxy(kind)) => {
+                let name = format!("fence.proxy.{}", kind.name());
+                m.fence_proxy_async_in(t, step.covers.clone(), &name, site)?;
+            }
             Instr::Fence(Fence::Sc(scope)) => m.fence(t, Order::Sc, *scope, site)?,
             Instr::Fence(Fence::AcqRel(scope)) => m.fence(t, Order::AcqRel, *scope, site)?,
             Instr::Barrier { op, id, quorum } => {
