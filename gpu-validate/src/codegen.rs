@@ -20,6 +20,7 @@
 //!   the host copies back only counters.
 
 use crate::host::HostThread;
+use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
 use scopecheck_model::litmus::{
     Access, BarrierOp, Cmp, Fence, Instr, LocId, LocationKind, Operand, Program, Prop, Proxy,
     ProxyFence, Quantifier, Reg, RmwOp, Term, ThreadId,
@@ -266,8 +267,21 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
             let at = format!("P{tid} at {}", s.span);
-            if let Some(scopecheck_model::litmus::warp::WarpPart::Start(op)) = &s.warp {
-                return unsupported(format!("{at}: `{op}` (test instances do not own a warp)"));
+            match &s.warp {
+                Some(WarpPart::Start(op)) => {
+                    check_warp_collective(p, tid, op.mask(), &exchange_form(op), &at)?;
+                    let value = match op {
+                        WarpOp::Shfl { src, .. } | WarpOp::Match { src, .. } => src,
+                        WarpOp::Vote { pred, .. } => pred,
+                    };
+                    if let Operand::Imm(v) = value {
+                        check_i32(*v, &format!("{at}: immediate"))?;
+                    }
+                    continue;
+                }
+                // The rest of an exchange's lowering: the harness runs the instruction itself.
+                Some(WarpPart::Rest) => continue,
+                None => {}
             }
             match &s.instr {
                 Instr::Load { access, .. } if is_nc(access) => {}
@@ -312,7 +326,9 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                          every location in global memory)"
                     ));
                 }
-                Instr::WarpSync { mask } => check_warp_sync(p, tid, *mask, &at)?,
+                Instr::WarpSync { mask } => {
+                    check_warp_collective(p, tid, *mask, "bar.warp.sync", &at)?
+                }
                 Instr::Barrier { quorum, .. } => {
                     let q = if quorum.is_some() {
                         " with a quorum"
@@ -325,7 +341,7 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 }
                 _ => {}
             }
-            for op in operands(&s.instr) {
+            for op in s.instr.operands() {
                 if let Operand::Imm(v) = op {
                     check_i32(*v, &format!("{at}: immediate"))?;
                 }
@@ -335,34 +351,52 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// `bar.warp.sync` runs on the GPU only where every lane it names reaches a matching one: PTX
-/// ISA, bar.warp.sync: "the behavior of bar.warp.sync is undefined if the executing thread is
-/// not in the membermask", and a lane in the mask that never executes a `bar.warp.sync` with the
-/// same mask leaves the others waiting (the model judges such a program; the GPU would hang or
-/// do something undefined). Checked exactly on threads without branches: the executing lane is in
-/// the mask, and every lane of the mask executes as many `bar.warp.sync` with this mask.
-fn check_warp_sync(p: &Program, tid: ThreadId, mask: u32, at: &str) -> Result<(), Unsupported> {
+/// A warp-level instruction (`bar.warp.sync`, `shfl.sync`, `vote.sync`, `match.sync`) runs on
+/// the GPU only where every lane it names reaches a matching one: PTX ISA, bar.warp.sync: "the
+/// behavior of bar.warp.sync is undefined if the executing thread is not in the membermask",
+/// and each of these instructions makes the executing thread "wait until all non-exited threads
+/// corresponding to membermask have executed" the instruction "with the same qualifiers and same
+/// membermask value" (shfl.sync; vote.sync and match.sync alike), so a lane of the mask that
+/// never executes a matching one leaves the others waiting (the model judges such a program; the
+/// GPU would hang or do something undefined). Checked exactly on threads without branches of
+/// their own: the executing lane is in the mask, and every lane of the mask executes the same
+/// sequence of warp-level instructions with this mask, as the harness emits them (`form`).
+fn check_warp_collective(
+    p: &Program,
+    tid: ThreadId,
+    mask: u32,
+    form: &str,
+    at: &str,
+) -> Result<(), Unsupported> {
     let cta = |u: usize| (p.threads[u].placement.gpu, p.threads[u].placement.cta);
     let lanes: Vec<ThreadId> = (0..p.threads.len())
         .filter(|&u| !p.threads[u].placement.is_host() && cta(u) == cta(tid))
         .collect();
-    let syncs = |u: ThreadId| {
+    let collectives = |u: ThreadId| -> Vec<String> {
         p.threads[u]
             .body
             .iter()
-            .filter(|s| s.instr == Instr::WarpSync { mask })
-            .count()
+            .filter_map(|s| match (&s.instr, &s.warp) {
+                (Instr::WarpSync { mask: m }, None) if *m == mask => {
+                    Some("bar.warp.sync".to_string())
+                }
+                (_, Some(WarpPart::Start(op))) if op.mask() == mask => Some(exchange_form(op)),
+                _ => None,
+            })
+            .collect()
     };
+    // Branches of the thread's own, not those an exchange lowers to (the harness runs the
+    // exchange as one instruction).
     let branches = |u: ThreadId| {
         p.threads[u]
             .body
             .iter()
-            .any(|s| matches!(s.instr, Instr::Branch { .. }))
+            .any(|s| s.warp.is_none() && matches!(s.instr, Instr::Branch { .. }))
     };
     let named: Vec<u32> = (0..32).filter(|l| mask >> l & 1 == 1).collect();
     let undefined = |why: &str| {
         unsupported(format!(
-            "{at}: bar.warp.sync {mask:#x} {why} (undefined on the GPU; the model judges it)"
+            "{at}: {form} {mask:#x} {why} (undefined on the GPU; the model judges it)"
         ))
     };
     if mask >> p.lane(tid) & 1 == 0 {
@@ -373,19 +407,32 @@ fn check_warp_sync(p: &Program, tid: ThreadId, mask: u32, at: &str) -> Result<()
             None => return undefined(&format!("names lane {l}, which no thread of the CTA is")),
             Some(&u) if branches(u) => {
                 return unsupported(format!(
-                    "{at}: bar.warp.sync in a CTA whose lane {l} branches (the harness runs warp \
-                     barriers only where it can match every lane's arrivals)"
+                    "{at}: {form} in a CTA whose lane {l} branches (the harness runs warp-level \
+                     instructions only where it can match every lane's arrivals)"
                 ))
             }
-            Some(&u) if syncs(u) != syncs(tid) => {
+            Some(&u) if collectives(u) != collectives(tid) => {
                 return undefined(&format!(
-                    "names lane {l}, which does not reach a matching bar.warp.sync"
+                    "names lane {l}, which does not execute the same warp-level instructions \
+                     with this mask"
                 ))
             }
             Some(_) => {}
         }
     }
     Ok(())
+}
+
+/// The instruction the harness emits for an exchange, without operands: a shuffle always as
+/// `.idx` of the source lane the litmus form picks ([`WarpOp::source_lane`]), so lanes
+/// shuffling with different modes still execute the same instruction.
+fn exchange_form(op: &WarpOp) -> String {
+    match op {
+        WarpOp::Shfl { .. } => "shfl.sync.idx.b32".to_string(),
+        WarpOp::Vote { mode, .. } => format!("vote.sync.{}", mode.name()),
+        WarpOp::Match { all: true, .. } => "match.all.sync.b32".to_string(),
+        WarpOp::Match { all: false, .. } => "match.any.sync.b32".to_string(),
+    }
 }
 
 fn check_i32(v: i64, what: &str) -> Result<(), Unsupported> {
@@ -410,23 +457,6 @@ fn check_access(a: &Access, at: &str) -> Result<(), Unsupported> {
         return unsupported(format!("{at}: strong access without a scope"));
     }
     Ok(())
-}
-
-/// The operands an instruction reads (values and registers).
-pub(crate) fn operands(i: &Instr) -> Vec<&Operand> {
-    match i {
-        Instr::Store { value, .. } => vec![value],
-        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.iter()).collect(),
-        Instr::Red { operand, .. } => vec![operand],
-        Instr::Mov { src, .. } => vec![src],
-        Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => vec![a, b],
-        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.iter()).collect(),
-        _ => vec![],
-    }
 }
 
 /// How many GPUs the program's threads sit on.
@@ -539,7 +569,7 @@ fn saved_registers(p: &Program, observables: &[Observable]) -> Vec<(ThreadId, Re
     let mut set: BTreeSet<(ThreadId, Reg)> = BTreeSet::new();
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
-            if let Some(r) = defined_reg(&s.instr) {
+            if let Some(r) = s.instr.written_reg() {
                 set.insert((tid, r.clone()));
             }
         }
@@ -586,11 +616,11 @@ pub fn spins(p: &Program) -> Vec<Spin> {
             .body
             .iter()
             .enumerate()
-            .filter(|(_, s)| defined_reg(&s.instr) == Some(&r))
+            .filter(|(_, s)| s.instr.written_reg() == Some(&r))
             .map(|(i, _)| i)
             .collect();
         if let [i] = defs[..] {
-            if let Instr::Load { loc, .. } = &thread.body[i].instr {
+            if let (Instr::Load { loc, .. }, None) = (&thread.body[i].instr, &thread.body[i].warp) {
                 if p.initial_value(*loc) != value && i32::try_from(value).is_ok() {
                     out.push(Spin {
                         thread: t,
@@ -604,26 +634,6 @@ pub fn spins(p: &Program) -> Vec<Spin> {
     out.sort_by_key(|s| (s.thread, s.stmt));
     out.dedup();
     out
-}
-
-fn defined_reg(i: &Instr) -> Option<&Reg> {
-    match i {
-        Instr::Load { dst, .. }
-        | Instr::Atom { dst, .. }
-        | Instr::Mov { dst, .. }
-        | Instr::Add { dst, .. } => Some(dst),
-        _ => None,
-    }
-}
-
-fn used_regs(i: &Instr) -> Vec<&Reg> {
-    let mut v: Vec<&Reg> = defined_reg(i).into_iter().collect();
-    for op in operands(i) {
-        if let Operand::Reg(r) = op {
-            v.push(r);
-        }
-    }
-    v
 }
 
 /// A C identifier for a litmus name: letters, digits and `_` kept, anything else hex-escaped.
@@ -814,7 +824,7 @@ impl Gen<'_> {
         let t = &p.threads[tid];
         let mut regs: BTreeSet<&Reg> = BTreeSet::new();
         for s in &t.body {
-            regs.extend(used_regs(&s.instr));
+            regs.extend(s.instr.regs());
         }
         for (th, r) in self.saved {
             if *th == tid {
@@ -837,14 +847,23 @@ impl Gen<'_> {
                 _ => None,
             })
             .collect();
+        // The thread's own branches: an exchange runs as one instruction.
         let has_branch = t
             .body
             .iter()
-            .any(|s| matches!(s.instr, Instr::Branch { .. }));
+            .any(|s| s.warp.is_none() && matches!(s.instr, Instr::Branch { .. }));
         if has_branch {
             emit!(self, "    u32 steps = 0;");
         }
         for (i, s) in t.body.iter().enumerate() {
+            match &s.warp {
+                Some(WarpPart::Start(op)) => {
+                    emit!(self, "    {}", self.exchange(tid, op));
+                    continue;
+                }
+                Some(WarpPart::Rest) => continue,
+                None => {}
+            }
             let code = self.instr(tid, &s.instr, &labels, s.span)?;
             match (
                 self.spins.iter().find(|x| x.thread == tid && x.stmt == i),
@@ -879,6 +898,51 @@ impl Gen<'_> {
             emit!(self, "    if (steps > STEP_LIMIT) out[TIMEOUT_WORD] = 1;");
         }
         Ok(())
+    }
+
+    /// A `shfl.sync`, `vote.sync` or `match.sync` as written (not its lowering). The CTA's
+    /// litmus threads are the adjacent lanes `lane_base ..` of one warp (see
+    /// `Harness::warp_lanes`): a litmus mask or lane is the warp's shifted by `lane_base`, and a
+    /// lane mask the instruction returns is shifted back. A shuffle reads the source lane its
+    /// litmus form picks through `.idx` (see [`exchange_form`]); a predicate is a nonzero
+    /// register, and a `.pred` result is 1 or 0, as in the litmus dialect.
+    fn exchange(&self, tid: ThreadId, op: &WarpOp) -> String {
+        let mask = format!("{:#x}u << lane_base", op.mask());
+        match op {
+            WarpOp::Shfl { dst, src, .. } => {
+                let lane = self.program.lane(tid);
+                let j = op.source_lane(lane).unwrap_or(lane);
+                format!(
+                    "asm volatile(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;\" : \"=r\"(r_{}) : \"r\"({}), \"r\"(lane_base + {j}u), \"r\"({mask}) : \"memory\");",
+                    ident(&dst.0),
+                    self.operand(src)
+                )
+            }
+            WarpOp::Vote {
+                mode: VoteMode::Ballot,
+                dst,
+                pred,
+                ..
+            } => format!(
+                "{{ u32 ballot_; asm volatile(\"{{ .reg .pred p; setp.ne.s32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }}\" : \"=r\"(ballot_) : \"r\"({}), \"r\"({mask}) : \"memory\"); r_{} = (int)(ballot_ >> lane_base); }}",
+                self.operand(pred),
+                ident(&dst.0)
+            ),
+            WarpOp::Vote {
+                mode, dst, pred, ..
+            } => format!(
+                "asm volatile(\"{{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.sync.{}.pred q, p, %2; selp.s32 %0, 1, 0, q; }}\" : \"=r\"(r_{}) : \"r\"({}), \"r\"({mask}) : \"memory\");",
+                mode.name(),
+                ident(&dst.0),
+                self.operand(pred)
+            ),
+            WarpOp::Match { all, dst, src, .. } => format!(
+                "{{ u32 match_; asm volatile(\"match.{}.sync.b32 %0, %1, %2;\" : \"=r\"(match_) : \"r\"({}), \"r\"({mask}) : \"memory\"); r_{} = (int)(match_ >> lane_base); }}",
+                if *all { "all" } else { "any" },
+                self.operand(src),
+                ident(&dst.0)
+            ),
+        }
     }
 
     fn operand(&self, op: &Operand) -> String {

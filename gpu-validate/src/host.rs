@@ -18,7 +18,7 @@
 //! semantics, so an execution of the host code is one of the litmus program's executions under
 //! that mapping; Rust's compiler and the x86-64 hardware only ever narrow the set of outcomes.
 
-use crate::codegen::{operands, STEP_LIMIT};
+use crate::codegen::STEP_LIMIT;
 use scopecheck_model::litmus::{Cmp, Fence, Instr, Operand, Program, Reg, ThreadId};
 use scopecheck_model::scope::Order;
 use std::collections::HashMap;
@@ -99,7 +99,7 @@ impl HostThread {
             }
         };
         for i in &body {
-            for r in registers(i) {
+            for r in i.regs() {
                 note(r);
             }
         }
@@ -276,23 +276,6 @@ impl HostThread {
             volatile_store(unsafe { word(m.regs, base + self.timeout_word) }, 1);
         }
     }
-}
-
-/// The registers an instruction reads or writes.
-fn registers(i: &Instr) -> Vec<&Reg> {
-    let dst = match i {
-        Instr::Load { dst, .. }
-        | Instr::Atom { dst, .. }
-        | Instr::Mov { dst, .. }
-        | Instr::Add { dst, .. } => Some(dst),
-        _ => None,
-    };
-    dst.into_iter()
-        .chain(operands(i).into_iter().filter_map(|o| match o {
-            Operand::Reg(r) => Some(r),
-            Operand::Imm(_) => None,
-        }))
-        .collect()
 }
 
 /// # Safety

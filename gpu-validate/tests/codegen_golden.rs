@@ -223,7 +223,10 @@ fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
     );
 
     for (body, why) in [
-        (" bar.warp.sync 0x3 | st.weak x, 1 ;\n", "does not reach"),
+        (
+            " bar.warp.sync 0x3 | st.weak x, 1 ;\n",
+            "does not execute the same warp-level instructions",
+        ),
         (
             " bar.warp.sync 0x3 | LC: ;\n | bar.warp.sync 0x3 ;\n | ld.weak r0, x ;\n | beq r0, 1, LC ;\n",
             "branches",
@@ -240,4 +243,52 @@ fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
             "{body}: {err}"
         );
     }
+}
+
+/// Warp exchanges run as the instruction written (not their lowering), on the lanes
+/// `lane_base ..` of one warp: masks shifted there, a shuffle as `.idx` of the source lane its
+/// litmus form picks, returned lane masks shifted back; lanes whose exchanges differ (PTX waits
+/// for "the same qualifiers and same membermask value") are refused.
+#[test]
+fn warp_exchanges_run_as_written_on_adjacent_lanes() {
+    let src = "PTX X\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+               ld.weak r0, x | ld.weak r0, x ;\n \
+               shfl.sync.down.b32 r1, r0, 1, 0x1f, 0x3 | shfl.sync.bfly.b32 r1, 7, 1, 0x1f, 0x3 ;\n \
+               vote.sync.ballot.b32 r2, r0, 0x3 | vote.sync.ballot.b32 r2, 1, 0x3 ;\n \
+               vote.sync.uni.pred r3, r0, 0x3 | vote.sync.uni.pred r3, 1, 0x3 ;\n \
+               match.any.sync.b32 r4, r0, 0x3 | match.any.sync.b32 r4, 7, 0x3 ;\n\
+               exists (P0:r1 == 7 /\\ P1:r2 == 2)\n";
+    let h = generate(&parse(src, "x.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .expect("matched exchanges run on the GPU");
+    assert!(h.warp_lanes);
+    // Lane 0 shuffles down by 1 (lane 1), lane 1 across by 1 (lane 0).
+    has(
+        &h.source,
+        "asm volatile(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;\" : \"=r\"(r_r1) : \"r\"(r_r0), \"r\"(lane_base + 1u), \"r\"(0x3u << lane_base) : \"memory\");",
+    );
+    has(
+        &h.source,
+        "asm volatile(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, %3;\" : \"=r\"(r_r1) : \"r\"((7)), \"r\"(lane_base + 0u), \"r\"(0x3u << lane_base) : \"memory\");",
+    );
+    has(&h.source, "vote.sync.ballot.b32 %0, p, %2; }\" : \"=r\"(ballot_) : \"r\"(r_r0), \"r\"(0x3u << lane_base) : \"memory\"); r_r2 = (int)(ballot_ >> lane_base); }");
+    has(
+        &h.source,
+        "vote.sync.uni.pred q, p, %2; selp.s32 %0, 1, 0, q; }\" : \"=r\"(r_r3)",
+    );
+    has(&h.source, "match.any.sync.b32 %0, %1, %2;\" : \"=r\"(match_) : \"r\"((7)), \"r\"(0x3u << lane_base) : \"memory\"); r_r4 = (int)(match_ >> lane_base); }");
+    // Nothing of the lowering (slots, exchange barriers) reaches the kernel's code.
+    assert!(!h.source.contains("bar.sync"), "{}", h.source);
+    assert!(!h.source.contains("red."), "{}", h.source);
+
+    let mixed = src.replace(
+        "vote.sync.uni.pred r3, 1, 0x3",
+        "vote.sync.all.pred r3, 1, 0x3",
+    );
+    let err = generate(&parse(&mixed, "m.litmus").unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("does not execute the same warp-level instructions"),
+        "{err}"
+    );
 }

@@ -6,8 +6,7 @@
 //! progress model under `vulkan.cat`): verdicts decided, how many can hang, how many agree with
 //! the oracle's (cells without a verdict are not run), total and slowest time. `--each` prints every test's verdict and time;
 //! `--only TEXT` (repeatable) keeps the tests whose path contains one of the texts, `--column
-//! NAME` (repeatable) the columns named so. The verdicts `tests/liveness_oracle_slow.txt` lists
-//! as too slow for the cargo test are left out (and counted) unless `--with-slow` is given.
+//! NAME` (repeatable) the columns named so.
 
 use scopecheck_model::axiomatic::liveness::{liveness, Options, Progress};
 use scopecheck_model::axiomatic::Model;
@@ -21,11 +20,6 @@ type Column = Box<dyn Fn(&str) -> Option<(Model, Progress)>>;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let each = args.iter().any(|a| a == "--each");
-    let with_slow = args.iter().any(|a| a == "--with-slow");
-    let slow: Vec<Vec<&str>> = include_str!("../tests/liveness_oracle_slow.txt")
-        .lines()
-        .map(|l| l.split_whitespace().collect())
-        .collect();
     // `--vulkan-unroll N`: the Vulkan suite's bound (Dartagnan's is 4).
     let vulkan_unroll = args
         .iter()
@@ -100,7 +94,7 @@ fn main() {
                 progress,
             };
             let start = Instant::now();
-            let (mut decided, mut hangs, mut agree, mut errors, mut left_out) = (0, 0, 0, 0, 0);
+            let (mut decided, mut hangs, mut agree, mut errors) = (0, 0, 0, 0);
             let mut slowest = (Duration::ZERO, "-");
             for (row, p) in rows.iter().zip(&programs) {
                 let expected = match row.get(col) {
@@ -109,10 +103,6 @@ fn main() {
                     // No verdict to compare with: not timed.
                     _ => continue,
                 };
-                if !with_slow && slow.iter().any(|f| f[..] == [*suite, row[0], h.trim()]) {
-                    left_out += 1;
-                    continue;
-                }
                 let Ok(p) = p else {
                     errors += 1;
                     continue;
@@ -151,7 +141,6 @@ fn main() {
             println!(
                 "{suite} under {model}, progress {progress}, unroll {unroll}: {decided} tests, \
                  {hangs} can hang, {agree}/{given} oracle verdicts agree, {errors} errors, \
-                 {left_out} left out as slow, \
                  {:.3} s (slowest {:.4} s: {})",
                 start.elapsed().as_secs_f64(),
                 slowest.0.as_secs_f64(),

@@ -87,13 +87,9 @@ fn engine_findings(known: bool) -> Vec<(String, String)> {
         .collect()
 }
 
-fn assert_engines_agree(name: &str, text: &str, known: bool) {
+fn assert_engines_agree(name: &str, text: &str) {
     let p = parse(text, name).unwrap_or_else(|e| panic!("{e}"));
-    let options = Options {
-        known_gaps: known,
-        ..Options::default()
-    };
-    if let Err(finding) = check(&p, &options) {
+    if let Err(finding) = check(&p, &Options::default()) {
         panic!("{name}: {finding}");
     }
 }
@@ -107,7 +103,7 @@ fn engine_findings_agree() {
         );
     }
     for (name, text) in engine_findings(false) {
-        assert_engines_agree(&name, &text, false);
+        assert_engines_agree(&name, &text);
     }
 }
 
@@ -115,6 +111,6 @@ fn engine_findings_agree() {
 #[ignore = "findings of known bugs in other engines; see their \"known:\" comments"]
 fn known_engine_bugs_are_fixed() {
     for (name, text) in engine_findings(true) {
-        assert_engines_agree(&name, &text, true);
+        assert_engines_agree(&name, &text);
     }
 }

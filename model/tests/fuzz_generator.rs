@@ -174,6 +174,10 @@ fn generator_covers_the_feature_space() {
                     seen.insert(format!("vote.sync.{}", mode.name()));
                     continue;
                 }
+                Some(WarpPart::Start(WarpOp::Match { all, .. })) => {
+                    seen.insert(format!("match.{}.sync", if *all { "all" } else { "any" }));
+                    continue;
+                }
                 Some(WarpPart::Rest) => continue,
                 None => {}
             }
@@ -277,6 +281,9 @@ fn generator_covers_the_feature_space() {
         "vote.sync.all",
         "vote.sync.any",
         "vote.sync.ballot",
+        "vote.sync.uni",
+        "match.any.sync",
+        "match.all.sync",
         "mbarrier.arrive.release.shared::cta",
         "mbarrier.arrive.relaxed.shared::cluster",
         "mbarrier.try_wait.acquire",

@@ -444,6 +444,108 @@ x=0;
 exists (P0:r1 == 0 /\ P1:r4 == 3)
 "#;
 
+const MATCHES: &str = r#"PTX matches
+{
+x=0;
+}
+ P0@cta 0,gpu 0                  | P1@cta 0,gpu 0                 ;
+ ld.weak r0, x                   | ld.weak r0, x                  ;
+ match.any.sync.b32 r1, r0, 0x3 | match.any.sync.b32 r1, 7, 0x3 ;
+ match.all.sync.b32 r2, 7, 0x3  | match.all.sync.b32 r2, r0, 0x3 ;
+ vote.sync.uni.pred r3, r0, 0x3 | vote.sync.uni.pred r3, 1, 0x3 ;
+exists (P0:r1 == 3)
+"#;
+
+/// `match.any.sync`, `match.all.sync` and `vote.sync.uni` parse, lower like the other
+/// exchanges (`litmus::warp`), print back as written, give the PTX values (every lane reads
+/// x = 0: lane 0 matches 0 against lane 1's 7, lane 1's 0 against lane 0's 7, and the uni vote
+/// sees predicates false and true), and refuse what the dialect cannot lower, at the operand.
+#[test]
+fn match_and_vote_uni_round_trip_and_give_the_ptx_values() {
+    use scopecheck_model::axiomatic::{analyze, Model, Options};
+    use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
+    let p = litmus::parse(MATCHES, "matches.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let ops: Vec<&WarpOp> = p.threads[0]
+        .body
+        .iter()
+        .filter_map(|s| match &s.warp {
+            Some(WarpPart::Start(op)) => Some(op),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(
+        ops[0],
+        WarpOp::Match {
+            all: false,
+            mask: 3,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ops[1],
+        WarpOp::Match {
+            all: true,
+            mask: 3,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ops[2],
+        WarpOp::Vote {
+            mode: VoteMode::Uni,
+            ..
+        }
+    ));
+    let printed = litmus::print(&p);
+    for text in [
+        "match.any.sync.b32 r1, r0, 0x3",
+        "match.all.sync.b32 r2, r0, 0x3",
+        "vote.sync.uni.pred r3, 1, 0x3",
+    ] {
+        assert!(printed.contains(text), "{printed}");
+    }
+    assert_eq!(litmus::parse(&printed, "printed").unwrap(), p);
+
+    let states = analyze(&p, Model::PtxV75, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .states;
+    let regs: Vec<Vec<(String, i64)>> = states
+        .iter()
+        .map(|s| {
+            s.state
+                .regs
+                .iter()
+                .filter(|(r, _)| !r.ends_with(":r0"))
+                .map(|(r, v)| (r.clone(), *v))
+                .collect()
+        })
+        .collect();
+    let want: Vec<(String, i64)> = [
+        ("P0:r1", 1),
+        ("P0:r2", 0),
+        ("P0:r3", 0),
+        ("P1:r1", 2),
+        ("P1:r2", 0),
+        ("P1:r3", 0),
+    ]
+    .into_iter()
+    .map(|(r, v)| (r.to_string(), v))
+    .collect();
+    assert_eq!(regs, [want]);
+
+    let e = error_of(&MATCHES.replace("match.any.sync.b32 r1, r0", "match.any.sync.b32 r0, r0"));
+    assert!(e.message.contains("source `r0` is its destination"), "{e}");
+    assert_eq!((e.span.line, e.span.col), (7, 25));
+    let e = error_of(&MATCHES.replace("match.all.sync.b32 r2, 7,", "match.all.sync.b64 r2, 7,"));
+    assert!(
+        e.message
+            .contains("unknown instruction `match.all.sync.b64`"),
+        "{e}"
+    );
+    let e = error_of(&MATCHES.replace("r2, 7, 0x3 ", "r2, 7, 0x2 "));
+    assert!(e.message.contains("P0 is lane 0"), "{e}");
+}
+
 /// `shfl.sync` (up/down/bfly/idx) and `vote.sync` (all/any/ballot) parse, lower to the slots and
 /// barriers of `litmus::warp`, print back as written (without the slots), and refuse forms PTX
 /// leaves undefined or the dialect does not have, at the instruction.
@@ -513,10 +615,10 @@ fn shfl_and_vote_round_trip_and_check_their_lanes() {
             .contains("unknown instruction `shfl.sync.rot.b32`"),
         "{e}"
     );
-    let e = error_of(&EXCHANGES.replace("vote.sync.any.pred", "vote.sync.uni.pred"));
+    let e = error_of(&EXCHANGES.replace("vote.sync.any.pred", "vote.sync.none.pred"));
     assert!(
         e.message
-            .contains("unknown instruction `vote.sync.uni.pred`"),
+            .contains("unknown instruction `vote.sync.none.pred`"),
         "{e}"
     );
     let e = error_of(&EXCHANGES.replace("r2, r0, 1, 0x1f", "r2, r0, 40, 0x1f"));

@@ -108,6 +108,32 @@ fn a_loop_whose_iteration_writes_is_no_spin() {
 }
 
 #[test]
+fn a_spin_on_a_value_only_thin_air_gives_hangs_only_without_no_thin_air() {
+    // Load buffering that copies x to y and back, and P0 then waits while x is 42. Only a
+    // data-flow cycle can give x the value 42: the PTX models' No-Thin-Air axiom rejects it
+    // (the loop ends), Tile IR has no such axiom and admits the cycle, so P0 may read 42,
+    // the coherence-last value of x, forever.
+    let src = "PTX lb-copy-spin
+{ x=0; y=0; }
+ P0@cta 0,gpu 0        | P1@cta 1,gpu 0        ;
+ ld.relaxed.gpu r0, x  | ld.relaxed.gpu r1, y  ;
+ st.relaxed.gpu y, r0  | st.relaxed.gpu x, r1  ;
+ LC00:                 |                       ;
+ ld.relaxed.gpu r2, x  |                       ;
+ beq r2, 42, LC00      |                       ;
+exists (P0:r2 == 0)
+";
+    let p = scopecheck_model::litmus::parse(src, "lb-copy-spin").unwrap();
+    let opts = Options::default();
+    assert!(liveness(&p, Model::PtxV75, &opts).unwrap().terminates);
+    let hang = liveness(&p, Model::TileIr, &opts)
+        .unwrap()
+        .hang
+        .expect("a self-justified 42 spins forever");
+    assert_eq!(hang.fates, [Fate::Spins, Fate::Done]);
+}
+
+#[test]
 fn progress_models_have_their_command_line_names_and_unroll_zero_is_refused() {
     for progress in Progress::ALL {
         assert_eq!(Progress::from_name(progress.name()), Some(progress));

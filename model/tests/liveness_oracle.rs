@@ -2,12 +2,9 @@
 //! consistent execution can hang; an empty cell is no verdict): `oracle/ptx-liveness`, fair
 //! scheduling, columns `ptx_v6_0` and `ptx_v7_5` (the model), and `oracle/vulkan-liveness`
 //! under `vulkan.cat`, columns the progress models (`fair`, `hsa`, `hsa_obe`, `obe`, `lobe`),
-//! loops unrolled 4 times as Dartagnan's verdicts were. Every verdict judged must agree.
-//!
-//! Verdicts whose search takes too long for a cargo test are listed in
-//! `liveness_oracle_slow.txt` (test and column): each prints a `SKIP` line with the reason and
-//! counts as skipped, never as passed. `examples/liveness_timing.rs` measures every verdict
-//! (`--only TEST --column NAME`). The oracle lives outside the repository
+//! loops unrolled 4 times as Dartagnan's verdicts were. Every verdict given is judged and must
+//! agree; `examples/liveness_timing.rs` measures them (`--only TEST --column NAME`). The
+//! oracle lives outside the repository
 //! (`$SCOPECHECK_SHARED`, else `../shared`); without it the test prints a skip line.
 
 mod common_shared;
@@ -40,11 +37,6 @@ const SUITES: [Suite; 2] = [
     },
 ];
 
-/// Verdicts left out (`SUITE TEST COLUMN` per line), and why.
-const SLOW: &str = include_str!("liveness_oracle_slow.txt");
-const SLOW_REASON: &str = "the search takes too long for a cargo test (over 2 s, measured with \
-    examples/liveness_timing on 2 shared cores)";
-
 /// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never as
 /// passed: libtest has no run-time skip.
 fn main() {
@@ -64,11 +56,7 @@ fn main() {
             skipped += 1;
             continue;
         }
-        let (agreed, disagreements, left_out) = run(suite, &dir);
-        for l in &left_out {
-            println!("SKIP {}: {l}: {SLOW_REASON}", suite.name);
-        }
-        skipped += left_out.len();
+        let (agreed, disagreements) = run(suite, &dir);
         for d in &disagreements {
             println!("DISAGREE {}: {d}", suite.name);
         }
@@ -86,14 +74,8 @@ fn main() {
     }
 }
 
-/// Every verdict of one suite: how many agree, the disagreements, and the verdicts left out
-/// ([`SLOW`]).
-fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
-    let slow: Vec<Vec<&str>> = SLOW
-        .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<&str>>())
-        .filter(|f| f.len() == 3 && f[0] == suite.name)
-        .collect();
+/// Every verdict of one suite: how many agree, and the disagreements.
+fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>) {
     let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("a readable expected.csv");
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
@@ -108,7 +90,7 @@ fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
         })
         .collect();
     let mut agreed = 0;
-    let (mut disagreements, mut left_out) = (Vec::new(), Vec::new());
+    let mut disagreements = Vec::new();
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let program =
@@ -119,13 +101,6 @@ fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
                 Some(&"0") => false,
                 _ => continue,
             };
-            if slow
-                .iter()
-                .any(|f| f[1] == fields[0] && f[2] == header[*col].trim())
-            {
-                left_out.push(format!("{} {}", fields[0], header[*col].trim()));
-                continue;
-            }
             let opts = Options {
                 unroll: suite.unroll,
                 progress: *progress,
@@ -143,5 +118,5 @@ fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
             }
         }
     }
-    (agreed, disagreements, left_out)
+    (agreed, disagreements)
 }

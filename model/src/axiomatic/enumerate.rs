@@ -199,18 +199,13 @@ impl<'p> Explorer<'p> {
         Some(out)
     }
 
-    /// Explores every candidate execution of one combination of traces (one per thread, all
-    /// valuations of the same paths).
-    pub fn explore(&mut self, combo: &[&Trace], out: &mut Collector) -> Result<(), String> {
+    /// The events of one combination of traces (their values set to these traces') and the
+    /// model prepared on them: built by the first valuation of the combination, shared by the
+    /// next ones and by [`Self::explore`].
+    pub fn prepared(&mut self, combo: &[&Trace]) -> Result<(&Events, &dyn Checker), String> {
         let p = self.p;
-        if !values_available(p, combo) {
-            return Ok(());
-        }
-        let shared = match &mut self.shared {
-            Some(shared) => {
-                shared.ev.set_values(combo);
-                shared
-            }
+        match &mut self.shared {
+            Some(shared) => shared.ev.set_values(combo),
             None => {
                 let ev = Events::build(p, combo)?;
                 let checker = prepare(&self.model, &ev);
@@ -224,7 +219,7 @@ impl<'p> Explorer<'p> {
                     .enumerate()
                     .map(|(t, tr)| tr.regs.iter().map(|(r, _)| format!("P{t}:{r}")).collect())
                     .collect();
-                self.shared.insert(Shared {
+                self.shared = Some(Shared {
                     ev,
                     checker,
                     places,
@@ -232,8 +227,25 @@ impl<'p> Explorer<'p> {
                     candidates: Vec::new(),
                     fences: None,
                     never_share: NeverShare::default(),
-                })
+                });
             }
+        }
+        let Some(shared) = &self.shared else {
+            unreachable!("built above")
+        };
+        Ok((&shared.ev, shared.checker.as_ref()))
+    }
+
+    /// Explores every candidate execution of one combination of traces (one per thread, all
+    /// valuations of the same paths).
+    pub fn explore(&mut self, combo: &[&Trace], out: &mut Collector) -> Result<(), String> {
+        let p = self.p;
+        if !values_available(p, combo) {
+            return Ok(());
+        }
+        self.prepared(combo)?;
+        let Some(shared) = &mut self.shared else {
+            unreachable!("prepared above")
         };
         let ev = &shared.ev;
         // States only: a valuation all of whose final memories are found has nothing new.

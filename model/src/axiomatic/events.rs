@@ -263,56 +263,8 @@ pub fn registers(p: &Program, t: ThreadId) -> BTreeMap<Reg, Value> {
     for i in p.reg_init.iter().filter(|i| i.thread == t) {
         note(&i.reg);
     }
-    let op = |o: &Operand| match o {
-        Operand::Reg(r) => Some(r.clone()),
-        Operand::Imm(_) => None,
-    };
     for stmt in &p.threads[t].body {
-        let mut mentioned: Vec<Reg> = Vec::new();
-        match &stmt.instr {
-            Instr::Load { dst, .. } => mentioned.push(dst.clone()),
-            Instr::Store { value, .. } => mentioned.extend(op(value)),
-            Instr::Atom {
-                dst, operand, new, ..
-            } => {
-                mentioned.push(dst.clone());
-                mentioned.extend(op(operand));
-                mentioned.extend(new.as_ref().and_then(op));
-            }
-            Instr::Red { operand, .. } => mentioned.extend(op(operand)),
-            Instr::Barrier { id, quorum, .. } => {
-                mentioned.extend(id.iter().filter_map(op));
-                mentioned.extend(quorum.as_ref().and_then(op));
-            }
-            Instr::Mov { dst, src } => {
-                mentioned.push(dst.clone());
-                mentioned.extend(op(src));
-            }
-            Instr::Add { dst, a, b } => {
-                mentioned.push(dst.clone());
-                mentioned.extend(op(a));
-                mentioned.extend(op(b));
-            }
-            Instr::Branch {
-                cond: Some((_, a, b)),
-                ..
-            } => {
-                mentioned.extend(op(a));
-                mentioned.extend(op(b));
-            }
-            Instr::Async(a) => {
-                mentioned.extend(a.written_reg().cloned());
-                mentioned.extend(a.operands().into_iter().filter_map(op));
-            }
-            Instr::Fence(_)
-            | Instr::CpAsync { .. }
-            | Instr::CpAsyncCommit
-            | Instr::CpAsyncWait { .. }
-            | Instr::WarpSync { .. }
-            | Instr::Label(_)
-            | Instr::Branch { cond: None, .. } => {}
-        }
-        for r in &mentioned {
+        for r in stmt.instr.regs() {
             note(r);
         }
     }

@@ -47,9 +47,10 @@
 use super::enumerate::{Accept, CoFloor, Collector, Explorer};
 use super::events::{self, Expr, Kind, Path, Trace};
 use super::execution::{barrier_instance, Events, Execution};
-use super::rel::{members, Rel};
+use super::models::{Checker, Dynamic};
+use super::rel::{bit, members, Rel, Set};
 use super::{AnalysisError, Model};
-use crate::litmus::{BarrierOp, Instr, Operand, Program, Reg, Span, ThreadId, Value};
+use crate::litmus::{BarrierOp, Instr, Program, Reg, Span, ThreadId, Value};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -486,61 +487,14 @@ fn live_in<'a>(instrs: impl Iterator<Item = &'a Instr> + Clone, stmts: &[usize])
     let instrs: Vec<&Instr> = instrs.collect();
     let (mut read, mut written) = (Vec::new(), BTreeSet::new());
     for &s in stmts {
-        let (uses, defs) = registers_of(instrs[s]);
-        for r in uses {
-            if !written.contains(&r) && !read.contains(&r) {
-                read.push(r);
+        for r in instrs[s].read_regs() {
+            if !written.contains(r) && !read.contains(r) {
+                read.push(r.clone());
             }
         }
-        written.extend(defs);
+        written.extend(instrs[s].written_reg().cloned());
     }
     read
-}
-
-/// The registers an instruction reads and writes.
-fn registers_of(i: &Instr) -> (Vec<Reg>, Vec<Reg>) {
-    let reg = |o: &Operand| match o {
-        Operand::Reg(r) => Some(r.clone()),
-        Operand::Imm(_) => None,
-    };
-    match i {
-        Instr::Load { dst, .. } => (vec![], vec![dst.clone()]),
-        Instr::Store { value, .. } => (reg(value).into_iter().collect(), vec![]),
-        Instr::Atom {
-            dst, operand, new, ..
-        } => (
-            reg(operand)
-                .into_iter()
-                .chain(new.as_ref().and_then(reg))
-                .collect(),
-            vec![dst.clone()],
-        ),
-        Instr::Red { operand, .. } => (reg(operand).into_iter().collect(), vec![]),
-        Instr::Barrier { id, quorum, .. } => (
-            id.iter().chain(quorum.as_ref()).filter_map(reg).collect(),
-            vec![],
-        ),
-        Instr::Mov { dst, src } => (reg(src).into_iter().collect(), vec![dst.clone()]),
-        Instr::Add { dst, a, b } => (
-            reg(a).into_iter().chain(reg(b)).collect(),
-            vec![dst.clone()],
-        ),
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => (reg(a).into_iter().chain(reg(b)).collect(), vec![]),
-        Instr::Async(op) => (
-            op.operands().into_iter().filter_map(reg).collect(),
-            op.written_reg().into_iter().cloned().collect(),
-        ),
-        Instr::Fence(_)
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::WarpSync { .. }
-        | Instr::Label(_)
-        | Instr::Branch { cond: None, .. } => (vec![], vec![]),
-    }
 }
 
 /// The value of an expression over a trace's reads.
@@ -721,22 +675,7 @@ impl Repeated {
 
     /// The condition on reads-from and coherence for one valuation of the runs, and its part
     /// that partial choices can already fail (see [`Collector::viable`]): `(accept, viable)`.
-    fn conditions(&self, first: &[usize], traces: &[Trace]) -> (Accept, Accept) {
-        let value = |id: usize| {
-            let t = first.iter().rposition(|&f| f <= id)?;
-            match traces[t].events.get(id - first[t])?.kind {
-                Kind::Write { value, .. } => Some(value),
-                _ => None,
-            }
-        };
-        // (b): the writes of `I` whose copy writes the same value.
-        let same: Rc<HashSet<usize>> = Rc::new(
-            self.copies
-                .iter()
-                .filter(|&&(w, copy)| value(w).is_some() && value(w) == value(copy))
-                .map(|&(w, _)| w)
-                .collect(),
-        );
+    fn conditions(&self, same: Rc<HashSet<usize>>) -> (Accept, Accept) {
         let (in_s, reads, writes) = (self.in_s.clone(), self.reads.clone(), self.writes.clone());
         // No write of `S` is followed by another write; every read of `S` reads (a), (b) or
         // (c). Both only fail more as reads-from and coherence grow.
@@ -761,6 +700,102 @@ impl Repeated {
                 })
         });
         (accept, viable)
+    }
+
+    /// (b): the writes of `I` whose copy in `S` writes the same value, under one valuation
+    /// (its values set in `ev`).
+    fn same_valued(&self, ev: &Events) -> Rc<HashSet<usize>> {
+        Rc::new(
+            self.copies
+                .iter()
+                .filter(|&&(w, copy)| ev.value(w).is_some() && ev.value(w) == ev.value(copy))
+                .map(|&(w, _)| w)
+                .collect(),
+        )
+    }
+
+    /// A necessary condition for one valuation (its values set in `ev`), checked before its
+    /// search: every read of `S` has a write it may read from under (a), (b) or (c). Such a
+    /// write stores the value the read returns (never the read's own write, for an RMW), is
+    /// in `S`, or else is followed in coherence only by writes of `S`: so it is not followed
+    /// by a write of `P` or `I` it must be ordered with, and where `S` writes the location it
+    /// is a write of (b). A write must be ordered with the other writes to its location that
+    /// are morally strong to it ("morally strong overlapping writes are related in
+    /// coherence order"), and the initial write comes before every other one.
+    ///
+    /// Whether a read may read a write so is decided on the least execution every accepted
+    /// execution with that reads-from pair contains: that pair alone in reads-from, and in
+    /// coherence the initial write first, every write before the writes of `S` at its
+    /// location (`accept`), and, for a write `w` outside `S`, every write of `P` and `I` it
+    /// must be ordered with before `w`; no synchronization. The per-location axioms and the
+    /// global ones that partial choices can break are monotone
+    /// ([`Checker::location_ok`], [`Checker::partial_ok`]): when they fail on it, they fail
+    /// on every execution in which the read reads that write, and the read has no source.
+    /// The answer depends on the events alone, not on values: `known` keeps it per (read,
+    /// write) for the combination's other valuations.
+    fn sources_possible(
+        &self,
+        ev: &Events,
+        checker: &dyn Checker,
+        same: &HashSet<usize>,
+        known: &mut HashMap<(usize, usize), bool>,
+    ) -> bool {
+        self.reads.iter().all(|&r| {
+            let here = ev.w & ev.loc.row(r);
+            let s_writes_here = self.writes.iter().any(|&ws| here & bit(ws) != Set::EMPTY);
+            members(here)
+                .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w))
+                .filter(|&w| self.in_s[w] || !s_writes_here || same.contains(&w))
+                .any(|w| {
+                    *known
+                        .entry((r, w))
+                        .or_insert_with(|| self.may_read(ev, checker, r, w))
+                })
+        })
+    }
+
+    /// Whether read `r` of `S` may read `w` in some accepted execution, on the least execution
+    /// that has it ([`Self::sources_possible`]).
+    fn may_read(&self, ev: &Events, checker: &dyn Checker, r: usize, w: usize) -> bool {
+        let here = ev.w & ev.loc.row(r);
+        let ms = checker.morally_strong();
+        let mut rf = Rel::empty(ev.n);
+        rf.add(w, r);
+        let mut co = Rel::empty(ev.n);
+        for x in members(here) {
+            if ev.init & bit(x) != Set::EMPTY {
+                for y in members(here & !ev.init) {
+                    co.add(x, y);
+                }
+            }
+            if !self.in_s[x] {
+                for &ws in self
+                    .writes
+                    .iter()
+                    .filter(|&&ws| here & bit(ws) != Set::EMPTY)
+                {
+                    co.add(x, ws);
+                }
+                let ordered = ms.has(x, w) || ms.has(w, x) || ev.init & bit(w) != Set::EMPTY;
+                if !self.in_s[w] && x != w && ordered {
+                    co.add(x, w);
+                }
+            }
+        }
+        let co = co.plus();
+        if !co.irreflexive() {
+            return false;
+        }
+        let fr = rf.inv().seq(&co);
+        let none = Rel::empty(ev.n);
+        let x = Dynamic {
+            rf: &rf,
+            co: &co,
+            fr: &fr,
+            sync_fence: &none,
+            sync_barrier: &none,
+        };
+        checker.location_ok(ev, &rf, &co, &fr) && checker.partial_ok(ev, &x)
     }
 
     /// The coherence pairs `accept` asks for: every other write to its location before each
@@ -789,7 +824,17 @@ fn hangs(
     arrivals: &[Vec<Vec<Arrival>>],
 ) -> Result<Option<Hang>, AnalysisError> {
     let paths: Vec<&Path> = combo.iter().map(|r| &r.path).collect();
-    let valuations = super::values::Valuations::new(p, &paths);
+    let mut valuations = super::values::Valuations::new(p, &paths);
+    // A hang is an execution the model admits, so its valuations are those the safety
+    // engine judges ([`super::analyze`]): under a model without a No-Thin-Air axiom (Vulkan,
+    // Tile IR) a read on a data-flow cycle through reads-from may return any value its cycle
+    // confirms, and such an execution is as consistent as any other. Leaving those values out
+    // would call `terminates` a program that the model lets spin on a self-justified value
+    // (a loop waiting for a flag that only a cycle of copies sets). Under the PTX models the
+    // grounded valuations below are the only ones with consistent executions.
+    if !model.forbids_thin_air() {
+        valuations.allow_thin_air(p);
+    }
     // Event ids: initial writes (one per physical location) come first, then each thread's.
     let mut first = Vec::with_capacity(combo.len());
     let mut at = p
@@ -830,6 +875,7 @@ fn hangs(
     );
     let mut result = Ok(());
     let mut found: Option<Vec<Trace>> = None;
+    let mut known = HashMap::new();
     let for_each = if model.forbids_thin_air() {
         super::values::Valuations::for_each_grounded
     } else {
@@ -846,9 +892,22 @@ fn hangs(
         if !repeats || !barriers_block(p, combo, &traces, arrivals) {
             return ControlFlow::Continue(());
         }
-        let (accept, viable) = repeated.conditions(&first, &traces);
-        (out.accept, out.viable) = (Some(accept), Some(viable));
         let refs: Vec<&Trace> = traces.iter().collect();
+        let same = match explorer.prepared(&refs) {
+            Ok((ev, checker)) => {
+                let same = repeated.same_valued(ev);
+                if !repeated.sources_possible(ev, checker, &same, &mut known) {
+                    return ControlFlow::Continue(());
+                }
+                same
+            }
+            Err(e) => {
+                result = Err(e);
+                return ControlFlow::Break(());
+            }
+        };
+        let (accept, viable) = repeated.conditions(same);
+        (out.accept, out.viable) = (Some(accept), Some(viable));
         result = explorer.explore(&refs, &mut out);
         if result.is_err() || out.executions > 0 {
             found = Some(traces);

@@ -285,8 +285,9 @@ mod kernel {
             .all(|(i, &row)| row & R::bit(i) == R::ZERO)
     }
 
+    /// Branch-free: the rows are few and short, so or-ing them all beats stopping early.
     pub fn is_empty<R: Row>(r: &[R]) -> bool {
-        r.iter().all(|&row| row == R::ZERO)
+        r.iter().fold(R::ZERO, |acc, &row| acc | row) == R::ZERO
     }
 
     /// Row by row: `out = f(out, b)`.
@@ -552,6 +553,22 @@ impl Rel {
         let mut r = self.clone();
         zip_rows!(r => o; kernel::diagonal(o, false));
         r
+    }
+}
+
+impl Rel {
+    /// `self |= other`.
+    pub fn union_with(&mut self, other: &Rel) {
+        zip_rows!(self => out, b = other; kernel::combine(out, b, |x, y| x | y));
+    }
+
+    /// `self |= other & mask`.
+    pub fn union_with_masked(&mut self, other: &Rel, mask: &Rel) {
+        zip_rows!(self => out, b = other, m = mask; {
+            for ((x, &y), &z) in out.iter_mut().zip(b).zip(m) {
+                *x |= y & z;
+            }
+        });
     }
 }
 

@@ -21,60 +21,36 @@ pub struct CatChecker {
     /// Coherence and Causality forms on these events.
     cause: Option<usize>,
     none: Rel,
+    /// The values of the last evaluation: the next one recomputes only what reads a choice
+    /// that changed (the races of an execution whose global checks just passed cost the
+    /// flag's own relations only).
     memo: RefCell<Memo>,
-    /// The choices `memo` holds a complete evaluation of, when the last evaluation was one
-    /// of every global check ([`Checker::global_ok`]) that passed: the enumeration then asks
-    /// for the races of that execution, under the same choices, and the model's flag shares
-    /// most of the checks' relations (causality, morally strong pairs).
-    evaluated: RefCell<Option<[Rel; 5]>>,
-}
-
-/// The choices, as one key.
-fn key(x: &Dynamic<'_>) -> [Rel; 5] {
-    [
-        x.rf.clone(),
-        x.co.clone(),
-        x.fr.clone(),
-        x.sync_fence.clone(),
-        x.sync_barrier.clone(),
-    ]
-}
-
-/// Whether `key` holds these choices.
-fn same(key: &[Rel; 5], x: &Dynamic<'_>) -> bool {
-    key[0] == *x.rf
-        && key[1] == *x.co
-        && key[2] == *x.fr
-        && key[3] == *x.sync_fence
-        && key[4] == *x.sync_barrier
 }
 
 impl CatChecker {
     pub fn new(model: Arc<CatModel>, ev: &Events) -> CatChecker {
-        let prep = Prepared::new(&model.compiled, &model.needed, ev);
+        let (prep, memo) = Prepared::new(&model.compiled, &model.needed, ev);
         let ms = match model.ms {
-            Some(i) => prep.get(i).expect("`ms` is static").to_rel(ev.n),
+            Some(i) => prep.get(&memo, i).expect("`ms` is static").to_rel(ev.n),
             None => Rel::cross(ev.n, ev.f, ev.f).minus_id(),
         };
         // The Coherence check covers every pair of writes only if its restrictions keep them.
         let cause = model.cause.as_ref().and_then(|c| {
             let keeps_writes = |s: Option<usize>| {
-                s.is_none_or(|s| match prep.get(s) {
+                s.is_none_or(|s| match prep.get(&memo, s) {
                     Some(Val::Set(set)) => (ev.w & !*set).is_empty(),
                     _ => false,
                 })
             };
             (keeps_writes(c.before) && keeps_writes(c.after)).then_some(c.cause)
         });
-        let memo = RefCell::new(prep.memo());
         CatChecker {
             model,
             prep,
             ms,
             cause,
             none: Rel::empty(ev.n),
-            memo,
-            evaluated: RefCell::new(None),
+            memo: RefCell::new(memo),
         }
     }
 
@@ -86,17 +62,10 @@ impl CatChecker {
         f: impl FnOnce(&mut Eval<'_>) -> R,
     ) -> R {
         let mut memo = self.memo.borrow_mut();
-        // The values of an evaluation under these very choices stay valid (its seed was the
-        // value the model gives that node under them).
-        let prior = self.evaluated.take();
-        let kept = seed.is_none() && prior.is_some_and(|k| same(&k, choices));
-        if !kept {
-            memo.clear();
-            if let Some((i, r)) = seed {
-                memo.set(i, Val::Rel(r.clone()));
-            }
+        let mut e = Eval::new(&self.prep, choices, &mut memo);
+        if let Some((i, r)) = seed {
+            e.seed(i, r);
         }
-        let mut e = Eval::new(&self.model.compiled, &self.prep, choices, &mut memo);
         f(&mut e)
     }
 
@@ -156,18 +125,14 @@ impl Checker for CatChecker {
 
     fn global_ok(&self, _ev: &Events, x: &Dynamic<'_>, cause: &Rel) -> Result<(), &'static str> {
         let seed = self.cause.map(|c| (c, cause));
-        let verdict = self.with(x, seed, |e| {
+        self.with(x, seed, |e| {
             for &c in &self.model.global {
                 if !self.passes(e, c) {
                     return Err(self.model.compiled.checks[c].name);
                 }
             }
             Ok(())
-        });
-        if verdict.is_ok() && !self.model.flags.is_empty() {
-            *self.evaluated.borrow_mut() = Some(key(x));
-        }
-        verdict
+        })
     }
 
     /// Without a causality order to fix coherence pairs early, the monotone global checks on

@@ -1,7 +1,12 @@
-//! Evaluation of a compiled model over one set of events: what reads none of the execution's
-//! choices once ([`Prepared::new`]), the rest per candidate execution ([`Eval`]), skipping every
-//! operation whose result is known empty from the static values (an intersection with the
-//! empty set of proxy fences costs nothing).
+//! Evaluation of a compiled model over one set of events. [`Prepared::new`] turns the model's
+//! graph into a plan for these events: what reads none of the execution's choices is computed
+//! once; operations a statically empty operand decides are dropped; unions, intersections
+//! with static relations and restrictions to static sets fold into one masked union per
+//! node (`[W]; (vloc & r); [W] | [M]; (scta & r); [M]` is `r & m`, one pass). [`Eval`] then
+//! computes what a check asks for under the choices of one candidate execution, and its
+//! [`Memo`] keeps, from one evaluation to the next, every value that reads none of the
+//! choices that changed (reads-from changes at every prefix the enumeration checks, coherence
+//! and the synchronization far less often).
 
 use super::compile::{Base, Choice, Compiled, Op, Ty};
 use crate::axiomatic::events::Kind;
@@ -223,261 +228,635 @@ fn base(ev: &Events, b: Base) -> Val {
     }
 }
 
-/// A model's static values on one set of events.
+/// An operand slot left empty.
+const NONE: u32 = u32::MAX;
+
+/// The stamp of a value fixed once the events are known.
+const STATIC: u32 = u32::MAX;
+
+/// How one entry of a program's plan is computed.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Fixed once the events are known: it reads no choice.
+    Static,
+    /// One of the execution's choices.
+    Choice(Choice),
+    /// `base | (e1 & m1) | (e2 & m2) | …` over the leaves `from..to` (`base` a static entry or
+    /// [`NONE`]). Unions, intersections with static relations, differences with them and
+    /// restrictions to static sets (`[S] ; r ; [T]`) all come to this one step, whatever their
+    /// nesting: `[W]; (vloc & r); [W] | [M]; (scta & r); [M]` is `r & m` for one static `m`.
+    Union { from: u32, to: u32, base: u32 },
+    /// Any other operation, its operands entries of the plan.
+    Op(Op),
+}
+
+/// An operand of a [`Step::Union`]: an entry, intersected with a static entry (or [`NONE`]).
+#[derive(Clone, Copy, Debug)]
+struct Leaf {
+    entry: u32,
+    mask: u32,
+}
+
+/// A `let rec` group's entries.
+#[derive(Clone, Debug, Default)]
+struct GroupPlan {
+    vars: Vec<usize>,
+    bodies: Vec<usize>,
+    /// The entries that read the group's approximations, recomputed at each iteration.
+    members: Vec<usize>,
+}
+
+/// A model's plan on one set of events: every needed node an entry, computed once if it reads
+/// no choice, and simplified with the static values (operations on a statically empty
+/// operand dropped, static intersections and restrictions folded into unions). Each entry
+/// knows which choices it reads, so an evaluation recomputes only the entries whose choices
+/// changed since the last one ([`Memo`]).
 pub struct Prepared {
     pub n: usize,
-    /// The value of every needed node that reads no choice.
-    statics: Vec<Option<Val>>,
-    /// Nodes whose value is empty whatever the choices.
-    empty: Vec<bool>,
-    /// Per `let rec` group, the nodes recomputed at each iteration.
-    rec_nodes: Vec<Vec<usize>>,
+    /// Per compiled node, its entry ([`NONE`] for nodes nothing asks for).
+    at: Vec<u32>,
+    steps: Vec<Step>,
+    /// Per entry, the choices it reads ([`Choice`] bits).
+    reads: Vec<u8>,
+    leaves: Vec<Leaf>,
+    groups: Vec<GroupPlan>,
 }
 
-impl Prepared {
-    /// `needed`: the nodes some check (or the engine) may ask for.
-    pub fn new(m: &Compiled, needed: &[bool], ev: &Events) -> Prepared {
-        let count = m.nodes.len();
-        let mut rec_nodes = vec![Vec::new(); m.groups.len()];
-        for (i, node) in m.nodes.iter().enumerate() {
-            if let Some(g) = node.rec {
-                rec_nodes[g].push(i);
-            }
-        }
-        let mut prep = Prepared {
-            n: ev.n,
-            statics: vec![None; count],
-            empty: vec![false; count],
+/// A union's operands while the plan is built: (entry, static mask) pairs and a static part.
+#[derive(Default)]
+struct View {
+    leaves: Vec<(u32, Option<Rel>)>,
+    base: Option<Rel>,
+}
 
-            rec_nodes,
+impl View {
+    /// The same intersected with the static relation `s`.
+    fn mask(self, s: &Rel) -> View {
+        View {
+            leaves: self
+                .leaves
+                .into_iter()
+                .map(|(e, m)| (e, Some(m.map_or_else(|| s.clone(), |m| &m & s))))
+                .collect(),
+            base: self.base.map(|b| &b & s),
+        }
+    }
+
+    fn union(mut self, other: View) -> View {
+        self.leaves.extend(other.leaves);
+        self.base = match (self.base, other.base) {
+            (Some(a), Some(b)) => Some(&a | &b),
+            (a, b) => a.or(b),
         };
-        // Static nodes in order (operands come first), through the evaluator itself.
-        let none = Rel::empty(ev.n);
-        let choices = Dynamic {
-            rf: &none,
-            co: &none,
-            fr: &none,
-            sync_fence: &none,
-            sync_barrier: &none,
+        self
+    }
+}
+
+/// Builds a [`Prepared`] and its [`Memo`] (the static values).
+struct Builder<'a> {
+    m: &'a Compiled,
+    ev: &'a Events,
+    prep: Prepared,
+    memo: Memo,
+    empty_rel: u32,
+    empty_set: u32,
+    /// The empty relation, as the choices of the static evaluations.
+    none: Rel,
+}
+
+impl Builder<'_> {
+    fn push(&mut self, step: Step, reads: u8, val: Val, stamp: u32) -> u32 {
+        self.prep.steps.push(step);
+        self.prep.reads.push(reads);
+        self.memo.vals.push(val);
+        self.memo.stamp.push(stamp);
+        (self.prep.steps.len() - 1) as u32
+    }
+
+    fn push_static(&mut self, val: Val) -> u32 {
+        self.push(Step::Static, 0, val, STATIC)
+    }
+
+    fn is_static(&self, e: u32) -> bool {
+        self.memo.stamp[e as usize] == STATIC
+    }
+
+    fn static_empty(&self, e: u32) -> bool {
+        self.is_static(e) && self.memo.vals[e as usize].is_empty()
+    }
+
+    /// The operation with its operands' entries.
+    fn remap(&self, op: Op) -> Op {
+        let at = |i: usize| self.prep.at[i] as usize;
+        match op {
+            Op::Union(a, b) => Op::Union(at(a), at(b)),
+            Op::Inter(a, b) => Op::Inter(at(a), at(b)),
+            Op::Diff(a, b) => Op::Diff(at(a), at(b)),
+            Op::Seq(a, b) => Op::Seq(at(a), at(b)),
+            Op::Cross(a, b) => Op::Cross(at(a), at(b)),
+            Op::Complement(a) => Op::Complement(at(a)),
+            Op::Inverse(a) => Op::Inverse(at(a)),
+            Op::Plus(a) => Op::Plus(at(a)),
+            Op::Star(a) => Op::Star(at(a)),
+            Op::Opt(a) => Op::Opt(at(a)),
+            Op::Identity(a) => Op::Identity(at(a)),
+            Op::Domain(a) => Op::Domain(at(a)),
+            Op::Range(a) => Op::Range(at(a)),
+            Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) | Op::Fix(..) => op,
+        }
+    }
+
+    /// A plain operation's entry; computed now when every operand is static.
+    fn plain(&mut self, op: Op) -> u32 {
+        let (operands, count): ([usize; 2], usize) = match op {
+            Op::Union(a, b)
+            | Op::Inter(a, b)
+            | Op::Diff(a, b)
+            | Op::Seq(a, b)
+            | Op::Cross(a, b) => ([a, b], 2),
+            Op::Complement(a)
+            | Op::Inverse(a)
+            | Op::Plus(a)
+            | Op::Star(a)
+            | Op::Opt(a)
+            | Op::Identity(a)
+            | Op::Domain(a)
+            | Op::Range(a) => ([a, 0], 1),
+            Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) | Op::Fix(..) => ([0, 0], 0),
         };
-        let mut memo = Memo::new(count);
-        {
-            let mut e = Eval {
-                m,
-                prep: &prep,
-                choices: &choices,
-                memo: &mut memo,
-                rec: vec![None; m.groups.len()],
+        let operands = &operands[..count];
+        let (folds, reads) = match op {
+            Op::Fix(g, _) => {
+                let bodies = &self.prep.groups[g].bodies;
+                let reads = bodies.iter().fold(0, |r, &b| r | self.prep.reads[b]);
+                (false, reads)
+            }
+            _ => (
+                count > 0 && operands.iter().all(|&o| self.is_static(o as u32)),
+                operands.iter().fold(0, |r, &o| r | self.prep.reads[o]),
+            ),
+        };
+        let e = self.push(Step::Op(op), reads, Val::Set(Set::EMPTY), 0);
+        if folds {
+            let choices = Dynamic {
+                rf: &self.none,
+                co: &self.none,
+                fr: &self.none,
+                sync_fence: &self.none,
+                sync_barrier: &self.none,
             };
-            for (i, node) in m.nodes.iter().enumerate() {
-                if needed[i] && node.reads == 0 && node.rec.is_none() {
-                    if let Op::Base(b) = node.op {
-                        e.memo.set(i, base(ev, b));
-                    } else {
-                        e.get(i);
+            let mut eval = Eval {
+                prep: &self.prep,
+                choices: &choices,
+                memo: &mut self.memo,
+            };
+            eval.ensure(e as usize);
+            self.memo.stamp[e as usize] = STATIC;
+            self.prep.steps[e as usize] = Step::Static;
+            self.prep.reads[e as usize] = 0;
+        }
+        e
+    }
+
+    /// An entry's value as the operand of a union.
+    fn view(&self, e: u32) -> View {
+        if self.is_static(e) {
+            return View {
+                leaves: Vec::new(),
+                base: Some(self.memo.vals[e as usize].rel().clone()),
+            };
+        }
+        match self.prep.steps[e as usize] {
+            Step::Union { from, to, base } => View {
+                leaves: self.prep.leaves[from as usize..to as usize]
+                    .iter()
+                    .map(|l| {
+                        let mask =
+                            (l.mask != NONE).then(|| self.memo.vals[l.mask as usize].rel().clone());
+                        (l.entry, mask)
+                    })
+                    .collect(),
+                base: (base != NONE).then(|| self.memo.vals[base as usize].rel().clone()),
+            },
+            _ => View {
+                leaves: vec![(e, None)],
+                base: None,
+            },
+        }
+    }
+
+    /// The entry of a union: operands merged by entry, empty ones dropped; one unmasked
+    /// operand is that operand's entry.
+    fn finish(&mut self, view: View) -> u32 {
+        let mut leaves: Vec<(u32, Option<Rel>)> = Vec::new();
+        for (e, mask) in view.leaves {
+            if mask.as_ref().is_some_and(Rel::is_empty) || self.static_empty(e) {
+                continue;
+            }
+            match leaves.iter_mut().find(|(f, _)| *f == e) {
+                Some((_, m)) => {
+                    *m = match (m.take(), mask) {
+                        (Some(a), Some(b)) => Some(&a | &b),
+                        _ => None,
                     }
                 }
+                None => leaves.push((e, mask)),
             }
         }
-        for (i, node) in m.nodes.iter().enumerate() {
-            if !needed[i] {
-                continue;
+        let base = view.base.filter(|b| !b.is_empty());
+        match (&leaves[..], &base) {
+            ([], None) => return self.empty_rel,
+            ([], Some(_)) => return self.push_static(Val::Rel(base.expect("a base"))),
+            ([(e, None)], None) => return *e,
+            _ => {}
+        }
+        let base = base.map_or(NONE, |b| self.push_static(Val::Rel(b)));
+        let mut reads = 0;
+        let mut plan = Vec::new();
+        for (e, mask) in leaves {
+            reads |= self.prep.reads[e as usize];
+            let mask = mask.map_or(NONE, |m| self.push_static(Val::Rel(m)));
+            plan.push(Leaf { entry: e, mask });
+        }
+        let from = self.prep.leaves.len() as u32;
+        self.prep.leaves.extend(plan);
+        let to = self.prep.leaves.len() as u32;
+        self.push(
+            Step::Union { from, to, base },
+            reads,
+            Val::Set(Set::EMPTY),
+            0,
+        )
+    }
+
+    /// Notes the entries of a `let rec` group's bodies (once they all have one).
+    fn group_bodies(&mut self, g: usize) {
+        if self.prep.groups[g].bodies.is_empty() {
+            let bodies = self.m.groups[g]
+                .bodies
+                .iter()
+                .map(|&b| self.prep.at[b] as usize)
+                .collect();
+            self.prep.groups[g].bodies = bodies;
+        }
+    }
+
+    /// A static identity's set (`[S]` with `S` static).
+    fn static_identity(&self, node: usize) -> Option<Set> {
+        match self.m.nodes[node].op {
+            Op::Identity(s) if self.is_static(self.prep.at[s]) => {
+                Some(self.memo.vals[self.prep.at[s] as usize].set())
             }
-            if node.reads == 0 && node.rec.is_none() {
-                let v = memo.vals[i].take();
-                prep.empty[i] = v.as_ref().is_some_and(Val::is_empty);
-                prep.statics[i] = v;
-                continue;
-            }
-            let e = |j: usize| prep.empty[j];
-            prep.empty[i] = match node.op {
-                Op::Seq(a, b) | Op::Inter(a, b) | Op::Cross(a, b) => e(a) || e(b),
-                Op::Union(a, b) => e(a) && e(b),
-                Op::Diff(a, _) => e(a),
-                Op::Inverse(a) | Op::Plus(a) | Op::Identity(a) | Op::Domain(a) | Op::Range(a) => {
-                    e(a)
-                }
-                _ => false,
-            };
-        }
-        prep
-    }
-
-    /// A static node's value.
-    pub fn get(&self, i: usize) -> Option<&Val> {
-        self.statics[i].as_ref()
-    }
-
-    /// A fresh memo for [`Eval`].
-    pub fn memo(&self) -> Memo {
-        Memo::new(self.statics.len())
-    }
-}
-
-/// The values of the nodes an evaluation computed, and which those are: forgetting them
-/// between evaluations costs what computing them did, not a pass over every node.
-pub struct Memo {
-    vals: Vec<Option<Val>>,
-    written: Vec<usize>,
-}
-
-impl Memo {
-    fn new(count: usize) -> Memo {
-        Memo {
-            vals: vec![None; count],
-            written: Vec::new(),
-        }
-    }
-
-    /// Gives node `i` its value.
-    pub fn set(&mut self, i: usize, v: Val) {
-        if self.vals[i].is_none() {
-            self.written.push(i);
-        }
-        self.vals[i] = Some(v);
-    }
-
-    /// Forgets every value.
-    pub fn clear(&mut self) {
-        for i in self.written.drain(..) {
-            self.vals[i] = None;
-        }
-    }
-}
-
-/// One evaluation under given choices; values are kept in `memo` (cleared between evaluations).
-pub struct Eval<'a> {
-    pub m: &'a Compiled,
-    pub prep: &'a Prepared,
-    pub choices: &'a Dynamic<'a>,
-    pub memo: &'a mut Memo,
-    /// Per `let rec` group being iterated, the current approximations.
-    rec: Vec<Option<Vec<Rel>>>,
-}
-
-impl<'a> Eval<'a> {
-    pub fn new(
-        m: &'a Compiled,
-        prep: &'a Prepared,
-        choices: &'a Dynamic<'a>,
-        memo: &'a mut Memo,
-    ) -> Eval<'a> {
-        Eval {
-            m,
-            prep,
-            choices,
-            memo,
-            rec: vec![None; m.groups.len()],
-        }
-    }
-
-    /// The value of node `i` (computed once).
-    pub fn get(&mut self, i: usize) -> &Val {
-        if self.prep.statics[i].is_none() && self.memo.vals[i].is_none() {
-            let v = self.compute(i);
-            self.memo.set(i, v);
-        }
-        self.val(i)
-    }
-
-    fn val(&self, i: usize) -> &Val {
-        match &self.prep.statics[i] {
-            Some(v) => v,
-            None => self.memo.vals[i].as_ref().expect("computed"),
-        }
-    }
-
-    fn rel(&mut self, i: usize) -> &Rel {
-        self.get(i).rel()
-    }
-
-    fn set(&mut self, i: usize) -> Set {
-        self.get(i).set()
-    }
-
-    /// A static identity's set, for `[S] ; r` and `r ; [S]` as restrictions.
-    fn static_identity(&self, i: usize) -> Option<Set> {
-        match self.m.nodes[i].op {
-            Op::Identity(s) => self.prep.statics[s].as_ref().map(Val::set),
             _ => None,
         }
     }
 
-    fn compute(&mut self, i: usize) -> Val {
-        let n = self.prep.n;
+    /// The entry of a node that reads some choice (or a `let rec` group's approximations).
+    fn dynamic(&mut self, i: usize) -> u32 {
         let m = self.m;
         let node = &m.nodes[i];
-        if self.prep.empty[i] {
-            return match node.ty {
-                Ty::Set => Val::Set(Set::EMPTY),
-                Ty::Rel => Val::Rel(Rel::empty(n)),
-            };
-        }
+        let n = self.prep.n;
         let all = Set::below(n);
-        let ty = node.ty;
+        let empty = match node.ty {
+            Ty::Rel => self.empty_rel,
+            Ty::Set => self.empty_set,
+        };
         match node.op {
-            Op::Base(_) => unreachable!("bases are static"),
-            Op::Choice(c) => Val::Rel(
-                match c {
-                    Choice::Rf => self.choices.rf,
-                    Choice::Co => self.choices.co,
-                    Choice::Fr => self.choices.fr,
-                    Choice::SyncFence => self.choices.sync_fence,
-                    Choice::SyncBarrier => self.choices.sync_barrier,
+            Op::Choice(c) => return self.push(Step::Choice(c), c as u8, Val::Set(Set::EMPTY), 0),
+            Op::RecVar(g, _) => {
+                let e = self.push(Step::Op(node.op), 0, Val::Set(Set::EMPTY), 0);
+                self.prep.groups[g].vars.push(e as usize);
+                return e;
+            }
+            Op::Fix(g, _) => self.group_bodies(g),
+            _ => {}
+        }
+        let at = |j: usize| self.prep.at[j];
+        if node.ty == Ty::Rel {
+            match node.op {
+                Op::Union(a, b) => {
+                    let view = self.view(at(a)).union(self.view(at(b)));
+                    return self.finish(view);
                 }
-                .clone(),
-            ),
-            Op::Zero => Val::Rel(Rel::empty(n)),
-            Op::Union(a, b) | Op::Inter(a, b) | Op::Diff(a, b) if ty == Ty::Set => {
-                let (x, y) = (self.set(a), self.set(b));
-                Val::Set(match node.op {
+                Op::Inter(a, b) if self.is_static(at(a)) || self.is_static(at(b)) => {
+                    let (s, d) = match self.is_static(at(a)) {
+                        true => (at(a), at(b)),
+                        false => (at(b), at(a)),
+                    };
+                    let s = self.memo.vals[s as usize].rel().clone();
+                    let view = self.view(d).mask(&s);
+                    return self.finish(view);
+                }
+                Op::Diff(a, b) if self.is_static(at(b)) => {
+                    let s = &Rel::cross(n, all, all) - self.memo.vals[at(b) as usize].rel();
+                    let view = self.view(at(a)).mask(&s);
+                    return self.finish(view);
+                }
+                Op::Seq(a, b) => {
+                    if self.static_empty(at(a)) || self.static_empty(at(b)) {
+                        return empty;
+                    }
+                    if let Some(s) = self.static_identity(a) {
+                        let view = self.view(at(b)).mask(&Rel::cross(n, s, all));
+                        return self.finish(view);
+                    }
+                    if let Some(s) = self.static_identity(b) {
+                        let view = self.view(at(a)).mask(&Rel::cross(n, all, s));
+                        return self.finish(view);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Operations a statically empty operand decides.
+        match node.op {
+            Op::Inter(a, b) | Op::Seq(a, b) | Op::Cross(a, b)
+                if self.static_empty(at(a)) || self.static_empty(at(b)) =>
+            {
+                return empty
+            }
+            Op::Union(a, b) if self.static_empty(at(a)) => return at(b),
+            Op::Union(a, b) | Op::Diff(a, b) if self.static_empty(at(b)) => return at(a),
+            Op::Diff(a, _)
+            | Op::Inverse(a)
+            | Op::Plus(a)
+            | Op::Identity(a)
+            | Op::Domain(a)
+            | Op::Range(a)
+                if self.static_empty(at(a)) =>
+            {
+                return empty
+            }
+            _ => {}
+        }
+        let op = self.remap(node.op);
+        self.plain(op)
+    }
+}
+
+impl Prepared {
+    /// The plan of the nodes in `needed` (those some check or the engine may ask for) on
+    /// these events, with a memo holding the static values.
+    pub fn new(m: &Compiled, needed: &[bool], ev: &Events) -> (Prepared, Memo) {
+        let mut b = Builder {
+            m,
+            ev,
+            prep: Prepared {
+                n: ev.n,
+                at: vec![NONE; m.nodes.len()],
+                steps: Vec::new(),
+                reads: Vec::new(),
+                leaves: Vec::new(),
+                groups: vec![GroupPlan::default(); m.groups.len()],
+            },
+            memo: Memo {
+                vals: Vec::new(),
+                stamp: Vec::new(),
+                epoch: 1,
+                changed: [0; 5],
+                last: None,
+            },
+            empty_rel: 0,
+            empty_set: 0,
+            none: Rel::empty(ev.n),
+        };
+        let capacity = 2 * m.nodes.len();
+        b.prep.steps.reserve(capacity);
+        b.prep.reads.reserve(capacity);
+        b.memo.vals.reserve(capacity);
+        b.memo.stamp.reserve(capacity);
+        b.empty_rel = b.push_static(Val::Rel(Rel::empty(ev.n)));
+        b.empty_set = b.push_static(Val::Set(Set::EMPTY));
+        for (i, node) in m.nodes.iter().enumerate() {
+            if !needed[i] {
+                continue;
+            }
+            let before = b.prep.steps.len();
+            let e = if node.reads == 0 && node.rec.is_none() {
+                match node.op {
+                    Op::Base(base_op) => b.push_static(base(b.ev, base_op)),
+                    Op::Zero => b.empty_rel,
+                    Op::Fix(g, _) => {
+                        b.group_bodies(g);
+                        b.plain(node.op)
+                    }
+                    op => {
+                        let op = b.remap(op);
+                        b.plain(op)
+                    }
+                }
+            } else {
+                b.dynamic(i)
+            };
+            b.prep.at[i] = e;
+            if let (Some(g), false) = (node.rec, matches!(node.op, Op::RecVar(..))) {
+                if e as usize >= before && !b.is_static(e) {
+                    b.prep.groups[g].members.push(e as usize);
+                }
+            }
+        }
+        // What the static groups' iterations computed is forgotten.
+        for s in &mut b.memo.stamp {
+            if *s != STATIC {
+                *s = 0;
+            }
+        }
+        (b.prep, b.memo)
+    }
+
+    /// A node's value when it reads no choice.
+    pub fn get<'m>(&self, memo: &'m Memo, node: usize) -> Option<&'m Val> {
+        let e = *self.at.get(node)?;
+        (e != NONE && memo.stamp[e as usize] == STATIC).then(|| &memo.vals[e as usize])
+    }
+}
+
+/// The values of a plan's entries and when each was computed: an evaluation under new
+/// choices recomputes only the entries that read a choice that changed.
+pub struct Memo {
+    vals: Vec<Val>,
+    /// Per entry, the evaluation that computed it (0: none; [`STATIC`]: fixed).
+    stamp: Vec<u32>,
+    /// The current evaluation.
+    epoch: u32,
+    /// Per choice, the evaluation since which it has its value.
+    changed: [u32; 5],
+    /// The choices of the last evaluation.
+    last: Option<[Rel; 5]>,
+}
+
+impl Memo {
+    /// Starts an evaluation under `x`.
+    fn begin(&mut self, x: &Dynamic<'_>) {
+        if self.epoch == STATIC - 1 {
+            for s in &mut self.stamp {
+                if *s != STATIC {
+                    *s = 0;
+                }
+            }
+            self.epoch = 1;
+            self.last = None;
+        }
+        self.epoch += 1;
+        let now = [x.rf, x.co, x.fr, x.sync_fence, x.sync_barrier];
+        match &mut self.last {
+            Some(last) => {
+                for (k, (old, new)) in last.iter_mut().zip(now).enumerate() {
+                    if old != new {
+                        old.clone_from(new);
+                        self.changed[k] = self.epoch;
+                    }
+                }
+            }
+            None => {
+                self.last = Some(now.map(Rel::clone));
+                self.changed = [self.epoch; 5];
+            }
+        }
+    }
+}
+
+/// One evaluation under given choices, on a plan's memo.
+pub struct Eval<'a> {
+    prep: &'a Prepared,
+    choices: &'a Dynamic<'a>,
+    memo: &'a mut Memo,
+}
+
+impl<'a> Eval<'a> {
+    /// An evaluation under `choices`: the memo's values of entries that read none of the
+    /// choices that changed since its last evaluation stay.
+    pub fn new(prep: &'a Prepared, choices: &'a Dynamic<'a>, memo: &'a mut Memo) -> Eval<'a> {
+        memo.begin(choices);
+        Eval {
+            prep,
+            choices,
+            memo,
+        }
+    }
+
+    /// Gives node `i` its value under these choices, known otherwise.
+    pub fn seed(&mut self, i: usize, r: &Rel) {
+        let e = self.prep.at[i] as usize;
+        if !self.valid(e) {
+            self.memo.vals[e] = Val::Rel(r.clone());
+            self.memo.stamp[e] = self.memo.epoch;
+        }
+    }
+
+    /// The value of node `i`.
+    pub fn get(&mut self, i: usize) -> &Val {
+        let e = self.prep.at[i] as usize;
+        self.ensure(e);
+        &self.memo.vals[e]
+    }
+
+    /// Whether entry `e` holds its value under these choices: computed, and none of the
+    /// choices it reads changed since.
+    fn valid(&self, e: usize) -> bool {
+        let s = self.memo.stamp[e];
+        if s == 0 {
+            return false;
+        }
+        let mut reads = self.prep.reads[e];
+        while reads != 0 {
+            if self.memo.changed[reads.trailing_zeros() as usize] > s {
+                return false;
+            }
+            reads &= reads - 1;
+        }
+        true
+    }
+
+    fn ensure(&mut self, e: usize) {
+        if !self.valid(e) {
+            let v = self.compute(e);
+            self.memo.vals[e] = v;
+            self.memo.stamp[e] = self.memo.epoch;
+        }
+    }
+
+    fn val(&self, e: usize) -> &Val {
+        &self.memo.vals[e]
+    }
+
+    fn rel(&mut self, e: usize) -> &Rel {
+        self.ensure(e);
+        self.memo.vals[e].rel()
+    }
+
+    fn set(&mut self, e: usize) -> Set {
+        self.ensure(e);
+        self.memo.vals[e].set()
+    }
+
+    fn compute(&mut self, e: usize) -> Val {
+        let n = self.prep.n;
+        let op = match self.prep.steps[e] {
+            Step::Static => unreachable!("static values are fixed"),
+            Step::Choice(c) => {
+                return Val::Rel(
+                    match c {
+                        Choice::Rf => self.choices.rf,
+                        Choice::Co => self.choices.co,
+                        Choice::Fr => self.choices.fr,
+                        Choice::SyncFence => self.choices.sync_fence,
+                        Choice::SyncBarrier => self.choices.sync_barrier,
+                    }
+                    .clone(),
+                )
+            }
+            Step::Union { from, to, base } => {
+                let prep = self.prep;
+                let leaves = &prep.leaves[from as usize..to as usize];
+                for l in leaves {
+                    self.ensure(l.entry as usize);
+                }
+                let mut out = match base {
+                    NONE => Rel::empty(n),
+                    b => self.val(b as usize).rel().clone(),
+                };
+                for l in leaves {
+                    let r = self.val(l.entry as usize).rel();
+                    match l.mask {
+                        NONE => out.union_with(r),
+                        m => out.union_with_masked(r, self.val(m as usize).rel()),
+                    }
+                }
+                return Val::Rel(out);
+            }
+            Step::Op(op) => op,
+        };
+        let all = Set::below(n);
+        let set_typed = |v: &Val| matches!(v, Val::Set(_));
+        match op {
+            Op::Base(_) | Op::Zero => unreachable!("bases are static"),
+            Op::Choice(_) => unreachable!("a step of its own"),
+            Op::Union(a, b) | Op::Inter(a, b) | Op::Diff(a, b) => {
+                self.ensure(a);
+                if set_typed(self.val(a)) {
+                    let (x, y) = (self.set(a), self.set(b));
+                    return Val::Set(match op {
+                        Op::Union(..) => x | y,
+                        Op::Inter(..) => x & y,
+                        _ => x & !y,
+                    });
+                }
+                // Empty when the left operand is (but a union).
+                if !matches!(op, Op::Union(..)) && self.val(a).is_empty() {
+                    return Val::Rel(Rel::empty(n));
+                }
+                self.ensure(b);
+                let (x, y) = (self.val(a).rel(), self.val(b).rel());
+                Val::Rel(match op {
                     Op::Union(..) => x | y,
                     Op::Inter(..) => x & y,
-                    _ => x & !y,
+                    _ => x - y,
                 })
             }
-            Op::Union(a, b) => {
-                if self.prep.empty[a] {
-                    return Val::Rel(self.rel(b).clone());
-                }
-                if self.prep.empty[b] {
-                    return Val::Rel(self.rel(a).clone());
-                }
-                // An operand empty under these choices: the other one's value.
-                if self.get(a).is_empty() {
-                    return Val::Rel(self.rel(b).clone());
-                }
-                if self.get(b).is_empty() {
-                    return Val::Rel(self.rel(a).clone());
-                }
-                Val::Rel(self.val(a).rel() | self.val(b).rel())
-            }
-            Op::Inter(a, b) => {
-                // Empty when either operand is, whatever the other one's value.
-                if self.get(a).is_empty() || self.get(b).is_empty() {
-                    return Val::Rel(Rel::empty(n));
-                }
-                Val::Rel(self.val(a).rel() & self.val(b).rel())
-            }
-            Op::Diff(a, b) => {
-                if self.prep.empty[b] {
-                    return Val::Rel(self.rel(a).clone());
-                }
-                if self.get(a).is_empty() {
-                    return Val::Rel(Rel::empty(n));
-                }
-                self.get(b);
-                Val::Rel(self.val(a).rel() - self.val(b).rel())
-            }
             Op::Seq(a, b) => {
-                if let Some(s) = self.static_identity(b) {
-                    return Val::Rel(self.rel(a).restrict(all, s));
-                }
-                if let Some(s) = self.static_identity(a) {
-                    return Val::Rel(self.rel(b).restrict(s, all));
-                }
                 // Empty when either operand is, whatever the other one's value.
-                if self.get(a).is_empty() || self.get(b).is_empty() {
+                if self.rel(a).is_empty() || self.rel(b).is_empty() {
                     return Val::Rel(Rel::empty(n));
                 }
                 Val::Rel(self.val(a).rel().seq(self.val(b).rel()))
@@ -486,10 +865,13 @@ impl<'a> Eval<'a> {
                 let (x, y) = (self.set(a), self.set(b));
                 Val::Rel(Rel::cross(n, x, y))
             }
-            Op::Complement(a) => match self.get(a) {
-                Val::Set(s) => Val::Set(all & !*s),
-                Val::Rel(r) => Val::Rel(&Rel::cross(n, all, all) - r),
-            },
+            Op::Complement(a) => {
+                self.ensure(a);
+                match self.val(a) {
+                    Val::Set(s) => Val::Set(all & !*s),
+                    Val::Rel(r) => Val::Rel(&Rel::cross(n, all, all) - r),
+                }
+            }
             Op::Inverse(a) => Val::Rel(self.rel(a).inv()),
             Op::Plus(a) => Val::Rel(self.rel(a).plus()),
             Op::Star(a) => Val::Rel(self.rel(a).star()),
@@ -500,37 +882,43 @@ impl<'a> Eval<'a> {
             }
             Op::Domain(a) => Val::Set(self.rel(a).domain()),
             Op::Range(a) => Val::Set(self.rel(a).range()),
-            Op::RecVar(g, k) => Val::Rel(
-                self.rec[g]
-                    .as_ref()
-                    .expect("recursive variables are read inside their group")[k]
-                    .clone(),
-            ),
+            Op::RecVar(..) => unreachable!("set by the iteration of its group"),
             Op::Fix(g, k) => {
-                let values = self.fix(g);
-                Val::Rel(values[k].clone())
+                self.fix(g);
+                self.val(self.prep.groups[g].vars[k]).clone()
             }
         }
     }
 
-    /// The least fixed point of a `let rec` group: from empty relations, recompute every body
-    /// until nothing changes (every operation is monotone in the variables it reads through
-    /// unions, sequences and closures; the relations are finite, so this ends).
-    fn fix(&mut self, g: usize) -> Vec<Rel> {
-        let m = self.m;
-        let group = &m.groups[g];
-        let mut cur = vec![Rel::empty(self.prep.n); group.vars.len()];
+    /// The least fixed point of a `let rec` group, left in its variables' entries: from empty
+    /// relations, recompute every body until nothing changes (every operation is monotone in
+    /// the variables it reads through unions, sequences and closures; the relations are
+    /// finite, so this ends).
+    fn fix(&mut self, g: usize) {
+        let prep = self.prep;
+        let group = &prep.groups[g];
+        for &v in &group.vars {
+            self.memo.vals[v] = Val::Rel(Rel::empty(prep.n));
+            self.memo.stamp[v] = self.memo.epoch;
+        }
         loop {
-            for &i in &self.prep.rec_nodes[g] {
-                self.memo.vals[i] = None;
+            for &e in &group.members {
+                self.memo.stamp[e] = 0;
             }
-            self.rec[g] = Some(cur.clone());
-            let next: Vec<Rel> = group.bodies.iter().map(|&b| self.rel(b).clone()).collect();
-            if next == cur {
-                self.rec[g] = None;
-                return cur;
+            for &b in &group.bodies {
+                self.ensure(b);
             }
-            cur = next;
+            let same = group
+                .bodies
+                .iter()
+                .zip(&group.vars)
+                .all(|(&b, &v)| self.memo.vals[b] == self.memo.vals[v]);
+            if same {
+                return;
+            }
+            for (&b, &v) in group.bodies.iter().zip(&group.vars) {
+                self.memo.vals[v] = self.memo.vals[b].clone();
+            }
         }
     }
 }

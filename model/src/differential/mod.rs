@@ -47,10 +47,6 @@ pub struct Options {
     /// The most consistent executions the axiomatic engine goes through to decide whether one
     /// has a data race; past it race verdicts are not compared ([`Agreement::races_compared`]).
     pub race_executions: u64,
-    /// Compare also where a known gap of the runtime makes findings expected (a race only the
-    /// runtime sees in a program with `cp.async`; see `compare_races`). Off by default; the
-    /// saved findings of known gaps are replayed with it by an `--ignored` test.
-    pub known_gaps: bool,
 }
 
 impl Default for Options {
@@ -58,7 +54,6 @@ impl Default for Options {
         Options {
             runtime_configurations: 200_000,
             race_executions: 100_000,
-            known_gaps: false,
         }
     }
 }
@@ -444,19 +439,7 @@ fn compare_races(
         .filter(|s| s.racy > 0)
         .map(|s| &s.state)
         .collect();
-    // Known gap (corpus/fuzz-findings/runtime-cp-async-copy-write-lost-through-observation):
-    // the issuer of a cp.async learns the copy's write at its wait_group as an observed event,
-    // which a later observation of the issuer's release does not carry on, so the runtime may
-    // report a race the axioms order through `observation ; base causality`. Until the copy's
-    // write travels with the issuer's clock, a race only the runtime sees in a program with
-    // cp.async is not counted (unless `Options::known_gaps`); races only the axioms see still are.
-    let runtime_only_counts = opts.known_gaps || !issues_cp_async(p);
-    if let Some(state) = outcomes
-        .racy_states
-        .iter()
-        .find(|s| !axioms.contains(s))
-        .filter(|_| runtime_only_counts)
-    {
+    if let Some(state) = outcomes.racy_states.iter().find(|s| !axioms.contains(s)) {
         return Err(Finding::RaceVerdict {
             program: print(p),
             state: Some(state.clone()),
@@ -466,7 +449,7 @@ fn compare_races(
         });
     }
     let (axioms_racy, runtime_racy) = (!axioms.is_empty(), !outcomes.racy_states.is_empty());
-    if axioms_racy != runtime_racy && (axioms_racy || runtime_only_counts) {
+    if axioms_racy != runtime_racy {
         return Err(Finding::RaceVerdict {
             program: print(p),
             state: None,
@@ -476,14 +459,6 @@ fn compare_races(
         });
     }
     Ok(Some(runtime_racy))
-}
-
-/// Whether some thread of `p` issues a `cp.async` copy.
-fn issues_cp_async(p: &Program) -> bool {
-    p.threads
-        .iter()
-        .flat_map(|t| &t.body)
-        .any(|s| matches!(s.instr, crate::litmus::Instr::CpAsync { .. }))
 }
 
 /// What decides [`check`] on `p`, as text: the program without its final condition, which

@@ -417,10 +417,11 @@ fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) 
     insert_in_each(u, threads, &members, Instr::WarpSync { mask }, limits)
 }
 
-/// Now and then a `shfl.sync` or `vote.sync` between two lanes of one CTA's warp, which both
-/// execute once, each at a random place: a shuffle whose source lanes lie in the mask (`.idx`
-/// of one lane, `.bfly` across the two, `.down`/`.up` to the other lane clamped there), or a
-/// vote; the value is a register loaded before (else a constant). Two lanes at most: a wider
+/// Now and then a `shfl.sync`, `vote.sync` or `match.sync` between two lanes of one CTA's warp,
+/// which both execute once, each at a random place: a shuffle whose source lanes lie in the mask
+/// (`.idx` of one lane, `.bfly` across the two, `.down`/`.up` to the other lane clamped there),
+/// a vote or a match; the value is a register loaded before (else a constant: distinct ones for
+/// a shuffle or a vote, 1 for a match, so that constants match). Two lanes at most: a wider
 /// vote multiplies the axiomatic engine's executions (its counters' reductions are ordered in
 /// every way).
 fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) -> Result<()> {
@@ -438,10 +439,15 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
     }
     let members = [cta[lo as usize], cta[hi as usize]];
     let mask = (1 << lo) | (1 << hi);
-    let kind = u.int_in_range(0..=6u8)?;
+    let kind = u.int_in_range(0..=9u8)?;
     // What a lane's exchange costs the exhaustive engines, in instructions: a shuffle is a store,
-    // a load and two barriers; a vote adds one reduction per lane.
-    let cost = if kind < 4 { 2 } else { 3 };
+    // a load and two barriers; a vote adds one reduction per lane; a match loads the other
+    // lane's slot, may add to its counter, and loads and clears the counter.
+    let cost = match kind {
+        0..=3 => 2,
+        4..=7 => 3,
+        _ => 4,
+    };
     let events: usize = threads.iter().map(|t| t.body.len()).sum();
     if events + 2 * cost > limits.max_events
         || members
@@ -481,6 +487,15 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
             pred: value.clone(),
             mask,
         };
+        let matching = |all| WarpOp::Match {
+            all,
+            dst: dst.clone(),
+            src: match &value {
+                Operand::Imm(_) => Operand::Imm(1),
+                reg => reg.clone(),
+            },
+            mask,
+        };
         let op = match kind {
             0 => shfl(ShflMode::Idx, lo, 0x1f),
             1 => shfl(ShflMode::Bfly, lo ^ hi, 0x1f),
@@ -488,7 +503,10 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
             3 => shfl(ShflMode::Up, hi - lo, lo),
             4 => vote(VoteMode::All),
             5 => vote(VoteMode::Any),
-            _ => vote(VoteMode::Ballot),
+            6 => vote(VoteMode::Ballot),
+            7 => vote(VoteMode::Uni),
+            8 => matching(false),
+            _ => matching(true),
         };
         threads[i]
             .body

@@ -467,6 +467,86 @@ impl Instr {
             _ => None,
         }
     }
+
+    /// The value operands an instruction reads (immediates and registers), in operand order.
+    ///
+    /// ```
+    /// use scopecheck_model::litmus::{Instr, Operand, Reg};
+    /// let add = Instr::Add {
+    ///     dst: Reg("r1".into()),
+    ///     a: Operand::Reg(Reg("r0".into())),
+    ///     b: Operand::Imm(1),
+    /// };
+    /// assert_eq!(add.operands(), [&Operand::Reg(Reg("r0".into())), &Operand::Imm(1)]);
+    /// assert_eq!(add.read_regs(), [&Reg("r0".into())]);
+    /// assert_eq!(add.written_reg(), Some(&Reg("r1".into())));
+    /// assert_eq!(add.regs(), [&Reg("r1".into()), &Reg("r0".into())]);
+    /// ```
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Instr::Store { value, .. } => vec![value],
+            Instr::Atom { operand, new, .. } => {
+                std::iter::once(operand).chain(new.as_ref()).collect()
+            }
+            Instr::Red { operand, .. } => vec![operand],
+            Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
+            Instr::Mov { src, .. } => vec![src],
+            Instr::Add { a, b, .. } => vec![a, b],
+            Instr::Async(op) => op.operands(),
+            Instr::Branch {
+                cond: Some((_, a, b)),
+                ..
+            } => vec![a, b],
+            Instr::Load { .. }
+            | Instr::Fence(_)
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::WarpSync { .. }
+            | Instr::Label(_)
+            | Instr::Branch { cond: None, .. } => vec![],
+        }
+    }
+
+    /// The registers an instruction reads: its register operands ([`Instr::operands`]).
+    pub fn read_regs(&self) -> Vec<&Reg> {
+        self.operands()
+            .into_iter()
+            .filter_map(|o| match o {
+                Operand::Reg(r) => Some(r),
+                Operand::Imm(_) => None,
+            })
+            .collect()
+    }
+
+    /// Every register an instruction names: the one it writes ([`Instr::written_reg`]), then
+    /// those it reads ([`Instr::read_regs`]).
+    pub fn regs(&self) -> Vec<&Reg> {
+        let mut regs: Vec<&Reg> = self.written_reg().into_iter().collect();
+        regs.extend(self.read_regs());
+        regs
+    }
+
+    /// The register an instruction writes, if any.
+    pub fn written_reg(&self) -> Option<&Reg> {
+        match self {
+            Instr::Load { dst, .. }
+            | Instr::Atom { dst, .. }
+            | Instr::Mov { dst, .. }
+            | Instr::Add { dst, .. } => Some(dst),
+            Instr::Async(op) => op.written_reg(),
+            Instr::Store { .. }
+            | Instr::Red { .. }
+            | Instr::Barrier { .. }
+            | Instr::Fence(_)
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::WarpSync { .. }
+            | Instr::Label(_)
+            | Instr::Branch { .. } => None,
+        }
+    }
 }
 
 /// An instruction and where it was written.

@@ -841,7 +841,7 @@ impl<'a> Parser<'a> {
                         Parsed::Warp(_) if threads[t].placement.is_host() => {
                             return self.err(
                                 cell.at,
-                                "a host thread has no warp: shfl.sync and vote.sync are GPU instructions",
+                                "a host thread has no warp: shfl.sync, vote.sync and match.sync are GPU instructions",
                             );
                         }
                         Parsed::Warp(_) => {}
@@ -1096,7 +1096,7 @@ impl<'a> Parser<'a> {
         if async_ops::is_async(&parts) {
             return Ok((Parsed::Instr(ins.async_op(&parts)?), None));
         }
-        if matches!(parts[0], "shfl" | "vote") {
+        if matches!(parts[0], "shfl" | "vote" | "match") {
             return Ok((Parsed::Warp(ins.exchange(&parts)?), None));
         }
         let instr = match parts[0] {
@@ -1226,9 +1226,9 @@ impl<'a> Parser<'a> {
                 .map(|i| &i.reg)
                 .collect();
             // Loops may read a register written later in the text: collect all writes first.
-            defined.extend(thread.body.iter().filter_map(|s| written_reg(&s.instr)));
+            defined.extend(thread.body.iter().filter_map(|s| s.instr.written_reg()));
             for stmt in &thread.body {
-                for reg in read_regs(&stmt.instr) {
+                for reg in stmt.instr.read_regs() {
                     // A location first used in a later row is declared only then, so an earlier
                     // operand of that name was taken for a register: reject it here, wherever it is.
                     if p.location_named(&reg.0).is_some() {
@@ -1412,40 +1412,6 @@ fn split_words(p: Piece<'_>) -> Vec<Piece<'_>> {
         }
     }
     out
-}
-
-pub(crate) fn written_reg(instr: &Instr) -> Option<&Reg> {
-    match instr {
-        Instr::Load { dst, .. }
-        | Instr::Atom { dst, .. }
-        | Instr::Mov { dst, .. }
-        | Instr::Add { dst, .. } => Some(dst),
-        Instr::Async(op) => op.written_reg(),
-        _ => None,
-    }
-}
-
-pub(crate) fn read_regs(instr: &Instr) -> Vec<&Reg> {
-    let ops: Vec<&Operand> = match instr {
-        Instr::Store { value, .. } => vec![value],
-        Instr::Atom { operand, new, .. } => std::iter::once(operand).chain(new.as_ref()).collect(),
-        Instr::Red { operand, .. } => vec![operand],
-        Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
-        Instr::Mov { src, .. } => vec![src],
-        Instr::Add { a, b, .. } => vec![a, b],
-        Instr::Async(op) => op.operands(),
-        Instr::Branch {
-            cond: Some((_, a, b)),
-            ..
-        } => vec![a, b],
-        _ => vec![],
-    };
-    ops.into_iter()
-        .filter_map(|o| match o {
-            Operand::Reg(r) => Some(r),
-            Operand::Imm(_) => None,
-        })
-        .collect()
 }
 
 /// One instruction's mnemonic and arguments, with the helpers to read them.
@@ -1884,8 +1850,9 @@ enum Parsed {
 /// Warp-level instructions: `bar.warp.sync membermask`, `shfl.sync`, `vote.sync`.
 impl<'a> Ins<'_, 'a> {
     /// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` (`b`, `c` constants) and
-    /// `vote.sync.{all,any}.pred d, a, membermask`, `vote.sync.ballot.b32 d, a, membermask`
-    /// (see [`super::warp`]).
+    /// `vote.sync.{all,any,uni}.pred d, a, membermask`, `vote.sync.ballot.b32 d, a,
+    /// membermask`, `match.any.sync.b32 d, a, membermask` and `match.all.sync.b32 d, a,
+    /// membermask` (see [`super::warp`]).
     fn exchange(self, parts: &[&str]) -> Result<WarpOp> {
         let unknown = |what: &str| {
             self.p.err(
@@ -1921,7 +1888,8 @@ impl<'a> Ins<'_, 'a> {
                     ("all", "pred") => VoteMode::All,
                     ("any", "pred") => VoteMode::Any,
                     ("ballot", "b32") => VoteMode::Ballot,
-                    _ => return unknown("`vote.sync.all.pred`, `vote.sync.any.pred` or `vote.sync.ballot.b32` `d, a, membermask`"),
+                    ("uni", "pred") => VoteMode::Uni,
+                    _ => return unknown("`vote.sync.all.pred`, `vote.sync.any.pred`, `vote.sync.uni.pred` or `vote.sync.ballot.b32` `d, a, membermask`"),
                 };
                 self.arity(3)?;
                 Ok(WarpOp::Vote {
@@ -1931,6 +1899,28 @@ impl<'a> Ins<'_, 'a> {
                     mask: self.member_mask(2)?,
                 })
             }
+            ["match", mode @ ("any" | "all"), "sync", "b32"] => {
+                self.arity(3)?;
+                let dst = self.reg(0)?;
+                let src = self.operand(1)?;
+                // The lowering (`warp::lower`) loads the other lanes' values into `d` while it
+                // still compares them with `a`.
+                if src == Operand::Reg(dst.clone()) {
+                    return self.p.err(
+                        self.args[1].at,
+                        format!("match.sync's source `{dst}` is its destination: the litmus dialect needs another register for `a`"),
+                    );
+                }
+                Ok(WarpOp::Match {
+                    all: *mode == "all",
+                    dst,
+                    src,
+                    mask: self.member_mask(2)?,
+                })
+            }
+            ["match", ..] => unknown(
+                "`match.any.sync.b32 d, a, membermask` or `match.all.sync.b32 d, a, membermask` (rows are split at `|`, so the optional predicate `d|p` of match.all is not written: it is `d != 0`)",
+            ),
             _ => unknown(
                 "`shfl.sync.MODE.b32 d, a, b, c, membermask` or `vote.sync.MODE d, a, membermask`",
             ),
@@ -2397,7 +2387,7 @@ impl<'a> CondParser<'_, 'a> {
                 .reg_init
                 .iter()
                 .any(|i| i.thread == thread && i.reg == reg)
-                || t.body.iter().any(|s| written_reg(&s.instr) == Some(&reg));
+                || t.body.iter().any(|s| s.instr.written_reg() == Some(&reg));
             if !known {
                 return self.p.err(tok.at, format!("the condition names register `{reg}` which P{thread} never writes or initialises"));
             }

@@ -1,9 +1,10 @@
-//! Warp-level register exchanges: `shfl.sync` and `vote.sync`.
+//! Warp-level register exchanges: `shfl.sync`, `vote.sync` and `match.sync`.
 //!
 //! A lane of a warp hands a register value to other lanes without memory (PTX ISA,
 //! *shfl.sync*: it "exchange[s] register data between threads of a warp"; *vote.sync*: it
 //! performs "a reduction of the source predicate across all non-exited threads in
-//! membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
+//! membermask"; *match.sync*: it "performs broadcast and compare of operand a across all
+//! non-exited threads in membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
 //! executing thread to wait until all non-exited threads corresponding to membermask have
 //! executed shfl.sync with the same qualifiers and same membermask value before resuming
 //! execution"); issue 19 gives both the synchronization of `bar.warp.sync` over the mask.
@@ -97,6 +98,10 @@ pub enum VoteMode {
     Any,
     /// `.ballot.b32`: bit `k` set when lane `k`'s predicate is true.
     Ballot,
+    /// `.uni.pred`: 1 when every lane's predicate has the same value (PTX ISA, *vote.sync*:
+    /// "True if source predicate has the same value in all non-exited threads in
+    /// membermask").
+    Uni,
 }
 
 /// A warp-level exchange instruction, as written.
@@ -112,13 +117,25 @@ pub enum WarpOp {
         c: u32,
         mask: u32,
     },
-    /// `vote.sync.all.pred` / `vote.sync.any.pred` / `vote.sync.ballot.b32 dst, pred,
-    /// membermask`. The litmus dialect has no predicate registers: `pred` is true when nonzero,
-    /// and a `.pred` destination receives 1 or 0.
+    /// `vote.sync.all.pred` / `vote.sync.any.pred` / `vote.sync.uni.pred` /
+    /// `vote.sync.ballot.b32 dst, pred, membermask`. The litmus dialect has no predicate
+    /// registers: `pred` is true when nonzero, and a `.pred` destination receives 1 or 0.
     Vote {
         mode: VoteMode,
         dst: Reg,
         pred: Operand,
+        mask: u32,
+    },
+    /// `match.any.sync.b32 dst, src, membermask` or `match.all.sync.b32 dst, src, membermask`
+    /// (PTX ISA, *match.sync*): with `.any`, `dst` gets the mask of the member lanes whose
+    /// `src` equals this lane's; with `.all`, the member mask when every member lane's `src`
+    /// is equal, else 0. The litmus dialect splits rows at `|`, so `match.all`'s optional
+    /// predicate destination (`dst|p`) is not written: it is `dst != 0`.
+    Match {
+        /// `.all` (else `.any`).
+        all: bool,
+        dst: Reg,
+        src: Operand,
         mask: u32,
     },
 }
@@ -152,6 +169,7 @@ impl VoteMode {
             VoteMode::All => "all",
             VoteMode::Any => "any",
             VoteMode::Ballot => "ballot",
+            VoteMode::Uni => "uni",
         }
     }
 }
@@ -160,7 +178,9 @@ impl WarpOp {
     /// The member mask.
     pub fn mask(&self) -> u32 {
         match self {
-            WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } => *mask,
+            WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } | WarpOp::Match { mask, .. } => {
+                *mask
+            }
         }
     }
 
@@ -205,7 +225,28 @@ impl WarpOp {
                 };
                 format!("vote.sync.{}.{ty} {dst}, {pred}, {mask:#x}", mode.name())
             }
+            WarpOp::Match {
+                all,
+                dst,
+                src,
+                mask,
+            } => {
+                let mode = if *all { "all" } else { "any" };
+                format!("match.{mode}.sync.b32 {dst}, {src}, {mask:#x}")
+            }
         }
+    }
+
+    /// Whether the exchange writes the lane's value to its slot (`P<t>%lane`): a shuffle or a
+    /// match.
+    fn uses_slot(&self) -> bool {
+        matches!(self, WarpOp::Shfl { .. } | WarpOp::Match { .. })
+    }
+
+    /// Whether the exchange gathers a lane mask in the lane's counter (`P<t>%vote`): a vote or
+    /// a match.
+    fn uses_counter(&self) -> bool {
+        matches!(self, WarpOp::Vote { .. } | WarpOp::Match { .. })
     }
 
     /// The lane whose `src` lane `lane` of a `shfl.sync` reads (PTX ISA, *shfl.sync*: `maxLane
@@ -278,8 +319,8 @@ pub fn placeholder(op: WarpOp, span: Span) -> Stmt {
 }
 
 /// Lower every placeholder exchange of `threads` (see the module docs). Every thread of a CTA
-/// in which some thread shuffles gets a slot (`P0%lane`), every thread of a CTA in which some
-/// thread votes a vote counter (`P0%vote`), appended to `locations` in thread order, so that a
+/// in which some thread shuffles or matches gets a slot (`P0%lane`), every thread of a CTA in
+/// which some thread votes or matches a counter (`P0%vote`), appended to `locations` in thread order, so that a
 /// program and its printed and parsed copy lower alike.
 ///
 /// ```
@@ -298,18 +339,14 @@ pub fn placeholder(op: WarpOp, span: Span) -> Stmt {
 /// ```
 pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
     let cta = |t: &Thread| (t.placement.gpu, t.placement.cta);
-    let using = |shfl: bool| -> Vec<(u32, u32)> {
+    let using = |uses: fn(&WarpOp) -> bool| -> Vec<(u32, u32)> {
         threads
             .iter()
-            .filter(|t| {
-                t.body
-                    .iter()
-                    .any(|s| pending(s).is_some_and(|op| matches!(op, WarpOp::Shfl { .. }) == shfl))
-            })
+            .filter(|t| t.body.iter().any(|s| pending(s).is_some_and(uses)))
             .map(cta)
             .collect()
     };
-    let (shuffling, voting) = (using(true), using(false));
+    let (shuffling, voting) = (using(WarpOp::uses_slot), using(WarpOp::uses_counter));
     if shuffling.is_empty() && voting.is_empty() {
         return;
     }
@@ -359,6 +396,22 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
                         .collect();
                     let own = counter[t].expect("a voting thread has a counter");
                     vote(&op, lane, own, &counters, &label)
+                }
+                WarpOp::Match { .. } => {
+                    let others: Vec<(u32, LocId)> = (0..warp.len() as u32)
+                        .filter(|&k| k != lane && op.mask() & (1 << k) != 0)
+                        .map(|k| {
+                            (
+                                k,
+                                slot[warp[k as usize]].expect("lanes of one CTA have slots"),
+                            )
+                        })
+                        .collect();
+                    let own = (
+                        slot[t].expect("a matching thread has a slot"),
+                        counter[t].expect("a matching thread has a counter"),
+                    );
+                    matching(&op, lane, own, &others, &label)
                 }
             };
             for (i, instr) in lowered.into_iter().enumerate() {
@@ -475,6 +528,27 @@ fn vote(op: &WarpOp, lane: u32, own: LocId, counters: &[LocId], label: &str) -> 
     };
     match mode {
         VoteMode::Ballot => {}
+        VoteMode::Uni => {
+            let same = format!("{label}.same");
+            out.extend([
+                Instr::Branch {
+                    cond: Some((Cmp::Eq, reg.clone(), Operand::Imm(0))),
+                    target: same.clone(),
+                },
+                Instr::Branch {
+                    cond: Some((Cmp::Eq, reg, Operand::Imm(*mask as Value))),
+                    target: same.clone(),
+                },
+                set(0),
+                Instr::Branch {
+                    cond: None,
+                    target: end.clone(),
+                },
+                Instr::Label(same),
+                set(1),
+                Instr::Label(end),
+            ]);
+        }
         VoteMode::Any => out.extend([
             Instr::Branch {
                 cond: Some((Cmp::Eq, reg, Operand::Imm(0))),
@@ -500,6 +574,99 @@ fn vote(op: &WarpOp, lane: u32, own: LocId, counters: &[LocId], label: &str) -> 
                 Instr::Label(end),
             ]);
         }
+    }
+    out.push(barrier(op));
+    out
+}
+
+/// `match.sync`: store `src` to the lane's slot and meet; for each other member lane `k`, load
+/// its slot into `dst` and, when it equals `src`, add `1 << k` to the lane's counter (only this
+/// lane touches it); load the counter into `dst`, clear it, add the lane's own bit: `dst` is
+/// the `.any` mask. `.all` keeps it when it is the member mask, else 0; meet again. `dst` receives loads while `src` is still compared, so the parser refuses a
+/// `src` register equal to `dst`.
+fn matching(
+    op: &WarpOp,
+    lane: u32,
+    (slot, own): (LocId, LocId),
+    others: &[(u32, LocId)],
+    label: &str,
+) -> Vec<Instr> {
+    let WarpOp::Match {
+        all,
+        dst,
+        src,
+        mask,
+    } = op
+    else {
+        unreachable!("a match")
+    };
+    let mut out = vec![
+        Instr::Store {
+            access: WEAK,
+            loc: slot,
+            value: src.clone(),
+        },
+        barrier(op),
+    ];
+    for &(k, other) in others {
+        let differ = format!("{label}.k{k}");
+        out.extend([
+            Instr::Load {
+                access: WEAK,
+                dst: dst.clone(),
+                loc: other,
+            },
+            Instr::Branch {
+                cond: Some((Cmp::Ne, Operand::Reg(dst.clone()), src.clone())),
+                target: differ.clone(),
+            },
+            Instr::Red {
+                access: Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Relaxed,
+                    scope: Some(Scope::Cta),
+                },
+                op: RmwOp::Add,
+                loc: own,
+                operand: Operand::Imm(1 << k),
+            },
+            Instr::Label(differ),
+        ]);
+    }
+    out.extend([
+        Instr::Load {
+            access: WEAK,
+            dst: dst.clone(),
+            loc: own,
+        },
+        Instr::Store {
+            access: WEAK,
+            loc: own,
+            value: Operand::Imm(0),
+        },
+        Instr::Add {
+            dst: dst.clone(),
+            a: Operand::Reg(dst.clone()),
+            b: Operand::Imm(1 << lane),
+        },
+    ]);
+    if *all {
+        let keep = format!("{label}.all");
+        out.extend([
+            Instr::Branch {
+                cond: Some((
+                    Cmp::Eq,
+                    Operand::Reg(dst.clone()),
+                    Operand::Imm(*mask as Value),
+                )),
+                target: keep.clone(),
+            },
+            Instr::Mov {
+                dst: dst.clone(),
+                src: Operand::Imm(0),
+            },
+            Instr::Label(keep),
+        ]);
     }
     out.push(barrier(op));
     out

@@ -25,7 +25,9 @@
 //! A `cp.async` copy works in the generic proxy: PTX orders it after what its issuer knew at the
 //! issue and before what follows the issuer's `wait_group` for its group, and leaves it
 //! unordered with every other copy (of another thread, or of the same thread before a wait). Its
-//! completion hands the issuer its element writes alone ([`Copy::written`]).
+//! completion hands the issuer its element writes alone ([`Copy::written`]). Its element writes
+//! are stored as weak writes of the issuer, which makes them morally strong with the issuer's
+//! later reads (program order), as the axioms have them.
 //!
 //! Limitation: an agent performs its copies in issue order, so two copies of one agent never
 //! overlap in time (real TMA units may), and the agent's clock orders each copy after the
@@ -412,7 +414,21 @@ impl Machine {
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, src, false, epoch, event, copy)?;
         self.async_race_check(a, dst, true, epoch, event, copy)?;
-        let actor = self.actor(a, None);
+        // A `cp.async` copy's write is a weak write of its issuer (the axioms make the copy's
+        // events the issuing thread's, ordered before what follows its `wait_group`): PTX ISA,
+        // "Morally strong operations": two operations are morally strong when "the operations
+        // are related in program order (i.e, they are both executed by the same thread)". So
+        // an RMW of the issuer after the wait that reads the copy's write observes it, and
+        // whoever observes that RMW observes the copy's write too ("Observation Order": "for
+        // some atomic operation Z, W precedes Z and Z precedes R in observation order"), which
+        // orders it before what follows ("Causality Order": observation, then base causality).
+        // Its race checks keep the agent's actor: before the wait nothing orders it with its
+        // issuer's accesses. Bulk copies are the async proxy's own and stay the agent's.
+        let writer = match copy.completion {
+            Completion::CpAsyncGroup(_) => copy.issuer,
+            _ => a,
+        };
+        let actor = self.actor(writer, None);
         self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
         let latest = self.locs[dst].latest() as u32;
         Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
