@@ -294,7 +294,7 @@ pub fn cases() -> Vec<BugCase> {
                     the generic writes for the generic proxy only, so the bulk store's async \
                     read of the tile races with them.",
             expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
-            explore: Explore::Dfs,
+            explore: Explore::Exhaustive,
             build: || bulk_store_after_syncthreads(false),
         },
         BugCase {
@@ -303,7 +303,7 @@ pub fn cases() -> Vec<BugCase> {
             about: "The fix (CUTLASS fence_view_async_shared): every writer runs \
                     fence.proxy.async.shared::cta before the barrier.",
             expect: Expect::Verdict(Verdict::Pass),
-            explore: Explore::Dfs,
+            explore: Explore::Exhaustive,
             build: || bulk_store_after_syncthreads(true),
         },
         BugCase {
@@ -314,7 +314,7 @@ pub fn cases() -> Vec<BugCase> {
                     write goes to shared memory that no longer exists (the missing trailing \
                     cluster barrier).",
             expect: Expect::Verdict(Verdict::Fail(FailureKind::UseAfterExit)),
-            explore: Explore::Dfs,
+            explore: Explore::Exhaustive,
             build: || dsmem_after_exit(false),
         },
         BugCase {
@@ -323,7 +323,7 @@ pub fn cases() -> Vec<BugCase> {
             about: "The fix: a trailing cluster.sync() keeps every CTA of the cluster alive until \
                     its peers are done with its shared memory.",
             expect: Expect::Verdict(Verdict::Pass),
-            explore: Explore::Dfs,
+            explore: Explore::Exhaustive,
             build: || dsmem_after_exit(true),
         },
         BugCase {

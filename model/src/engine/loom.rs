@@ -7,6 +7,12 @@
 //! forbids (older than the thread's coherence floor — loom only knows relaxed coherence), marks
 //! the execution infeasible: it is cut short and its results are discarded. Loom keeps at most
 //! the last 7 writes per atomic, so locations written more often are explored only partially.
+//!
+//! The other scheduling points touch an atomic of what they operate on, so that loom's partial
+//! order reduction sees operations on different objects as independent, as the DFS engine does
+//! ([`Point`]): one per block for its barriers, one per mbarrier, one for every other visible
+//! operation; a [`Point::Local`] operation, independent of every other thread's, is no
+//! scheduling point at all.
 
 use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -36,6 +42,9 @@ struct StopExploring;
 
 struct LoomSched {
     mirrors: Vec<AtomicUsize>,
+    /// Per block (its barriers), per mbarrier.
+    blocks: Vec<AtomicUsize>,
+    mbarriers: Vec<AtomicUsize>,
     ticker: AtomicUsize,
     handles: Mutex<Vec<loom::thread::JoinHandle<()>>>,
     threads: Mutex<Vec<loom::thread::Thread>>,
@@ -62,12 +71,16 @@ impl Sched for LoomSched {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }
-            Point::Local
-            | Point::Barrier(_)
-            | Point::NamedBarrier(_)
-            | Point::ScFence
-            | Point::MBarrier(_)
-            | Point::Other => {
+            Point::Local => None,
+            Point::Barrier(block) | Point::NamedBarrier(block) => {
+                self.blocks[block].fetch_add(1, Relaxed);
+                None
+            }
+            Point::MBarrier(bar) => {
+                self.mbarriers[bar].fetch_add(1, Relaxed);
+                None
+            }
+            Point::ScFence | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }
@@ -127,6 +140,8 @@ impl Engine for Loom {
                 executions2.fetch_add(1, Ordering::Relaxed);
                 let sched = Arc::new(LoomSched {
                     mirrors: (0..shape.locations).map(|_| AtomicUsize::new(0)).collect(),
+                    blocks: (0..shape.blocks).map(|_| AtomicUsize::new(0)).collect(),
+                    mbarriers: (0..shape.mbarriers).map(|_| AtomicUsize::new(0)).collect(),
                     ticker: AtomicUsize::new(0),
                     handles: Mutex::new(Vec::new()),
                     threads: Mutex::new(Vec::new()),

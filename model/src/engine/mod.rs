@@ -89,6 +89,9 @@ pub type RunOne = Arc<dyn Fn(&Arc<dyn Sched>) -> Flow + Send + Sync>;
 pub struct Shape {
     pub threads: usize,
     pub locations: usize,
+    /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`]).
+    pub blocks: usize,
+    pub mbarriers: usize,
 }
 
 /// How much an engine explored.

@@ -97,6 +97,8 @@ pub fn explore<S: Send + 'static>(
     let shape = Shape {
         threads: setup.threads.len(),
         locations: setup.locs.len(),
+        blocks: setup.blocks.len(),
+        mbarriers: setup.mbarriers.len(),
     };
     let inner = Arc::clone(&shared);
     let prune_spins = engine.prunes_spins();
