@@ -11,13 +11,16 @@
 //! the bytes, and many byte values map to one choice), or to one that differs only in its final
 //! condition, which plays no part in the check. The check is deterministic, so such a program is
 //! not checked again: the target remembers a 128-bit hash of each program's check key. Every
-//! 2^14 inputs it prints how many distinct programs it has checked, so exec/s and programs/s can
-//! both be read off a run.
+//! 2^14 inputs it prints how many distinct programs it has checked, and how many of those use
+//! Hopper's features (an asynchronous instruction, a proxy fence or shared memory) and bulk
+//! copies, so exec/s, programs/s and the share of Hopper programs can be read off a run.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use scopecheck_model::differential::{check, check_key, decode_input, Options};
+use scopecheck_model::differential::{
+    check, check_key, decode_input, uses_bulk_copies, uses_hopper, Options,
+};
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;
@@ -27,6 +30,9 @@ struct Checked {
     programs: HashSet<u128>,
     distinct: u64,
     inputs: u64,
+    /// Distinct programs with Hopper features, and with bulk copies.
+    hopper: u64,
+    bulk_copies: u64,
 }
 
 /// The most programs remembered (about 32 MB); past it the memory starts over.
@@ -46,19 +52,21 @@ fn fingerprint(key: &str) -> u128 {
 
 static CHECKED: Mutex<Option<Checked>> = Mutex::new(None);
 
-/// Whether the program with this check key was not checked before (and count the input).
-fn first_time(key: &str) -> bool {
+/// Whether `program` (whose check key is `key`) was not checked before (and count the input).
+fn first_time(key: &str, program: &scopecheck_model::litmus::Program) -> bool {
     let mut guard = CHECKED.lock().unwrap_or_else(|e| e.into_inner());
     let c = guard.get_or_insert_with(|| Checked {
         programs: HashSet::new(),
         distinct: 0,
         inputs: 0,
+        hopper: 0,
+        bulk_copies: 0,
     });
     c.inputs += 1;
     if c.inputs % (1 << 14) == 0 {
         eprintln!(
-            "engines: {} inputs, {} distinct programs checked",
-            c.inputs, c.distinct
+            "engines: {} inputs, {} distinct programs checked ({} with Hopper features, {} with bulk copies)",
+            c.inputs, c.distinct, c.hopper, c.bulk_copies
         );
     }
     let fingerprint = fingerprint(key);
@@ -70,6 +78,8 @@ fn first_time(key: &str) -> bool {
     }
     c.programs.insert(fingerprint);
     c.distinct += 1;
+    c.hopper += u64::from(uses_hopper(program));
+    c.bulk_copies += u64::from(uses_bulk_copies(program));
     true
 }
 
@@ -77,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
     let Some(program) = decode_input(data) else {
         return;
     };
-    if !first_time(&check_key(&program)) {
+    if !first_time(&check_key(&program), &program) {
         return;
     }
     if let Err(finding) = check(&program, &Options::default()) {

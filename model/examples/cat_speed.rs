@@ -1,7 +1,9 @@
-//! The cat interpreter's cost: every shared PTX litmus test decided under the engine's Rust
-//! `ptx-v7.5` and under `ptx-v7.5.cat` in one process, alternating rounds, best round of each.
-//! The goal: the cat model within 1.5x of the Rust one. Then the totals of the Vulkan and
-//! OpenCL suites under their cat models (every test analysed in full: states and races).
+//! The cat evaluator's cost: every shared PTX litmus test analysed under `ptx-v7.5.cat` and
+//! `ptx-v6.0.cat` (best of 5 rounds, and the slowest tests), then the totals of the Vulkan and
+//! OpenCL suites under their cat models (deciding the condition, and every state and race).
+//! (Until the Rust transliterations of the PTX models were removed, this compared them: on the
+//! 169 PTX tests `ptx-v7.5.cat` took 1.29x-1.30x the Rust model's time on a loaded machine,
+//! 457M against 387M instructions under callgrind; see README, "Memory models as cat text".)
 //!
 //! `SCOPECHECK_SHARED=/path/to/shared cargo run --release -p scopecheck-model --example cat_speed`
 
@@ -48,46 +50,31 @@ fn main() {
         .iter()
         .map(|f| parse_file(f).expect("the shared tests parse"))
         .collect();
-    let rust = Model::PtxV75;
-    let cat = Model::Cat(Arc::new(CatModel::builtin("ptx-v7.5").expect("built in")));
     let rounds = 5;
-    let (mut best_rust, mut best_cat) = (Duration::MAX, Duration::MAX);
-    let mut each_rust = vec![Duration::MAX; programs.len()];
-    let mut each_cat = each_rust.clone();
-    let keep_best = |best: &mut Vec<Duration>, new: Vec<Duration>| {
-        for (b, t) in best.iter_mut().zip(new) {
-            *b = (*b).min(t);
+    for model in [Model::PtxV75, Model::PtxV60] {
+        let mut best = Duration::MAX;
+        let mut each = vec![Duration::MAX; programs.len()];
+        let mut holds = 0;
+        for _ in 0..rounds {
+            let (t, h, times) = run(&programs, &model);
+            best = best.min(t);
+            holds = h;
+            for (b, t) in each.iter_mut().zip(times) {
+                *b = (*b).min(t);
+            }
         }
-    };
-    for _ in 0..rounds {
-        let (t, holds_rust, each) = run(&programs, &rust);
-        best_rust = best_rust.min(t);
-        keep_best(&mut each_rust, each);
-        let (t, holds_cat, each) = run(&programs, &cat);
-        best_cat = best_cat.min(t);
-        keep_best(&mut each_cat, each);
-        assert_eq!(holds_rust, holds_cat, "the two models agree");
-    }
-    // Where the interpreter costs most: the tests with the largest difference.
-    let mut gaps: Vec<(Duration, usize)> = (0..programs.len())
-        .map(|i| (each_cat[i].saturating_sub(each_rust[i]), i))
-        .collect();
-    gaps.sort_unstable_by(|a, b| b.cmp(a));
-    for &(_, i) in gaps.iter().take(5) {
+        let mut slowest: Vec<(Duration, usize)> =
+            each.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+        slowest.sort_unstable_by(|a, b| b.cmp(a));
         println!(
-            "  {}: Rust {:.2} ms, cat {:.2} ms",
-            files[i].display(),
-            each_rust[i].as_secs_f64() * 1e3,
-            each_cat[i].as_secs_f64() * 1e3
+            "{} PTX tests under {model}.cat, best of {rounds}: {:.1} ms ({holds} conditions hold)",
+            programs.len(),
+            best.as_secs_f64() * 1e3
         );
+        for &(t, i) in slowest.iter().take(3) {
+            println!("  {}: {:.2} ms", files[i].display(), t.as_secs_f64() * 1e3);
+        }
     }
-    println!(
-        "{} PTX tests, best of {rounds}: Rust ptx-v7.5 {:.1} ms, ptx-v7.5.cat {:.1} ms: {:.2}x (goal <= 1.5x)",
-        programs.len(),
-        best_rust.as_secs_f64() * 1e3,
-        best_cat.as_secs_f64() * 1e3,
-        best_cat.as_secs_f64() / best_rust.as_secs_f64()
-    );
     for (suite, models) in [
         ("vulkan", &["vulkan", "vulkan-nochains"][..]),
         ("opencl", &["opencl"][..]),

@@ -10,9 +10,12 @@ use scopecheck_model::litmus::{
 use scopecheck_model::scope::Scope;
 use std::collections::BTreeSet;
 
-/// Locations other than the mbarrier `b`.
+/// Locations other than the mbarrier `b` and a bulk copy's new destination `d`.
 fn data_locations(p: &Program) -> usize {
-    p.locations.iter().filter(|l| l.name != "b").count()
+    p.locations
+        .iter()
+        .filter(|l| l.name != "b" && l.name != "d")
+        .count()
 }
 
 const SEEDS: u64 = 2_000;
@@ -59,12 +62,19 @@ fn programs_stay_within_limits() {
         let p = from_seed(seed);
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
         // Up to three data locations (global, or now and then one in a CTA's shared memory), and
-        // now and then the mbarrier `b` in shared memory.
+        // now and then the mbarrier `b` in shared memory, and with it a bulk copy's destination
+        // `d` in the same CTA's shared memory.
         // An exchange's slots are no locations of the test.
         let slots = p.locations.iter().filter(|l| warp::is_slot(l)).count();
         let data = data_locations(&p) - slots;
         assert!((1..=3).contains(&data), "seed {seed}");
-        assert!(p.locations.len() - slots - data <= 1, "seed {seed}");
+        assert!(p.locations.len() - slots - data <= 2, "seed {seed}");
+        if let Some(d) = p.location_named("d") {
+            let b = p
+                .location_named("b")
+                .expect("a copy completes on the mbarrier");
+            assert_eq!(p.shared_of(d), p.shared_of(b), "seed {seed}");
+        }
         for (l, loc) in p.locations.iter().enumerate() {
             let Some(of) = loc.shared else { continue };
             let owner = p
@@ -208,6 +218,21 @@ fn generator_covers_the_feature_space() {
                 Instr::Async(AsyncOp::MbarrierTryWait { order, .. }) => {
                     format!("mbarrier.try_wait.{order}")
                 }
+                Instr::Async(AsyncOp::BulkCopy { dst, .. }) => {
+                    let peer = p
+                        .shared_of(*dst)
+                        .is_some_and(|of| !of.is_own(&th.placement));
+                    let d = p.locations[*dst].name == "d";
+                    seen.insert(format!(
+                        "cp.async.bulk into {}",
+                        if d { "d" } else { "an accessed location" }
+                    ));
+                    match peer {
+                        true => "cp.async.bulk into a peer CTA".to_string(),
+                        false => "cp.async.bulk".to_string(),
+                    }
+                }
+                Instr::Fence(Fence::Proxy(kind)) => format!("fence.proxy.{}", kind.name()),
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
@@ -267,6 +292,14 @@ fn generator_covers_the_feature_space() {
         "mbarrier.expect_tx",
         "mbarrier.complete_tx.shared::cta",
         "mbarrier.complete_tx.shared::cluster",
+        "cp.async.bulk",
+        "cp.async.bulk into a peer CTA",
+        "cp.async.bulk into d",
+        "cp.async.bulk into an accessed location",
+        "fence.proxy.async",
+        "fence.proxy.async.global",
+        "fence.proxy.async.shared::cta",
+        "fence.proxy.async.shared::cluster",
         "shared::cta access",
         "shared::cluster access",
         "ld.weak",

@@ -7,9 +7,6 @@
 #[allow(dead_code, unused_imports)]
 #[path = "axiomatic_states_only.rs"]
 mod axiomatic_states_only;
-#[allow(dead_code, unused_imports)]
-#[path = "cat_models.rs"]
-mod cat_models;
 mod common_shared;
 #[allow(dead_code, unused_imports)]
 #[path = "kernel_litmus.rs"]
@@ -24,6 +21,8 @@ mod litmus_states;
 mod opencl_oracle;
 #[path = "oracle/suite.rs"]
 mod oracle_suite;
+#[path = "oracle/ptx.rs"]
+mod ptx_oracle;
 #[path = "oracle/vulkan.rs"]
 mod vulkan_oracle;
 
@@ -43,8 +42,8 @@ fn main() -> ExitCode {
             axiomatic_states_only::agrees_with_counting_on_the_shared_oracle_tests,
         ),
         (
-            "cat_models::cat_models_agree_on_the_shared_ptx_suite",
-            cat_models::cat_models_agree_on_the_shared_ptx_suite,
+            "ptx_oracle::ptx_models_agree_with_dartagnan",
+            ptx_oracle::ptx_models_agree_with_dartagnan,
         ),
         (
             "litmus_states::agrees_with_the_dfs_on_the_shared_oracle_tests",

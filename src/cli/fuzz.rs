@@ -7,7 +7,9 @@
 //! a data race, or an engine fails, shrunk to a few instructions. The engines run on a worker thread so that `--seconds` holds even when one
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
 
-use scopecheck_model::differential::{check, finding_file, shrink, Finding, Options};
+use scopecheck_model::differential::{
+    check, finding_file, shrink, uses_bulk_copies, uses_hopper, Finding, Options,
+};
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{print, Program};
 use std::io::{IsTerminal, Write};
@@ -65,6 +67,9 @@ pub struct Args {
 struct Counts {
     checked: AtomicU64,
     incomplete: AtomicU64,
+    /// Programs with Hopper features (`differential::uses_hopper`), and with bulk copies.
+    hopper: AtomicU64,
+    bulk_copies: AtomicU64,
 }
 
 struct Report {
@@ -114,8 +119,14 @@ pub fn run(args: Args) -> ExitCode {
             let mut i = k;
             while limit.is_none_or(|n| i < n) {
                 match differential(first.wrapping_add(i), &limits, &opts) {
-                    Ok(complete) => {
-                        counts.incomplete.fetch_add(u64::from(!complete), Relaxed);
+                    Ok(checked) => {
+                        counts
+                            .incomplete
+                            .fetch_add(u64::from(!checked.complete), Relaxed);
+                        counts.hopper.fetch_add(u64::from(checked.hopper), Relaxed);
+                        counts
+                            .bulk_copies
+                            .fetch_add(u64::from(checked.bulk_copies), Relaxed);
                         counts.checked.fetch_add(1, Relaxed);
                     }
                     Err(report) => {
@@ -176,6 +187,16 @@ pub fn run(args: Args) -> ExitCode {
         .map(|n| n.load(Relaxed).to_string())
         .collect();
     eprintln!("{jobs} workers, programs per worker: {}", shares.join(" "));
+    let agreed = counts.checked.load(Relaxed).max(1) as f64;
+    let (hopper, copies) = (
+        counts.hopper.load(Relaxed),
+        counts.bulk_copies.load(Relaxed),
+    );
+    eprintln!(
+        "programs that agreed: {hopper} with Hopper features ({:.1}%), {copies} with bulk copies ({:.1}%)",
+        100.0 * hopper as f64 / agreed,
+        100.0 * copies as f64 / agreed
+    );
     progress(findings, "\n");
     if findings == 0 {
         ExitCode::SUCCESS
@@ -184,12 +205,23 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Checks the program of one seed: whether the runtime explored it completely, or the finding,
-/// shrunk.
-fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<bool, Box<Report>> {
+/// A program the engines agreed on.
+struct Checked {
+    /// The runtime explored it completely.
+    complete: bool,
+    hopper: bool,
+    bulk_copies: bool,
+}
+
+/// Checks the program of one seed: what it was, or the finding, shrunk.
+fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<Checked, Box<Report>> {
     let generated = from_seed_with(seed, limits);
     match check(&generated, opts) {
-        Ok(agreement) => Ok(agreement.runtime_complete),
+        Ok(agreement) => Ok(Checked {
+            complete: agreement.runtime_complete,
+            hopper: uses_hopper(&generated),
+            bulk_copies: uses_bulk_copies(&generated),
+        }),
         Err(finding) => {
             let kind = std::mem::discriminant(&finding);
             let shrunk = shrink(&generated, |c| {

@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 /// What one event of a thread does; `V` is a concrete [`Value`] in a [`Trace`], an [`Expr`]
 /// over the path's reads in a [`Path`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind<V = Value> {
     /// `rmw`: a write of the same instruction follows this read.
     Read {
@@ -42,7 +42,7 @@ pub enum Kind<V = Value> {
     },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ThreadEvent<V = Value> {
     /// Index of the statement in the thread's body.
     pub stmt: usize,
@@ -70,7 +70,7 @@ pub struct Trace {
 }
 
 /// A value computed from constants and the values of a path's reads.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expr {
     Const(Value),
     /// The value returned by the read at this index of the path.
@@ -160,7 +160,7 @@ impl Expr {
 }
 
 /// A comparison a path assumed about its values (the side of a branch or a CAS it took).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Assumption {
     pub cmp: Cmp,
     pub a: Expr,

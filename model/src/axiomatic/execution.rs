@@ -29,16 +29,6 @@ pub struct Events {
     pub f: Set,
     pub m: Set,
     pub init: Set,
-    /// `W & (RLX | REL)`.
-    pub strong_w: Set,
-    /// `R & (RLX | ACQ)`.
-    pub strong_r: Set,
-    /// `W & REL`.
-    pub rel_w: Set,
-    /// `R & ACQ`.
-    pub acq_r: Set,
-    /// `F & ACQ_REL`: `fence.acq_rel` and `fence.sc` (the latter is also an acq_rel fence).
-    pub f_acq_rel: Set,
     /// `F & SC`.
     pub f_sc: Set,
     /// Proxy tags: generic (`ld`/`st`/`atom` and the `fence.sc`/`fence.acq_rel` fences), surface,
@@ -49,8 +39,6 @@ pub struct Events {
     pub con: Set,
     /// `F & ALIAS`: `fence.proxy.alias`.
     pub f_alias: Set,
-    /// `F & CON`: `fence.proxy.constant`.
-    pub f_con: Set,
     pub barriers: Set,
     /// The events of bulk copies (`cp.async.bulk`): performed by the async proxy, in no
     /// program order.
@@ -73,7 +61,6 @@ pub struct Events {
     pub loc: Rel,
     /// Same virtual generic address (memory events only).
     pub vloc: Rel,
-    pub same_proxy: Rel,
     /// Same scope: both scoped, and each one's scope includes the other's thread.
     pub sr: Rel,
     /// Same CTA.
@@ -223,18 +210,12 @@ impl Events {
             f: Set::EMPTY,
             m: Set::EMPTY,
             init: Set::EMPTY,
-            strong_w: Set::EMPTY,
-            strong_r: Set::EMPTY,
-            rel_w: Set::EMPTY,
-            acq_r: Set::EMPTY,
-            f_acq_rel: Set::EMPTY,
             f_sc: Set::EMPTY,
             gen: Set::EMPTY,
             sur: Set::EMPTY,
             tex: Set::EMPTY,
             con: Set::EMPTY,
             f_alias: Set::EMPTY,
-            f_con: Set::EMPTY,
             barriers: Set::EMPTY,
             bulk: Set::EMPTY,
             po: Rel::empty(n),
@@ -244,7 +225,6 @@ impl Events {
             int: Rel::empty(n),
             loc: Rel::empty(n),
             vloc: Rel::empty(n),
-            same_proxy: Rel::empty(n),
             sr: Rel::empty(n),
             scta: Rel::empty(n),
             rmw: Rel::empty(n),
@@ -283,23 +263,11 @@ impl Events {
                     ev.m |= b;
                     if is_read {
                         ev.r |= b;
-                        if access.order.is_strong() {
-                            ev.strong_r |= b;
-                        }
-                        if access.order.is_acquire() {
-                            ev.acq_r |= b;
-                        }
                         if rmw {
                             ev.rmw.add(i, i + 1);
                         }
                     } else {
                         ev.w |= b;
-                        if access.order.is_strong() {
-                            ev.strong_w |= b;
-                        }
-                        if access.order.is_release() {
-                            ev.rel_w |= b;
-                        }
                     }
                     if ev.info[i].thread.is_none() {
                         ev.init |= b;
@@ -315,22 +283,17 @@ impl Events {
                     match fence {
                         Fence::Sc(s) => {
                             ev.f_sc |= b;
-                            ev.f_acq_rel |= b;
                             ev.gen |= b;
                             scope[i] = Some(s);
                         }
                         Fence::AcqRel(s) => {
-                            ev.f_acq_rel |= b;
                             ev.gen |= b;
                             scope[i] = Some(s);
                         }
                         Fence::Proxy(ProxyFence::Alias) => ev.f_alias |= b,
                         Fence::Proxy(ProxyFence::Surface) => ev.sur |= b,
                         Fence::Proxy(ProxyFence::Texture) => ev.tex |= b,
-                        Fence::Proxy(ProxyFence::Constant) => {
-                            ev.con |= b;
-                            ev.f_con |= b;
-                        }
+                        Fence::Proxy(ProxyFence::Constant) => ev.con |= b,
                         Fence::Proxy(
                             ProxyFence::Async
                             | ProxyFence::AsyncGlobal
@@ -374,7 +337,6 @@ impl Events {
             instance_of(VulkanScope::Workgroup),
             instance_of(VulkanScope::QueueFamily),
         );
-        let proxies = [ev.gen, ev.sur, ev.tex, ev.con];
         for (i, c) in copy_of.iter().enumerate() {
             if c.is_some() {
                 ev.bulk |= bit(i);
@@ -401,13 +363,6 @@ impl Events {
             }
             ev.loc.set_row(i, loc_of[i]);
             ev.vloc.set_row(i, vaddr_of[i]);
-            ev.same_proxy.set_row(
-                i,
-                proxies
-                    .iter()
-                    .filter(|s| s.contains(i))
-                    .fold(Set::EMPTY, |a, &s| a | s),
-            );
             ev.scta.set_row(i, cta_of[i]);
             ev.ssg.set_row(i, sg_of[i]);
             ev.sdv.set_row(i, gpu_of[i]);

@@ -45,15 +45,17 @@
 //! oracle's verdicts follow: three threads at a barrier of quorum two terminate).
 
 use super::enumerate::{Accept, CoFloor, Collector, Explorer};
-use super::events::{self, Expr, Kind, Path, Trace};
+use super::events::{self, Expr, Kind, Path, ThreadEvent, Trace};
 use super::execution::{barrier_instance, Events, Execution};
 use super::models::{Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
 use super::{AnalysisError, Model};
+use crate::hash::Mix;
 use crate::litmus::{BarrierOp, Instr, Program, Reg, Span, ThreadId, Value};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
@@ -164,7 +166,7 @@ impl Default for Options {
 }
 
 /// How a thread's run ends in a hanging execution.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fate {
     /// It ran to its end.
@@ -367,29 +369,74 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
     })
 }
 
+/// The runs found so far, each once: a run is its fate, its events and the assumptions
+/// they rest on (two paths may share a prefix or a blocked barrier). A run is compared before
+/// it is built, so the many prefixes that stopping threads share are not copied.
+#[derive(Default)]
+struct Distinct {
+    out: Vec<Run>,
+    /// By hash of (fate, events, assumptions): the runs in `out` with it.
+    seen: HashMap<u64, Vec<usize>, BuildHasherDefault<Mix>>,
+}
+
+impl Distinct {
+    /// Adds the run of `fate` over the first `n` events of `path` and its assumptions made
+    /// before event `m` (`make` builds it), unless it is already there. `prefix`: the hash of
+    /// each prefix of the path's events ([`prefix_hashes`]).
+    fn add(
+        &mut self,
+        (fate, path, prefix): (Fate, &Path, &[u64]),
+        n: usize,
+        m: usize,
+        make: impl FnOnce() -> Run,
+    ) {
+        let events = &path.events[..n];
+        let assumes = || path.assumes.iter().filter(|a| a.at < m);
+        let mut h = Mix::default();
+        (fate, prefix[n]).hash(&mut h);
+        assumes().for_each(|a| a.hash(&mut h));
+        let same = self.seen.entry(h.finish()).or_default();
+        let out = &mut self.out;
+        let known = same.iter().any(|&i| {
+            out[i].fate == fate
+                && out[i].path.events == events
+                && out[i].path.assumes.iter().eq(assumes())
+        });
+        if !known {
+            same.push(out.len());
+            out.push(make());
+        }
+    }
+}
+
+/// The hash of every prefix of the events, the empty one first: each from the one before and
+/// the next event, so all of them cost one pass.
+fn prefix_hashes(events: &[ThreadEvent<Expr>]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(events.len() + 1);
+    out.push(0);
+    for e in events {
+        let mut h = Mix::default();
+        (out[out.len() - 1], e).hash(&mut h);
+        out.push(h.finish());
+    }
+    out
+}
+
 /// Every way thread `t`'s run can end: finished paths, spins, blocked barriers and (where the
 /// progress model lets threads stop) prefixes, each once.
 fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run> {
     let body = &p.threads[t].body;
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let mut add = |run: Run, out: &mut Vec<Run>| {
-        let key = format!("{:?}{:?}{:?}", run.fate, run.path.events, run.path.assumes);
-        if seen.insert(key) {
-            out.push(run);
-        }
-    };
+    let mut runs = Distinct::default();
     for path in paths {
+        let whole = (path.events.len(), usize::MAX);
+        let prefix = prefix_hashes(&path.events);
         match (&path.cut, &path.lasso) {
-            (None, _) => add(
-                Run {
-                    path: path.clone(),
-                    fate: Fate::Done,
-                    spin: None,
-                    barrier: None,
-                },
-                &mut out,
-            ),
+            (None, _) => runs.add((Fate::Done, path, &prefix), whole.0, whole.1, || Run {
+                path: path.clone(),
+                fate: Fate::Done,
+                spin: None,
+                barrier: None,
+            }),
             (Some(span), Some(lasso)) => {
                 // A repeated iteration passes no barrier (a barrier's instances are counted by
                 // `barriers_block`); its writes are judged in `hangs`.
@@ -409,10 +456,10 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                         .into_iter()
                         .map(|r| (lasso.regs_before[&r].clone(), path.regs[&r].clone()))
                         .collect();
-                    let mut spinning = path.clone();
-                    spinning.cut = None;
-                    spinning.lasso = None;
-                    add(
+                    runs.add((Fate::Spins, path, &prefix), whole.0, whole.1, || {
+                        let mut spinning = path.clone();
+                        spinning.cut = None;
+                        spinning.lasso = None;
                         Run {
                             path: spinning,
                             fate: Fate::Spins,
@@ -424,9 +471,8 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                                 span: *span,
                             }),
                             barrier: None,
-                        },
-                        &mut out,
-                    );
+                        }
+                    });
                 }
             }
             (Some(_), None) => {}
@@ -439,9 +485,9 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
             } = &e.kind
             {
                 // The branch choices up to the barrier (inclusive) decide that it is reached.
-                let mut before = path.prefix(i + 1);
-                before.events.pop();
-                add(
+                runs.add((Fate::Blocked, path, &prefix), i, i + 1, || {
+                    let mut before = path.prefix(i + 1);
+                    before.events.pop();
                     Run {
                         path: before,
                         fate: Fate::Blocked,
@@ -452,9 +498,8 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
                             quorum: quorum.clone(),
                             span: body[e.stmt].span,
                         }),
-                    },
-                    &mut out,
-                );
+                    }
+                });
             }
         }
         if progress.may_stop() {
@@ -467,19 +512,16 @@ fn runs(p: &Program, t: ThreadId, paths: &[Path], progress: Progress) -> Vec<Run
             let splits_rmw =
                 |n: usize| n > 0 && matches!(path.events[n - 1].kind, Kind::Read { rmw: true, .. });
             for n in (0..longest).filter(|&n| !splits_rmw(n)) {
-                add(
-                    Run {
-                        path: path.prefix(n),
-                        fate: Fate::Stopped,
-                        spin: None,
-                        barrier: None,
-                    },
-                    &mut out,
-                );
+                runs.add((Fate::Stopped, path, &prefix), n, n, || Run {
+                    path: path.prefix(n),
+                    fate: Fate::Stopped,
+                    spin: None,
+                    barrier: None,
+                });
             }
         }
     }
-    out
+    runs.out
 }
 
 /// The registers the statements read before they write them, in order of first read.
@@ -860,6 +902,8 @@ fn hangs(
         co_floor: Some(repeated.co_floor()),
         // One execution is the witness; the search stops there.
         first_only: true,
+        // Cycles through reads-from reject most branches of these searches: cut them early.
+        prefix_global: true,
     };
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.

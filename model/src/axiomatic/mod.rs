@@ -4,8 +4,8 @@
 //! `values.rs` chooses reads-from and computes the values along it, giving concrete traces,
 //! `enumerate.rs` builds
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
-//! `models/` judges each one with the model's axioms, written in the relation algebra of
-//! `rel.rs`. `dot.rs` draws a witness execution. `targets.rs` lets the search skip executions
+//! `models/` judges each one with the model's axioms (its cat text, [`crate::cat`], evaluated
+//! in the relation algebra of `rel.rs`). `dot.rs` draws a witness execution. `targets.rs` lets the search skip executions
 //! of final states it already has, when only the states are asked for ([`analyze_states`]).
 //!
 //! Choices where the sources leave room, each checked against Dartagnan's verdicts on the 169
@@ -58,21 +58,23 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::cat::CatModel;
 
 /// The memory models the engine knows, by their command-line names, and models loaded from cat
-/// text.
+/// text. Every model's semantics is its cat text ([`crate::cat`]): the named ones are the
+/// built-in `.cat` files ([`Model::cat`]).
 #[derive(Clone, Debug, Default)]
 pub enum Model {
-    /// PTX ISA 6.0: scoped, no proxies.
+    /// PTX ISA 6.0: scoped, no proxies (`ptx-v6.0.cat`).
     PtxV60,
-    /// PTX ISA 7.5: scoped, with proxies and aliases.
+    /// PTX ISA 7.5: scoped, with proxies and aliases (`ptx-v7.5.cat`).
     #[default]
     PtxV75,
-    /// Tile IR: scopes tile_block/device/sys; only token order orders one tile block's accesses.
+    /// Tile IR: scopes tile_block/device/sys; only token order orders one tile block's
+    /// accesses (`tile-ir.cat`).
     TileIr,
     /// A model written in cat ([`crate::cat`]): a built-in `.cat` file or the user's own.
     Cat(Arc<CatModel>),
@@ -98,20 +100,25 @@ impl std::hash::Hash for Model {
     }
 }
 
+/// A built-in model, compiled once per process.
+fn builtin(cell: &'static OnceLock<Arc<CatModel>>, name: &str) -> &'static Arc<CatModel> {
+    cell.get_or_init(|| Arc::new(CatModel::builtin(name).expect("a built-in model")))
+}
+
 impl Model {
     /// The built-in models by name (see [`Model::from_name`]).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
-    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir` (Rust), `ptx-v8` (the built-in
-    /// `ptx-v8.cat`: PTX 8's async proxy, bulk copies and clusters).
+    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir`, `ptx-v8` (PTX 8's async proxy, bulk
+    /// copies and clusters), each its built-in `.cat` file.
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
             "ptx-v6.0" | "ptx60" => Model::PtxV60,
             "tile-ir" | "tileir" => Model::TileIr,
-            // PTX 8's async proxy, bulk copies and clusters: the built-in `ptx-v8.cat`.
             "ptx-v8" | "ptx80" => {
-                return CatModel::builtin("ptx-v8").map(|m| Model::Cat(Arc::new(m)))
+                static PTX_V8: OnceLock<Arc<CatModel>> = OnceLock::new();
+                Model::Cat(Arc::clone(builtin(&PTX_V8, "ptx-v8")))
             }
             _ => return None,
         })
@@ -131,24 +138,36 @@ impl Model {
         CatModel::load(std::path::Path::new(name_or_path)).map(|m| Model::Cat(Arc::new(m)))
     }
 
-    /// Whether the model has a No-Thin-Air axiom (reads-from with dependencies is acyclic).
-    pub fn forbids_thin_air(&self) -> bool {
+    /// The cat model that gives this model its semantics.
+    pub fn cat(&self) -> &Arc<CatModel> {
+        static PTX_V60: OnceLock<Arc<CatModel>> = OnceLock::new();
+        static PTX_V75: OnceLock<Arc<CatModel>> = OnceLock::new();
+        static TILE_IR: OnceLock<Arc<CatModel>> = OnceLock::new();
         match self {
-            Model::TileIr => false,
-            Model::Cat(m) => m.forbids_thin_air(),
-            _ => true,
+            Model::PtxV60 => builtin(&PTX_V60, "ptx-v6.0"),
+            Model::PtxV75 => builtin(&PTX_V75, "ptx-v7.5"),
+            Model::TileIr => builtin(&TILE_IR, "tile-ir"),
+            Model::Cat(m) => m,
         }
     }
 
-    /// Whether the model defines data races (the built-in models; a cat model with a `flag`).
+    /// Whether the model has a No-Thin-Air axiom (reads-from with dependencies is acyclic).
+    pub fn forbids_thin_air(&self) -> bool {
+        self.cat().forbids_thin_air()
+    }
+
+    /// Whether a cycle of reads-from and data flow may justify any value
+    /// ([`CatModel::thin_air_values`]).
+    pub fn thin_air_values(&self) -> bool {
+        self.cat().thin_air_values()
+    }
+
+    /// Whether the model defines data races (a cat model with a `flag`).
     pub fn defines_races(&self) -> bool {
-        match self {
-            Model::PtxV60 | Model::PtxV75 | Model::TileIr => true,
-            Model::Cat(m) => m
-                .checks()
-                .iter()
-                .any(|(_, class)| *class == crate::cat::CheckClass::Flag),
-        }
+        self.cat()
+            .checks()
+            .iter()
+            .any(|(_, class)| *class == crate::cat::CheckClass::Flag)
     }
 
     pub fn name(&self) -> &str {
@@ -454,6 +473,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         viable: None,
         co_floor: None,
         first_only: false,
+        prefix_global: false,
     };
     // Guard against programs whose thread paths multiply beyond any reasonable search.
     const MAX_COMBINATIONS: u64 = 100_000_000;
@@ -501,7 +521,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .map(|(t, &i)| &paths.per_thread[t][i])
                 .collect();
             let mut valuations = values::Valuations::new(p, &combo);
-            if !model.forbids_thin_air() {
+            if model.thin_air_values() {
                 valuations.allow_thin_air(p);
             }
             let wanted_here = wanted.as_ref().map(|w| {

@@ -233,6 +233,30 @@ pub enum Op {
     Fix(usize, usize),
 }
 
+impl Op {
+    /// The nodes it reads directly (a `let rec` group's bodies and variables are not among
+    /// a [`Op::Fix`]'s).
+    pub fn operands(self) -> impl Iterator<Item = usize> {
+        let (nodes, count) = match self {
+            Op::Union(a, b)
+            | Op::Inter(a, b)
+            | Op::Diff(a, b)
+            | Op::Seq(a, b)
+            | Op::Cross(a, b) => ([a, b], 2),
+            Op::Complement(a)
+            | Op::Inverse(a)
+            | Op::Plus(a)
+            | Op::Star(a)
+            | Op::Opt(a)
+            | Op::Identity(a)
+            | Op::Domain(a)
+            | Op::Range(a) => ([a, 0], 1),
+            Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) | Op::Fix(..) => ([0, 0], 0),
+        };
+        nodes.into_iter().take(count)
+    }
+}
+
 /// A node of the graph: its operation, type and classification.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -270,6 +294,8 @@ pub struct Check {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub title: Option<String>,
+    /// The options after the main file's title.
+    pub options: Vec<syntax::ModelOption>,
     pub nodes: Vec<Node>,
     pub groups: Vec<Group>,
     pub checks: Vec<Check>,
@@ -533,12 +559,18 @@ impl Compiler<'_> {
         ))
     }
 
-    fn file(&mut self, file: &str, text: &str, env: &mut Env) -> Result<Option<String>, CatError> {
+    /// Compiles one file's statements into `env`; its title and options.
+    fn file(
+        &mut self,
+        file: &str,
+        text: &str,
+        env: &mut Env,
+    ) -> Result<(Option<String>, Vec<syntax::ModelOption>), CatError> {
         let parsed = syntax::parse(file, text)?;
         for stmt in &parsed.stmts {
             self.stmt(file, stmt, env)?;
         }
-        Ok(parsed.title)
+        Ok((parsed.title, parsed.options))
     }
 
     fn stmt(&mut self, file: &str, stmt: &Stmt, env: &mut Env) -> Result<(), CatError> {
@@ -672,7 +704,7 @@ pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, 
         let i = c.node(Op::Choice(choice), Ty::Rel);
         env.insert(name.to_string(), Binding::Value(i));
     }
-    let title = c.file(file, text, &mut env)?;
+    let (title, options) = c.file(file, text, &mut env)?;
     let bindings = env
         .into_iter()
         .filter_map(|(k, v)| match v {
@@ -682,6 +714,7 @@ pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, 
         .collect();
     Ok(Compiled {
         title,
+        options,
         nodes: c.nodes,
         groups: c.groups,
         checks: c.checks,

@@ -368,23 +368,6 @@ impl Builder<'_> {
 
     /// A plain operation's entry; computed now when every operand is static.
     fn plain(&mut self, op: Op) -> u32 {
-        let (operands, count): ([usize; 2], usize) = match op {
-            Op::Union(a, b)
-            | Op::Inter(a, b)
-            | Op::Diff(a, b)
-            | Op::Seq(a, b)
-            | Op::Cross(a, b) => ([a, b], 2),
-            Op::Complement(a)
-            | Op::Inverse(a)
-            | Op::Plus(a)
-            | Op::Star(a)
-            | Op::Opt(a)
-            | Op::Identity(a)
-            | Op::Domain(a)
-            | Op::Range(a) => ([a, 0], 1),
-            Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) | Op::Fix(..) => ([0, 0], 0),
-        };
-        let operands = &operands[..count];
         let (folds, reads) = match op {
             Op::Fix(g, _) => {
                 let bodies = &self.prep.groups[g].bodies;
@@ -392,8 +375,8 @@ impl Builder<'_> {
                 (false, reads)
             }
             _ => (
-                count > 0 && operands.iter().all(|&o| self.is_static(o as u32)),
-                operands.iter().fold(0, |r, &o| r | self.prep.reads[o]),
+                op.operands().next().is_some() && op.operands().all(|o| self.is_static(o as u32)),
+                op.operands().fold(0, |r, o| r | self.prep.reads[o]),
             ),
         };
         let e = self.push(Step::Op(op), reads, Val::Set(Set::EMPTY), 0);

@@ -46,7 +46,10 @@
 //!   (Coherence), for one relation `C` that reads neither `co` nor `fr`, makes `C` the
 //!   causality order the enumeration derives required coherence pairs from;
 //! - `acyclic rf | dep` (also with more static relations in the union) forbids values out of
-//!   thin air, so the engine skips valuations whose values flow in a cycle.
+//!   thin air, so the engine skips valuations whose values flow in a cycle. Without it, a cycle
+//!   of reads-from and data flow may justify any value (as Dartagnan's SMT encoding lets it),
+//!   unless the title is followed by the option `withoutthinair`: the model's executions may
+//!   have such cycles, but their values are values the program's writes produce.
 
 pub mod checker;
 pub mod compile;
@@ -292,6 +295,16 @@ impl CatModel {
         self.thin_air
     }
 
+    /// Whether a cycle of reads-from and data flow may justify any value: no check forbids
+    /// the cycles and the model does not say `withoutthinair` after its title.
+    pub fn thin_air_values(&self) -> bool {
+        !self.thin_air
+            && !self
+                .compiled
+                .options
+                .contains(&syntax::ModelOption::WithoutThinAir)
+    }
+
     /// Whether the enumeration gets a causality order from the model's checks.
     pub fn has_causality(&self) -> bool {
         self.cause.is_some()
@@ -316,22 +329,11 @@ pub enum CheckClass {
 
 fn operands(m: &Compiled, i: usize) -> Vec<usize> {
     match m.nodes[i].op {
-        Op::Base(_) | Op::Choice(_) | Op::Zero | Op::RecVar(..) => Vec::new(),
-        Op::Union(a, b) | Op::Inter(a, b) | Op::Diff(a, b) | Op::Seq(a, b) | Op::Cross(a, b) => {
-            vec![a, b]
-        }
-        Op::Complement(a)
-        | Op::Inverse(a)
-        | Op::Plus(a)
-        | Op::Star(a)
-        | Op::Opt(a)
-        | Op::Identity(a)
-        | Op::Domain(a)
-        | Op::Range(a) => vec![a],
         Op::Fix(g, _) => {
             let group = &m.groups[g];
             group.bodies.iter().chain(&group.vars).copied().collect()
         }
+        op => op.operands().collect(),
     }
 }
 

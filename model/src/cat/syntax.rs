@@ -6,7 +6,8 @@
 //! `irreflexive`, `empty`, optionally negated with `~` and named with `as NAME`), flags (`flag`
 //! before a check: a condition reported, such as a data race, not a consistency failure), and
 //! `show`/`unshow` (display directives, accepted and ignored). An optional string first names
-//! the model. Comments are `(* … *)` (nesting) and `// …` to the end of the line.
+//! the model, and model options may follow it as herd7's do (ours: `withoutthinair`, see
+//! [`ModelOption`]). Comments are `(* … *)` (nesting) and `// …` to the end of the line.
 //!
 //! Operators, loosest first: `|` union, `;` sequence, `\` difference, `&` intersection, `*`
 //! cartesian product of two sets, prefix `~` complement, and postfix `^-1` (inverse), `^+` or
@@ -101,12 +102,26 @@ pub enum Stmt {
     },
 }
 
-/// A parsed file: its optional title and statements.
+/// A parsed file: its optional title, the model options after it and its statements.
 #[derive(Clone, Debug)]
 pub struct File {
     pub title: Option<String>,
+    pub options: Vec<ModelOption>,
     pub stmts: Vec<Stmt>,
 }
+
+/// A model option, written after the title as herd7's (`withinit`, `withoutco`, …) are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ModelOption {
+    /// `withoutthinair`: the model has no No-Thin-Air axiom (dependencies need not order
+    /// anything), yet its executions take no value out of thin air: a read on a cycle of
+    /// reads-from and data flow takes only values the program's writes produce, never one the
+    /// cycle alone justifies.
+    WithoutThinAir,
+}
+
+/// The model options by name.
+const MODEL_OPTIONS: &[(&str, ModelOption)] = &[("withoutthinair", ModelOption::WithoutThinAir)];
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -356,13 +371,29 @@ impl Parser<'_> {
             }
             _ => None,
         };
+        let mut options = Vec::new();
+        while title.is_some() {
+            let option = match self.peek() {
+                Tok::Ident(word) => MODEL_OPTIONS.iter().find(|(name, _)| name == word),
+                _ => None,
+            };
+            let Some(&(_, option)) = option else {
+                break;
+            };
+            self.bump();
+            options.push(option);
+        }
         let mut stmts = Vec::new();
         while *self.peek() != Tok::Eof {
             if let Some(s) = self.stmt()? {
                 stmts.push(s);
             }
         }
-        Ok(File { title, stmts })
+        Ok(File {
+            title,
+            options,
+            stmts,
+        })
     }
 
     fn stmt(&mut self) -> Result<Option<Stmt>, CatError> {

@@ -163,10 +163,16 @@ fn checks_are_classified_from_their_text() {
 
 #[test]
 fn the_shipped_models_compile_and_are_classified() {
+    // Vulkan and OpenCL have neither a No-Thin-Air axiom nor `withoutthinair`.
+    for name in ["vulkan", "opencl"] {
+        assert!(CatModel::builtin(name).unwrap().thin_air_values(), "{name}");
+    }
     for name in ["ptx-v7.5", "ptx-v6.0", "tile-ir"] {
         let m = CatModel::builtin(name).unwrap();
         assert!(m.has_causality(), "{name}");
         assert_eq!(m.forbids_thin_air(), name != "tile-ir", "{name}");
+        // Tile IR has no dependency axiom but promises no value out of thin air.
+        assert!(!m.thin_air_values(), "{name}");
         let local: Vec<_> = m
             .checks()
             .into_iter()

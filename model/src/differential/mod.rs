@@ -294,11 +294,7 @@ impl Reference {
     /// program: ptx-v8.cat is ptx-v7.5 plus what Hopper adds, and the Rust ptx-v7.5 answers
     /// faster than the cat interpreter.
     pub fn for_program(p: &Program) -> Reference {
-        let hopper = p.locations.iter().any(|l| l.shared.is_some())
-            || p.threads
-                .iter()
-                .flat_map(|t| &t.body)
-                .any(|s| matches!(s.instr, Instr::Async(_) | Instr::Fence(Fence::Proxy(_))));
+        let hopper = uses_hopper(p);
         // Compiled once per process: the fuzzer checks thousands of programs a second.
         static PTX_V8: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
         match hopper {
@@ -314,6 +310,26 @@ impl Reference {
             },
         }
     }
+}
+
+/// Whether `p` uses what Hopper adds: an asynchronous instruction ([`Instr::Async`]), a proxy
+/// fence or a location in a CTA's shared memory.
+pub fn uses_hopper(p: &Program) -> bool {
+    p.locations.iter().any(|l| l.shared.is_some())
+        || p.threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .any(|s| matches!(s.instr, Instr::Async(_) | Instr::Fence(Fence::Proxy(_))))
+}
+
+/// Whether some thread of `p` issues a bulk copy.
+pub fn uses_bulk_copies(p: &Program) -> bool {
+    p.threads.iter().flat_map(|t| &t.body).any(|s| {
+        matches!(
+            s.instr,
+            Instr::Async(crate::litmus::AsyncOp::BulkCopy { .. })
+        )
+    })
 }
 
 /// Runs both engines on `p` and compares their final states.

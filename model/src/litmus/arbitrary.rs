@@ -15,8 +15,10 @@
 //! meets; now and then a location in one CTA's shared memory that the other CTAs of its cluster
 //! reach through `.shared::cluster` (distributed shared memory), and an mbarrier there that
 //! threads of its cluster arrive on (with or without transaction bytes), raise and lower the
-//! tx-count of, and threads of its CTA try_wait on (neither for the GPU harness); and a condition
-//! over the final registers.
+//! tx-count of, and threads of its CTA try_wait on, with bulk copies of a global location into
+//! that CTA's shared memory completing on it and `fence.proxy.async` (of every state space)
+//! among the threads' statements (none of these for the GPU harness); and a condition over the
+//! final registers.
 
 use super::ir::*;
 use super::warp::{self, ShflMode, VoteMode, WarpOp};
@@ -64,6 +66,10 @@ pub struct Limits {
     /// A location only the threads of one cluster access may lie in the shared memory of one of
     /// its CTAs (the others reach it through `.shared::cluster`).
     pub shared_memory: bool,
+    /// With an mbarrier: bulk copies (`cp.async.bulk...mbarrier::complete_tx::bytes`) of a
+    /// global location into the barrier CTA's shared memory, and `fence.proxy.async{,.global,
+    /// .shared::cta,.shared::cluster}`.
+    pub bulk_copies: bool,
 }
 
 impl Default for Limits {
@@ -84,6 +90,7 @@ impl Default for Limits {
             cp_async: true,
             mbarriers: true,
             shared_memory: true,
+            bulk_copies: true,
         }
     }
 }
@@ -118,6 +125,7 @@ impl Limits {
             cp_async: false,
             mbarriers: false,
             shared_memory: false,
+            bulk_copies: false,
             ..Limits::differential()
         }
     }
@@ -565,12 +573,14 @@ fn shared_memory(
     Ok(())
 }
 
-/// Now and then an mbarrier `b` (count 1 or 2) in the shared memory of one thread's CTA: each
-/// thread of its cluster with room may arrive on it (`.release` or `.relaxed`, `.cta` or
-/// `.cluster`, now and then `.expect_tx` of 16 bytes; a peer CTA's thread through
-/// `.shared::cluster`), raise or lower its tx-count by 16 bytes (`expect_tx`, `complete_tx`), and
-/// each thread of its CTA may try_wait on a phase parity, into a fresh register the condition
-/// may read.
+/// Now and then an mbarrier `b` (count 1 or 2) in the shared memory of one thread's CTA (the CTA
+/// of a shared location, if there is one): each thread of its cluster with room may arrive on it
+/// (`.release` or `.relaxed`, `.cta` or `.cluster`, now and then `.expect_tx` of 16 bytes; a peer
+/// CTA's thread through `.shared::cluster`), raise or lower its tx-count by 16 bytes
+/// (`expect_tx`, `complete_tx`), issue a 16-byte bulk copy of a global location into the CTA's
+/// shared memory that completes on it (into the shared location, or a new one, `d`), or a
+/// `fence.proxy.async` of some state space; and each thread of its CTA may try_wait on a phase
+/// parity, into a fresh register the condition may read.
 fn mbarrier(
     u: &mut Unstructured<'_>,
     threads: &mut [Thread],
@@ -581,7 +591,20 @@ fn mbarrier(
     if !one_in(u, 3)? {
         return Ok(());
     }
-    let owner = threads[u.choose_index(threads.len())?].placement;
+    // The CTA of a shared location, so that copies land where threads read.
+    let shared = locations.iter().position(|l| l.shared.is_some());
+    let owner = match shared.and_then(|l| locations[l].shared) {
+        Some(of) => *threads
+            .iter()
+            .map(|t| &t.placement)
+            .find(|p| of.is_own(p))
+            .expect("a shared location's CTA runs a thread"),
+        None => threads[u.choose_index(threads.len())?].placement,
+    };
+    let of_owner = super::async_ops::SharedOf {
+        cta: owner.cta,
+        gpu: owner.gpu,
+    };
     let bar = locations.len();
     locations.push(Location {
         name: "b".to_string(),
@@ -589,11 +612,12 @@ fn mbarrier(
             init: super::async_ops::MbarrierState::init(u.int_in_range(1..=2)?),
         },
         span: Span::default(),
-        shared: Some(super::async_ops::SharedOf {
-            cta: owner.cta,
-            gpu: owner.gpu,
-        }),
+        shared: Some(of_owner),
     });
+    // A bulk copy's source: a global location; its destination: the shared location, or `d`.
+    let source = (0..bar).find(|&l| locations[l].shared.is_none());
+    let mut destination = shared;
+    let mut copied = false;
     let mut events: usize = threads.iter().map(|t| t.body.len()).sum();
     for (t, thread) in threads.iter_mut().enumerate() {
         let p = thread.placement;
@@ -614,27 +638,59 @@ fn mbarrier(
         let scope = *u.choose(&[Scope::Cta, Scope::Cluster])?;
         // Transactions of one size, so that an expect-tx and a complete-tx may balance.
         let bytes = Operand::Imm(16);
-        let op = match u.int_in_range(0..=5u8)? {
-            0..=2 if own => AsyncOp::MbarrierTryWait {
+        // With bulk copies, the first thread issues one every other time (a copy is what the
+        // proxy fences and the barrier's tx-count are about).
+        let last = if limits.bulk_copies { 8 } else { 5 };
+        let first_copy = limits.bulk_copies && !copied && source.is_some() && one_in(u, 2)?;
+        let choice = match first_copy {
+            true => 6,
+            false => u.int_in_range(0..=last)?,
+        };
+        let instr = match choice {
+            0..=2 if own => Instr::Async(AsyncOp::MbarrierTryWait {
                 dst: fresh_reg(&mut written[t]),
                 bar,
                 order: *u.choose(&[Order::Acquire, Order::Relaxed])?,
                 scope,
                 parity: Operand::Imm(u.int_in_range(0..=1)?),
-            },
-            4 => AsyncOp::MbarrierExpectTx {
+            }),
+            4 => Instr::Async(AsyncOp::MbarrierExpectTx {
                 bar,
                 scope,
                 window,
                 bytes,
-            },
-            5 => AsyncOp::MbarrierCompleteTx {
+            }),
+            5 => Instr::Async(AsyncOp::MbarrierCompleteTx {
                 bar,
                 scope,
                 window,
                 bytes,
-            },
-            _ => AsyncOp::MbarrierArrive {
+            }),
+            6 | 7 if source.is_some() => {
+                copied = true;
+                let dst = *destination.get_or_insert_with(|| {
+                    locations.push(Location {
+                        name: "d".to_string(),
+                        kind: LocationKind::Plain { init: 0 },
+                        span: Span::default(),
+                        shared: Some(of_owner),
+                    });
+                    locations.len() - 1
+                });
+                Instr::Async(AsyncOp::BulkCopy {
+                    dst,
+                    src: source.expect("checked"),
+                    size: 16,
+                    completion: super::async_ops::BulkCompletion::Mbarrier(bar),
+                })
+            }
+            8 => Instr::Fence(Fence::Proxy(*u.choose(&[
+                ProxyFence::Async,
+                ProxyFence::AsyncGlobal,
+                ProxyFence::AsyncSharedCta,
+                ProxyFence::AsyncSharedCluster,
+            ])?)),
+            _ => Instr::Async(AsyncOp::MbarrierArrive {
                 bar,
                 order: *u.choose(&[Order::Release, Order::Relaxed])?,
                 scope,
@@ -644,14 +700,14 @@ fn mbarrier(
                 } else {
                     super::async_ops::Arrival::Count(Operand::Imm(1))
                 },
-            },
+            }),
         };
         // A try_wait's register is new, so it may go anywhere; it is read only by the condition.
         let at = u.int_in_range(0..=thread.body.len())?;
         thread.body.insert(
             at,
             Stmt {
-                instr: Instr::Async(op),
+                instr,
                 span: Span::default(),
                 token: None,
                 vulkan: None,

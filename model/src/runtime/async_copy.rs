@@ -492,11 +492,17 @@ impl Machine {
                 same_cta(&p.actor.placement, &at) && copy.view.knows(0, u, p.epoch)
             } else {
                 // A generic read before the copy's write: base causality up to the issue
-                // (`ptx-v8.cat`'s CHOICE: a read has nothing a proxy fence would make visible).
-                // Any other generic access: through a proxy fence of this access's CTA that
-                // covers the location, follows the access in causality order (observation
-                // included) and precedes the issue.
-                (write && !p.write && copy.view.knows(0, u, p.epoch))
+                // (`ptx-v8.cat`'s CHOICE: a read has nothing a proxy fence would make visible);
+                // so is a generic write observed by such a read (of its location: causality is
+                // observation, then that). Any other generic access: through a proxy fence of
+                // this access's CTA that covers the location, follows the access in causality
+                // order (observation included) and precedes the issue.
+                // An RMW's write counts as its read (`ptx-v8.cat`'s races: `same-op`).
+                let before_read = match p.write && !p.rmw {
+                    false => copy.view.knows(0, u, p.epoch),
+                    true => false,
+                } || (p.write && copy.view.observes(0, u, p.epoch));
+                (write && before_read)
                     || self.proxy_fences.iter().any(|f| {
                         same_cta(&f.placement, &at)
                             && f.covers(loc)
@@ -553,6 +559,7 @@ impl Machine {
             epoch,
             write,
             event,
+            rmw: false,
             async_proxy: !cp_async,
         });
         Ok(())

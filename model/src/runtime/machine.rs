@@ -409,13 +409,16 @@ impl Machine {
         }
     }
 
-    /// Check a new access against every earlier conflicting one, then remember it.
+    /// Check a new access (`rmw`: a read-modify-write's) against every earlier conflicting
+    /// one, then remember it.
+    #[allow(clippy::too_many_arguments)]
     fn race_check(
         &mut self,
         t: usize,
         loc: usize,
         actor: Actor,
         write: bool,
+        rmw: bool,
         epoch: u32,
         event: usize,
     ) -> Result<(), Halt> {
@@ -438,6 +441,7 @@ impl Machine {
             epoch,
             write,
             event,
+            rmw,
             async_proxy: false,
         });
         Ok(())
@@ -589,18 +593,21 @@ impl Machine {
         let Some(writer) = s.actor else {
             return Vec::new();
         };
+        // A read of its own thread's write observes it, weak or not (program order makes the
+        // pair morally strong). Base causality orders that write before the read anyway; the
+        // observation matters where only causality's observation clause reaches: a bulk copy
+        // issued after the read (`async_copy`).
         if !reader.strong() {
-            return Vec::new();
+            return match writer.thread == t {
+                true => self.observed_through(loc, store, ALL_LEVELS),
+                false => Vec::new(),
+            };
         }
         let rf_levels = morally_strong(&writer, reader);
         if rf_levels == 0 {
             return Vec::new();
         }
-        let observed = if writer.thread != t {
-            self.observed_through(loc, store, rf_levels)
-        } else {
-            Vec::new()
-        };
+        let observed = self.observed_through(loc, store, rf_levels);
         let s = &self.locs[loc].stores[store];
         if s.heads.is_empty() {
             return observed;
@@ -687,7 +694,7 @@ impl Machine {
         // observes counts: causality is observation followed by base causality, which is not
         // reflexive, so a write the read observes only through other RMWs (not morally strong
         // with it) still races with it.
-        self.race_check(t, loc, actor, false, epoch, event)?;
+        self.race_check(t, loc, actor, false, false, epoch, event)?;
         self.note_observed(t, observed);
         Ok(value)
     }
@@ -714,7 +721,7 @@ impl Machine {
                 value,
             },
         );
-        self.race_check(t, loc, actor, true, epoch, event)?;
+        self.race_check(t, loc, actor, true, false, epoch, event)?;
         self.note_shared(t, loc, site);
         if self.spin_loops {
             Arc::make_mut(&mut self.threads[t]).spin_wrote = true;
@@ -764,7 +771,7 @@ impl Machine {
         // After the read synchronizes and observes (see `load`): the RMW is one operation, and
         // what its read acquires or observes precedes its write in causality order (observation
         // followed by program order), so the operation races with none of it.
-        self.race_check(t, loc, actor, new.is_some(), epoch, event)?;
+        self.race_check(t, loc, actor, new.is_some(), true, epoch, event)?;
         if let Some(value) = new {
             let mut heads = self.release_heads(t, loc, order, &actor);
             // Observation chains through RMWs: what the read store released stays available,

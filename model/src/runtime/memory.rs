@@ -75,6 +75,8 @@ pub struct AccessRec {
     pub epoch: u32,
     pub write: bool,
     pub event: usize,
+    /// A read-modify-write (its read and its write, or a failed CAS's read).
+    pub rmw: bool,
     /// Performed by a bulk copy, in the async proxy (every other access is generic).
     pub async_proxy: bool,
 }

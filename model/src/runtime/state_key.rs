@@ -175,6 +175,7 @@ impl Machine {
                     | ((a.epoch as u64) << 16)
                     | ((a.write as u64) << 8)
                     | ((a.async_proxy as u64) << 9)
+                    | ((a.rmw as u64) << 10)
                     | scope_code(a.actor.scope)
             }));
             key[start..].sort_unstable();

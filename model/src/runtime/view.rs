@@ -93,10 +93,15 @@ impl View {
     /// Does the write `(thread, epoch)` precede this view in causality order at `level`, through
     /// base causality or through observation followed by base causality?
     pub fn causes(&self, level: usize, thread: usize, epoch: u32) -> bool {
-        self.knows(level, thread, epoch)
-            || self.observed.iter().any(|o| {
-                o.thread as usize == thread && o.epoch == epoch && o.levels & (1 << level) != 0
-            })
+        self.knows(level, thread, epoch) || self.observes(level, thread, epoch)
+    }
+
+    /// Does the write `(thread, epoch)` precede this view through observation (by a read of its
+    /// location) followed by base causality, at `level`?
+    pub fn observes(&self, level: usize, thread: usize, epoch: u32) -> bool {
+        self.observed.iter().any(|o| {
+            o.thread as usize == thread && o.epoch == epoch && o.levels & (1 << level) != 0
+        })
     }
 
     /// The writes observed so far (for state keys and for the chains RMW stores carry).
