@@ -83,3 +83,41 @@ fn fuzz_jobs_runs_that_many_workers() {
         "{stderr}"
     );
 }
+
+#[test]
+fn fuzz_gpu_writes_programs_the_harness_runs() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-fuzz-gpu-{}", std::process::id()));
+    let (code, stdout, stderr) = scopecheck(&[
+        "fuzz",
+        "--gpu",
+        "--programs",
+        "300",
+        "--seed",
+        "0",
+        "--save",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        stderr.contains("wrote 300 programs from seed 0"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("0 refused by the harness"), "{stderr}");
+    let mut warp_files = 0;
+    for seed in 0..300 {
+        let path = dir.join(format!("gpu-{seed}.litmus"));
+        let text = std::fs::read_to_string(&path).expect("one file per seed");
+        let p = scopecheck_model::litmus::parse(&text, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        warp_files += usize::from(p.uses_warps());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(warp_files > 0, "no program with warp-level instructions");
+    assert!(
+        stderr.contains(&format!("({warp_files} with warp-level instructions)")),
+        "{stderr}"
+    );
+    // `--gpu` writes programs: it needs a directory and a count.
+    let (code, _, stderr) = scopecheck(&["fuzz", "--gpu", "--programs", "3"]);
+    assert_eq!(code, 2, "{stderr}");
+}

@@ -348,6 +348,74 @@ fn check_supported(p: &Program) -> Result<(), Unsupported> {
             }
         }
     }
+    check_warp_arrivals(p)
+}
+
+/// The warp-level instructions of each CTA complete, lane by lane, in program order: each lane's
+/// instructions matched per mask (see [`check_warp_collective`]) can still wait on each other in
+/// a cycle across masks (lane 0 at `bar.warp.sync 0x7` waiting for lane 1, lane 1 at a
+/// `shfl.sync` over `0x3` waiting for lane 0), which hangs on the GPU. Played out here: an
+/// instruction completes when every lane of its mask has the same instruction (form and mask)
+/// next; what never completes is refused. Runs after the per-instruction checks, so every named
+/// lane exists and no lane with a warp-level instruction branches.
+fn check_warp_arrivals(p: &Program) -> Result<(), Unsupported> {
+    let mut ctas: Vec<(u32, u32)> = p
+        .threads
+        .iter()
+        .filter(|t| !t.placement.is_host())
+        .map(|t| (t.placement.gpu, t.placement.cta))
+        .collect();
+    ctas.sort_unstable();
+    ctas.dedup();
+    for cta in ctas {
+        let lanes: Vec<ThreadId> = (0..p.threads.len())
+            .filter(|&u| {
+                let at = p.threads[u].placement;
+                !at.is_host() && (at.gpu, at.cta) == cta
+            })
+            .collect();
+        // Per lane, its warp-level instructions still to complete, last first.
+        let mut pending: Vec<Vec<(String, u32)>> = lanes
+            .iter()
+            .map(|&u| {
+                let mut seq: Vec<(String, u32)> = p.threads[u]
+                    .body
+                    .iter()
+                    .filter_map(|s| match (&s.instr, &s.warp) {
+                        (Instr::WarpSync { mask }, None) => {
+                            Some(("bar.warp.sync".to_string(), *mask))
+                        }
+                        (_, Some(WarpPart::Start(op))) => Some((exchange_form(op), op.mask())),
+                        _ => None,
+                    })
+                    .collect();
+                seq.reverse();
+                seq
+            })
+            .collect();
+        loop {
+            let ready = (0..lanes.len()).find(|&l| {
+                pending[l].last().is_some_and(|next| {
+                    (0..32u32)
+                        .filter(|k| next.1 >> k & 1 == 1)
+                        .all(|k| pending.get(k as usize).and_then(|q| q.last()) == Some(next))
+                })
+            });
+            let Some(l) = ready else { break };
+            let mask = pending[l].last().expect("ready").1;
+            for k in (0..32).filter(|k| mask >> k & 1 == 1) {
+                pending[k].pop();
+            }
+        }
+        if let Some(l) = (0..lanes.len()).find(|&l| !pending[l].is_empty()) {
+            let (form, mask) = pending[l].last().expect("not empty");
+            return unsupported(format!(
+                "P{}: {form} {mask:#x} waits forever for lanes blocked at other warp-level \
+                 instructions (the GPU would hang; the model judges it)",
+                lanes[l]
+            ));
+        }
+    }
     Ok(())
 }
 

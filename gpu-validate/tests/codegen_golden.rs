@@ -231,10 +231,18 @@ fn warp_barriers_run_on_adjacent_lanes_and_unmatched_masks_are_refused() {
             " bar.warp.sync 0x3 | LC: ;\n | bar.warp.sync 0x3 ;\n | ld.weak r0, x ;\n | beq r0, 1, LC ;\n",
             "branches",
         ),
+        // Matched per mask, yet lanes 0 and 1 wait for each other at different instructions.
+        (
+            " bar.warp.sync 0x7 | shfl.sync.idx.b32 r1, 1, 0, 0x1f, 0x3 | bar.warp.sync 0x7 ;\n shfl.sync.idx.b32 r1, 1, 0, 0x1f, 0x3 | bar.warp.sync 0x7 | ;\n",
+            "waits forever",
+        ),
     ] {
-        let src = format!(
-            "PTX U\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n{body}exists (x == 0)\n"
-        );
+        let threads = if body.matches('|').count() > body.lines().count() {
+            " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
+        } else {
+            " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+        };
+        let src = format!("PTX U\n{{ x=0; }}\n{threads}{body}exists (x == 0)\n");
         let err = generate(&parse(&src, "u.litmus").unwrap_or_else(|e| panic!("{e}")))
             .unwrap_err()
             .to_string();

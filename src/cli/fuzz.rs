@@ -13,7 +13,7 @@ use scopecheck_model::differential::{
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{print, Program};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{mpsc, Arc};
@@ -52,6 +52,13 @@ pub struct Args {
     /// Write each shrunk finding as a `.litmus` file into this directory.
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// Fuzz the GPU instead: write the `--programs` programs the GPU fuzzer generates (one GPU,
+    /// no clusters or CTA barriers; warp-level instructions, which the harness runs on adjacent
+    /// lanes of one warp) from consecutive seeds into `--save` as `gpu-<seed>.litmus`, for
+    /// `scopecheck gpu DIR` to run and diff against the model. A program the harness refuses is
+    /// reported and not written (exit status 1).
+    #[arg(long, requires_all = ["save", "programs"])]
+    pub gpu: bool,
 }
 
 /// What the worker counts as it goes (read by the main thread once a second: waking it for
@@ -78,6 +85,9 @@ pub fn run(args: Args) -> ExitCode {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
+    if let (true, Some(dir), Some(n)) = (args.gpu, &args.save, args.programs) {
+        return gpu_programs(first, n, dir);
+    }
     let limits = Limits {
         max_events: args.max_events as usize,
         max_arith_rmws: args.arith,
@@ -245,4 +255,43 @@ fn show(r: &Report, save: Option<&PathBuf>) -> Result<(), ExitCode> {
         println!("saved {}", path.display());
     }
     Ok(())
+}
+
+/// `--gpu`: the GPU fuzzer's programs of seeds `first ..` into `dir`, each checked against the
+/// harness generator (which refuses what the GPU cannot run as the model judges it).
+fn gpu_programs(first: u64, n: u64, dir: &Path) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("scopecheck fuzz: {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+    let (mut written, mut warps, mut refused) = (0u64, 0u64, 0u64);
+    for seed in (0..n).map(|i| first.wrapping_add(i)) {
+        let mut p = from_seed_with(seed, &Limits::gpu());
+        p.name = format!("gpu-{seed}");
+        if let Err(e) = scopecheck_gpu::codegen::generate(&p) {
+            refused += 1;
+            println!(
+                "seed {seed}: the GPU harness refuses it: {e}\n{}",
+                print(&p)
+            );
+            continue;
+        }
+        let path = dir.join(format!("{}.litmus", p.name));
+        if let Err(e) = std::fs::write(&path, print(&p)) {
+            eprintln!("scopecheck fuzz: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        written += 1;
+        warps += u64::from(p.uses_warps());
+    }
+    eprintln!(
+        "scopecheck fuzz --gpu: wrote {written} programs from seed {first} into {} ({warps} with warp-level instructions), {refused} refused by the harness; run them with `scopecheck gpu {}`",
+        dir.display(),
+        dir.display()
+    );
+    if refused == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

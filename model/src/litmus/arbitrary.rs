@@ -110,17 +110,19 @@ impl Limits {
     }
 
     /// The differential's programs, within what the GPU harness runs: one GPU, no clusters, no
-    /// barriers (many test instances share a block).
+    /// barriers (many test instances share a block). Warp-level instructions stay (the harness
+    /// runs them on adjacent lanes of one warp), with room for the two lanes of a `vote.sync` or
+    /// `match.sync` beside one instruction each: only the axiomatic engine judges these programs,
+    /// and ten instructions keep it at milliseconds.
     pub fn gpu() -> Limits {
         Limits {
+            max_events: 10,
             multi_gpu: false,
             clusters: false,
             barriers: false,
             noncoherent: false,
-            // The harness has no shared-memory destination for a `cp.async`, and its test
-            // instances share warps.
+            // The harness has no shared-memory destination for a `cp.async`.
             cp_async: false,
-            warps: false,
             mbarriers: false,
             shared_memory: false,
             bulk_copies: false,
@@ -456,8 +458,29 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
     {
         return Ok(());
     }
+    // Where both lanes meet at a `bar.warp.sync` too, the exchange goes on the same side of it
+    // in both: in opposite orders each lane would wait for the other at a different instruction
+    // (PTX ISA, shfl.sync: the executing thread waits "until all non-exited threads
+    // corresponding to membermask have executed shfl.sync with the same qualifiers and same
+    // membermask value"), a hang the GPU harness refuses to run.
+    let syncs: Vec<Option<usize>> = members
+        .iter()
+        .map(|&i| {
+            threads[i]
+                .body
+                .iter()
+                .position(|s| matches!(s.instr, Instr::WarpSync { .. }))
+        })
+        .collect();
+    let both = syncs.iter().all(Option::is_some);
+    let before_sync = both && u.arbitrary::<bool>()?;
     for (k, &i) in members.iter().enumerate() {
-        let at = u.int_in_range(0..=threads[i].body.len())?;
+        let len = threads[i].body.len();
+        let at = match syncs[k] {
+            Some(sync) if both && before_sync => u.int_in_range(0..=sync)?,
+            Some(sync) if both => u.int_in_range(sync + 1..=len)?,
+            _ => u.int_in_range(0..=len)?,
+        };
         let loaded: Vec<Reg> = threads[i].body[..at]
             .iter()
             .filter_map(|s| match &s.instr {
