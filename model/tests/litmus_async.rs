@@ -245,7 +245,7 @@ fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
 }
 
 /// The corpus of Hopper tests (`corpus/litmus/async/`): the litmus runtime runs every one of
-/// them, the TMA tests' bulk copies and proxy fences included, and agrees with the reference
+/// them, the TMA tests' bulk copies and proxy fences and the cluster barriers included, and agrees with the reference
 /// model (ptx-v8 for them: `differential::Reference::for_program`) — each final state it reaches
 /// is allowed, and it finds a data race (in a run ending in a given state) exactly where the
 /// axioms do (`differential::check`, races compared).
@@ -255,7 +255,7 @@ fn the_runtime_agrees_with_the_axioms_on_the_async_corpus() {
     use scopecheck_model::runtime::litmus::unsupported;
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/async");
     let files = litmus::collect_files(&[dir]).unwrap();
-    let (mut checked, mut copies, mut racy) = (0, 0, 0);
+    let (mut checked, mut copies, mut racy, mut cluster) = (0, 0, 0, 0);
     for f in &files {
         let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(unsupported(&p), None, "{}", f.display());
@@ -269,14 +269,15 @@ fn the_runtime_agrees_with_the_axioms_on_the_async_corpus() {
         assert!(agreement.runtime_complete, "{}", f.display());
         checked += 1;
         racy += usize::from(races);
-        let copy = p
-            .threads
-            .iter()
-            .flat_map(|t| &t.body)
-            .any(|s| matches!(s.instr, Instr::Async(AsyncOp::BulkCopy { .. })));
-        copies += usize::from(copy);
+        let uses = |op: fn(&AsyncOp) -> bool| {
+            let mut body = p.threads.iter().flat_map(|t| &t.body);
+            usize::from(body.any(|s| matches!(&s.instr, Instr::Async(a) if op(a))))
+        };
+        copies += uses(|a| matches!(a, AsyncOp::BulkCopy { .. }));
+        cluster += uses(|a| matches!(a, AsyncOp::ClusterArrive { .. }));
     }
-    println!("{checked} checked ({copies} with bulk copies, {racy} racy)");
+    println!("{checked} checked ({copies} with bulk copies, {cluster} with cluster barriers, {racy} racy)");
     assert_eq!(checked, files.len());
     assert!(copies >= 9, "{copies} with bulk copies");
+    assert!(cluster >= 3, "{cluster} with cluster barriers");
 }

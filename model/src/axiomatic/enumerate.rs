@@ -26,7 +26,7 @@
 //! reach states already found are dropped as well ([`super::targets`]).
 
 use super::budget::Budget;
-use super::events::{Kind, Trace};
+use super::events::{ClusterBarrier, Kind, Trace};
 use super::execution::{immediate, EventInfo, Events, ExecEvent, Execution};
 use super::models::{coherence_forbidden, coherence_required, prepare, Checker, Dynamic};
 use super::rel::{bit, members, Rel, Set};
@@ -1457,11 +1457,58 @@ fn barrier_syncs(ev: &Events) -> Vec<Rel> {
         }
         options = next;
     }
+    let cluster = cluster_barrier_syncs(ev);
     options
         .into_iter()
         .filter(|(_, instances)| completes(ev, instances))
-        .map(|(rel, _)| rel)
+        .map(|(rel, _)| &rel | &cluster)
         .collect()
+}
+
+/// The synchronization of cluster barriers (PTX ISA, *barrier.cluster*: "each thread in the
+/// cluster arrives at the barrier", and `barrier.cluster.wait` waits "for all non-exited threads
+/// of the cluster to perform barrier.cluster.arrive"; the arrive "has .release semantics by
+/// default", the wait ".acquire semantics by default"). The k-th arrive of each thread of a
+/// cluster joins the cluster's k-th instance, a wait the instance of its thread's latest arrive;
+/// a `.release` arrive synchronizes with the waits of the other threads of its instance (a
+/// `.relaxed` one orders nothing). The matching is fixed by program order, so it is one relation
+/// shared by every barrier matching.
+fn cluster_barrier_syncs(ev: &Events) -> Rel {
+    // A cluster: its GPU, its id, and the CTA when there is none (then the CTA is its own
+    // cluster).
+    type Cluster = (u32, Option<u32>, u32);
+    // By cluster, each arrive (event, instance, `.release`) and each wait (event, instance).
+    let mut arrives: BTreeMap<Cluster, Vec<(usize, usize, bool)>> = BTreeMap::new();
+    let mut waits: BTreeMap<Cluster, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut uses: BTreeMap<Option<ThreadId>, usize> = BTreeMap::new();
+    for b in members(ev.barriers) {
+        let Kind::ClusterBarrier(op) = ev.info[b].kind else {
+            continue;
+        };
+        let pl = ev.placement[b].expect("barriers belong to threads");
+        let key = (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0));
+        let k = uses.entry(ev.info[b].thread).or_insert(0);
+        match op {
+            ClusterBarrier::Arrive { release } => {
+                arrives.entry(key).or_default().push((b, *k, release));
+                *k += 1;
+            }
+            ClusterBarrier::Wait if *k > 0 => waits.entry(key).or_default().push((b, *k - 1)),
+            // A wait before any arrive waits on nothing this thread arrived at.
+            ClusterBarrier::Wait => {}
+        }
+    }
+    let mut rel = Rel::empty(ev.n);
+    for (key, arrives) in &arrives {
+        for &(w, k) in waits.get(key).into_iter().flatten() {
+            for &(a, ka, release) in arrives {
+                if release && ka == k && ev.info[a].thread != ev.info[w].thread {
+                    rel.add(a, w);
+                }
+            }
+        }
+    }
+    rel
 }
 
 /// Whether barrier instances can complete one after another: an instance completes once all

@@ -40,6 +40,23 @@ pub enum Kind<V = Value> {
         id: Vec<V>,
         quorum: Option<V>,
     },
+    /// `barrier.cluster.arrive{.release|.relaxed}` / `barrier.cluster.wait`: one use of the
+    /// cluster's barrier (see [`ClusterBarrier`]).
+    ClusterBarrier(ClusterBarrier),
+}
+
+/// A cluster barrier event. PTX ISA, *barrier.cluster*: "each thread in the cluster arrives at
+/// the barrier" and `barrier.cluster.wait` "causes the executing thread to wait for all
+/// non-exited threads of the cluster to perform barrier.cluster.arrive"; "barrier.cluster.arrive
+/// ... has .release semantics by default" (`.relaxed` drops them) and "barrier.cluster.wait has
+/// .acquire semantics by default". The k-th arrive of every thread of a cluster joins the k-th
+/// instance; a wait belongs to the instance of its thread's latest arrive.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterBarrier {
+    /// `barrier.cluster.arrive`, `.release` unless `.relaxed`.
+    Arrive { release: bool },
+    /// `barrier.cluster.wait` (`.acquire`).
+    Wait,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -944,6 +961,20 @@ impl State {
                 completion: BulkCompletion::Mbarrier(bar),
             } => {
                 self.bulk_copy(stmt, *dst, *src, *size, *bar);
+                Some(vec![self])
+            }
+            AsyncOp::ClusterArrive { order } => {
+                let release = order.is_release();
+                let kind = Kind::ClusterBarrier(ClusterBarrier::Arrive { release });
+                self.push(stmt, kind, &BTreeSet::new());
+                Some(vec![self])
+            }
+            AsyncOp::ClusterWait => {
+                self.push(
+                    stmt,
+                    Kind::ClusterBarrier(ClusterBarrier::Wait),
+                    &BTreeSet::new(),
+                );
                 Some(vec![self])
             }
             _ => None,

@@ -1,7 +1,7 @@
 //! The events of one combination of thread traces, the base relations every model reads (`po`,
 //! `loc`, `vloc`, `sr`, `rmw`, dependencies, ...), and the witness form of an execution.
 
-use super::events::{Kind, Trace};
+use super::events::{ClusterBarrier, Kind, Trace};
 use super::rel::{bit, members, Rel, Set, MAX_EVENTS};
 use crate::litmus::opencl::OpenClOp;
 use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
@@ -302,7 +302,7 @@ impl Events {
                         ) => {}
                     }
                 }
-                Kind::Barrier { .. } => ev.barriers |= b,
+                Kind::Barrier { .. } | Kind::ClusterBarrier(_) => ev.barriers |= b,
             }
         }
         // Rows are unions of precomputed classes: events of one thread, one physical location,
@@ -536,6 +536,13 @@ impl Events {
             Kind::Fence(Fence::Sc(s)) => format!("F.sc.{s}"),
             Kind::Fence(Fence::AcqRel(s)) => format!("F.acq_rel.{s}"),
             Kind::Fence(Fence::Proxy(k)) => format!("F.proxy.{}", k.name()),
+            Kind::ClusterBarrier(ClusterBarrier::Arrive { release: true }) => {
+                "barrier.cluster.arrive.release".into()
+            }
+            Kind::ClusterBarrier(ClusterBarrier::Arrive { release: false }) => {
+                "barrier.cluster.arrive.relaxed".into()
+            }
+            Kind::ClusterBarrier(ClusterBarrier::Wait) => "barrier.cluster.wait.acquire".into(),
             Kind::Barrier { op, id, quorum } => {
                 let op = match op {
                     BarrierOp::Sync => "sync",

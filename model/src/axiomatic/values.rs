@@ -826,6 +826,7 @@ impl<'a> Valuations<'a> {
                                 rmw: *rmw,
                             },
                             Kind::Fence(f) => Kind::Fence(*f),
+                            Kind::ClusterBarrier(b) => Kind::ClusterBarrier(*b),
                             Kind::Barrier { op, id, quorum } => Kind::Barrier {
                                 op: *op,
                                 id: id.iter().map(value).collect(),

@@ -246,8 +246,8 @@ fn generic_only(p: &Program) -> bool {
             access.proxy == Proxy::Generic
         }
         Instr::Fence(Fence::Proxy(kind)) => kind.is_async(),
-        // The mbarrier instructions and mbarrier-completed bulk copies run; shared→global
-        // copies and cluster barriers not yet.
+        // The mbarrier instructions, mbarrier-completed bulk copies and cluster barriers run;
+        // shared→global copies not yet.
         Instr::Async(op) => crate::runtime::litmus::runs(op),
         _ => true,
     };

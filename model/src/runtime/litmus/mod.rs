@@ -19,8 +19,12 @@
 //!
 //! Not modelled: the other proxies (every other access goes to its physical location through
 //! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
-//! not reached; shared→global bulk copies (`.bulk_group`), `fence.mbarrier_init` and cluster
-//! barriers are refused ([`unsupported`]): the axiomatic engine does not model them either.
+//! not reached; shared→global bulk copies (`.bulk_group`) and `fence.mbarrier_init` are refused
+//! ([`unsupported`]): the axiomatic engine does not model them either. Cluster barriers run on
+//! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), expecting one arrival
+//! per thread of the cluster that has a `barrier.cluster.arrive` (PTX ISA: the wait waits "for
+//! all non-exited threads of the cluster"; a thread with no arrive is taken to exit without one,
+//! so a thread that skips its arrive on some path hangs the others here).
 
 use super::driver::{explore as run_explore, Body};
 use super::machine::{Machine, Setup, ThreadInfo};
@@ -99,10 +103,19 @@ pub fn unsupported(p: &Program) -> Option<String> {
         th.body.iter().find_map(|s| match &s.instr {
             Instr::Async(op) if !runs(op) => Some(format!(
                 "P{t} at {}: the litmus runtime does not run `{}` yet (shared→global bulk \
-                 copies, fence.mbarrier_init and cluster barriers are not modelled by either engine)",
+                 copies and fence.mbarrier_init are not modelled by either engine)",
                 s.span,
                 crate::litmus::print::instr(p, &s.instr)
             )),
+            Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
+                if th.placement.cluster.is_none() =>
+            {
+                Some(format!(
+                    "P{t} at {}: the litmus runtime runs cluster barriers only in threads placed \
+                     in a cluster (`P{t}@cta C,cluster K,gpu G`)",
+                    s.span
+                ))
+            }
             _ => None,
         })
     })
@@ -117,7 +130,8 @@ pub fn runs(op: &AsyncOp) -> bool {
             AsyncOp::BulkCopy {
                 completion: BulkCompletion::Mbarrier(_),
                 ..
-            }
+            } | AsyncOp::ClusterArrive { .. }
+                | AsyncOp::ClusterWait
         )
 }
 
@@ -377,6 +391,7 @@ impl LitmusModel {
                 LocationKind::Alias { .. } => None,
             })
             .collect();
+        let mbarriers = cluster_barriers(p, &threads);
         Setup {
             name: p.name.clone(),
             threads,
@@ -384,7 +399,7 @@ impl LitmusModel {
             blocks,
             max_steps: opts.max_steps,
             stop_on_race: false,
-            mbarriers: Vec::new(),
+            mbarriers,
             agents,
             resident_blocks: None,
             starts_after: Vec::new(),
@@ -467,4 +482,38 @@ impl LitmusModel {
         }
         Some(ids)
     }
+}
+
+/// One hardware barrier per cluster id `0..=max` (`runtime::cluster::cluster_barrier` finds a
+/// thread's as the first one plus its cluster id), expecting the litmus threads of the cluster
+/// that arrive at it (see the module documentation), none when no thread uses one.
+fn cluster_barriers(p: &Program, threads: &[ThreadInfo]) -> Vec<super::mbarrier::MBarInfo> {
+    let arrives = |t: usize| {
+        p.threads[t]
+            .body
+            .iter()
+            .any(|s| matches!(s.instr, Instr::Async(AsyncOp::ClusterArrive { .. })))
+    };
+    let users: Vec<usize> = (0..p.threads.len()).filter(|&t| arrives(t)).collect();
+    let Some(max) = users
+        .iter()
+        .filter_map(|&t| p.threads[t].placement.cluster)
+        .max()
+    else {
+        return Vec::new();
+    };
+    (0..=max)
+        .map(|c| {
+            let members: Vec<usize> = users
+                .iter()
+                .copied()
+                .filter(|&t| p.threads[t].placement.cluster == Some(c))
+                .collect();
+            super::mbarrier::MBarInfo {
+                name: format!("cluster{c}"),
+                block: members.first().map_or(0, |&t| threads[t].block),
+                launch_count: Some((members.len() as u32).max(1)),
+            }
+        })
+        .collect()
 }

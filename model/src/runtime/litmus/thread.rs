@@ -10,7 +10,9 @@ use crate::engine::Point;
 use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::async_copy::Completion;
+use crate::runtime::cluster::cluster_barrier;
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
+use crate::runtime::mbarrier::{Arrive, WaitOn, WaitResult};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
 
@@ -25,6 +27,9 @@ pub(crate) struct ThreadRun {
     pub back_taken: Vec<u32>,
     /// The thread ran off its end and exited.
     pub finished: bool,
+    /// The phase of the cluster barrier its latest `barrier.cluster.arrive` arrived on, which
+    /// its next `barrier.cluster.wait` waits for.
+    pub cluster_arrival: Option<u32>,
 }
 
 /// A thread's register values: inline for the few registers litmus threads have (the
@@ -92,6 +97,7 @@ impl ThreadRun {
             regs: Regs::new(&model.reg_init[t]),
             back_taken: Vec::new(),
             finished: false,
+            cluster_arrival: None,
         }
     }
 
@@ -271,6 +277,33 @@ impl ThreadRun {
                 let (src, dst, bar) = (model.loc_of[*src], model.loc_of[*dst], model.loc_of[*bar]);
                 let done = Completion::MbarrierAt(bar);
                 m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
+            }
+            Instr::Async(AsyncOp::ClusterArrive { order }) => {
+                // The kernel runtime's cluster barrier (`runtime::cluster`): an arrive on the
+                // cluster's hardware barrier, releasing at `.cluster` scope unless `.relaxed`.
+                let bar = cluster_barrier(&m.setup, t)
+                    .expect("`unsupported` keeps cluster barriers in clusters");
+                let arrive = Arrive {
+                    count: 1,
+                    expect_tx: 0,
+                    release: order.is_release(),
+                    scope: Scope::Cluster,
+                };
+                self.cluster_arrival = Some(m.mbar_arrive(t, bar, arrive, site)?);
+            }
+            Instr::Async(AsyncOp::ClusterWait) => {
+                // Waits for the phase of the thread's latest arrive and acquires what it
+                // released; a wait before any arrive waits for nothing (as in the axiomatic
+                // engine's `cluster_barrier_syncs`). A blocked wait runs again when woken.
+                let bar = cluster_barrier(&m.setup, t)
+                    .expect("`unsupported` keeps cluster barriers in clusters");
+                if let Some(phase) = self.cluster_arrival {
+                    let on = WaitOn::Token(phase);
+                    if m.mbar_wait(t, bar, on, true, site)? == WaitResult::Blocked {
+                        self.pc -= 1;
+                        return Ok(true);
+                    }
+                }
             }
             Instr::Async(op) => self.mbarrier(model, t, m, op, site, mirror, choose)?,
             Instr::Fence(Fence::Proxy(kind)) => {
