@@ -1465,48 +1465,21 @@ fn barrier_syncs(ev: &Events) -> Vec<Rel> {
         .collect()
 }
 
-/// The synchronization of cluster barriers (PTX ISA, *barrier.cluster*: "each thread in the
-/// cluster arrives at the barrier", and `barrier.cluster.wait` waits "for all non-exited threads
-/// of the cluster to perform barrier.cluster.arrive"; the arrive "has .release semantics by
-/// default", the wait ".acquire semantics by default"). The k-th arrive of each thread of a
-/// cluster joins the cluster's k-th instance, a wait the instance of its thread's latest arrive;
-/// a `.release` arrive synchronizes with the waits of the other threads of its instance (a
-/// `.relaxed` one orders nothing). The matching is fixed by program order, so it is one relation
-/// shared by every barrier matching.
+/// The synchronization of cluster barriers: the arrive "has .release semantics by default", the
+/// wait ".acquire semantics by default" (PTX ISA, *barrier.cluster*), so a `.release` arrive
+/// synchronizes with the waits of the other threads of its instance ([`Events::cluster_barrier`])
+/// and a `.relaxed` one orders nothing. The matching is fixed by program order, so it is one
+/// relation shared by every barrier matching.
 fn cluster_barrier_syncs(ev: &Events) -> Rel {
-    // A cluster: its GPU, its id, and the CTA when there is none (then the CTA is its own
-    // cluster).
-    type Cluster = (u32, Option<u32>, u32);
-    // By cluster, each arrive (event, instance, `.release`) and each wait (event, instance).
-    let mut arrives: BTreeMap<Cluster, Vec<(usize, usize, bool)>> = BTreeMap::new();
-    let mut waits: BTreeMap<Cluster, Vec<(usize, usize)>> = BTreeMap::new();
-    let mut uses: BTreeMap<Option<ThreadId>, usize> = BTreeMap::new();
-    for b in members(ev.barriers) {
-        let Kind::ClusterBarrier(op) = ev.info[b].kind else {
-            continue;
-        };
-        let pl = ev.placement[b].expect("barriers belong to threads");
-        let key = (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0));
-        let k = uses.entry(ev.info[b].thread).or_insert(0);
-        match op {
-            ClusterBarrier::Arrive { release } => {
-                arrives.entry(key).or_default().push((b, *k, release));
-                *k += 1;
-            }
-            ClusterBarrier::Wait if *k > 0 => waits.entry(key).or_default().push((b, *k - 1)),
-            // A wait before any arrive waits on nothing this thread arrived at.
-            ClusterBarrier::Wait => {}
-        }
-    }
+    let release = members(ev.barriers).filter(|&a| {
+        matches!(
+            ev.info[a].kind,
+            Kind::ClusterBarrier(ClusterBarrier::Arrive { release: true })
+        )
+    });
     let mut rel = Rel::empty(ev.n);
-    for (key, arrives) in &arrives {
-        for &(w, k) in waits.get(key).into_iter().flatten() {
-            for &(a, ka, release) in arrives {
-                if release && ka == k && ev.info[a].thread != ev.info[w].thread {
-                    rel.add(a, w);
-                }
-            }
-        }
+    for a in release {
+        rel.set_row(a, ev.cluster_barrier.row(a));
     }
     rel
 }

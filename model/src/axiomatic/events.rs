@@ -43,6 +43,11 @@ pub enum Kind<V = Value> {
     /// `barrier.cluster.arrive{.release|.relaxed}` / `barrier.cluster.wait`: one use of the
     /// cluster's barrier (see [`ClusterBarrier`]).
     ClusterBarrier(ClusterBarrier),
+    /// `fence.mbarrier_init.release.cluster`: a fence, at `.cluster` scope with `.release`
+    /// semantics, that applies only to the thread's earlier `mbarrier.init`s (PTX ISA,
+    /// *membar/fence*: "fence.mbarrier_init is a light-weight fence ... that applies to prior
+    /// mbarrier.init operations"). Models say what it orders (`ptx-v8.cat`, `FMBINIT`).
+    MbarrierInitFence,
 }
 
 /// A cluster barrier event. PTX ISA, *barrier.cluster*: "each thread in the cluster arrives at
@@ -76,6 +81,10 @@ pub struct ThreadEvent<V = Value> {
     /// from the issuing thread's program order: the index of the copy's first event. `None` for
     /// the thread's own events.
     pub copy: Option<usize>,
+    /// For the events of a `.bulk_group` bulk copy: the index of the first event of its thread
+    /// after the `cp.async.bulk.wait_group` that waited for it (for the source read, also a
+    /// `wait_group.read`). `None` while no wait has.
+    pub completed_at: Option<usize>,
 }
 
 /// One way a thread can run to its end, with the values its loads returned.
@@ -374,6 +383,12 @@ struct State {
     /// The events of each committed `cp.async` group no `cp.async.wait_group` has waited for
     /// yet, oldest first.
     cp_groups: Vec<Vec<usize>>,
+    /// The first events of the `.bulk_group` bulk copies issued since the last
+    /// `cp.async.bulk.commit_group`.
+    bulk_open: Vec<usize>,
+    /// The first events of the copies of each committed bulk async-group, oldest first, until a
+    /// `cp.async.bulk.wait_group` (not `.read`) has waited for the group.
+    bulk_groups: Vec<Vec<usize>>,
     /// Recording lassos: every statement run so far, and for each backward branch taken, the
     /// events, the statements run and the registers at its last taking.
     trail: Option<Trail>,
@@ -404,6 +419,7 @@ impl State {
             deps,
             copy_until: None,
             copy: None,
+            completed_at: None,
         });
         self.events.len() - 1
     }
@@ -422,6 +438,31 @@ impl State {
             for e in self.cp_groups.remove(0) {
                 self.events[e].copy_until = Some(until);
             }
+        }
+    }
+
+    /// `cp.async.bulk.wait_group{.read} n`: PTX ISA, *cp.async.bulk.wait_group*: it "will cause
+    /// the executing thread to wait until only N or fewer of the most recent bulk async-groups
+    /// are pending and all the prior bulk async-groups committed by the executing threads are
+    /// complete"; with `.read`, "the waiting has to be done until all the bulk async operations
+    /// in the specified bulk async-group have completed reading from their source locations".
+    /// The copies of every committed group but the `n` most recent complete (their source reads
+    /// only, with `.read`) before the events from here on.
+    fn bulk_wait(&mut self, n: usize, read: bool) {
+        let at = self.next_event();
+        let waited = self.bulk_groups.len().saturating_sub(n);
+        for group in &self.bulk_groups[..waited] {
+            for &first in group {
+                // A bulk_group copy's events: the source read, then the destination write.
+                let events = if read { first..first + 1 } else { first..first + 2 };
+                for e in events {
+                    let done = &mut self.events[e].completed_at;
+                    *done = Some(done.map_or(at, |d| d.min(at)));
+                }
+            }
+        }
+        if !read {
+            self.bulk_groups.drain(..waited);
         }
     }
 
@@ -520,6 +561,8 @@ fn thread_paths(
         loops: HashMap::new(),
         cp_open: Vec::new(),
         cp_groups: Vec::new(),
+        bulk_open: Vec::new(),
+        bulk_groups: Vec::new(),
         trail: lassos.then(Trail::default),
     };
     let mut paths = Vec::new();
@@ -689,21 +732,7 @@ fn thread_paths(
                 s.regs.insert(dst.clone(), sum);
                 stack.push(s);
             }
-            Instr::Async(op) => {
-                let Some(next) = s.mbarrier(here, op) else {
-                    return Err(TraceError {
-                        span: stmt.span,
-                        message: format!(
-                            "the axiomatic engine does not model `{}` yet",
-                            print::instr(p, &stmt.instr)
-                                .split(' ')
-                                .next()
-                                .unwrap_or_default()
-                        ),
-                    });
-                };
-                stack.extend(next);
-            }
+            Instr::Async(op) => stack.extend(s.async_op(here, op)),
             Instr::Label(_) => stack.push(s),
             Instr::Branch { cond, target } => {
                 let Some(&dest) = labels.get(target.as_str()) else {
@@ -858,15 +887,17 @@ pub fn split_rmw(access: Access) -> (Access, Access) {
 }
 
 impl State {
-    /// An mbarrier instruction as memory events on the barrier's location, whose value is the
-    /// packed [`MbarrierState`]: `mbarrier.init` a weak write; arrive, expect-tx and complete-tx
+    /// An asynchronous instruction's events. An mbarrier instruction is memory events on the
+    /// barrier's location, whose value is the packed [`MbarrierState`]: `mbarrier.init` a weak write; arrive, expect-tx and complete-tx
     /// atomic read-modify-writes (PTX ISA, *mbarrier*: "operations on an mbarrier object are
     /// performed atomically"), an arrive with its `.release` on the write; `try_wait` a strong
     /// read. PTX ISA, *mbarrier.test_wait/try_wait*: the acquire pattern is that of a wait that
     /// returns True ("when the wait completes, it synchronizes with the release pattern"), so the
     /// path forks: on the side where the phase has completed the read acquires, on the other it
-    /// is relaxed. `None` for the asynchronous instructions not modelled here.
-    fn mbarrier(mut self, stmt: usize, op: &AsyncOp) -> Option<Vec<State>> {
+    /// is relaxed. The other asynchronous instructions: bulk copies ([`State::bulk_copy`],
+    /// [`State::async_copy`]), their groups ([`State::bulk_wait`]), `fence.mbarrier_init`
+    /// ([`Kind::MbarrierInitFence`]) and cluster barriers ([`Kind::ClusterBarrier`]).
+    fn async_op(mut self, stmt: usize, op: &AsyncOp) -> Vec<State> {
         let strong = |order: Order, scope: Scope| Access {
             proxy: Proxy::Generic,
             order,
@@ -886,7 +917,7 @@ impl State {
                     scope: None,
                 };
                 self.write(stmt, weak, *bar, &state, false);
-                Some(vec![self])
+                vec![self]
             }
             AsyncOp::MbarrierArrive {
                 bar,
@@ -900,14 +931,14 @@ impl State {
                     Arrival::ExpectTx(bytes) => (Tainted::constant(1), self.operand(bytes)),
                 };
                 self.mbar_rmw(stmt, strong(*order, *scope), *bar, &arrivals, &tx);
-                Some(vec![self])
+                vec![self]
             }
             AsyncOp::MbarrierExpectTx {
                 bar, scope, bytes, ..
             } => {
                 let tx = self.operand(bytes);
                 self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
-                Some(vec![self])
+                vec![self]
             }
             AsyncOp::MbarrierCompleteTx {
                 bar, scope, bytes, ..
@@ -918,7 +949,7 @@ impl State {
                     deps: bytes.deps,
                 };
                 self.mbar_rmw(stmt, strong(Order::Relaxed, *scope), *bar, &zero, &tx);
-                Some(vec![self])
+                vec![self]
             }
             AsyncOp::MbarrierTryWait {
                 dst,
@@ -952,7 +983,7 @@ impl State {
                         s
                     })
                     .collect();
-                Some(next)
+                next
             }
             AsyncOp::BulkCopy {
                 dst,
@@ -961,13 +992,39 @@ impl State {
                 completion: BulkCompletion::Mbarrier(bar),
             } => {
                 self.bulk_copy(stmt, *dst, *src, *size, *bar);
-                Some(vec![self])
+                vec![self]
+            }
+            AsyncOp::BulkCopy {
+                dst,
+                src,
+                size: _,
+                completion: BulkCompletion::BulkGroup,
+            } => {
+                let first = self.async_copy(stmt, *dst, *src);
+                self.bulk_open.push(first);
+                vec![self]
+            }
+            AsyncOp::BulkCommitGroup => {
+                // PTX ISA, *cp.async.bulk.commit_group*: it "creates a new bulk async-group
+                // per thread and batches all prior cp.async.bulk instructions ... into the new
+                // bulk async-group"; with none, "an empty bulk async-group is created".
+                let group = std::mem::take(&mut self.bulk_open);
+                self.bulk_groups.push(group);
+                vec![self]
+            }
+            AsyncOp::BulkWaitGroup { pending, read } => {
+                self.bulk_wait(*pending as usize, *read);
+                vec![self]
+            }
+            AsyncOp::FenceMbarrierInit => {
+                self.push(stmt, Kind::MbarrierInitFence, &BTreeSet::new());
+                vec![self]
             }
             AsyncOp::ClusterArrive { order } => {
                 let release = order.is_release();
                 let kind = Kind::ClusterBarrier(ClusterBarrier::Arrive { release });
                 self.push(stmt, kind, &BTreeSet::new());
-                Some(vec![self])
+                vec![self]
             }
             AsyncOp::ClusterWait => {
                 self.push(
@@ -975,17 +1032,32 @@ impl State {
                     Kind::ClusterBarrier(ClusterBarrier::Wait),
                     &BTreeSet::new(),
                 );
-                Some(vec![self])
+                vec![self]
             }
-            _ => None,
         }
     }
 
-    /// A bulk copy completed through an mbarrier: an async-proxy read of `src` and write of
-    /// `dst` (weak: the copy promises no atomicity), then the complete-tx of `size` bytes on
-    /// `bar`, a relaxed `.cluster` read-modify-write of the barrier's state. The events belong to
-    /// the copy, not to the thread's program order ([`ThreadEvent::copy`]).
+    /// A bulk copy completed through an mbarrier: the copy's accesses ([`State::async_copy`]),
+    /// then the complete-tx of `size` bytes on `bar`, a relaxed `.cluster` read-modify-write of
+    /// the barrier's state.
     fn bulk_copy(&mut self, stmt: usize, dst: LocId, src: LocId, size: Value, bar: LocId) {
+        let first = self.async_copy(stmt, dst, src);
+        let complete = Access {
+            proxy: Proxy::Generic,
+            order: Order::Relaxed,
+            scope: Some(Scope::Cluster),
+        };
+        let zero = Tainted::constant(0);
+        self.mbar_rmw(stmt, complete, bar, &zero, &Tainted::constant(-size));
+        for e in &mut self.events[first..] {
+            e.copy = Some(first);
+        }
+    }
+
+    /// A bulk copy's accesses: an async-proxy read of `src` and write of `dst` (weak: the copy
+    /// promises no atomicity). The events belong to the copy, not to the thread's program order
+    /// ([`ThreadEvent::copy`]). Returns the copy's first event.
+    fn async_copy(&mut self, stmt: usize, dst: LocId, src: LocId) -> usize {
         let first = self.next_event();
         let weak = Access {
             proxy: Proxy::Async,
@@ -1000,16 +1072,10 @@ impl State {
         };
         self.push(stmt, read, &BTreeSet::new());
         self.write(stmt, weak, dst, &Tainted::read(first), false);
-        let complete = Access {
-            proxy: Proxy::Generic,
-            order: Order::Relaxed,
-            scope: Some(Scope::Cluster),
-        };
-        let zero = Tainted::constant(0);
-        self.mbar_rmw(stmt, complete, bar, &zero, &Tainted::constant(-size));
         for e in &mut self.events[first..] {
             e.copy = Some(first);
         }
+        first
     }
 
     /// An atomic update of an mbarrier's state: a read, then the write of

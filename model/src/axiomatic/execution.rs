@@ -8,6 +8,7 @@ use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
 use crate::litmus::*;
 use crate::scope::{Order, Placement, Scope};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One event of a candidate execution. Initial writes have no thread.
 #[derive(Clone, Debug)]
@@ -43,6 +44,10 @@ pub struct Events {
     /// The events of bulk copies (`cp.async.bulk`): performed by the async proxy, in no
     /// program order.
     pub bulk: Set,
+    /// `mbarrier.init` writes.
+    pub mbar_init: Set,
+    /// `fence.mbarrier_init.release.cluster` fences.
+    pub mbar_init_fence: Set,
     // Relations.
     /// Program order (transitive) among a thread's own events: a bulk copy's events are in
     /// none (see `issue` and `copy`).
@@ -51,6 +56,15 @@ pub struct Events {
     pub issue: Rel,
     /// Within one bulk copy, from each event to the later ones (read, write, complete-tx).
     pub copy: Rel,
+    /// From each event of a `.bulk_group` bulk copy to the events of its thread from the
+    /// `cp.async.bulk.wait_group` that waited for it on (the copies issued later included):
+    /// see [`super::events::ThreadEvent::completed_at`].
+    pub bulk_wait: Rel,
+    /// From each `barrier.cluster.arrive` to the `barrier.cluster.wait`s of the other threads
+    /// of its instance: the k-th arrive of each thread of a cluster joins the cluster's k-th
+    /// instance, a wait the instance of its thread's latest arrive (see
+    /// [`super::events::ClusterBarrier`]).
+    pub cluster_barrier: Rel,
     /// From a proxy fence to the memory events in its state space: every one for
     /// `fence.proxy.<kind>`, those of global memory for `fence.proxy.async.global`, of its CTA's
     /// (cluster's) shared memory for `.async.shared::cta` (`::cluster`).
@@ -146,6 +160,8 @@ impl Events {
         let mut opencl = Vec::new();
         let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
         let mut copy_of = Vec::new(); // a bulk copy's event: the copy's first event, by thread
+        let mut completed_at = Vec::new(); // a bulk_group copy's event: where its wait is
+        let mut is_init = Vec::new(); // an mbarrier.init write
         for (l, loc) in p.locations.iter().enumerate() {
             if let LocationKind::Plain { init } = loc.kind {
                 let access = Access {
@@ -169,6 +185,8 @@ impl Events {
                 opencl.push(None);
                 local_index.push(None);
                 copy_of.push(None);
+                completed_at.push(None);
+                is_init.push(false);
             }
         }
         let first_of_thread: Vec<usize> = {
@@ -189,6 +207,14 @@ impl Events {
                 });
                 placement.push(Some(event_placement(p, t, e, i)));
                 copy_of.push(e.copy.map(|f| first_of_thread[t] + f));
+                completed_at.push(e.completed_at.map(|k| first_of_thread[t] + k));
+                is_init.push(
+                    matches!(e.kind, Kind::Write { .. })
+                        && matches!(
+                            p.threads[t].body[e.stmt].instr,
+                            Instr::Async(AsyncOp::MbarrierInit { .. })
+                        ),
+                );
                 vulkan.push(p.threads[t].body[e.stmt].vulkan);
                 vulkan_placement.push(p.vulkan.as_ref().map(|v| v.placements[t]));
                 opencl.push(p.threads[t].body[e.stmt].opencl);
@@ -221,6 +247,10 @@ impl Events {
             po: Rel::empty(n),
             issue: Rel::empty(n),
             copy: Rel::empty(n),
+            bulk_wait: Rel::empty(n),
+            cluster_barrier: Rel::empty(n),
+            mbar_init: Set::EMPTY,
+            mbar_init_fence: Set::EMPTY,
             fence_space: Rel::empty(n),
             int: Rel::empty(n),
             loc: Rel::empty(n),
@@ -302,7 +332,16 @@ impl Events {
                         ) => {}
                     }
                 }
+                Kind::MbarrierInitFence => {
+                    ev.f |= b;
+                    ev.gen |= b;
+                    ev.mbar_init_fence |= b;
+                    scope[i] = Some(Scope::Cluster);
+                }
                 Kind::Barrier { .. } | Kind::ClusterBarrier(_) => ev.barriers |= b,
+            }
+            if is_init[i] {
+                ev.mbar_init |= b;
             }
         }
         // Rows are unions of precomputed classes: events of one thread, one physical location,
@@ -359,6 +398,9 @@ impl Events {
                 Some(c) => {
                     let same = members(later).filter(|&j| copy_of[j] == Some(c));
                     same.for_each(|j| ev.copy.add(i, j));
+                    if let Some(at) = completed_at[i] {
+                        ev.bulk_wait.set_row(i, thread_of[i] & !Set::below(at));
+                    }
                 }
             }
             ev.loc.set_row(i, loc_of[i]);
@@ -411,6 +453,7 @@ impl Events {
             ev.po.set_row(i, ev.po.row(i) & !between);
         }
         ev.po_loc = &ev.po & &ev.loc;
+        ev.cluster_barrier = cluster_barrier_instances(&ev);
         for f in 0..n {
             if let Kind::Fence(Fence::Proxy(kind)) = ev.info[f].kind {
                 let at = ev.placement[f].expect("fences belong to threads");
@@ -536,6 +579,7 @@ impl Events {
             Kind::Fence(Fence::Sc(s)) => format!("F.sc.{s}"),
             Kind::Fence(Fence::AcqRel(s)) => format!("F.acq_rel.{s}"),
             Kind::Fence(Fence::Proxy(k)) => format!("F.proxy.{}", k.name()),
+            Kind::MbarrierInitFence => "F.mbarrier_init.release.cluster".into(),
             Kind::ClusterBarrier(ClusterBarrier::Arrive { release: true }) => {
                 "barrier.cluster.arrive.release".into()
             }
@@ -643,4 +687,47 @@ pub fn barrier_instance(
 pub fn immediate(r: &Rel) -> Vec<(usize, usize)> {
     let two_steps = r.seq(r);
     (r - &two_steps).pairs().collect()
+}
+
+/// [`Events::cluster_barrier`]. PTX ISA, *barrier.cluster*: "each thread in the cluster arrives
+/// at the barrier", and `barrier.cluster.wait` waits "for all non-exited threads of the cluster to
+/// perform barrier.cluster.arrive". The k-th arrive of each thread of a cluster joins the
+/// cluster's k-th instance, a wait the instance of its thread's latest arrive (a wait before any
+/// arrive waits for nothing this thread arrived at).
+fn cluster_barrier_instances(ev: &Events) -> Rel {
+    // A cluster: its GPU, its id, and the CTA when there is none (then the CTA is its own
+    // cluster).
+    type Cluster = (u32, Option<u32>, u32);
+    // By cluster, each arrive (event, instance) and each wait (event, instance).
+    let mut arrives: BTreeMap<Cluster, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut waits: BTreeMap<Cluster, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut uses: BTreeMap<Option<ThreadId>, usize> = BTreeMap::new();
+    for b in members(ev.barriers) {
+        let Kind::ClusterBarrier(op) = ev.info[b].kind else {
+            continue;
+        };
+        let pl = ev.placement[b].expect("barriers belong to threads");
+        let key = (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0));
+        let k = uses.entry(ev.info[b].thread).or_insert(0);
+        match op {
+            ClusterBarrier::Arrive { .. } => {
+                arrives.entry(key).or_default().push((b, *k));
+                *k += 1;
+            }
+            ClusterBarrier::Wait if *k > 0 => waits.entry(key).or_default().push((b, *k - 1)),
+            // A wait before any arrive waits on nothing this thread arrived at.
+            ClusterBarrier::Wait => {}
+        }
+    }
+    let mut rel = Rel::empty(ev.n);
+    for (key, arrives) in &arrives {
+        for &(w, k) in waits.get(key).into_iter().flatten() {
+            for &(a, ka) in arrives {
+                if ka == k && ev.info[a].thread != ev.info[w].thread {
+                    rel.add(a, w);
+                }
+            }
+        }
+    }
+    rel
 }

@@ -802,6 +802,7 @@ impl<'a> Valuations<'a> {
                         deps: e.deps.clone(),
                         copy_until: e.copy_until,
                         copy: e.copy,
+                        completed_at: e.completed_at,
                         kind: match &e.kind {
                             Kind::Read {
                                 loc,
@@ -827,6 +828,7 @@ impl<'a> Valuations<'a> {
                             },
                             Kind::Fence(f) => Kind::Fence(*f),
                             Kind::ClusterBarrier(b) => Kind::ClusterBarrier(*b),
+                            Kind::MbarrierInitFence => Kind::MbarrierInitFence,
                             Kind::Barrier { op, id, quorum } => Kind::Barrier {
                                 op: *op,
                                 id: id.iter().map(value).collect(),

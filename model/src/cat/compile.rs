@@ -71,6 +71,15 @@ pub enum Base {
     Copy,
     /// PTX: from a proxy fence to the memory events of its state space.
     FenceSpace,
+    /// PTX: from a `.bulk_group` bulk copy's events to its thread's events from the
+    /// `cp.async.bulk.wait_group` that waited for it on.
+    BulkWait,
+    /// PTX: from a `barrier.cluster.arrive` to the waits of the other threads of its instance.
+    ClusterBarrier,
+    /// PTX: `mbarrier.init` writes.
+    MbarInit,
+    /// PTX: `fence.mbarrier_init.release.cluster` fences.
+    MbarInitFence,
     /// Vulkan: atomic accesses (`.atom`).
     Atom,
     /// Vulkan: `.nonpriv` accesses.
@@ -160,6 +169,10 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("issue", Base::Issue, Ty::Rel),
     ("copy", Base::Copy, Ty::Rel),
     ("fence-space", Base::FenceSpace, Ty::Rel),
+    ("bulk-wait", Base::BulkWait, Ty::Rel),
+    ("cluster-barrier", Base::ClusterBarrier, Ty::Rel),
+    ("MBINIT", Base::MbarInit, Ty::Set),
+    ("FMBINIT", Base::MbarInitFence, Ty::Set),
     ("ATOM", Base::Atom, Ty::Set),
     ("NONPRIV", Base::NonPriv, Ty::Set),
     ("AV", Base::Av, Ty::Set),

@@ -139,6 +139,7 @@ fn base(ev: &Events, b: Base) -> Val {
             Kind::Read { access, .. } | Kind::Write { access, .. } => access.order == o,
             Kind::Fence(Fence::Sc(_)) => o == Order::Sc,
             Kind::Fence(Fence::AcqRel(_)) => o == Order::AcqRel,
+            Kind::MbarrierInitFence => o == Order::Release,
             _ => false,
         }
     };
@@ -146,6 +147,7 @@ fn base(ev: &Events, b: Base) -> Val {
         move |k: &Kind| match k {
             Kind::Read { access, .. } | Kind::Write { access, .. } => access.scope == Some(s),
             Kind::Fence(Fence::Sc(f) | Fence::AcqRel(f)) => *f == s,
+            Kind::MbarrierInitFence => s == Scope::Cluster,
             _ => false,
         }
     };
@@ -204,6 +206,10 @@ fn base(ev: &Events, b: Base) -> Val {
         Base::Issue => Val::Rel(ev.issue.clone()),
         Base::Copy => Val::Rel(ev.copy.clone()),
         Base::FenceSpace => Val::Rel(ev.fence_space.clone()),
+        Base::BulkWait => Val::Rel(ev.bulk_wait.clone()),
+        Base::ClusterBarrier => Val::Rel(ev.cluster_barrier.clone()),
+        Base::MbarInit => Val::Set(ev.mbar_init),
+        Base::MbarInitFence => Val::Set(ev.mbar_init_fence),
         Base::WorkItem => Val::Set(cl(&|op| op.scope == Some(OpenClScope::WorkItem))),
         Base::AllSvm => Val::Set(cl(&|op| op.scope == Some(OpenClScope::AllSvmDevices))),
         Base::Global => Val::Set(cl(&|op| op.global)),

@@ -17,6 +17,9 @@
 //! | `sr`, `scta` | same scope (each event's scope includes the other's thread), same CTA |
 //! | `token-order` | Tile IR token order (without tokens: `rmw`) |
 //! | `BULK`, `issue`, `copy` | PTX bulk copies: their events (in no `po`), from the issuing thread's earlier events to a copy's events, within one copy |
+//! | `bulk-wait` | from the events of a `.bulk_group` bulk copy to its thread's events from the `cp.async.bulk.wait_group` that waited for it on (for the source read, also a `wait_group.read`) |
+//! | `cluster-barrier` | from a `barrier.cluster.arrive` to the `barrier.cluster.wait`s of the other threads of its instance (the k-th arrive of each thread of a cluster, a wait joining its thread's latest arrive's) |
+//! | `MBINIT`, `FMBINIT` | `mbarrier.init` writes; `fence.mbarrier_init.release.cluster` fences (also in `F`, `REL`, `CLUSTER`) |
 //! | `fence-space` | from a proxy fence to the memory events of the state space it names (`fence.proxy.async.global`, `.shared::cta`, `.shared::cluster`; every one for the others) |
 //! | `rf`, `co`, `fr` | the execution's reads-from, coherence and from-reads |
 //! | `sync_fence` | the fence.sc order between pairs of `ms` (below) |

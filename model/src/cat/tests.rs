@@ -50,6 +50,7 @@ fn sb_events() -> Events {
                     },
                     deps: e.deps.clone(),
                     copy: e.copy,
+                    completed_at: e.completed_at,
                 })
                 .collect(),
             regs: Vec::new(),
