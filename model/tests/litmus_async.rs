@@ -256,6 +256,7 @@ fn the_runtime_agrees_with_the_axioms_on_the_async_corpus() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/litmus/async");
     let files = litmus::collect_files(&[dir]).unwrap();
     let (mut checked, mut copies, mut racy, mut cluster) = (0, 0, 0, 0);
+    let (mut groups, mut init_fences) = (0, 0);
     for f in &files {
         let p = litmus::parse_file(f).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(unsupported(&p), None, "{}", f.display());
@@ -275,9 +276,16 @@ fn the_runtime_agrees_with_the_axioms_on_the_async_corpus() {
         };
         copies += uses(|a| matches!(a, AsyncOp::BulkCopy { .. }));
         cluster += uses(|a| matches!(a, AsyncOp::ClusterArrive { .. }));
+        groups += uses(|a| matches!(a, AsyncOp::BulkWaitGroup { .. }));
+        init_fences += uses(|a| matches!(a, AsyncOp::FenceMbarrierInit));
     }
-    println!("{checked} checked ({copies} with bulk copies, {cluster} with cluster barriers, {racy} racy)");
+    println!(
+        "{checked} checked ({copies} with bulk copies, {groups} waiting for bulk groups, \
+         {cluster} with cluster barriers, {init_fences} with fence.mbarrier_init, {racy} racy)"
+    );
     assert_eq!(checked, files.len());
     assert!(copies >= 9, "{copies} with bulk copies");
     assert!(cluster >= 3, "{cluster} with cluster barriers");
+    assert!(groups >= 6, "{groups} waiting for bulk groups");
+    assert!(init_fences >= 2, "{init_fences} with fence.mbarrier_init");
 }

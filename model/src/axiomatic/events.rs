@@ -454,7 +454,11 @@ impl State {
         for group in &self.bulk_groups[..waited] {
             for &first in group {
                 // A bulk_group copy's events: the source read, then the destination write.
-                let events = if read { first..first + 1 } else { first..first + 2 };
+                let events = if read {
+                    first..first + 1
+                } else {
+                    first..first + 2
+                };
                 for e in events {
                     let done = &mut self.events[e].completed_at;
                     *done = Some(done.map_or(at, |d| d.min(at)));

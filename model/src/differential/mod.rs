@@ -236,7 +236,7 @@ pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
 }
 
 /// Whether every location is plain and every access generic (or `ld.global.nc`), but for bulk
-/// copies and their proxy fences.
+/// copies (async proxy) and their proxy fences.
 fn generic_only(p: &Program) -> bool {
     let generic = |i: &Instr| match i {
         // With every location plain, a texture-path load is `ld.global.nc`, which the runtime
@@ -246,9 +246,8 @@ fn generic_only(p: &Program) -> bool {
             access.proxy == Proxy::Generic
         }
         Instr::Fence(Fence::Proxy(kind)) => kind.is_async(),
-        // The mbarrier instructions, mbarrier-completed bulk copies and cluster barriers run;
-        // shared→global copies not yet.
-        Instr::Async(op) => crate::runtime::litmus::runs(op),
+        // The asynchronous instructions run (mbarriers, bulk copies and their groups,
+        // `fence.mbarrier_init`, cluster barriers).
         _ => true,
     };
     p.vulkan.is_none()

@@ -107,6 +107,8 @@ pub struct Copy {
     /// What the issuer knew at the issue.
     pub view: Arc<View>,
     pub site: Site,
+    /// `.bulk_group` copies: the issuer's bulk async-group the copy belongs to.
+    pub group: usize,
     /// `cp.async` only: the element writes performed so far, each an event of its own
     /// (observed, not a clock component) with the coherence floor of its destination — what the
     /// completion releases to the issuer's `wait_group`.
@@ -192,12 +194,13 @@ impl Machine {
             self.fail(FailureKind::Assertion, headline, vec![]);
             return Err(Halt);
         };
+        let mut group = 0;
         match completion {
             Completion::MBarrier(bar) => {
                 self.mbar_check_init(t, bar, event)?;
                 self.mbars[bar].in_flight += 1;
             }
-            Completion::BulkGroup => Arc::make_mut(&mut self.threads[t]).bulk_outstanding += 1,
+            Completion::BulkGroup => group = Arc::make_mut(&mut self.threads[t]).bulk.issue(true),
             Completion::CpAsyncGroup(g) => self.cp_async_issued(t, g),
             Completion::MbarrierAt(_) => {}
         }
@@ -209,6 +212,7 @@ impl Machine {
             completion,
             view: Arc::new(self.threads[t].view.clone()),
             site,
+            group,
             written: None,
         };
         self.agent_work[slot].queue.push_back(copy);
@@ -247,30 +251,71 @@ impl Machine {
         Ok(())
     }
 
-    /// `cp.async.bulk.wait_group 0`: block until every shared→global copy this thread issued
-    /// completed; then their writes happen before what follows. Returns `true` to block.
-    pub fn bulk_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+    /// `cp.async.bulk.commit_group`: the thread's open bulk async-group (possibly empty) is
+    /// committed; later copies go to a new one.
+    pub fn bulk_commit(&mut self, t: usize, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        let n = self.threads[t].bulk_outstanding;
-        self.event(
-            t,
-            site,
-            EventKind::Note(format!(
-                "cp.async.bulk.wait_group 0 ({n} copies outstanding)"
-            )),
-        );
-        if n > 0 {
-            Arc::make_mut(&mut self.threads[t]).status = Status::BulkWait;
-            self.check_hang()?;
-            return Ok(true);
+        let group = Arc::make_mut(&mut self.threads[t]).bulk.commit();
+        let text = format!("cp.async.bulk.commit_group (bulk group {group})");
+        self.event(t, site, EventKind::Note(text));
+        Ok(())
+    }
+
+    /// `cp.async.bulk.wait_group{.read} n`: block until every committed bulk async-group but the
+    /// `n` most recent is complete (with `read`: has finished reading its sources); then what
+    /// their copies did happens before what follows, across the proxies ("completion of the
+    /// asynchronous operation is followed by an implicit generic-async proxy fence"). Returns
+    /// `true` to block.
+    pub fn bulk_wait_group(
+        &mut self,
+        t: usize,
+        n: usize,
+        read: bool,
+        site: Site,
+    ) -> Result<bool, Halt> {
+        self.begin(t)?;
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        let pending = self.threads[t].bulk.pending();
+        let what = if read { ".read" } else { "" };
+        let text =
+            format!("cp.async.bulk.wait_group{what} {n} ({pending} committed bulk groups pending)");
+        self.event(t, site, EventKind::Note(text));
+        if self.bulk_ready(t, n, read) {
+            return Ok(false);
         }
-        if let Some(done) = Arc::make_mut(&mut self.threads[t]).bulk_done.take() {
-            Arc::make_mut(&mut self.threads[t])
-                .view
-                .join(&done, ALL_LEVELS);
+        Arc::make_mut(&mut self.threads[t]).status = Status::BulkWait { pending: n, read };
+        self.check_hang()?;
+        Ok(true)
+    }
+
+    /// The kernel API's `bulk_wait`: `cp.async.bulk.commit_group; cp.async.bulk.wait_group 0`.
+    pub fn bulk_wait(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        self.bulk_commit(t, site)?;
+        self.bulk_wait_group(t, 0, false, site)
+    }
+
+    /// Whether `t`'s committed bulk groups but the `n` most recent are done (reading, if
+    /// `read`); if so, `t` joins what they released.
+    fn bulk_ready(&mut self, t: usize, n: usize, read: bool) -> bool {
+        let th = Arc::make_mut(&mut self.threads[t]);
+        let Some(released) = th.bulk.ready(n, read) else {
+            return false;
+        };
+        for v in &released {
+            th.view.join(v, ALL_LEVELS);
         }
-        Ok(false)
+        true
+    }
+
+    /// A bulk copy of `t` completed or finished reading: `t` may stop waiting.
+    fn bulk_wake(&mut self, t: usize) {
+        if let Status::BulkWait { pending, read } = self.threads[t].status {
+            if self.bulk_ready(t, pending, read) {
+                Arc::make_mut(&mut self.threads[t]).status = Status::Running;
+                self.wake.push(t);
+            }
+        }
     }
 
     /// The position of agent `a` in `setup.agents`, which indexes its work.
@@ -377,18 +422,8 @@ impl Machine {
                 );
                 let view = self.threads[a].view.clone();
                 let th = Arc::make_mut(&mut self.threads[issuer]);
-                match &mut th.bulk_done {
-                    Some(v) => v.join(&view, ALL_LEVELS),
-                    None => th.bulk_done = Some(view),
-                }
-                th.bulk_outstanding -= 1;
-                if th.bulk_outstanding == 0 && th.status == Status::BulkWait {
-                    if let Some(done) = th.bulk_done.take() {
-                        th.view.join(&done, ALL_LEVELS);
-                    }
-                    th.status = Status::Running;
-                    self.wake.push(issuer);
-                }
+                th.bulk.complete(copy.group, Some(&view));
+                self.bulk_wake(issuer);
                 Ok(())
             }
         }
@@ -413,6 +448,20 @@ impl Machine {
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, src, false, epoch, event, copy)?;
+        // A `.bulk_group` copy's last source read completes its reading (what
+        // `cp.async.bulk.wait_group.read` waits for): its issuer may learn of the reads alone,
+        // so the write comes at the agent's next epoch.
+        let epoch = match copy.completion {
+            Completion::BulkGroup if i + 1 == copy.dst.len() => {
+                let read = self.threads[a].view.clone();
+                Arc::make_mut(&mut self.threads[copy.issuer])
+                    .bulk
+                    .read_complete(copy.group, &read);
+                self.bulk_wake(copy.issuer);
+                Arc::make_mut(&mut self.threads[a]).view.tick(a)
+            }
+            _ => epoch,
+        };
         self.async_race_check(a, dst, true, epoch, event, copy)?;
         // A `cp.async` copy's write is a weak write of its issuer (the axioms make the copy's
         // events the issuing thread's, ordered before what follows its `wait_group`): PTX ISA,

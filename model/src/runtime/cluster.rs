@@ -23,9 +23,12 @@
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Setup, Status};
 use super::mbarrier::{Arrive, MBarInfo, WaitOn};
+use super::memory::Bits;
 use super::report::{EventKind, FailureKind, Site};
+use super::sync::Head;
+use super::view::{Observed, View, ALL_LEVELS};
 use crate::engine::Point;
-use crate::scope::Scope;
+use crate::scope::{Order, Scope};
 use std::sync::Arc;
 
 /// Per thread: the epoch of its latest `fence.mbarrier_init`, and, per initialising thread,
@@ -105,7 +108,13 @@ impl Setup {
 }
 
 impl Machine {
-    /// `fence.mbarrier_init.release.cluster` by `t`.
+    /// `fence.mbarrier_init.release.cluster` by `t`. A kernel's mbarriers are objects: their
+    /// inits travel with the thread's later arrivals ([`InitFences`]). A litmus program's are
+    /// locations, initialised by weak stores ([`Machine::mbarrier_init_store`]): the fence
+    /// releases those alone, as a release fence whose view holds only the init stores (observed,
+    /// with their coherence floors), carried by the thread's later strong writes (a release
+    /// fence's pattern) and by its later `barrier.cluster.arrive`s, relaxed ones included
+    /// (`ptx-v8.cat`, init-sync).
     pub fn fence_mbarrier_init(&mut self, t: usize, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
         let epoch = Arc::make_mut(&mut self.threads[t]).view.tick(t);
@@ -119,6 +128,45 @@ impl Machine {
             fenced.resize(t + 1, 0);
         }
         fenced[t] = epoch;
+        if self.threads[t].mbar_inits.is_empty() {
+            return Ok(());
+        }
+        let mut inits = View::new(self.setup.threads.len(), self.setup.locs.len());
+        for &(loc, index, epoch) in &self.threads[t].mbar_inits {
+            let floor = &mut inits.floor_mut()[loc];
+            *floor = (*floor).max(index);
+            inits.observe(Observed {
+                thread: t as u32,
+                epoch,
+                levels: ALL_LEVELS,
+            });
+        }
+        let inits = Arc::new(inits);
+        let head = Head {
+            releaser: self.actor(t, Some(Scope::Cluster)),
+            view: Arc::clone(&inits),
+            levels: ALL_LEVELS,
+        };
+        let th = Arc::make_mut(&mut self.threads[t]);
+        th.fence_heads.push(head);
+        th.init_release = Some(inits);
+        Ok(())
+    }
+
+    /// A litmus program's `mbarrier.init`: a weak store of the barrier's initial state, which a
+    /// later `fence.mbarrier_init` of the thread releases.
+    pub fn mbarrier_init_store(
+        &mut self,
+        t: usize,
+        loc: usize,
+        value: Bits,
+        site: Site,
+    ) -> Result<(), Halt> {
+        self.store(t, loc, value, Order::Weak, None, site)?;
+        let index = self.locs[loc].latest() as u32;
+        let th = Arc::make_mut(&mut self.threads[t]);
+        let epoch = th.view.clock(0)[t];
+        th.mbar_inits.push((loc, index, epoch));
         Ok(())
     }
 

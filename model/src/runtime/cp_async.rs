@@ -21,17 +21,9 @@ use super::async_copy::{Completion, Copy};
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, Site};
-use super::view::{View, ALL_LEVELS};
+use super::view::ALL_LEVELS;
 use crate::engine::Point;
 use std::sync::Arc;
-
-/// One `cp.async` group of a thread: copies not yet complete, and what the complete ones
-/// released (joined by the `wait_group` that waits for the group).
-#[derive(Clone, Debug, Default)]
-pub struct CpGroup {
-    pub outstanding: u32,
-    pub done: Option<View>,
-}
 
 impl Machine {
     /// `cp.async.ca.shared.global`: queue a copy of `src` to `dst` in the thread's open group.
@@ -43,17 +35,14 @@ impl Machine {
         bytes: u64,
         site: Site,
     ) -> Result<(), Halt> {
-        let group = self.threads[t].cp_open;
+        let group = self.threads[t].cp.open;
         self.bulk_copy(t, src, dst, bytes, Completion::CpAsyncGroup(group), site)
     }
 
     /// One more copy of `t` in `group` (at the issue).
     pub(super) fn cp_async_issued(&mut self, t: usize, group: usize) {
-        let th = Arc::make_mut(&mut self.threads[t]);
-        if th.cp_groups.len() <= group {
-            th.cp_groups.resize(group + 1, CpGroup::default());
-        }
-        th.cp_groups[group].outstanding += 1;
+        let issued = Arc::make_mut(&mut self.threads[t]).cp.issue(false);
+        debug_assert_eq!(issued, group);
     }
 
     /// `cp.async.commit_group`: the open group (possibly empty) is committed; later copies go
@@ -61,12 +50,7 @@ impl Machine {
     pub fn cp_async_commit(&mut self, t: usize, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        let th = Arc::make_mut(&mut self.threads[t]);
-        let group = th.cp_open;
-        th.cp_open += 1;
-        if th.cp_groups.len() < th.cp_open {
-            th.cp_groups.resize(th.cp_open, CpGroup::default());
-        }
+        let group = Arc::make_mut(&mut self.threads[t]).cp.commit();
         let text = format!("cp.async.commit_group (group {group})");
         self.event(t, site, EventKind::Note(text));
         Ok(())
@@ -77,11 +61,7 @@ impl Machine {
     pub fn cp_async_wait(&mut self, t: usize, n: usize, site: Site) -> Result<bool, Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        let th = &self.threads[t];
-        let pending = th.cp_groups[..th.cp_open]
-            .iter()
-            .filter(|g| g.outstanding > 0)
-            .count();
+        let pending = self.threads[t].cp.pending();
         let text = format!("cp.async.wait_group {n} ({pending} committed groups pending)");
         self.event(t, site, EventKind::Note(text));
         if self.cp_async_ready(t, n) {
@@ -96,14 +76,11 @@ impl Machine {
     /// what they released.
     fn cp_async_ready(&mut self, t: usize, n: usize) -> bool {
         let th = Arc::make_mut(&mut self.threads[t]);
-        let upto = th.cp_open.saturating_sub(n);
-        if th.cp_groups[..upto].iter().any(|g| g.outstanding > 0) {
+        let Some(released) = th.cp.ready(n, false) else {
             return false;
-        }
-        for g in &mut th.cp_groups[..upto] {
-            if let Some(v) = g.done.take() {
-                th.view.join(&v, ALL_LEVELS);
-            }
+        };
+        for v in &released {
+            th.view.join(v, ALL_LEVELS);
         }
         true
     }
@@ -126,12 +103,7 @@ impl Machine {
         // The copy's writes alone: the agent's clock also covers its other copies, which PTX
         // leaves unordered with this one.
         let th = Arc::make_mut(&mut self.threads[issuer]);
-        let g = &mut th.cp_groups[group];
-        match (&mut g.done, &copy.written) {
-            (Some(v), Some(w)) => v.join(w, ALL_LEVELS),
-            (done, written) => *done = done.take().or_else(|| written.clone()),
-        }
-        g.outstanding -= 1;
+        th.cp.complete(group, copy.written.as_ref());
         if let Status::CpAsyncWait(n) = th.status {
             if self.cp_async_ready(issuer, n) {
                 Arc::make_mut(&mut self.threads[issuer]).status = Status::Running;

@@ -2,6 +2,7 @@
 //! that thread `t` runs now (and, under loom, which store a load reads); each method here performs
 //! one operation atomically and says whether the thread must stop (`Halt`) or block.
 
+use super::async_groups::AsyncGroups;
 use super::memory::{AccessRec, Bits, LocInfo, LocState, StoreRec};
 use super::race::find_race;
 use super::report::{
@@ -79,8 +80,12 @@ pub enum Status {
         bar: usize,
         phase: u32,
     },
-    /// Blocked until this thread's shared→global bulk copies have completed.
-    BulkWait,
+    /// Blocked in `cp.async.bulk.wait_group{.read} pending` until at most `pending` committed
+    /// bulk async-groups are pending (with `read`: have not finished reading).
+    BulkWait {
+        pending: usize,
+        read: bool,
+    },
     /// Blocked in `cp.async.wait_group n` until at most `n` committed groups are pending.
     CpAsyncWait(usize),
     /// An async agent with nothing to do.
@@ -122,13 +127,15 @@ pub(super) struct ThreadState {
     occurrences: HashMap<Site, u32>,
     /// Barrier ids the thread may still reach (`None`: unknown, maybe any).
     pub(super) future_barriers: Option<Vec<i64>>,
-    /// Shared→global bulk copies issued and not yet completed, and what the completed ones
-    /// released (joined by `bulk_wait`).
-    pub(super) bulk_outstanding: u32,
-    pub(super) bulk_done: Option<View>,
-    /// `cp.async` groups by number (see [`super::cp_async`]), and the number of the open one.
-    pub(super) cp_groups: Vec<super::cp_async::CpGroup>,
-    pub(super) cp_open: usize,
+    /// Its `mbarrier.init` stores so far (location, index in modification order, epoch), which a
+    /// `fence.mbarrier_init` releases ([`super::cluster`]).
+    pub(super) mbar_inits: Vec<(usize, u32, u32)>,
+    /// What its latest `fence.mbarrier_init` released: its inits before the fence alone.
+    pub(super) init_release: Option<Arc<View>>,
+    /// The bulk async-groups of its shared→global bulk copies (see [`super::async_copy`]).
+    pub(super) bulk: AsyncGroups,
+    /// Its `cp.async` groups (see [`super::cp_async`]).
+    pub(super) cp: AsyncGroups,
     /// The Tile IR token-ordered operation in progress, if any.
     pub(super) token_op: Option<super::tokens::TokenOp>,
 }
@@ -234,10 +241,10 @@ impl Machine {
             blocked_iteration: Vec::new(),
             occurrences: HashMap::new(),
             future_barriers: None,
-            bulk_outstanding: 0,
-            bulk_done: None,
-            cp_groups: Vec::new(),
-            cp_open: 0,
+            mbar_inits: Vec::new(),
+            init_release: None,
+            bulk: AsyncGroups::default(),
+            cp: AsyncGroups::default(),
             token_op: None,
         };
         let thread = Arc::new(thread);
@@ -398,7 +405,7 @@ impl Machine {
                 Status::AtBarrier
                     | Status::Spinning(_)
                     | Status::MBarWait { .. }
-                    | Status::BulkWait
+                    | Status::BulkWait { .. }
                     | Status::CpAsyncWait(_)
                     | Status::AgentIdle
                     | Status::NotResident
@@ -1050,10 +1057,16 @@ impl Machine {
                     ),
                     format!("{name} waits on the mbarrier's phase {phase} again"),
                 ),
-                Status::BulkWait => (
-                    format!("{name} waits for its bulk copies to complete"),
-                    format!("{name} waits for its bulk copies again"),
-                ),
+                Status::BulkWait { pending, read } => {
+                    let what = if *read { ".read" } else { "" };
+                    (
+                        format!(
+                            "{name} waits in cp.async.bulk.wait_group{what} {pending} for its bulk \
+                             copies to complete"
+                        ),
+                        format!("{name} waits for its bulk copies again"),
+                    )
+                }
                 Status::CpAsyncWait(n) => (
                     format!(
                         "{name} waits in cp.async.wait_group {n} for its cp.async groups to \

@@ -320,6 +320,13 @@ impl Machine {
             self.mbar_release(bar, view);
         } else if arrive.release {
             self.note_remote_cta_arrive(event, home);
+        } else if let (true, true, Some(inits)) =
+            (cluster_barrier, reaches, &self.threads[t].init_release)
+        {
+            // A relaxed cluster arrive after `fence.mbarrier_init` carries the inits it released
+            // (`ptx-v8.cat`, init-sync; see `Machine::fence_mbarrier_init`).
+            let inits = View::clone(inits);
+            self.mbar_release(bar, inits);
         }
         self.mbar_settle(bar, event);
         Ok(phase)

@@ -49,6 +49,7 @@
 
 pub mod advice;
 pub mod async_copy;
+pub mod async_groups;
 pub mod bank;
 pub mod barriers;
 pub mod cluster;

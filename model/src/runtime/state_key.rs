@@ -5,8 +5,8 @@
 //! The key is exact, not a hash: equal keys mean states with the same futures as far as final
 //! states and races go (the widened views, which only name a race's fix, are left out). It
 //! covers what litmus programs use, `cp.async` and bulk copies included (groups, the copy
-//! agents' queues, proxy fences); the kernel runtime's mbarrier objects, bulk-copy groups and
-//! Tile IR tokens, which litmus setups never have, are not part of it.
+//! agents' queues, proxy fences, the `fence.mbarrier_init` release); the kernel runtime's
+//! mbarrier objects and Tile IR tokens, which litmus setups never have, are not part of it.
 
 use super::async_copy::{AgentWork, Completion, Copy};
 use super::machine::{BarrierKey, Machine, Status};
@@ -53,7 +53,7 @@ fn status(key: &mut Vec<u64>, s: &Status) {
             key.extend(watch.iter().flat_map(|&(l, v)| [l as u64, v]));
         }
         Status::MBarWait { bar, phase } => key.extend([3, *bar as u64, *phase as u64]),
-        Status::BulkWait => key.push(4),
+        Status::BulkWait { pending, read } => key.extend([4, *pending as u64, *read as u64]),
         Status::CpAsyncWait(n) => key.extend([7, *n as u64]),
         Status::AgentIdle => key.push(5),
         Status::NotResident => key.push(6),
@@ -79,7 +79,7 @@ fn copy(key: &mut Vec<u64>, c: &Copy) {
     key.push(c.bytes);
     match c.completion {
         Completion::MBarrier(bar) => key.extend([0, bar as u64]),
-        Completion::BulkGroup => key.push(1),
+        Completion::BulkGroup => key.extend([1, c.group as u64]),
         Completion::CpAsyncGroup(g) => key.extend([2, g as u64]),
         Completion::MbarrierAt(bar) => key.extend([3, bar as u64]),
     }
@@ -137,11 +137,21 @@ impl Machine {
                     key.extend(log.iter().flat_map(|&(l, v)| [l as u64, v]));
                 }
             }
-            key.push(th.cp_open as u64);
-            key.push(th.cp_groups.len() as u64);
-            for g in &th.cp_groups {
-                key.push(g.outstanding as u64);
-                optional_view(key, g.done.as_ref());
+            key.push(th.mbar_inits.len() as u64);
+            key.extend(
+                th.mbar_inits
+                    .iter()
+                    .flat_map(|&(l, i, e)| [l as u64, i as u64, e as u64]),
+            );
+            optional_view(key, th.init_release.as_deref());
+            for groups in [&th.cp, &th.bulk] {
+                key.push(groups.open as u64);
+                key.push(groups.groups.len() as u64);
+                for g in &groups.groups {
+                    key.extend([g.outstanding as u64, g.reading as u64]);
+                    optional_view(key, g.done.as_ref());
+                    optional_view(key, g.read_done.as_ref());
+                }
             }
             match &th.future_barriers {
                 None => key.push(u64::MAX),

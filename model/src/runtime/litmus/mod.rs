@@ -35,7 +35,6 @@ use crate::axiomatic::events::registers;
 use crate::axiomatic::execution::in_fence_space;
 use crate::axiomatic::FinalState;
 use crate::engine::{Engine, Flow};
-use crate::litmus::async_ops::BulkCompletion;
 use crate::litmus::{AsyncOp, Fence, Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -95,18 +94,11 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
     explore_with(p, engine, &Options::default()).states
 }
 
-/// Why the runtime cannot run a program: it has an instruction the litmus runtime does not
-/// implement yet (shared→global bulk copies and their groups, `fence.mbarrier_init` and cluster
-/// barriers; the mbarrier instructions and mbarrier-completed bulk copies run).
+/// Why the runtime cannot run a program: a cluster barrier in a thread placed in no cluster
+/// (the runtime's cluster barrier is the cluster's hardware barrier).
 pub fn unsupported(p: &Program) -> Option<String> {
     p.threads.iter().enumerate().find_map(|(t, th)| {
         th.body.iter().find_map(|s| match &s.instr {
-            Instr::Async(op) if !runs(op) => Some(format!(
-                "P{t} at {}: the litmus runtime does not run `{}` yet (shared→global bulk \
-                 copies and fence.mbarrier_init are not modelled by either engine)",
-                s.span,
-                crate::litmus::print::instr(p, &s.instr)
-            )),
             Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
                 if th.placement.cluster.is_none() =>
             {
@@ -119,20 +111,6 @@ pub fn unsupported(p: &Program) -> Option<String> {
             _ => None,
         })
     })
-}
-
-/// Whether the litmus runtime runs an asynchronous instruction: the mbarrier instructions and
-/// the bulk copies that complete through an mbarrier.
-pub fn runs(op: &AsyncOp) -> bool {
-    op.is_mbarrier_op()
-        || matches!(
-            op,
-            AsyncOp::BulkCopy {
-                completion: BulkCompletion::Mbarrier(_),
-                ..
-            } | AsyncOp::ClusterArrive { .. }
-                | AsyncOp::ClusterWait
-        )
 }
 
 /// [`explore`] with bounds, returning counts as well.
@@ -175,9 +153,9 @@ pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcome
     out
 }
 
-/// Whether a statement is a bulk copy (one the runtime runs: see [`runs`]).
+/// Whether a statement is a bulk copy.
 fn bulk_copy(i: &Instr) -> bool {
-    matches!(i, Instr::Async(op @ AsyncOp::BulkCopy { .. }) if runs(op))
+    matches!(i, Instr::Async(AsyncOp::BulkCopy { .. }))
 }
 
 /// The CTAs (GPU, CTA id) with a thread that issues `cp.async`.

@@ -189,6 +189,8 @@ impl ThreadRun {
             Instr::Async(AsyncOp::MbarrierTryWait { bar, .. }) => Point::Read(model.loc_of[*bar]),
             // Issuing a copy queues it on its agent.
             Instr::Async(AsyncOp::BulkCopy { .. }) => Point::Other,
+            // A commit touches only its thread's own groups (see `Machine::bulk_commit`).
+            Instr::Async(AsyncOp::BulkCommitGroup) => Point::Local,
             Instr::Async(op) => match op.mbarrier() {
                 Some(bar) => Point::Write(model.loc_of[bar]),
                 None => Point::Other,
@@ -278,6 +280,24 @@ impl ThreadRun {
                 let done = Completion::MbarrierAt(bar);
                 m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
             }
+            Instr::Async(AsyncOp::BulkCopy {
+                dst,
+                src,
+                size,
+                completion: BulkCompletion::BulkGroup,
+            }) => {
+                // Shared→global: the copy's agent performs it; the issuer's bulk async-group
+                // completes it (see `runtime::async_groups`).
+                let slot = step.agent.expect("every bulk copy has an agent");
+                let (src, dst) = (model.loc_of[*src], model.loc_of[*dst]);
+                let done = Completion::BulkGroup;
+                m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
+            }
+            Instr::Async(AsyncOp::BulkCommitGroup) => m.bulk_commit(t, site)?,
+            Instr::Async(AsyncOp::BulkWaitGroup { pending, read }) => {
+                return m.bulk_wait_group(t, *pending as usize, *read, site);
+            }
+            Instr::Async(AsyncOp::FenceMbarrierInit) => m.fence_mbarrier_init(t, site)?,
             Instr::Async(AsyncOp::ClusterArrive { order }) => {
                 // The kernel runtime's cluster barrier (`runtime::cluster`): an arrive on the
                 // cluster's hardware barrier, releasing at `.cluster` scope unless `.relaxed`.
@@ -412,7 +432,7 @@ impl ThreadRun {
         match op {
             AsyncOp::MbarrierInit { bar, count } => {
                 let v = MbarrierState::init(self.val(model, t, count));
-                m.store(t, model.loc_of[*bar], v as u64, Order::Weak, None, site)
+                m.mbarrier_init_store(t, model.loc_of[*bar], v as u64, site)
             }
             AsyncOp::MbarrierArrive {
                 bar,
