@@ -436,7 +436,8 @@ impl Events {
             }
         }
         // `cp.async`: program order runs from a copy's read and write only to the copy's write
-        // and to the events from its `copy_until` on (see [`ThreadEvent::copy_until`]).
+        // and to the events from its `copy_until` on (see [`ThreadEvent::copy_until`]), and so
+        // does `issue` to the bulk copies the thread issues.
         for (i, li) in local_index.iter().enumerate() {
             let Some((t, k)) = *li else { continue };
             let Some(until) = combo[t].events[k].copy_until else {
@@ -451,6 +452,8 @@ impl Events {
             let end = until.min(combo[t].events.len());
             let between = (copy_write + 1..end).fold(Set::EMPTY, |s, j| s | bit(first + j));
             ev.po.set_row(i, ev.po.row(i) & !between);
+            // Nor does it precede the issue of a bulk copy in between.
+            ev.issue.set_row(i, ev.issue.row(i) & !between);
         }
         ev.po_loc = &ev.po & &ev.loc;
         ev.cluster_barrier = cluster_barrier_instances(&ev);

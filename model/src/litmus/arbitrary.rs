@@ -235,6 +235,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     if limits.shared_memory {
         shared_memory(u, &threads, &mut locations)?;
     }
+    if limits.bulk_copies {
+        bulk_store(u, &mut threads, &mut locations, limits)?;
+    }
     if limits.mbarriers {
         mbarrier(u, &mut threads, &mut locations, &mut written, limits)?;
     }
@@ -606,14 +609,34 @@ fn mbarrier(
         gpu: owner.gpu,
     };
     let bar = locations.len();
+    let count = u.int_in_range(1..=2)?;
+    // Now and then a thread of its CTA initialises it (`mbarrier.init` first in its body), and
+    // publishes the init to the cluster with `fence.mbarrier_init.release.cluster`.
+    let initialiser = match one_in(u, 3)? {
+        true => threads.iter().position(|t| of_owner.is_own(&t.placement)),
+        false => None,
+    };
     locations.push(Location {
         name: "b".to_string(),
         kind: LocationKind::Plain {
-            init: super::async_ops::MbarrierState::init(u.int_in_range(1..=2)?),
+            init: match initialiser {
+                Some(_) => 0,
+                None => super::async_ops::MbarrierState::init(count),
+            },
         },
         span: Span::default(),
         shared: Some(of_owner),
     });
+    if let Some(t) = initialiser {
+        let mut init = vec![stmt(Instr::Async(AsyncOp::MbarrierInit {
+            bar,
+            count: Operand::Imm(count),
+        }))];
+        if !one_in(u, 3)? {
+            init.push(stmt(Instr::Async(AsyncOp::FenceMbarrierInit)));
+        }
+        threads[t].body.splice(0..0, init);
+    }
     // A bulk copy's source: a global location; its destination: the shared location, or `d`.
     let source = (0..bar).find(|&l| locations[l].shared.is_none());
     let mut destination = shared;
@@ -717,6 +740,110 @@ fn mbarrier(
         );
         events += 1;
     }
+    Ok(())
+}
+
+/// A statement of the generated kind (no token, dialect annotation or warp).
+fn stmt(instr: Instr) -> Stmt {
+    Stmt {
+        instr,
+        span: Span::default(),
+        token: None,
+        vulkan: None,
+        opencl: None,
+        warp: None,
+    }
+}
+
+/// Now and then a TMA store in one thread: `cp.async.bulk.global.shared::cta.bulk_group g, s, 16`
+/// from a location `s` of its CTA's shared memory (a shared location of that CTA, else a new
+/// one, `s`, which the thread may first write through the generic proxy) to a global location
+/// `g`; before it, now and then, `fence.proxy.async.shared::cta`; after it, now and then,
+/// `cp.async.bulk.commit_group`, then `cp.async.bulk.wait_group{.read} n` (n = 0 or 1), and
+/// sometimes a generic write of `s` (the staging buffer reused).
+fn bulk_store(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    locations: &mut Vec<Location>,
+    limits: &Limits,
+) -> Result<()> {
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    if events + 2 > limits.max_events || !one_in(u, 4)? {
+        return Ok(());
+    }
+    let t = u.choose_index(threads.len())?;
+    let p = threads[t].placement;
+    // Not one an `ld.global.nc` reads: the non-coherent path is for data no one writes.
+    let nc_read = |l: usize| {
+        threads.iter().flat_map(|t| &t.body).any(|s| {
+            matches!(&s.instr, Instr::Load { access, loc, .. }
+                if *loc == l && access.proxy == Proxy::Texture)
+        })
+    };
+    let global: Vec<usize> = (0..locations.len())
+        .filter(|&l| locations[l].shared.is_none() && !nc_read(l))
+        .collect();
+    if global.is_empty() {
+        return Ok(());
+    }
+    let dst = *u.choose(&global)?;
+    let own = locations
+        .iter()
+        .position(|l| l.shared.is_some_and(|of| of.is_own(&p)));
+    let (src, fresh) = match own {
+        Some(l) => (l, false),
+        None => {
+            locations.push(Location {
+                name: "s".to_string(),
+                kind: LocationKind::Plain { init: 0 },
+                span: Span::default(),
+                shared: Some(super::async_ops::SharedOf {
+                    cta: p.cta,
+                    gpu: p.gpu,
+                }),
+            });
+            (locations.len() - 1, true)
+        }
+    };
+    let generic_write = |v: Value| {
+        stmt(Instr::Store {
+            access: Access {
+                proxy: Proxy::Generic,
+                order: Order::Weak,
+                scope: None,
+            },
+            loc: src,
+            value: Operand::Imm(v),
+        })
+    };
+    let mut added = Vec::new();
+    if fresh && one_in(u, 2)? {
+        added.push(generic_write(2));
+    }
+    if one_in(u, 2)? {
+        added.push(stmt(Instr::Fence(Fence::Proxy(ProxyFence::AsyncSharedCta))));
+    }
+    added.push(stmt(Instr::Async(AsyncOp::BulkCopy {
+        dst,
+        src,
+        size: 16,
+        completion: super::async_ops::BulkCompletion::BulkGroup,
+    })));
+    if !one_in(u, 3)? {
+        added.push(stmt(Instr::Async(AsyncOp::BulkCommitGroup)));
+        if !one_in(u, 3)? {
+            added.push(stmt(Instr::Async(AsyncOp::BulkWaitGroup {
+                pending: u.int_in_range(0..=1)?,
+                read: one_in(u, 3)?,
+            })));
+        }
+    }
+    if one_in(u, 4)? {
+        added.push(generic_write(3));
+    }
+    let body = &mut threads[t].body;
+    let at = u.int_in_range(0..=body.len())?;
+    body.splice(at..at, added);
     Ok(())
 }
 

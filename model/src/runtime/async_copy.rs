@@ -547,8 +547,11 @@ impl Machine {
                 // this access's CTA that covers the location, follows the access in causality
                 // order (observation included) and precedes the issue.
                 // An RMW's write counts as its read (`ptx-v8.cat`'s races: `same-op`).
+                // A read known through observation shares its step with an observed write: a
+                // `cp.async` element (its read and write, which its completion orders before
+                // what follows the wait) or an RMW (one operation).
                 let before_read = match p.write && !p.rmw {
-                    false => copy.view.knows(0, u, p.epoch),
+                    false => copy.view.causes(0, u, p.epoch),
                     true => false,
                 } || (p.write && copy.view.observes(0, u, p.epoch));
                 (write && before_read)
