@@ -4,8 +4,8 @@
 use scopecheck_model::litmus::arbitrary::{from_seed, from_seed_with, program, Limits};
 use scopecheck_model::litmus::warp;
 use scopecheck_model::litmus::{
-    async_ops::Arrival, parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp,
-    Term,
+    async_ops::{Arrival, BulkCompletion},
+    parse, print, AsyncOp, Fence, Instr, Operand, Program, Prop, Proxy, RmwOp, Term,
 };
 use scopecheck_model::scope::Scope;
 use std::collections::BTreeSet;
@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 fn data_locations(p: &Program) -> usize {
     p.locations
         .iter()
-        .filter(|l| l.name != "b" && l.name != "d")
+        .filter(|l| l.name != "b" && l.name != "d" && l.name != "s")
         .count()
 }
 
@@ -63,12 +63,24 @@ fn programs_stay_within_limits() {
         assert!((2..=4).contains(&p.threads.len()), "seed {seed}");
         // Up to three data locations (global, or now and then one in a CTA's shared memory), and
         // now and then the mbarrier `b` in shared memory, and with it a bulk copy's destination
-        // `d` in the same CTA's shared memory.
+        // `d` in the same CTA's shared memory, and a TMA store's source `s` in its issuer's.
         // An exchange's slots are no locations of the test.
         let slots = p.locations.iter().filter(|l| warp::is_slot(l)).count();
         let data = data_locations(&p) - slots;
         assert!((1..=3).contains(&data), "seed {seed}");
-        assert!(p.locations.len() - slots - data <= 2, "seed {seed}");
+        assert!(p.locations.len() - slots - data <= 3, "seed {seed}");
+        if let Some(s) = p.location_named("s") {
+            let of = p.shared_of(s).expect("a TMA store's source is shared");
+            let stores = p.threads.iter().filter(|t| {
+                t.body.iter().any(|st| {
+                    matches!(st.instr, Instr::Async(AsyncOp::BulkCopy { src, .. }) if src == s)
+                }) && of.is_own(&t.placement)
+            });
+            assert!(
+                stores.count() >= 1,
+                "seed {seed}: s is a TMA store's source"
+            );
+        }
         if let Some(d) = p.location_named("d") {
             let b = p
                 .location_named("b")
@@ -218,6 +230,21 @@ fn generator_covers_the_feature_space() {
                 Instr::Async(AsyncOp::MbarrierTryWait { order, .. }) => {
                     format!("mbarrier.try_wait.{order}")
                 }
+                Instr::Async(AsyncOp::BulkCopy {
+                    completion: BulkCompletion::BulkGroup,
+                    ..
+                }) => "cp.async.bulk.global.shared::cta.bulk_group".to_string(),
+                Instr::Async(AsyncOp::BulkCommitGroup) => "cp.async.bulk.commit_group".to_string(),
+                Instr::Async(AsyncOp::BulkWaitGroup { read: true, .. }) => {
+                    "cp.async.bulk.wait_group.read".to_string()
+                }
+                Instr::Async(AsyncOp::BulkWaitGroup { pending, .. }) => {
+                    format!("cp.async.bulk.wait_group {pending}")
+                }
+                Instr::Async(AsyncOp::MbarrierInit { .. }) => "mbarrier.init".to_string(),
+                Instr::Async(AsyncOp::FenceMbarrierInit) => {
+                    "fence.mbarrier_init.release.cluster".to_string()
+                }
                 Instr::Async(AsyncOp::BulkCopy { dst, .. }) => {
                     let peer = p
                         .shared_of(*dst)
@@ -298,6 +325,13 @@ fn generator_covers_the_feature_space() {
         "cp.async.bulk into an accessed location",
         "fence.proxy.async",
         "fence.proxy.async.global",
+        "cp.async.bulk.global.shared::cta.bulk_group",
+        "cp.async.bulk.commit_group",
+        "cp.async.bulk.wait_group 0",
+        "cp.async.bulk.wait_group 1",
+        "cp.async.bulk.wait_group.read",
+        "mbarrier.init",
+        "fence.mbarrier_init.release.cluster",
         "fence.proxy.async.shared::cta",
         "fence.proxy.async.shared::cluster",
         "shared::cta access",

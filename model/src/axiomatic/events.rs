@@ -972,7 +972,7 @@ impl State {
                     true => sides(self, Cmp::Eq, &done, &Tainted::constant(1)),
                     false => vec![(false, self)],
                 };
-                let next = sides
+                sides
                     .into_iter()
                     .map(|(completed, mut s)| {
                         let order = if completed { *order } else { Order::Relaxed };
@@ -986,8 +986,7 @@ impl State {
                         s.regs.insert(dst.clone(), done.clone());
                         s
                     })
-                    .collect();
-                next
+                    .collect()
             }
             AsyncOp::BulkCopy {
                 dst,

@@ -612,8 +612,11 @@ fn mbarrier(
     let count = u.int_in_range(1..=2)?;
     // Now and then a thread of its CTA initialises it (`mbarrier.init` first in its body), and
     // publishes the init to the cluster with `fence.mbarrier_init.release.cluster`.
-    let initialiser = match one_in(u, 3)? {
-        true => threads.iter().position(|t| of_owner.is_own(&t.placement)),
+    let events: usize = threads.iter().map(|t| t.body.len()).sum();
+    let initialiser = match one_in(u, 3)? && events < limits.max_events {
+        true => threads
+            .iter()
+            .position(|t| of_owner.is_own(&t.placement) && t.body.len() < limits.max_instrs),
         false => None,
     };
     locations.push(Location {
@@ -632,7 +635,8 @@ fn mbarrier(
             bar,
             count: Operand::Imm(count),
         }))];
-        if !one_in(u, 3)? {
+        let room = threads[t].body.len() + 1 < limits.max_instrs && events + 1 < limits.max_events;
+        if room && !one_in(u, 3)? {
             init.push(stmt(Instr::Async(AsyncOp::FenceMbarrierInit)));
         }
         threads[t].body.splice(0..0, init);
@@ -767,11 +771,15 @@ fn bulk_store(
     locations: &mut Vec<Location>,
     limits: &Limits,
 ) -> Result<()> {
+    // Within the limits: statements in all (`max_events`) and per thread (`max_instrs`).
     let events: usize = threads.iter().map(|t| t.body.len()).sum();
-    if events + 2 > limits.max_events || !one_in(u, 4)? {
+    let roomy: Vec<usize> = (0..threads.len())
+        .filter(|&t| threads[t].body.len() < limits.max_instrs)
+        .collect();
+    if events >= limits.max_events || roomy.is_empty() || !one_in(u, 4)? {
         return Ok(());
     }
-    let t = u.choose_index(threads.len())?;
+    let t = *u.choose(&roomy)?;
     let p = threads[t].placement;
     // Not one an `ld.global.nc` reads: the non-coherent path is for data no one writes.
     let nc_read = |l: usize| {
@@ -816,11 +824,26 @@ fn bulk_store(
             value: Operand::Imm(v),
         })
     };
+    // The copy is two events; the rest as room allows (the runtime explores each with the
+    // copy's agent).
+    let mut room =
+        (limits.max_events - events - 1).min(limits.max_instrs - threads[t].body.len() - 1);
+    let mut take = |wanted: bool| {
+        let yes = wanted && room > 0;
+        room -= usize::from(yes);
+        yes
+    };
+    let commit = take(!one_in(u, 3)?);
+    let waits = take(commit && !one_in(u, 3)?);
+    let (wait, read) = (u.int_in_range(0..=1)?, one_in(u, 3)?);
+    let fence = take(one_in(u, 2)?);
+    let before = take(fresh && one_in(u, 2)?);
+    let after = take(one_in(u, 4)?);
     let mut added = Vec::new();
-    if fresh && one_in(u, 2)? {
+    if before {
         added.push(generic_write(2));
     }
-    if one_in(u, 2)? {
+    if fence {
         added.push(stmt(Instr::Fence(Fence::Proxy(ProxyFence::AsyncSharedCta))));
     }
     added.push(stmt(Instr::Async(AsyncOp::BulkCopy {
@@ -829,16 +852,16 @@ fn bulk_store(
         size: 16,
         completion: super::async_ops::BulkCompletion::BulkGroup,
     })));
-    if !one_in(u, 3)? {
+    if commit {
         added.push(stmt(Instr::Async(AsyncOp::BulkCommitGroup)));
-        if !one_in(u, 3)? {
-            added.push(stmt(Instr::Async(AsyncOp::BulkWaitGroup {
-                pending: u.int_in_range(0..=1)?,
-                read: one_in(u, 3)?,
-            })));
-        }
     }
-    if one_in(u, 4)? {
+    if waits {
+        added.push(stmt(Instr::Async(AsyncOp::BulkWaitGroup {
+            pending: wait,
+            read,
+        })));
+    }
+    if after {
         added.push(generic_write(3));
     }
     let body = &mut threads[t].body;
