@@ -543,9 +543,10 @@ impl Events {
         Rel::id(self.n, s)
     }
 
-    /// Events with no program-order successor.
+    /// Events with no program-order successor, nor a bulk copy issued after them.
     pub fn last_of_thread(&self, e: usize) -> bool {
-        self.po.row(e) == Set::EMPTY
+        // A bulk copy issued after `e` follows it too, though not in program order.
+        self.po.row(e) == Set::EMPTY && self.issue.row(e) == Set::EMPTY
     }
 
     /// A short human label: `W.rlx.gpu x=1`, `R.acq.cta y=0`, `F.sc.gpu`, `bar.sync 1`.

@@ -781,15 +781,20 @@ fn bulk_store(
     }
     let t = *u.choose(&roomy)?;
     let p = threads[t].placement;
-    // Not one an `ld.global.nc` reads: the non-coherent path is for data no one writes.
-    let nc_read = |l: usize| {
-        threads.iter().flat_map(|t| &t.body).any(|s| {
-            matches!(&s.instr, Instr::Load { access, loc, .. }
-                if *loc == l && access.proxy == Proxy::Texture)
-        })
+    // Not one an `ld.global.nc` reads (the non-coherent path is for data no one writes), nor a
+    // `cp.async` destination (which PTX puts in shared memory, where a TMA store never writes).
+    let excluded = |l: usize| {
+        threads
+            .iter()
+            .flat_map(|t| &t.body)
+            .any(|s| match &s.instr {
+                Instr::Load { access, loc, .. } => *loc == l && access.proxy == Proxy::Texture,
+                Instr::CpAsync { dst, .. } => *dst == l,
+                _ => false,
+            })
     };
     let global: Vec<usize> = (0..locations.len())
-        .filter(|&l| locations[l].shared.is_none() && !nc_read(l))
+        .filter(|&l| locations[l].shared.is_none() && !excluded(l))
         .collect();
     if global.is_empty() {
         return Ok(());

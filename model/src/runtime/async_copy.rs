@@ -29,6 +29,13 @@
 //! are stored as weak writes of the issuer, which makes them morally strong with the issuer's
 //! later reads (program order), as the axioms have them.
 //!
+//! Limitation: the writes of a `cp.async` whose group its issuer waited for count as observed by
+//! the issuer (that is how they precede what follows the wait), so a later bulk copy of the same
+//! location is taken to be ordered after them as after a generic write a generic read observed,
+//! where the axioms need such a read (or a proxy fence). PTX's `cp.async` writes shared memory
+//! and its shared→global bulk copies global memory; the gap is a global→shared bulk copy into
+//! a `cp.async` destination without `fence.proxy.async`.
+//!
 //! Limitation: an agent performs its copies in issue order, so two copies of one agent never
 //! overlap in time (real TMA units may), and the agent's clock orders each copy after the
 //! agent's earlier ones (a kernel has one agent per block; a litmus program one per bulk-copy
