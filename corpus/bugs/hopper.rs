@@ -32,6 +32,9 @@ const PTX_MULTICAST: &str = "no public report located for this pattern in this c
                              8.x, cp.async.bulk .multicast::cluster and mbarrier tx-count";
 const PTX_LAP: &str = "no public report located for this pattern in this corpus; PTX ISA 8.x, \
                        mbarrier: phase completion and try_wait.parity";
+const PTX_STORE_READ: &str = "no public report located for this pattern in this corpus; PTX ISA \
+                              8.x, cp.async.bulk.wait_group: .read waits only until the copies \
+                              'have completed reading from their source locations'";
 const PTX_TX: &str = "no public report located for this pattern in this corpus; PTX ISA 8.x, \
                       mbarrier: tx-count and phase completion";
 
@@ -109,6 +112,40 @@ fn bulk_store_after_syncthreads(proxy_fence: bool) -> (Kernel, Body) {
         if t.tid() == 0 {
             t.bulk_copy_shared_to_global(&out, 0, &tile, 0, 16);
             t.bulk_wait();
+        }
+    });
+    (k, body)
+}
+
+/// Block 0 stages a result in shared memory, stores it to global memory with a TMA store
+/// (fenced for the async proxy), commits the group and waits, with `.read` unless `full_wait`,
+/// then publishes a flag; block 1 waits for the flag (acquire) and reads the result.
+fn tma_store_then_publish(full_wait: bool) -> (Kernel, Body) {
+    let mut k = Kernel::new("tma store then publish", Grid::new(2, 1));
+    let tile = k.shared::<i32>("tile", 4);
+    let out = k.global::<i32>("out", 4);
+    let flag = k.global::<i32>("flag", 1);
+    k.bulk_copies();
+    let body = threads(move |t| {
+        if t.bid() == 0 {
+            t.store(&tile, 0, 7);
+            t.fence_proxy_async();
+            t.bulk_copy_shared_to_global(&out, 0, &tile, 0, 16);
+            t.bulk_commit_group();
+            match full_wait {
+                true => t.bulk_wait_group(0),
+                false => t.bulk_wait_group_read(0),
+            }
+            t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Device);
+        } else {
+            while t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Device) == 0 {
+                t.spin_loop();
+            }
+            let result = t.load(&out, 0);
+            // The fix makes the result visible; the bug is the race on it.
+            if full_wait {
+                check!(result == 7);
+            }
         }
     });
     (k, body)
@@ -285,6 +322,28 @@ pub fn cases() -> Vec<BugCase> {
             expect: Expect::Verdict(Verdict::Pass),
             explore: Explore::Dfs,
             build: || flag_then_bulk_copy(true),
+        },
+        BugCase {
+            name: "hopper/tma-store-published-after-read-wait",
+            source: PTX_STORE_READ,
+            about: "A TMA store's result is published after cp.async.bulk.wait_group.read, \
+                    which only says the copy has read its shared source (the staging buffer may \
+                    be reused): the copy's global write is not ordered before the flag, so the \
+                    consumer that acquired the flag reads the result in a data race with the \
+                    copy's write (and may see the old value).",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
+            explore: Explore::Dfs,
+            build: || tma_store_then_publish(false),
+        },
+        BugCase {
+            name: "hopper/tma-store-published-after-full-wait",
+            source: PTX_STORE_READ,
+            about: "The fix: cp.async.bulk.wait_group 0 (without .read) before the release of \
+                    the flag; the completion's implicit proxy fence lets the consumer read the \
+                    result through the generic proxy.",
+            expect: Expect::Verdict(Verdict::Pass),
+            explore: Explore::Dfs,
+            build: || tma_store_then_publish(true),
         },
         BugCase {
             name: "hopper/bulk-store-after-syncthreads-only",

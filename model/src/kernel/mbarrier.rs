@@ -343,10 +343,35 @@ impl ThreadCtx<'_> {
             .bulk_copy(s, d, bytes, Completion::BulkGroup, Loc::caller())
     }
 
-    /// `cp.async.bulk.wait_group 0`: wait for this thread's shared→global bulk copies.
+    /// `cp.async.bulk.commit_group; cp.async.bulk.wait_group 0`: wait for every shared→global
+    /// bulk copy this thread issued.
     #[track_caller]
     pub fn bulk_wait(&self) {
         self.rt.bulk_wait(Loc::caller())
+    }
+
+    /// `cp.async.bulk.commit_group`: this thread's shared→global bulk copies issued since its
+    /// last commit form a new bulk async-group.
+    #[track_caller]
+    pub fn bulk_commit_group(&self) {
+        self.rt.bulk_commit_group(Loc::caller())
+    }
+
+    /// `cp.async.bulk.wait_group n`: wait until at most the `n` most recent of this thread's
+    /// committed bulk async-groups are pending; the copies of the others then happen before
+    /// what follows (their writes included).
+    #[track_caller]
+    pub fn bulk_wait_group(&self, n: usize) {
+        self.rt.bulk_wait_group(n, false, Loc::caller())
+    }
+
+    /// `cp.async.bulk.wait_group.read n`: like [`ThreadCtx::bulk_wait_group`], but only until
+    /// those copies have read their sources: the shared staging buffer may be written again, and
+    /// the copies' writes to global memory are not yet ordered before anything. (A copy of
+    /// several elements reads them all before it writes any.)
+    #[track_caller]
+    pub fn bulk_wait_group_read(&self, n: usize) {
+        self.rt.bulk_wait_group(n, true, Loc::caller())
     }
 
     /// `fence.proxy.async.shared::cta`: this thread's generic-proxy writes so far become visible

@@ -91,6 +91,23 @@ pub struct ProxyFence {
     pub view: Arc<View>,
 }
 
+impl Copy {
+    /// A `.bulk_group` copy of several elements reads them all, then writes them: its last
+    /// read completes its reading, which `cp.async.bulk.wait_group.read` waits for, before any
+    /// of its writes.
+    pub fn reads_first(&self) -> bool {
+        self.completion == Completion::BulkGroup && self.dst.len() > 1
+    }
+
+    /// The agent steps the copy's elements take.
+    fn steps(&self) -> usize {
+        match self.reads_first() {
+            true => 2 * self.dst.len(),
+            false => self.dst.len(),
+        }
+    }
+}
+
 impl ProxyFence {
     fn covers(&self, loc: usize) -> bool {
         self.covers.as_ref().is_none_or(|c| c.contains(&loc))
@@ -116,6 +133,9 @@ pub struct Copy {
     pub site: Site,
     /// `.bulk_group` copies: the issuer's bulk async-group the copy belongs to.
     pub group: usize,
+    /// A `.bulk_group` copy of several elements reads them all before it writes any (so that
+    /// `cp.async.bulk.wait_group.read` can learn of the reads alone): the values read so far.
+    pub read_values: Vec<u64>,
     /// `cp.async` only: the element writes performed so far, each an event of its own
     /// (observed, not a clock component) with the coherence floor of its destination — what the
     /// completion releases to the issuer's `wait_group`.
@@ -137,6 +157,10 @@ pub enum AgentNext {
         src: usize,
         dst: usize,
     },
+    /// Read the next element of a copy that reads all before writing ([`Copy::reads_first`]).
+    Read(usize),
+    /// Write the next element of such a copy.
+    Write(usize),
     Complete,
     Idle,
     Exit,
@@ -220,6 +244,7 @@ impl Machine {
             view: Arc::new(self.threads[t].view.clone()),
             site,
             group,
+            read_values: Vec::new(),
             written: None,
         };
         self.agent_work[slot].queue.push_back(copy);
@@ -346,6 +371,12 @@ impl Machine {
             }
         }
         match &self.agent_work[slot].current {
+            Some((copy, i)) if copy.reads_first() && *i < copy.dst.len() => {
+                AgentNext::Read(copy.src[*i])
+            }
+            Some((copy, i)) if copy.reads_first() && *i < copy.steps() => {
+                AgentNext::Write(copy.dst[*i - copy.dst.len()])
+            }
             Some((copy, i)) if *i < copy.dst.len() => AgentNext::Element {
                 src: copy.src[*i],
                 dst: copy.dst[*i],
@@ -397,6 +428,15 @@ impl Machine {
             .current
             .clone()
             .expect("agent_next found a copy in progress");
+        if copy.reads_first() && i < copy.steps() {
+            let n = copy.dst.len();
+            match i < n {
+                true => self.agent_read(a, &mut copy, i)?,
+                false => self.agent_write(a, &copy, i - n)?,
+            }
+            self.agent_work[block].current = Some((copy, i + 1));
+            return Ok(());
+        }
         if i < copy.dst.len() {
             self.agent_element(a, &mut copy, i)?;
             if let (true, Completion::CpAsyncGroup(g)) = (i + 1 == copy.dst.len(), copy.completion)
@@ -436,6 +476,52 @@ impl Machine {
         }
     }
 
+    /// Read element `i` of a copy that reads all its elements first ([`Copy::reads_first`]).
+    fn agent_read(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
+        self.begin(a)?;
+        let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
+        let src = copy.src[i];
+        let value = self.locs[src].stores.last().expect("initial store").value;
+        let s = &self.setup.locs[src];
+        let text = format!(
+            "bulk copy reads {} = {} (async proxy)",
+            s.name,
+            s.kind.format(value)
+        );
+        let event = self.event(a, copy.site, EventKind::Note(text));
+        self.async_race_check(a, src, false, epoch, event, copy)?;
+        copy.read_values.push(value);
+        if i + 1 == copy.dst.len() {
+            let read = self.threads[a].view.clone();
+            Arc::make_mut(&mut self.threads[copy.issuer])
+                .bulk
+                .read_complete(copy.group, &read);
+            self.bulk_wake(copy.issuer);
+        }
+        Ok(())
+    }
+
+    /// Write element `j` of a copy that read all its elements first, with the value it read.
+    fn agent_write(&mut self, a: usize, copy: &Copy, j: usize) -> Result<(), Halt> {
+        self.begin(a)?;
+        let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
+        let (src, dst, value) = (copy.src[j], copy.dst[j], copy.read_values[j]);
+        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        let text = format!(
+            "bulk copy writes {} = {} (async proxy, from {})",
+            d.name,
+            d.kind.format(value),
+            s.name
+        );
+        let event = self.event(a, copy.site, EventKind::Note(text));
+        self.async_race_check(a, dst, true, epoch, event, copy)?;
+        let actor = self.actor(a, None);
+        self.append_store(a, dst, value, epoch, actor, Order::Weak, vec![], event);
+        let latest = self.locs[dst].latest() as u32;
+        Arc::make_mut(&mut self.locs[dst]).mirror.push(latest);
+        Ok(())
+    }
+
     /// Element `i` of `copy`: read the source, write the destination, in the async proxy.
     fn agent_element(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
@@ -455,8 +541,8 @@ impl Machine {
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, src, false, epoch, event, copy)?;
-        // A `.bulk_group` copy's last source read completes its reading (what
-        // `cp.async.bulk.wait_group.read` waits for): its issuer may learn of the reads alone,
+        // A one-element `.bulk_group` copy's source read completes its reading (what
+        // `cp.async.bulk.wait_group.read` waits for): its issuer may learn of the read alone,
         // so the write comes at the agent's next epoch.
         let epoch = match copy.completion {
             Completion::BulkGroup if i + 1 == copy.dst.len() => {
@@ -695,6 +781,14 @@ impl Ctx {
                     self.sched.point(self.thread, Point::Copy { src, dst });
                     self.step(|m| m.agent_step(self.thread));
                 }
+                AgentNext::Read(src) => {
+                    self.sched.point(self.thread, Point::Read(src));
+                    self.step(|m| m.agent_step(self.thread));
+                }
+                AgentNext::Write(dst) => {
+                    self.sched.point(self.thread, Point::Write(dst));
+                    self.step(|m| m.agent_step(self.thread));
+                }
                 AgentNext::Complete => {
                     self.sched.point(self.thread, Point::Other);
                     self.step(|m| m.agent_step(self.thread));
@@ -725,6 +819,18 @@ impl Ctx {
     pub fn bulk_wait(&self, site: Site) {
         self.sched.point(self.thread, Point::Other);
         if self.step(|m| m.bulk_wait(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    pub fn bulk_commit_group(&self, site: Site) {
+        self.sched.point(self.thread, Point::Local);
+        self.step(|m| m.bulk_commit(self.thread, site))
+    }
+
+    pub fn bulk_wait_group(&self, n: usize, read: bool, site: Site) {
+        self.sched.point(self.thread, Point::Other);
+        if self.step(|m| m.bulk_wait_group(self.thread, n, read, site)) {
             self.wait();
         }
     }

@@ -84,6 +84,8 @@ fn copy(key: &mut Vec<u64>, c: &Copy) {
         Completion::MbarrierAt(bar) => key.extend([3, bar as u64]),
     }
     view(key, &c.view);
+    key.push(c.read_values.len() as u64);
+    key.extend(c.read_values.iter().copied());
     optional_view(key, c.written.as_ref());
 }
 

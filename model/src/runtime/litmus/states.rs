@@ -273,7 +273,10 @@ impl Config {
             for a in self.runs.len()..self.m.threads.len() {
                 while *self.m.status(a) == Status::Running {
                     match self.m.agent_next(a) {
-                        AgentNext::Element { .. } | AgentNext::Complete => break,
+                        AgentNext::Element { .. }
+                        | AgentNext::Read(_)
+                        | AgentNext::Write(_)
+                        | AgentNext::Complete => break,
                         AgentNext::Idle => {
                             self.m.agent_idle(a)?;
                         }
