@@ -271,14 +271,7 @@ fn cp_async_groups(
     let mut room = limits
         .max_events
         .saturating_sub(threads.iter().map(|t| t.body.len()).sum());
-    let stmt = |instr| Stmt {
-        instr,
-        span: Span::default(),
-        token: None,
-        vulkan: None,
-        opencl: None,
-        warp: None,
-    };
+    let stmt = |instr| stmt(instr);
     for t in threads {
         let copies: Vec<usize> = (0..t.body.len())
             .filter(|&i| matches!(t.body[i].instr, Instr::CpAsync { .. }))
@@ -389,17 +382,7 @@ fn insert_in_each(
     }
     for &i in members {
         let at = u.int_in_range(0..=threads[i].body.len())?;
-        threads[i].body.insert(
-            at,
-            Stmt {
-                instr: instr.clone(),
-                span: Span::default(),
-                token: None,
-                vulkan: None,
-                opencl: None,
-                warp: None,
-            },
-        );
+        threads[i].body.insert(at, stmt(instr.clone()));
     }
     Ok(())
 }
@@ -731,17 +714,7 @@ fn mbarrier(
         };
         // A try_wait's register is new, so it may go anywhere; it is read only by the condition.
         let at = u.int_in_range(0..=thread.body.len())?;
-        thread.body.insert(
-            at,
-            Stmt {
-                instr,
-                span: Span::default(),
-                token: None,
-                vulkan: None,
-                opencl: None,
-                warp: None,
-            },
-        );
+        thread.body.insert(at, stmt(instr));
         events += 1;
     }
     Ok(())

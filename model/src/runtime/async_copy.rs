@@ -340,6 +340,16 @@ impl Machine {
         true
     }
 
+    /// A `.bulk_group` copy of agent `a` has read its sources: its issuer learns of the reads
+    /// (what the agent knows now), and may stop waiting in a `wait_group.read`.
+    fn bulk_read_complete(&mut self, a: usize, copy: &Copy) {
+        let read = self.threads[a].view.clone();
+        Arc::make_mut(&mut self.threads[copy.issuer])
+            .bulk
+            .read_complete(copy.group, &read);
+        self.bulk_wake(copy.issuer);
+    }
+
     /// A bulk copy of `t` completed or finished reading: `t` may stop waiting.
     fn bulk_wake(&mut self, t: usize) {
         if let Status::BulkWait { pending, read } = self.threads[t].status {
@@ -492,11 +502,7 @@ impl Machine {
         self.async_race_check(a, src, false, epoch, event, copy)?;
         copy.read_values.push(value);
         if i + 1 == copy.dst.len() {
-            let read = self.threads[a].view.clone();
-            Arc::make_mut(&mut self.threads[copy.issuer])
-                .bulk
-                .read_complete(copy.group, &read);
-            self.bulk_wake(copy.issuer);
+            self.bulk_read_complete(a, copy);
         }
         Ok(())
     }
@@ -546,11 +552,7 @@ impl Machine {
         // so the write comes at the agent's next epoch.
         let epoch = match copy.completion {
             Completion::BulkGroup if i + 1 == copy.dst.len() => {
-                let read = self.threads[a].view.clone();
-                Arc::make_mut(&mut self.threads[copy.issuer])
-                    .bulk
-                    .read_complete(copy.group, &read);
-                self.bulk_wake(copy.issuer);
+                self.bulk_read_complete(a, copy);
                 Arc::make_mut(&mut self.threads[a]).view.tick(a)
             }
             _ => epoch,
