@@ -91,11 +91,32 @@ fn the_cluster_barrier_needs_clusters() {
 }
 
 #[test]
-fn a_block_that_never_reaches_the_cluster_barrier_hangs_its_peers() {
-    let k = Kernel::new("missing arrive", Grid::new(2, 1).with_clusters(2));
+fn a_block_that_exits_without_arriving_lets_its_peers_wait_complete() {
+    // PTX ISA, barrier.cluster: the wait waits "for all non-exited threads of the cluster to
+    // perform barrier.cluster.arrive": block 1 exits, so block 0's wait completes.
+    let k = Kernel::new("exit without arrive", Grid::new(2, 1).with_clusters(2));
     let report = Checker::dfs().check(&k, |t| {
         if t.cluster_ctarank() == 0 {
             t.cluster_sync();
+        }
+    });
+    assert!(report.passed(), "{report}");
+}
+
+#[test]
+fn a_block_that_never_arrives_nor_exits_hangs_its_peers() {
+    // Block 1 waits for a flag block 0 sets only after the cluster barrier, which waits for
+    // block 1 to arrive or exit: neither happens.
+    let mut k = Kernel::new("missing arrive", Grid::new(2, 1).with_clusters(2));
+    let flag = k.global::<i32>("flag", 1);
+    let report = Checker::dfs().check(&k, move |t| {
+        if t.cluster_ctarank() == 0 {
+            t.cluster_sync();
+            t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Device);
+        } else {
+            while t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Device) != 1 {
+                t.spin_loop();
+            }
         }
     });
     assert_eq!(
@@ -103,6 +124,31 @@ fn a_block_that_never_reaches_the_cluster_barrier_hangs_its_peers() {
         Verdict::Fail(FailureKind::Hang),
         "{report}"
     );
+    assert!(
+        report.to_string().contains("barrier.cluster.wait"),
+        "{report}"
+    );
+}
+
+#[test]
+fn arriving_twice_in_one_phase_is_a_misuse() {
+    // PTX ISA, barrier.cluster: "Each thread must arrive at the barrier only once before the
+    // barrier completes"; block 1 has not arrived yet, so block 0's second arrive is early.
+    let k = Kernel::new("double arrive", Grid::new(2, 1).with_clusters(2));
+    let report = Checker::dfs().check(&k, |t| {
+        if t.cluster_ctarank() == 0 {
+            let _ = t.barrier_cluster_arrive();
+            let _ = t.barrier_cluster_arrive();
+        } else {
+            t.cluster_sync();
+        }
+    });
+    assert_eq!(
+        report.verdict(),
+        Verdict::Fail(FailureKind::MBarrierMisuse),
+        "{report}"
+    );
+    assert!(report.to_string().contains("twice in phase 0"), "{report}");
 }
 
 #[test]

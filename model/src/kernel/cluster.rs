@@ -124,7 +124,9 @@ impl ThreadCtx<'_> {
     }
 
     /// `barrier.cluster.arrive` (`.release`: what this thread did before happens before what
-    /// every thread of the cluster does after its matching wait).
+    /// every thread of the cluster does after its matching wait). PTX ISA, *barrier.cluster*:
+    /// "Each thread must arrive at the barrier only once before the barrier completes": a second
+    /// arrive before the phase completes fails the kernel as an mbarrier misuse.
     #[track_caller]
     pub fn barrier_cluster_arrive(&self) -> ClusterArrival {
         self.rt.barrier_cluster_arrive(true, Loc::caller())
@@ -137,7 +139,11 @@ impl ThreadCtx<'_> {
         self.rt.barrier_cluster_arrive(false, Loc::caller())
     }
 
-    /// `barrier.cluster.wait` (acquire): blocks until every thread of the cluster arrived.
+    /// `barrier.cluster.wait` (acquire): blocks until every thread of the cluster that has not
+    /// exited arrived on `arrival`'s phase (PTX ISA, *barrier.cluster*: it waits "for all
+    /// non-exited threads of the cluster to perform barrier.cluster.arrive"). A block that
+    /// returns without arriving lets the wait complete; one that neither arrives nor returns
+    /// (it waits for something that happens only after the barrier) makes it a hang.
     #[track_caller]
     pub fn barrier_cluster_wait(&self, arrival: ClusterArrival) {
         self.rt.barrier_cluster_wait(arrival, Loc::caller())

@@ -6,8 +6,17 @@
 //!   cluster has one hardware barrier, modelled as an mbarrier in its first CTA that is
 //!   initialised at launch with the cluster's thread count ([`cluster_barrier`]): an arrive is
 //!   an mbarrier arrive (release, or relaxed), the wait a blocking wait on the arrive's phase,
-//!   which acquires ("barrier.cluster.wait has .acquire semantics by default"). A CTA that
-//!   exits without arriving leaves the others waiting: a hang.
+//!   which acquires ("barrier.cluster.wait has .acquire semantics by default"). The wait waits
+//!   "for all non-exited threads of the cluster to perform barrier.cluster.arrive", and "when
+//!   all non-exited threads in the cluster have executed barrier.cluster.arrive, the barrier
+//!   completes and is automatically reinitialized": a thread that exits stops counting
+//!   ([`Machine::cluster_exit`]), so a CTA that exits without arriving lets its peers' waits
+//!   complete; a thread that neither arrives nor exits (blocked, or spinning) leaves them
+//!   waiting: a hang. "Each thread must arrive at the barrier only once before the barrier
+//!   completes": a second arrive in one phase is reported as an mbarrier misuse. So a thread's
+//!   k-th arrive is on phase k, as in the axiomatic engine's matching
+//!   (`axiomatic::enumerate::cluster_barrier_syncs`: the k-th arrive of each thread joins
+//!   instance k, a wait its thread's latest arrive's).
 //! - `fence.mbarrier_init.release.cluster`: "a light-weight fence ... that applies to prior
 //!   mbarrier.init operations". The thread's inits so far travel with its later arrivals at a
 //!   cluster barrier (or any mbarrier), relaxed ones included, to the threads whose wait
@@ -87,15 +96,38 @@ pub fn cluster_barriers(
         .collect()
 }
 
-/// The index of the hardware barrier of the cluster thread `t` runs in, if the launch has
-/// clusters.
+/// The index of the hardware barrier of the cluster thread `t` runs in, if it runs in a
+/// cluster that has one: the launch-initialised barrier whose CTA lies in `t`'s cluster of
+/// `t`'s GPU (cluster ids are per GPU).
 pub fn cluster_barrier(setup: &Setup, t: usize) -> Option<usize> {
-    let cluster = setup.threads[t].placement.cluster?;
-    let first = setup
-        .mbarriers
-        .iter()
-        .position(|b| b.launch_count.is_some())?;
-    Some(first + cluster as usize)
+    let here = setup.threads[t].placement;
+    here.cluster?;
+    setup.mbarriers.iter().position(|b| {
+        b.launch_count.is_some()
+            && setup.blocks[b.block as usize].first().is_some_and(|&u| {
+                let home = setup.threads[u].placement;
+                home.gpu == here.gpu && home.cluster == here.cluster
+            })
+    })
+}
+
+/// Per thread, the phase of its cluster's barrier its latest `barrier.cluster.arrive` arrived
+/// on (what its exit and its next arrive are checked against).
+#[derive(Clone, Debug, Default)]
+pub struct ClusterArrivals(Vec<Option<u32>>);
+
+impl ClusterArrivals {
+    /// The phase `t` last arrived on.
+    pub(super) fn last(&self, t: usize) -> Option<u32> {
+        self.0.get(t).copied().flatten()
+    }
+
+    fn set(&mut self, t: usize, phase: u32) {
+        if self.0.len() <= t {
+            self.0.resize(t + 1, None);
+        }
+        self.0[t] = Some(phase);
+    }
 }
 
 impl Setup {
@@ -108,6 +140,68 @@ impl Setup {
 }
 
 impl Machine {
+    /// `barrier.cluster.arrive` (`.release` when `release`, else `.relaxed`) by `t` on its
+    /// cluster's barrier `bar`: returns the phase arrived on. PTX ISA, *barrier.cluster*: "Each
+    /// thread must arrive at the barrier only once before the barrier completes": a second
+    /// arrive on the current phase is a misuse.
+    pub fn cluster_arrive(
+        &mut self,
+        t: usize,
+        bar: usize,
+        release: bool,
+        site: Site,
+    ) -> Result<u32, Halt> {
+        let phase = self.mbars[bar].phase;
+        if self.cluster_arrivals.last(t) == Some(phase) {
+            self.begin(t)?;
+            let name = self.setup.mbarriers[bar].name.clone();
+            let event = self.event(
+                t,
+                site,
+                EventKind::Note(format!("barrier.cluster.arrive on {name} (phase {phase})")),
+            );
+            let headline = format!(
+                "{} arrives at cluster barrier {name} twice in phase {phase}",
+                self.setup.threads[t].name
+            );
+            let details = vec![
+                format!("#{event} {}", self.describe(event)),
+                format!(
+                    "{}: PTX ISA, barrier.cluster: each thread must arrive at the barrier only                      once before the barrier completes (barrier.cluster.wait between the arrives)",
+                    self.mbar_describe(bar)
+                ),
+            ];
+            self.fail(FailureKind::MBarrierMisuse, headline, details);
+            return Err(Halt);
+        }
+        let arrive = Arrive {
+            count: 1,
+            expect_tx: 0,
+            release,
+            scope: Scope::Cluster,
+        };
+        // Recorded first: the arrive may complete the phase.
+        self.cluster_arrivals.set(t, phase);
+        self.mbar_arrive(t, bar, arrive, site)
+    }
+
+    /// `t` exited: its cluster's barrier stops expecting it. PTX ISA, *barrier.cluster*: the
+    /// wait waits "for all non-exited threads of the cluster to perform barrier.cluster.arrive".
+    /// Later phases expect one arrival fewer; so does the current one unless `t` already arrived
+    /// on it, and the exit may then complete it.
+    pub(super) fn cluster_exit(&mut self, t: usize) {
+        let Some(bar) = cluster_barrier(&self.setup, t) else {
+            return;
+        };
+        let arrived = self.cluster_arrivals.last(t) == Some(self.mbars[bar].phase);
+        let b = &mut self.mbars[bar];
+        b.count = b.count.saturating_sub(1);
+        if !arrived {
+            b.pending = b.pending.saturating_sub(1);
+            self.mbar_settle(bar, None);
+        }
+    }
+
     /// `fence.mbarrier_init.release.cluster` by `t`. A kernel's mbarriers are objects: their
     /// inits travel with the thread's later arrivals ([`InitFences`]). A litmus program's are
     /// locations, initialised by weak stores ([`Machine::mbarrier_init_store`]): the fence
@@ -231,16 +325,12 @@ impl Ctx {
     /// `barrier.cluster.arrive.release` (`release`) or `.relaxed`.
     pub fn barrier_cluster_arrive(&self, release: bool, site: Site) -> ClusterArrival {
         let bar = self.cluster_barrier();
-        let arrive = Arrive {
-            count: 1,
-            expect_tx: 0,
-            release,
-            scope: Scope::Cluster,
-        };
-        ClusterArrival(self.mbar_arrive(bar, arrive, site))
+        self.sched.point(self.thread, Point::MBarrier(bar));
+        ClusterArrival(self.step(|m| m.cluster_arrive(self.thread, bar, release, site)))
     }
 
-    /// `barrier.cluster.wait`: blocks until every thread of the cluster arrived.
+    /// `barrier.cluster.wait`: blocks until every non-exited thread of the cluster arrived on
+    /// the arrival's phase.
     pub fn barrier_cluster_wait(&self, arrival: ClusterArrival, site: Site) {
         let bar = self.cluster_barrier();
         self.mbar_wait(bar, WaitOn::Token(arrival.0), true, site);

@@ -218,6 +218,8 @@ pub struct Machine {
     pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
     /// What `fence.mbarrier_init` published across clusters ([`super::cluster`]).
     pub(super) cluster: super::cluster::InitFences,
+    /// Per thread, the cluster barrier phase of its latest arrive ([`super::cluster`]).
+    pub(super) cluster_arrivals: super::cluster::ClusterArrivals,
     /// Every `fence.proxy.async` so far (see [`super::async_copy`]).
     pub(super) proxy_fences: Vec<super::async_copy::ProxyFence>,
     empty_heads: Heads,
@@ -317,6 +319,7 @@ impl Machine {
             warps: Default::default(),
             nc_reads: Vec::new(),
             cluster: Default::default(),
+            cluster_arrivals: Default::default(),
             proxy_fences: Vec::new(),
             empty_heads,
             setup,
@@ -1183,6 +1186,7 @@ impl Machine {
         if self.warp_exit(t).is_err() {
             return;
         }
+        self.cluster_exit(t);
         let block = self.setup.threads[t].block as usize;
         self.admit_blocks();
         let kernel_waiter = self.barrier_waiting[block]

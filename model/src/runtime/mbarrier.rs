@@ -58,21 +58,21 @@ pub struct MBarState {
     pub tx: i64,
     pub phase: u32,
     /// What the arrivals and completions of the current phase released so far.
-    releasing: Option<View>,
+    pub(super) releasing: Option<View>,
     /// What each completed phase released, by phase number.
-    completed: Vec<Arc<View>>,
+    pub(super) completed: Vec<Arc<View>>,
     /// Bulk copies in flight that will `complete_tx` on this barrier.
     pub in_flight: u32,
     /// Per thread, the epoch of its latest operation on the barrier (0: none), so that an init
     /// unordered with a use is caught from either side.
-    uses: Vec<u32>,
+    pub(super) uses: Vec<u32>,
     /// How many times the barrier was initialised.
     pub inits: u32,
     /// `fence.mbarrier_init`s the arrivals of the current phase published: (thread, the
     /// thread's epoch at its latest such fence).
-    releasing_inits: Vec<(usize, u32)>,
+    pub(super) releasing_inits: Vec<(usize, u32)>,
     /// The same for each completed phase, by phase number.
-    completed_inits: Vec<Arc<Vec<(usize, u32)>>>,
+    pub(super) completed_inits: Vec<Arc<Vec<(usize, u32)>>>,
 }
 
 impl MBarState {
@@ -328,7 +328,7 @@ impl Machine {
             let inits = View::clone(inits);
             self.mbar_release(bar, inits);
         }
-        self.mbar_settle(bar, event);
+        self.mbar_settle(bar, Some(event));
         Ok(phase)
     }
 
@@ -353,7 +353,7 @@ impl Machine {
         );
         self.mbar_check_init(t, bar, event)?;
         self.mbars[bar].tx += bytes as i64;
-        self.mbar_settle(bar, event);
+        self.mbar_settle(bar, Some(event));
         Ok(())
     }
 
@@ -379,7 +379,7 @@ impl Machine {
         b.in_flight = b.in_flight.saturating_sub(1);
         let view = self.threads[a].view.clone();
         self.mbar_release(bar, view);
-        self.mbar_settle(bar, event);
+        self.mbar_settle(bar, Some(event));
         Ok(())
     }
 
@@ -391,8 +391,9 @@ impl Machine {
         }
     }
 
-    /// Complete the current phase if nothing is pending; wake its waiters.
-    fn mbar_settle(&mut self, bar: usize, event: usize) {
+    /// Complete the current phase if nothing is pending; wake its waiters. The trace says so at
+    /// `event`, the operation that completed it (none for a thread's exit).
+    pub(super) fn mbar_settle(&mut self, bar: usize, event: Option<usize>) {
         let b = &mut self.mbars[bar];
         if b.pending != 0 || b.tx != 0 {
             return;
@@ -407,7 +408,8 @@ impl Machine {
         b.phase += 1;
         b.pending = b.count;
         let done = b.phase - 1;
-        if let Some(EventKind::Note(text)) = self.events.get_mut(event - 1).map(|e| &mut e.what) {
+        let note = event.and_then(|e| self.events.get_mut(e - 1));
+        if let Some(EventKind::Note(text)) = note.map(|e| &mut e.what) {
             text.push_str(&format!(" -> phase {done} completes"));
         }
         for u in 0..self.threads.len() {

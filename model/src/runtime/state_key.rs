@@ -5,11 +5,14 @@
 //! The key is exact, not a hash: equal keys mean states with the same futures as far as final
 //! states and races go (the widened views, which only name a race's fix, are left out). It
 //! covers what litmus programs use, `cp.async` and bulk copies included (groups, the copy
-//! agents' queues, proxy fences, the `fence.mbarrier_init` release); the kernel runtime's
-//! mbarrier objects and Tile IR tokens, which litmus setups never have, are not part of it.
+//! agents' queues, proxy fences, the `fence.mbarrier_init` release) and the clusters' hardware
+//! barriers (phase, pending arrivals, what the current and the latest completed phase released,
+//! each thread's latest arrival); the kernel runtime's Tile IR tokens, which litmus setups never
+//! have, are not part of it.
 
 use super::async_copy::{AgentWork, Completion, Copy};
 use super::machine::{BarrierKey, Machine, Status};
+use super::mbarrier::MBarState;
 use super::sync::{Actor, Head};
 use super::view::View;
 use crate::scope::Scope;
@@ -102,6 +105,38 @@ fn agent_work(key: &mut Vec<u64>, work: &AgentWork) {
     for c in &work.queue {
         copy(key, c);
     }
+}
+
+/// An mbarrier: what its next operations depend on. A wait reads the latest completed phase's
+/// release at most (an older token is a misuse), so older phases are left out.
+fn mbarrier(key: &mut Vec<u64>, b: &MBarState) {
+    key.push(
+        b.init
+            .map_or(u64::MAX, |i| ((i.thread as u64) << 32) | i.epoch as u64),
+    );
+    key.extend([
+        b.count as u64,
+        b.pending as u64,
+        b.tx as u64,
+        b.phase as u64,
+    ]);
+    key.extend([b.in_flight as u64, b.inits as u64]);
+    optional_view(key, b.releasing.as_ref());
+    optional_view(key, b.completed.last().map(|v| &**v));
+    // The latest uses matter to a later `mbarrier.init` only, which a barrier initialised at
+    // launch (a cluster's) never gets.
+    if b.init.is_none_or(|i| i.thread != usize::MAX) {
+        key.extend(b.uses.iter().map(|&e| e as u64));
+    }
+    key.push(b.releasing_inits.len() as u64);
+    key.extend(
+        b.releasing_inits
+            .iter()
+            .flat_map(|&(t, e)| [t as u64, e as u64]),
+    );
+    let inits = b.completed_inits.last().map_or(&[][..], |i| &i[..]);
+    key.push(inits.len() as u64);
+    key.extend(inits.iter().flat_map(|&(t, e)| [t as u64, e as u64]));
 }
 
 impl Machine {
@@ -208,6 +243,14 @@ impl Machine {
             }
             view(key, &f.view);
         }
+        key.push(self.mbars.len() as u64);
+        for b in &self.mbars {
+            mbarrier(key, b);
+        }
+        key.extend(
+            (0..self.threads.len())
+                .map(|t| self.cluster_arrivals.last(t).map_or(u64::MAX, u64::from)),
+        );
         // Fence-SC order is execution order: keep it.
         key.push(self.sc_fences.len() as u64);
         for f in &self.sc_fences {

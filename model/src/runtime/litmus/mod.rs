@@ -21,10 +21,10 @@
 //! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
 //! not reached; shared→global bulk copies (`.bulk_group`) and `fence.mbarrier_init` are refused
 //! ([`unsupported`]): the axiomatic engine does not model them either. Cluster barriers run on
-//! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), expecting one arrival
-//! per thread of the cluster that has a `barrier.cluster.arrive` (PTX ISA: the wait waits "for
-//! all non-exited threads of the cluster"; a thread with no arrive is taken to exit without one,
-//! so a thread that skips its arrive on some path hangs the others here).
+//! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), one per cluster of a
+//! GPU, expecting one arrival per phase from every litmus thread of the cluster that has not
+//! exited (PTX ISA: the wait waits "for all non-exited threads of the cluster to perform
+//! barrier.cluster.arrive"): a thread that skips its arrive and exits lets the others go.
 
 use super::driver::{explore as run_explore, Body};
 use super::machine::{Machine, Setup, ThreadInfo};
@@ -462,35 +462,44 @@ impl LitmusModel {
     }
 }
 
-/// One hardware barrier per cluster id `0..=max` (`runtime::cluster::cluster_barrier` finds a
-/// thread's as the first one plus its cluster id), expecting the litmus threads of the cluster
-/// that arrive at it (see the module documentation), none when no thread uses one.
+/// One hardware barrier per cluster (of one GPU) whose threads use `barrier.cluster`, in the CTA
+/// of its first thread, expecting every litmus thread of the cluster: PTX ISA,
+/// *barrier.cluster*: the wait waits "for all non-exited threads of the cluster to perform
+/// barrier.cluster.arrive", and a thread that exits stops counting
+/// ([`crate::runtime::cluster`]).
 fn cluster_barriers(p: &Program, threads: &[ThreadInfo]) -> Vec<super::mbarrier::MBarInfo> {
-    let arrives = |t: usize| {
-        p.threads[t]
-            .body
-            .iter()
-            .any(|s| matches!(s.instr, Instr::Async(AsyncOp::ClusterArrive { .. })))
+    let uses = |t: usize| {
+        p.threads[t].body.iter().any(|s| {
+            matches!(
+                s.instr,
+                Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
+            )
+        })
     };
-    let users: Vec<usize> = (0..p.threads.len()).filter(|&t| arrives(t)).collect();
-    let Some(max) = users
-        .iter()
-        .filter_map(|&t| p.threads[t].placement.cluster)
-        .max()
-    else {
-        return Vec::new();
+    let cluster = |t: usize| {
+        let pl = p.threads[t].placement;
+        pl.cluster.map(|c| (pl.gpu, c))
     };
-    (0..=max)
-        .map(|c| {
-            let members: Vec<usize> = users
-                .iter()
-                .copied()
-                .filter(|&t| p.threads[t].placement.cluster == Some(c))
+    let mut clusters: Vec<(u32, u32)> = (0..p.threads.len())
+        .filter(|&t| uses(t))
+        .filter_map(cluster)
+        .collect();
+    clusters.sort_unstable();
+    clusters.dedup();
+    let gpus = p.threads.iter().any(|th| th.placement.gpu != 0);
+    clusters
+        .into_iter()
+        .map(|(gpu, c)| {
+            let members: Vec<usize> = (0..p.threads.len())
+                .filter(|&t| cluster(t) == Some((gpu, c)))
                 .collect();
             super::mbarrier::MBarInfo {
-                name: format!("cluster{c}"),
-                block: members.first().map_or(0, |&t| threads[t].block),
-                launch_count: Some((members.len() as u32).max(1)),
+                name: match gpus {
+                    true => format!("cluster{c}@gpu{gpu}"),
+                    false => format!("cluster{c}"),
+                },
+                block: threads[members[0]].block,
+                launch_count: Some(members.len() as u32),
             }
         })
         .collect()

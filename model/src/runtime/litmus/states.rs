@@ -13,8 +13,8 @@
 //!   other threads may still do is stepped (a fence that is not `fence.sc` commutes with
 //!   everything; an access with every operation on other locations, and a load with loads).
 //!   This keeps every final state (persistent sets preserve all terminal states of an acyclic
-//!   state space). Programs with barriers are explored without it: a barrier, and a thread's
-//!   exit, change what other threads may do; so are programs with `cp.async` or bulk copies,
+//!   state space). Programs with barriers (cluster barriers too) are explored without it: a
+//!   barrier, and a thread's exit, change what other threads may do; so are programs with `cp.async` or bulk copies,
 //!   whose copy agents ([`Config`]) the search steps like threads.
 
 use super::thread::{Next, ThreadRun};
@@ -225,6 +225,7 @@ impl Config {
         self.m.state_key(key);
         for r in &self.runs {
             key.extend([r.pc as u64, r.finished as u64]);
+            key.push(r.cluster_arrival.map_or(u64::MAX, u64::from));
             key.extend(r.regs.iter().map(|&v| v as u64));
             key.push(r.back_taken.len() as u64);
             key.extend(r.back_taken.iter().map(|&n| n as u64));
@@ -364,9 +365,14 @@ impl Footprint {
 impl Footprints {
     fn new(model: &LitmusModel, p: &Program) -> Footprints {
         let barriers = p.threads.iter().any(|th| {
-            th.body
-                .iter()
-                .any(|s| matches!(s.instr, Instr::Barrier { .. } | Instr::WarpSync { .. }))
+            th.body.iter().any(|s| {
+                matches!(
+                    s.instr,
+                    Instr::Barrier { .. }
+                        | Instr::WarpSync { .. }
+                        | Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
+                )
+            })
         });
         // A copy agent's steps have no footprint of their own here: with `cp.async` or bulk
         // copies, every enabled thread is stepped.

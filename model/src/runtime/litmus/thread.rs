@@ -12,7 +12,7 @@ use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, 
 use crate::runtime::async_copy::Completion;
 use crate::runtime::cluster::cluster_barrier;
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
-use crate::runtime::mbarrier::{Arrive, WaitOn, WaitResult};
+use crate::runtime::mbarrier::{WaitOn, WaitResult};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
 
@@ -303,13 +303,7 @@ impl ThreadRun {
                 // cluster's hardware barrier, releasing at `.cluster` scope unless `.relaxed`.
                 let bar = cluster_barrier(&m.setup, t)
                     .expect("`unsupported` keeps cluster barriers in clusters");
-                let arrive = Arrive {
-                    count: 1,
-                    expect_tx: 0,
-                    release: order.is_release(),
-                    scope: Scope::Cluster,
-                };
-                self.cluster_arrival = Some(m.mbar_arrive(t, bar, arrive, site)?);
+                self.cluster_arrival = Some(m.cluster_arrive(t, bar, order.is_release(), site)?);
             }
             Instr::Async(AsyncOp::ClusterWait) => {
                 // Waits for the phase of the thread's latest arrive and acquires what it
