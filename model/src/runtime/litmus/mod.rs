@@ -15,12 +15,15 @@
 //! agent reads the source and writes the destination in the async proxy, then performs the
 //! complete-tx on the barrier's location (see [`crate::runtime::async_copy`]: the copy is ordered
 //! by its own clock, and generic accesses reach it only through `fence.proxy.async`, which runs
-//! here as one visible operation with the locations of its state space).
+//! here as one visible operation with the locations of its state space). Shared→global bulk
+//! copies (`.bulk_group`) run on their agents the same way and complete through their issuer's
+//! bulk async-groups (`cp.async.bulk.commit_group`, `wait_group{.read}`: see
+//! [`crate::runtime::async_groups`]). `mbarrier.init` is a weak store that
+//! `fence.mbarrier_init` releases alone ([`Machine::fence_mbarrier_init`]).
 //!
 //! Not modelled: the other proxies (every other access goes to its physical location through
 //! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
-//! not reached; shared→global bulk copies (`.bulk_group`) and `fence.mbarrier_init` are refused
-//! ([`unsupported`]): the axiomatic engine does not model them either. Cluster barriers run on
+//! not reached. Cluster barriers run on
 //! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), one per cluster of a
 //! GPU, expecting one arrival per phase from every litmus thread of the cluster that has not
 //! exited (PTX ISA: the wait waits "for all non-exited threads of the cluster to perform
