@@ -19,7 +19,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use scopecheck_model::differential::{
-    check, check_key, decode_input, uses_bulk_copies, uses_hopper, Options,
+    check, check_key, decode_input, uses_bulk_copies, uses_cluster_barriers, uses_hopper, Options,
 };
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -30,9 +30,10 @@ struct Checked {
     programs: HashSet<u128>,
     distinct: u64,
     inputs: u64,
-    /// Distinct programs with Hopper features, and with bulk copies.
+    /// Distinct programs with Hopper features, with bulk copies, and with cluster barriers.
     hopper: u64,
     bulk_copies: u64,
+    cluster_barriers: u64,
 }
 
 /// The most programs remembered (about 32 MB); past it the memory starts over.
@@ -61,12 +62,13 @@ fn first_time(key: &str, program: &scopecheck_model::litmus::Program) -> bool {
         inputs: 0,
         hopper: 0,
         bulk_copies: 0,
+        cluster_barriers: 0,
     });
     c.inputs += 1;
     if c.inputs % (1 << 14) == 0 {
         eprintln!(
-            "engines: {} inputs, {} distinct programs checked ({} with Hopper features, {} with bulk copies)",
-            c.inputs, c.distinct, c.hopper, c.bulk_copies
+            "engines: {} inputs, {} distinct programs checked ({} with Hopper features, {} with bulk copies, {} with cluster barriers)",
+            c.inputs, c.distinct, c.hopper, c.bulk_copies, c.cluster_barriers
         );
     }
     let fingerprint = fingerprint(key);
@@ -80,6 +82,7 @@ fn first_time(key: &str, program: &scopecheck_model::litmus::Program) -> bool {
     c.distinct += 1;
     c.hopper += u64::from(uses_hopper(program));
     c.bulk_copies += u64::from(uses_bulk_copies(program));
+    c.cluster_barriers += u64::from(uses_cluster_barriers(program));
     true
 }
 

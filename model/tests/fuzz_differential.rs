@@ -1,7 +1,9 @@
 //! The engine differential over a fixed set of generated programs, so CI runs the fuzzer's
 //! check without nightly: on every program the runtime reaches only states ptx-v7.5 allows.
 
-use scopecheck_model::differential::{check, finding_file, sc, shrink, Finding, Options};
+use scopecheck_model::differential::{
+    check, finding_file, sc, shrink, uses_cluster_barriers, Finding, Options,
+};
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{parse, Fence, Instr, Prop};
 
@@ -24,9 +26,11 @@ fn limits(seed: u64) -> Limits {
 fn runtime_states_are_allowed_on_fixed_seeds() {
     let mut failures = Vec::new();
     let mut reached = 0;
-    let (mut racy, mut race_free) = (0, 0);
+    let (mut racy, mut race_free, mut cluster) = (0, 0, 0);
     for seed in SEEDS {
         let p = from_seed_with(seed, &limits(seed));
+        // Cluster barriers never hang a generated program (every run finishes: `reached`).
+        cluster += usize::from(uses_cluster_barriers(&p));
         match check(&p, &Options::default()) {
             Ok(a) => {
                 match a.races_compared {
@@ -47,10 +51,11 @@ fn runtime_states_are_allowed_on_fixed_seeds() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     println!(
-        "{} programs, {reached} reached states in all; race verdicts agree on {racy} racy and \
-         {race_free} race-free programs",
+        "{} programs ({cluster} with cluster barriers), {reached} reached states in all; race \
+         verdicts agree on {racy} racy and {race_free} race-free programs",
         SEEDS.end
     );
+    assert!(cluster >= 30, "{cluster} programs with cluster barriers");
     // Race verdicts are compared on most programs, and both verdicts occur.
     assert!((racy + race_free) * 10 >= SEEDS.end as usize * 9);
     assert!(

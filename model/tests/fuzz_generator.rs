@@ -260,6 +260,12 @@ fn generator_covers_the_feature_space() {
                     }
                 }
                 Instr::Fence(Fence::Proxy(kind)) => format!("fence.proxy.{}", kind.name()),
+                Instr::Async(AsyncOp::ClusterArrive { order }) => {
+                    format!("barrier.cluster.arrive.{order}")
+                }
+                Instr::Async(AsyncOp::ClusterWait) => "barrier.cluster.wait".to_string(),
+                Instr::Branch { .. } => "branch".to_string(),
+                Instr::Label(_) => "label".to_string(),
                 other => panic!("seed {seed}: unexpected instruction {other:?}"),
             };
             seen.insert(feature);
@@ -281,6 +287,38 @@ fn generator_covers_the_feature_space() {
             } {
                 seen.insert(format!("scope {scope}"));
             }
+        }
+        for th in &p.threads {
+            let count = |f: fn(&Instr) -> bool| th.body.iter().filter(|s| f(&s.instr)).count();
+            let arrives = count(|i| matches!(i, Instr::Async(AsyncOp::ClusterArrive { .. })));
+            let waits = count(|i| matches!(i, Instr::Async(AsyncOp::ClusterWait)));
+            let branches = count(|i| matches!(i, Instr::Branch { .. }));
+            match (arrives, waits) {
+                (1, _) if branches > 0 => seen.insert("cluster barrier on one branch".into()),
+                (1, 0) => seen.insert("cluster arrive without wait".into()),
+                (2, _) => seen.insert("two cluster barrier phases".into()),
+                _ => false,
+            };
+            // A thread arrives again only after a wait.
+            let mut arrived = false;
+            for s in &th.body {
+                match s.instr {
+                    Instr::Async(AsyncOp::ClusterArrive { .. }) => {
+                        assert!(!arrived, "seed {seed}: two arrives without a wait");
+                        arrived = true;
+                    }
+                    Instr::Async(AsyncOp::ClusterWait) => arrived = false,
+                    _ => {}
+                }
+            }
+        }
+        let cluster_members = |t: &scopecheck_model::litmus::Thread| {
+            t.body
+                .iter()
+                .any(|s| matches!(s.instr, Instr::Async(AsyncOp::ClusterArrive { .. })))
+        };
+        if p.threads.iter().filter(|t| cluster_members(t)).count() >= 2 {
+            seen.insert("cluster barrier in two threads".into());
         }
         seen.insert(format!("quantifier {}", p.condition.quantifier.keyword()));
         if matches!(p.condition.prop, Prop::Or(..)) {
@@ -332,6 +370,13 @@ fn generator_covers_the_feature_space() {
         "cp.async.bulk.wait_group.read",
         "mbarrier.init",
         "fence.mbarrier_init.release.cluster",
+        "barrier.cluster.arrive.release",
+        "barrier.cluster.arrive.relaxed",
+        "barrier.cluster.wait",
+        "cluster arrive without wait",
+        "two cluster barrier phases",
+        "cluster barrier on one branch",
+        "cluster barrier in two threads",
         "fence.proxy.async.shared::cta",
         "fence.proxy.async.shared::cluster",
         "shared::cta access",

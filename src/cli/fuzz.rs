@@ -8,7 +8,8 @@
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
 
 use scopecheck_model::differential::{
-    check, finding_file, shrink, uses_bulk_copies, uses_hopper, Finding, Options,
+    check, finding_file, shrink, uses_bulk_copies, uses_cluster_barriers, uses_hopper, Finding,
+    Options,
 };
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{print, Program};
@@ -67,9 +68,11 @@ pub struct Args {
 struct Counts {
     checked: AtomicU64,
     incomplete: AtomicU64,
-    /// Programs with Hopper features (`differential::uses_hopper`), and with bulk copies.
+    /// Programs with Hopper features (`differential::uses_hopper`), with bulk copies, and with
+    /// cluster barriers.
     hopper: AtomicU64,
     bulk_copies: AtomicU64,
+    cluster_barriers: AtomicU64,
 }
 
 struct Report {
@@ -127,6 +130,9 @@ pub fn run(args: Args) -> ExitCode {
                         counts
                             .bulk_copies
                             .fetch_add(u64::from(checked.bulk_copies), Relaxed);
+                        counts
+                            .cluster_barriers
+                            .fetch_add(u64::from(checked.cluster_barriers), Relaxed);
                         counts.checked.fetch_add(1, Relaxed);
                     }
                     Err(report) => {
@@ -192,10 +198,12 @@ pub fn run(args: Args) -> ExitCode {
         counts.hopper.load(Relaxed),
         counts.bulk_copies.load(Relaxed),
     );
+    let cluster = counts.cluster_barriers.load(Relaxed);
     eprintln!(
-        "programs that agreed: {hopper} with Hopper features ({:.1}%), {copies} with bulk copies ({:.1}%)",
+        "programs that agreed: {hopper} with Hopper features ({:.1}%), {copies} with bulk copies ({:.1}%), {cluster} with cluster barriers ({:.1}%)",
         100.0 * hopper as f64 / agreed,
-        100.0 * copies as f64 / agreed
+        100.0 * copies as f64 / agreed,
+        100.0 * cluster as f64 / agreed
     );
     progress(findings, "\n");
     if findings == 0 {
@@ -211,6 +219,7 @@ struct Checked {
     complete: bool,
     hopper: bool,
     bulk_copies: bool,
+    cluster_barriers: bool,
 }
 
 /// Checks the program of one seed: what it was, or the finding, shrunk.
@@ -221,6 +230,7 @@ fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<Checked, B
             complete: agreement.runtime_complete,
             hopper: uses_hopper(&generated),
             bulk_copies: uses_bulk_copies(&generated),
+            cluster_barriers: uses_cluster_barriers(&generated),
         }),
         Err(finding) => {
             let kind = std::mem::discriminant(&finding);

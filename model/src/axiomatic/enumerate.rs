@@ -296,17 +296,20 @@ impl<'p> Explorer<'p> {
             }
             false => None,
         };
-        // Reads-from candidates: same physical location, same value; never the read's own write.
-        // (Refilled in place: the reads are the same for every valuation.)
+        // Reads-from candidates: same physical location, same value; never the read's own write,
+        // nor a write a cluster barrier's wait keeps after the read's thread exits
+        // ([`cluster_exits`]). (Refilled in place: the reads are the same for every valuation.)
+        let exits = cluster_exits(ev);
         let candidates = &mut shared.candidates;
         candidates.resize_with(ev.r.count_ones() as usize, Default::default);
         for ((read, ws), r) in candidates.iter_mut().zip(members(ev.r)) {
             *read = r;
             ws.clear();
-            ws.extend(
-                members(ev.w & ev.loc.row(r))
-                    .filter(|&w| ev.value(w) == ev.value(r) && !ev.rmw.has(r, w)),
-            );
+            ws.extend(members(ev.w & ev.loc.row(r)).filter(|&w| {
+                ev.value(w) == ev.value(r)
+                    && !ev.rmw.has(r, w)
+                    && !exits.as_ref().is_some_and(|x| x.has(w, r))
+            }));
             if ws.is_empty() {
                 return Ok(());
             }
@@ -1482,6 +1485,59 @@ fn cluster_barrier_syncs(ev: &Events) -> Rel {
         rel.set_row(a, ev.cluster_barrier.row(a));
     }
     rel
+}
+
+/// The reads-from pairs (write, read) a cluster barrier rules out, `None` without cluster
+/// barriers. PTX ISA, *barrier.cluster*: `barrier.cluster.wait` "causes the executing thread to
+/// wait for all non-exited threads of the cluster to perform barrier.cluster.arrive". A thread
+/// of the cluster with no arrive in a wait's instance (fewer arrives than the wait's thread
+/// before it) is waited for until it exits, and it exits once its reads have returned their
+/// values; a write after the wait in program order is performed only once the wait completed,
+/// so none of that thread's reads reads from it. (A thread that arrives gives no such order: a
+/// `.relaxed` arrive leaves its earlier reads unperformed, and a `.release` one synchronizes
+/// with the wait, which orders them already.) The memory model chapter does not speak of
+/// exits; without this rule the axioms would let such a read see the write, a race the hardware
+/// cannot run.
+fn cluster_exits(ev: &Events) -> Option<Rel> {
+    let cluster_op = |e: usize| match ev.info[e].kind {
+        Kind::ClusterBarrier(op) => Some(op),
+        _ => None,
+    };
+    let waits: Vec<usize> = members(ev.barriers)
+        .filter(|&b| cluster_op(b) == Some(ClusterBarrier::Wait))
+        .collect();
+    if waits.is_empty() {
+        return None;
+    }
+    let arrive = |e: usize| matches!(cluster_op(e), Some(ClusterBarrier::Arrive { .. }));
+    // A thread's cluster (as in `cluster_barrier_syncs`) and how many times it arrives.
+    let key =
+        |e: usize| ev.placement[e].map(|pl| (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0)));
+    let thread = |e: usize| ev.info[e].thread;
+    let in_po = |e: usize| thread(e).is_some() && !ev.bulk.contains(e);
+    let mut rel = Rel::empty(ev.n);
+    for w in waits {
+        let before = members(ev.barriers)
+            .filter(|&a| arrive(a) && ev.po.has(a, w))
+            .count();
+        // A wait before any arrive waits for nothing.
+        let Some(k) = before.checked_sub(1) else {
+            continue;
+        };
+        let later_writes: Vec<usize> = members(ev.w).filter(|&x| ev.po.has(w, x)).collect();
+        let gone = |u: Option<ThreadId>| {
+            let arrives = members(ev.barriers)
+                .filter(|&a| arrive(a) && thread(a) == u)
+                .count();
+            u != thread(w) && arrives <= k
+        };
+        for r in members(ev.r).filter(|&r| in_po(r) && key(r) == key(w) && gone(thread(r))) {
+            for &x in &later_writes {
+                rel.add(x, r);
+            }
+        }
+    }
+    Some(rel)
 }
 
 /// Whether barrier instances can complete one after another: an instance completes once all

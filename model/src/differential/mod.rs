@@ -331,6 +331,17 @@ pub fn uses_bulk_copies(p: &Program) -> bool {
     })
 }
 
+/// Whether some thread of `p` uses the cluster barrier (`barrier.cluster.arrive` or `.wait`).
+pub fn uses_cluster_barriers(p: &Program) -> bool {
+    use crate::litmus::AsyncOp;
+    p.threads.iter().flat_map(|t| &t.body).any(|s| {
+        matches!(
+            s.instr,
+            Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
+        )
+    })
+}
+
 /// Runs both engines on `p` and compares their final states.
 pub fn check(p: &Program, opts: &Options) -> Result<Agreement, Finding> {
     let outcomes = explore_states(

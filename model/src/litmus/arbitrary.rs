@@ -4,8 +4,8 @@
 //! cargo-fuzz mutates programs through their bytes and a fixed seed always yields the same
 //! program. Every program it builds is *valid*: it prints in the litmus dialect and parses back
 //! to itself, every register it reads was written before, and every instruction is one the PTX
-//! memory model gives a meaning to (no proxies other than generic, no branches, and a barrier only
-//! where every thread of its CTA meets it, so every thread terminates).
+//! memory model gives a meaning to (no proxies other than generic, no backward branches, and a
+//! barrier only where every thread of its CTA meets it, so every thread terminates).
 //!
 //! Shape (the defaults; [`Limits::differential`] and [`Limits::gpu`] narrow it for the engines):
 //! 2–4 threads of 1–4 instructions over 1–3 locations; loads, stores, `atom` and `red` (every
@@ -17,8 +17,9 @@
 //! threads of its cluster arrive on (with or without transaction bytes), raise and lower the
 //! tx-count of, and threads of its CTA try_wait on, with bulk copies of a global location into
 //! that CTA's shared memory completing on it and `fence.proxy.async` (of every state space)
-//! among the threads' statements (none of these for the GPU harness); and a condition over the
-//! final registers.
+//! among the threads' statements (none of these for the GPU harness); now and then the cluster
+//! barrier among the threads of one cluster, on a forward branch of some (see
+//! [`Limits::cluster_barriers`]); and a condition over the final registers.
 
 use super::ir::*;
 use super::warp::{self, ShflMode, VoteMode, WarpOp};
@@ -70,6 +71,10 @@ pub struct Limits {
     /// global location into the barrier CTA's shared memory, and `fence.proxy.async{,.global,
     /// .shared::cta,.shared::cluster}`.
     pub bulk_copies: bool,
+    /// With clusters: the threads of one cluster meet at the cluster barrier
+    /// (`barrier.cluster.arrive{.release,.relaxed}` / `barrier.cluster.wait.acquire`), some
+    /// arriving without waiting, some only on one branch, some not at all.
+    pub cluster_barriers: bool,
 }
 
 impl Default for Limits {
@@ -91,6 +96,7 @@ impl Default for Limits {
             mbarriers: true,
             shared_memory: true,
             bulk_copies: true,
+            cluster_barriers: true,
         }
     }
 }
@@ -126,6 +132,7 @@ impl Limits {
             mbarriers: false,
             shared_memory: false,
             bulk_copies: false,
+            cluster_barriers: false,
             ..Limits::differential()
         }
     }
@@ -186,15 +193,25 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     // Registers each thread writes, in order: the pool the condition draws from.
     let mut written: Vec<Vec<Reg>> = Vec::new();
     let mut arith_left = limits.max_arith_rmws;
-    let mut events_left = limits.max_events.max(n_threads);
+    // Now and then the threads share clusters and meet at the cluster barrier, whose
+    // statements get room kept for them.
+    let cluster_sync = limits.clusters && limits.cluster_barriers && one_in(u, 6)?;
+    let kept = if cluster_sync {
+        CLUSTER_BARRIER_ROOM
+    } else {
+        0
+    };
+    let mut events_left = limits.max_events.saturating_sub(kept).max(n_threads);
     for t in 0..n_threads {
         let placement = placement(u, n_threads, limits)?;
         let mut regs = Vec::new();
         // Leave at least one instruction for each thread still to come.
-        let most = limits
-            .max_instrs
-            .min(events_left - (n_threads - t - 1))
-            .max(1);
+        // With the cluster barrier, two of a thread's statements are kept for it.
+        let own = match cluster_sync {
+            true => limits.max_instrs.saturating_sub(2),
+            false => limits.max_instrs,
+        };
+        let most = own.min(events_left - (n_threads - t - 1)).max(1);
         let n_instrs = u.int_in_range(1..=most)?;
         events_left -= n_instrs;
         let mut body = Vec::new();
@@ -220,7 +237,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         cp_async_groups(u, &mut threads, limits)?;
     }
     // Now and then pairs of CTAs share a cluster, so that `.cluster` differs from `.cta`/`.gpu`.
-    if limits.clusters && one_in(u, 4)? {
+    if limits.clusters && (cluster_sync || one_in(u, 4)?) {
         for t in &mut threads {
             t.placement.cluster = Some(t.placement.cta / 2);
         }
@@ -231,6 +248,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
     if limits.warps {
         warp_sync(u, &mut threads, limits)?;
         warp_exchange(u, &mut threads, limits)?;
+    }
+    if cluster_sync {
+        cluster_barrier(u, &mut threads, limits)?;
     }
     if limits.shared_memory {
         shared_memory(u, &threads, &mut locations)?;
@@ -845,6 +865,145 @@ fn bulk_store(
     let body = &mut threads[t].body;
     let at = u.int_in_range(0..=body.len())?;
     body.splice(at..at, added);
+    Ok(())
+}
+
+/// The statements kept free for the cluster barrier: an arrive and a wait in two threads.
+const CLUSTER_BARRIER_ROOM: usize = 4;
+
+/// The threads of one cluster meet at its barrier (PTX ISA, *barrier.cluster*).
+/// Each thread of the cluster, as room allows, takes one of: `barrier.cluster.arrive` (`.release`
+/// or `.relaxed`) and a later `barrier.cluster.wait.acquire`; that pair and a second arrive
+/// (and wait: two phases); an arrive without a wait; the arrive (and the wait) only on the
+/// branch where a register it loaded holds 0 (else it skips past them and exits without
+/// arriving); or nothing (it exits without arriving). The
+/// wait waits "for all non-exited threads of the cluster to perform barrier.cluster.arrive", so
+/// a thread that never arrives holds its peers only until it exits; and "each thread must
+/// arrive at the barrier only once before the barrier completes", so a thread arrives again only
+/// after a wait. Nothing before a thread's first arrive blocks (no CTA or warp barrier in the
+/// cluster), so every phase completes and every thread terminates.
+fn cluster_barrier(
+    u: &mut Unstructured<'_>,
+    threads: &mut [Thread],
+    limits: &Limits,
+) -> Result<()> {
+    // The cluster with the most threads (the first such).
+    let size = |p: &Placement| {
+        let same = |q: &Placement| q.gpu == p.gpu && q.cluster == p.cluster;
+        threads.iter().filter(|t| same(&t.placement)).count()
+    };
+    let Some(chosen) = threads
+        .iter()
+        .map(|t| t.placement)
+        .filter(|p| p.cluster.is_some())
+        .max_by_key(|p| (size(p), std::cmp::Reverse((p.gpu, p.cluster))))
+    else {
+        return Ok(());
+    };
+    let members = |p: &Placement| p.gpu == chosen.gpu && p.cluster == chosen.cluster;
+    // A thread of the cluster that meets a CTA or warp barrier (exchanges lower to some) could
+    // wait there for one that waits at the cluster barrier for it: a hang, so none of those.
+    let blocking = threads
+        .iter()
+        .filter(|t| members(&t.placement))
+        .flat_map(|t| &t.body)
+        .any(|s| {
+            s.warp.is_some() || matches!(s.instr, Instr::Barrier { .. } | Instr::WarpSync { .. })
+        });
+    if blocking {
+        return Ok(());
+    }
+    let mut events: usize = threads.iter().map(|t| t.body.len()).sum();
+    for (t, thread) in threads.iter_mut().enumerate() {
+        if !members(&thread.placement) {
+            continue;
+        }
+        let room = (limits.max_instrs.saturating_sub(thread.body.len()))
+            .min(limits.max_events.saturating_sub(events));
+        let loaded: Vec<(usize, Reg)> = thread
+            .body
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.instr {
+                Instr::Load { dst, .. } => Some((i, dst.clone())),
+                _ => None,
+            })
+            .collect();
+        let arrive = Instr::Async(AsyncOp::ClusterArrive {
+            order: *u.choose(&[Order::Release, Order::Release, Order::Relaxed])?,
+        });
+        let wait = Instr::Async(AsyncOp::ClusterWait);
+        let len = thread.body.len();
+        let mut kind = u.int_in_range(0..=7u8)?;
+        let fits = match kind {
+            0..=2 => room >= 2,
+            3 => room >= 3,
+            4 => room >= 1,
+            5 | 6 => room >= 3 && !loaded.is_empty(),
+            _ => true,
+        };
+        // What does not fit becomes the pair, or an arrive alone, or nothing.
+        if !fits {
+            kind = match room {
+                0 => 7,
+                1 => 4,
+                _ => 0,
+            };
+        }
+        let added = match kind {
+            // The pair, the arrive at a random place and the wait after it.
+            0..=2 => {
+                let a = u.int_in_range(0..=len)?;
+                let w = u.int_in_range(a + 1..=len + 1)?;
+                thread.body.insert(a, stmt(arrive));
+                thread.body.insert(w, stmt(wait));
+                2
+            }
+            // Two phases: the pair, then an arrive and a wait again after the first wait.
+            3 => {
+                let a = u.int_in_range(0..=len)?;
+                let w = u.int_in_range(a + 1..=len + 1)?;
+                thread.body.insert(a, stmt(arrive.clone()));
+                thread.body.insert(w, stmt(wait.clone()));
+                let again = u.int_in_range(w + 1..=len + 2)?;
+                thread.body.insert(again, stmt(arrive));
+                if room >= 4 {
+                    let w2 = u.int_in_range(again + 1..=len + 3)?;
+                    thread.body.insert(w2, stmt(wait));
+                }
+                room.min(4)
+            }
+            // An arrive that nothing waits for.
+            4 => {
+                let a = u.int_in_range(0..=len)?;
+                thread.body.insert(a, stmt(arrive));
+                1
+            }
+            // The pair on one branch: `bne r, 0` past it, after the load of `r`.
+            5 | 6 => {
+                let (i, r) = u.choose(&loaded)?.clone();
+                let at = u.int_in_range(i + 1..=len)?;
+                let label = format!("LCB{t}");
+                let branch = Instr::Branch {
+                    cond: Some((Cmp::Ne, Operand::Reg(r), Operand::Imm(0))),
+                    target: label.clone(),
+                };
+                let mut block = vec![branch, arrive];
+                if room >= 4 {
+                    block.push(wait);
+                }
+                block.push(Instr::Label(label));
+                let added = block.len();
+                for (k, instr) in block.into_iter().enumerate() {
+                    thread.body.insert(at + k, stmt(instr));
+                }
+                added
+            }
+            // No arrive: the thread exits without one.
+            _ => 0,
+        };
+        events += added;
+    }
     Ok(())
 }
 
