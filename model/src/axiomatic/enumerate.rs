@@ -1514,7 +1514,9 @@ fn cluster_exits(ev: &Events) -> Option<Rel> {
     let key =
         |e: usize| ev.placement[e].map(|pl| (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0)));
     let thread = |e: usize| ev.info[e].thread;
-    let in_po = |e: usize| thread(e).is_some() && !ev.bulk.contains(e);
+    // A copy's accesses are the copy unit's, which a thread's exit does not stop (the
+    // runtime's copy agents outlive their issuers likewise).
+    let in_po = |e: usize| thread(e).is_some() && !ev.bulk.contains(e) && !ev.cp_async.contains(e);
     let mut rel = Rel::empty(ev.n);
     for w in waits {
         let before = members(ev.barriers)

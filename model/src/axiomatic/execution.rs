@@ -46,6 +46,9 @@ pub struct Events {
     pub bulk: Set,
     /// `mbarrier.init` writes.
     pub mbar_init: Set,
+    /// The reads and writes of `cp.async` copies (performed by the CTA's copy unit, in program
+    /// order only up to the copy's own write and from the `wait_group` that waits for it on).
+    pub cp_async: Set,
     /// `fence.mbarrier_init.release.cluster` fences.
     pub mbar_init_fence: Set,
     // Relations.
@@ -250,6 +253,7 @@ impl Events {
             bulk_wait: Rel::empty(n),
             cluster_barrier: Rel::empty(n),
             mbar_init: Set::EMPTY,
+            cp_async: Set::EMPTY,
             mbar_init_fence: Set::EMPTY,
             fence_space: Rel::empty(n),
             int: Rel::empty(n),
@@ -443,6 +447,7 @@ impl Events {
             let Some(until) = combo[t].events[k].copy_until else {
                 continue;
             };
+            ev.cp_async |= bit(i);
             let copy_write = if matches!(ev.info[i].kind, Kind::Read { .. }) {
                 k + 1
             } else {
