@@ -16,6 +16,7 @@ pub mod herd;
 #[cfg(feature = "shuttle")]
 pub mod kernel;
 pub mod litmus;
+pub mod ptx;
 #[cfg(feature = "shuttle")]
 pub mod runtime;
 pub mod scope;
