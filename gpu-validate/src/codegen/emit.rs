@@ -1,10 +1,11 @@
 //! The CUDA C++ text of the two kernels: one `asm volatile` per litmus instruction.
 
-use super::support::{is_nc, roles_devices, unsupported};
-use super::{
-    value_bits, Observable, Spin, Unsupported, CHECK_KERNEL, STEP_LIMIT, TABLE_SLOTS, TAG_SPIN,
-    TAG_STATE, TAG_TIMEOUT, TAG_WIDE, TEST_KERNEL,
+use super::harness::{Observable, Spin, Unsupported};
+use super::layout::{
+    value_bits, CHECK_KERNEL, STEP_LIMIT, TABLE_SLOTS, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE,
+    TEST_KERNEL,
 };
+use super::support::{is_nc, roles_devices, unsupported};
 use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
 use scopecheck_model::litmus::{
     Access, BarrierOp, Cmp, Fence, Instr, LocId, Operand, Program, Reg, RmwOp, ThreadId,

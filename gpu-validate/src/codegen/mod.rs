@@ -18,159 +18,24 @@
 //! - A second kernel classifies each instance on the device (one hash-table counter per distinct
 //!   final state of the condition's observables) and resets the locations for the next launch, so
 //!   the host copies back only counters.
-
 mod emit;
+mod harness;
+pub mod layout;
 mod observe;
 mod support;
 
+pub use self::harness::{Harness, Observable, Spin, Unsupported};
+pub use self::layout::{
+    value_bits, CHECK_KERNEL, MAX_OBSERVABLES, STEP_LIMIT, TABLE_SLOTS, TAG_SPIN, TAG_STATE,
+    TAG_TIMEOUT, TAG_WIDE, TEST_KERNEL,
+};
 pub use self::observe::{observables, spins};
 
 use self::emit::Gen;
 use self::observe::saved_registers;
 use self::support::{check_supported, roles};
 use crate::host::HostThread;
-use scopecheck_model::litmus::{Instr, LocId, Program, Reg, ThreadId};
-use std::fmt;
-
-/// Names of the two kernels in the generated module.
-pub const TEST_KERNEL: &str = "litmus_test";
-pub const CHECK_KERNEL: &str = "litmus_check";
-
-/// Slots in the device outcome table (a power of two).
-pub const TABLE_SLOTS: usize = 4096;
-/// The most observables one key packs: 56 bits below the tag byte, shared out by
-/// [`value_bits`].
-pub const MAX_OBSERVABLES: usize = 16;
-
-/// Bits per observed value in a key of `observables` values: 8 for up to 7 values (-128..=127),
-/// 4 for up to 14 (-8..=7), 3 for up to 16 (-4..=3). A value outside its range marks the
-/// instance "too wide" instead of being packed.
-pub fn value_bits(observables: usize) -> u32 {
-    match observables {
-        0..=7 => 8,
-        8..=14 => 4,
-        _ => 3,
-    }
-}
-/// Backward branches a litmus thread may take before it gives up (its instance counts as timed out).
-pub const STEP_LIMIT: u32 = 1 << 16;
-
-/// Tag byte of an outcome key: an ordinary final state.
-pub const TAG_STATE: u64 = 1;
-/// Tag byte: some litmus thread of the instance ran out of steps.
-pub const TAG_TIMEOUT: u64 = 2;
-/// Tag byte: some observable fell outside the range its [`value_bits`] can pack.
-pub const TAG_WIDE: u64 = 3;
-/// Tag byte: a spinning reader gave up before its load returned the value it waits for. The
-/// instance has no final state of the test (the reader never got past its first load).
-pub const TAG_SPIN: u64 = 4;
-
-/// A program the harness cannot express, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported(pub String);
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported on GPU: {}", self.0)
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-/// One value the device classifies an instance by: a register of the condition or a location's
-/// final value.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Observable {
-    Reg(ThreadId, Reg),
-    /// A physical location.
-    Loc(LocId),
-}
-
-impl Observable {
-    /// The name the axiomatic engine uses: `P1:r0` for registers, the location name otherwise.
-    pub fn name(&self, program: &Program) -> String {
-        match self {
-            Observable::Reg(t, r) => format!("P{t}:{r}"),
-            Observable::Loc(l) => program.locations[*l].name.clone(),
-        }
-    }
-}
-
-/// The generated harness and the facts the runner and the classifier need about it.
-#[derive(Clone, Debug)]
-pub struct Harness {
-    /// CUDA C++ source for NVRTC.
-    pub source: String,
-    /// Litmus threads grouped by CTA: `roles[c]` run in one block, in slot order.
-    pub roles: Vec<Vec<ThreadId>>,
-    /// The largest number of litmus threads in one role: GPU threads per instance in a block.
-    pub slots: usize,
-    /// The condition's registers and locations, in key byte order.
-    pub observables: Vec<Observable>,
-    /// Every register a litmus thread writes or the condition reads, in the order they are saved
-    /// per instance (one `int` each, followed by the timeout flag).
-    pub saved: Vec<(ThreadId, Reg)>,
-    /// Physical locations; index `k` is the harness's location array `k`.
-    pub locations: Vec<LocId>,
-    /// Loads that may spin (see [`Spin`]); they spin only when the run's spin bound is non-zero.
-    pub spins: Vec<Spin>,
-    /// The device each role runs on (0 for every role of a one-GPU program): the rank of its
-    /// thread's GPU id among the program's GPU ids. Each device's roles are contiguous.
-    pub role_devices: Vec<usize>,
-    /// Litmus threads placed on the host (`P1@host`): run by CPU threads of the runner on
-    /// mapped host memory (see [`crate::host`]), never by the kernel.
-    pub host: Vec<HostThread>,
-    /// Does any thread run an RMW (`atom`/`red`)?
-    pub has_rmw: bool,
-    /// The program uses warp-level instructions (`bar.warp.sync`): an instance's threads of one
-    /// CTA must be adjacent lanes of one warp, so the runner launches it with the warp layout
-    /// whatever the settings, and `slots` is a power of two.
-    pub warp_lanes: bool,
-}
-
-/// A load that the harness can repeat until it returns `value`: a *spinning reader*.
-///
-/// Only loads whose destination register the condition pins to a constant (a top-level conjunct
-/// `Pt:r == value` of an `exists`/`~exists` condition) in a thread without branches are chosen,
-/// and never for the location's initial value. Why the diff stays sound: an instance whose
-/// spinning load finally returns `value` is an execution of the original program in which that
-/// load returned `value`, plus earlier reads of the same location by the same thread whose
-/// results are dropped; removing those read events from a consistent execution leaves every
-/// relation of the model (program order, reads-from, coherence and the orders built from them)
-/// a restriction of what it was, so the acyclicity and irreflexivity axioms still hold and the
-/// final state is one the model allows for the original program. Instances whose reader gave up
-/// are counted apart ([`TAG_SPIN`]), never as a final state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spin {
-    pub thread: ThreadId,
-    /// Index of the load in the thread's body.
-    pub stmt: usize,
-    /// The value the load waits for.
-    pub value: i64,
-}
-
-impl Harness {
-    /// Ints saved per instance: every saved register plus the timeout and spin-miss flags.
-    pub fn words_per_instance(&self) -> usize {
-        self.saved.len() + 2
-    }
-
-    pub fn threads(&self) -> usize {
-        self.roles.iter().map(Vec::len).sum()
-    }
-
-    /// GPUs the program spans.
-    pub fn devices(&self) -> usize {
-        self.role_devices.iter().max().map_or(1, |d| d + 1)
-    }
-
-    /// The contiguous run of roles device `d` launches: (first role, count).
-    pub fn device_roles(&self, d: usize) -> (u32, u32) {
-        let first = self.role_devices.iter().position(|&x| x == d).unwrap_or(0);
-        let count = self.role_devices.iter().filter(|&&x| x == d).count();
-        (first as u32, count as u32)
-    }
-}
+use scopecheck_model::litmus::{Instr, LocId, Program};
 
 /// Generate the harness for `program`, or say why the GPU cannot run it.
 pub fn generate(program: &Program) -> Result<Harness, Unsupported> {

@@ -1,8 +1,9 @@
 //! What an instance records: the condition's observables, the registers saved for them, and
 //! the loads a spinning reader retries.
 
+use super::harness::{Observable, Spin, Unsupported};
+use super::layout::MAX_OBSERVABLES;
 use super::support::unsupported;
-use super::{Observable, Spin, Unsupported, MAX_OBSERVABLES};
 use scopecheck_model::litmus::{Cmp, Instr, Program, Prop, Quantifier, Reg, Term, ThreadId};
 use std::collections::BTreeSet;
 

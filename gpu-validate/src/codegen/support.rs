@@ -1,6 +1,6 @@
 //! What the harness can run: every refusal names the PTX feature or the hardware limit.
 
-use super::Unsupported;
+use super::harness::Unsupported;
 use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
 use scopecheck_model::litmus::{
     Access, Fence, Instr, LocationKind, Operand, Program, Proxy, ProxyFence, RmwOp, ThreadId,
