@@ -1,0 +1,307 @@
+//! Imports flow one way: no two source files of a crate import each other, directly or through
+//! others (ARCHITECTURE.md, "The one-way rule").
+//!
+//! The graph is read from the source text: a file is a module (`a/b.rs` and `a/b/mod.rs` are
+//! `a::b`), and every path `crate::…`, `super::…` or `self::…` in it is an edge to the longest
+//! module that path names (an item re-exported by `a/mod.rs` counts as an import of `a`). The
+//! strongly connected components of that graph with more than one file are import circles.
+//!
+//! The workspace still has circles that predate the rule (`KNOWN`): a circle may shrink or go,
+//! and the test then asks for its entry to shrink too; a new circle, or a known one that grew,
+//! fails the test.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Circles present when the test was written, as (crate source root, files): each one is debt to
+/// pay off, never a place to add to.
+const KNOWN: &[(&str, &[&str])] = &[
+    (
+        "model/src",
+        &[
+            "litmus::async_ops",
+            "litmus::ir",
+            "litmus::opencl",
+            "litmus::vulkan",
+            "litmus::warp",
+        ],
+    ),
+    (
+        "model/src",
+        &["axiomatic", "axiomatic::execution", "axiomatic::rel", "cat"],
+    ),
+    (
+        "model/src",
+        &[
+            "engine",
+            "engine::dfs",
+            "engine::explore",
+            "engine::loom",
+            "engine::pct",
+            "engine::shuttle",
+            "engine::tree",
+            "runtime::advice",
+            "runtime::async_copy",
+            "runtime::barriers",
+            "runtime::cluster",
+            "runtime::cp_async",
+            "runtime::ctx",
+            "runtime::driver",
+            "runtime::machine",
+            "runtime::mbarrier",
+            "runtime::noncoherent",
+            "runtime::race",
+            "runtime::report",
+            "runtime::spin",
+            "runtime::tokens",
+            "runtime::warp",
+        ],
+    ),
+    (
+        "model/src",
+        &["runtime::litmus::states", "runtime::litmus::thread"],
+    ),
+    (
+        "model/src",
+        &[
+            "kernel",
+            "kernel::atomics",
+            "kernel::checker",
+            "kernel::cluster",
+            "kernel::mbarrier",
+            "kernel::shape",
+            "kernel::tile",
+            "kernel::tokens",
+            "kernel::warp",
+        ],
+    ),
+    ("model/src", &["axiomatic::enumerate", "axiomatic::values"]),
+    ("src", &["bugs", "cli::check"]),
+    ("src", &["cli::litmus", "cli::liveness"]),
+];
+
+/// The crates' source roots, relative to the workspace root.
+const ROOTS: &[&str] = &["model/src", "src", "gpu-validate/src"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `a/b.rs`, `a/b/mod.rs` → `a::b`; `lib.rs`, `main.rs` → the crate root (`""`).
+fn module_of(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// Every `crate::a::b`, `super::a`, `self::a` path in `text`, as its first keyword and segments.
+fn paths(text: &str) -> Vec<(&str, Vec<&str>)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for kw in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(kw) {
+            let at = from + i;
+            from = at + kw.len();
+            let boundary =
+                at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+            if !boundary {
+                continue;
+            }
+            let mut segs = Vec::new();
+            let mut rest = &text[at + kw.len()..];
+            loop {
+                let len = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                if len == 0 {
+                    break;
+                }
+                segs.push(&rest[..len]);
+                rest = &rest[len..];
+                match rest.strip_prefix("::") {
+                    Some(r) => rest = r,
+                    None => break,
+                }
+            }
+            out.push((&kw[..kw.len() - 2], segs));
+        }
+    }
+    out
+}
+
+/// The import graph of one crate: module → the modules it names.
+fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    let modules: BTreeMap<String, PathBuf> = files
+        .iter()
+        .map(|f| (module_of(root, f), f.clone()))
+        .collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let text = fs::read_to_string(file).unwrap();
+        let here: Vec<&str> = if module.is_empty() {
+            Vec::new()
+        } else {
+            module.split("::").collect()
+        };
+        for (kw, segs) in paths(&text) {
+            let mut base: Vec<&str> = match kw {
+                "crate" => Vec::new(),
+                "super" => here[..here.len().saturating_sub(1)].to_vec(),
+                _ => here.clone(),
+            };
+            let mut target =
+                (kw != "self" && modules.contains_key(&base.join("::"))).then(|| base.join("::"));
+            for s in segs {
+                base.push(s);
+                let name = base.join("::");
+                if modules.contains_key(&name) {
+                    target = Some(name);
+                }
+            }
+            if let Some(t) = target {
+                if &t != module {
+                    edges.entry(module.clone()).or_default().insert(t);
+                }
+            }
+        }
+        edges.entry(module.clone()).or_default();
+    }
+    edges
+}
+
+/// Tarjan's strongly connected components with more than one module, each sorted.
+fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            self.on.insert(v);
+            for w in self.g.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let l = self.low[v].min(self.low[w]);
+                    self.low.insert(v, l);
+                } else if self.on.contains(w) {
+                    let l = self.low[v].min(self.index[w]);
+                    self.low.insert(v, l);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on.remove(w);
+                    comp.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    comp.sort();
+                    self.out.push(comp);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        g,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+#[test]
+fn no_new_import_circle() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    let mut total = 0;
+    for root in ROOTS {
+        for circle in circles(&graph(&ws.join(root))) {
+            total += 1;
+            println!("{root}: circle of {}: {}", circle.len(), circle.join(", "));
+            let within_known = KNOWN
+                .iter()
+                .any(|(r, known)| r == root && circle.iter().all(|m| known.contains(&m.as_str())));
+            if !within_known {
+                problems.push(format!(
+                    "{root}: new import circle: {} (make imports flow one way; see ARCHITECTURE.md)",
+                    circle.join(" ↔ ")
+                ));
+            }
+        }
+    }
+    for (root, known) in KNOWN {
+        let now = circles(&graph(&ws.join(root)));
+        let still = now
+            .iter()
+            .any(|c| c.len() == known.len() && c.iter().all(|m| known.contains(&m.as_str())));
+        if !still {
+            problems.push(format!(
+                "{root}: the known circle {} changed or went away: shrink its KNOWN entry to what \
+                 is left (or remove it)",
+                known.join(", ")
+            ));
+        }
+    }
+    println!("{total} import circle(s) of more than one file");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_graph_reader_resolves_paths_to_the_longest_module() {
+    let p = paths("use crate::runtime::machine::Machine; use super::x; let y = self::z::w;");
+    assert_eq!(p.len(), 3);
+    assert_eq!(p[0], ("crate", vec!["runtime", "machine", "Machine"]));
+    assert_eq!(p[1], ("super", vec!["x"]));
+    assert_eq!(p[2], ("self", vec!["z", "w"]));
+    // Inside an identifier the keyword is no path.
+    assert!(paths("notcrate::x").is_empty());
+    let mut g = BTreeMap::new();
+    g.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    g.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
+    g.insert("c".to_string(), BTreeSet::from(["a".to_string()]));
+    assert_eq!(circles(&g), vec![vec!["a".to_string(), "b".to_string()]]);
+}
