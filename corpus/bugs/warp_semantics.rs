@@ -20,8 +20,8 @@ pub fn cases() -> Vec<BugCase> {
         BugCase {
             name: "warp/coalesced-atomic-agg-inc",
             source: ACTIVEMASK,
-            about: "NVIDIA's atomicAggInc on a coalesced group, reached from both sides of a \
-                    divergent branch: the group is __activemask(), its leader (lowest lane) adds \
+            about: "NVIDIA's atomicAggInc on a coalesced group, reached after a divergent \
+                    branch: the group is __activemask(), its leader (lowest lane) adds \
                     the group's size and __shfl_sync over the group broadcasts the old value. \
                     The lanes executing one activemask together get the same mask, so every \
                     group's shuffle meets, and every lane gets a distinct ticket.",
@@ -114,12 +114,14 @@ fn atomic_agg_inc() -> (Kernel, Body) {
         tickets.sort_unstable();
         m.get(&ctr, 0) == LANES && tickets == [0, 1, 2]
     });
+    let note = k.global::<u32>("note", 1);
     let body = threads(move |t| {
-        let ticket = if t.lane() == 0 {
-            atomic_agg_inc_at(t, &ctr)
-        } else {
-            atomic_agg_inc_at(t, &ctr)
-        };
+        // A divergent branch first: lane 0 arrives at the activemask later than the others
+        // (or not: the engine explores both).
+        if t.lane() == 0 {
+            t.store(&note, 0, 1);
+        }
+        let ticket = atomic_agg_inc_at(t, &ctr);
         t.store(&out, t.lane() as usize, ticket);
     });
     (k, body)
