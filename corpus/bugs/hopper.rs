@@ -39,8 +39,9 @@ const PTX_TX: &str = "no public report located for this pattern in this corpus; 
                       mbarrier: tx-count and phase completion";
 
 /// Block 1 writes a tile into block 0's shared memory and arrives remotely on block 0's
-/// mbarrier at `scope`; block 0 waits on the barrier and reads the tile.
-fn remote_arrive(scope: MemoryScope) -> (Kernel, Body) {
+/// mbarrier at `scope`; block 0 waits on the barrier (`.acquire` at `wait_scope`) and reads the
+/// tile.
+fn remote_arrive(scope: MemoryScope, wait_scope: MemoryScope) -> (Kernel, Body) {
     let mut k = Kernel::new("remote arrive", Grid::new(2, 1).with_clusters(2));
     let tile = k.shared::<i32>("tile", 1);
     let bars = k.mbarriers("full", 1);
@@ -55,7 +56,7 @@ fn remote_arrive(scope: MemoryScope) -> (Kernel, Body) {
             t.store(&tile.map_shared_rank(t, 0), 0, 7);
             bar.map_shared_rank(t, 0).arrive(t, scope);
         } else {
-            bar.wait_parity(t, 0);
+            bar.wait_parity_scoped(t, 0, MemoryOrder::Acquire, wait_scope);
             check!(t.load(&tile, 0) == 7);
         }
     });
@@ -293,16 +294,29 @@ pub fn cases() -> Vec<BugCase> {
                     orders nothing; the peer's read of the tile races with the write.",
             expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
             explore: Explore::Dfs,
-            build: || remote_arrive(MemoryScope::Block),
+            build: || remote_arrive(MemoryScope::Block, MemoryScope::Cluster),
+        },
+        BugCase {
+            name: "hopper/remote-arrive-cluster-scope-cta-wait",
+            source: PTX_SCOPE,
+            about: "The remote arrive is .release.cluster, but the waiter uses the default \
+                    try_wait scope, .cta (PTX ISA, mbarrier.try_wait: \"If the .scope qualifier \
+                    is not specified then it defaults to .cta\"): the wait's scope leaves the \
+                    producer CTA out, they are not morally strong, and the read races with the \
+                    write (CUTLASS's cross-CTA arrive/wait at .cta scope).",
+            expect: Expect::Verdict(Verdict::Fail(FailureKind::DataRace)),
+            explore: Explore::Dfs,
+            build: || remote_arrive(MemoryScope::Cluster, MemoryScope::Block),
         },
         BugCase {
             name: "hopper/remote-arrive-cluster-scope",
             source: PTX_SCOPE,
-            about: "The fix: mbarrier.arrive.release.cluster.shared::cluster; the waiter's \
-                    acquire then sees the tile.",
+            about: "The fix: mbarrier.arrive.release.cluster.shared::cluster and \
+                    mbarrier.try_wait.parity.acquire.cluster (the PTX ISA's own cross-CTA \
+                    example); the waiter's acquire then sees the tile.",
             expect: Expect::Verdict(Verdict::Pass),
             explore: Explore::Dfs,
-            build: || remote_arrive(MemoryScope::Cluster),
+            build: || remote_arrive(MemoryScope::Cluster, MemoryScope::Cluster),
         },
         BugCase {
             name: "hopper/flag-then-bulk-copy-without-proxy-fence",

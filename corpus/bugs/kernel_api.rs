@@ -49,16 +49,6 @@ pub fn cases() -> Vec<BugCase> {
             build: shuffle_reduction,
         },
         BugCase {
-            name: "warp/syncwarp-in-divergent-branch",
-            source: WARPS,
-            about: "__syncwarp(full mask) inside `if (lane < 2)`: the lanes of the other branch \
-                    never arrive — they exit (the waiting lanes hang) or have exited already \
-                    (the mask names exited lanes).",
-            expect: Expect::FailsWith(&[FailureKind::BarrierDivergence, FailureKind::WarpMisuse]),
-            explore: Explore::Exhaustive,
-            build: divergent_syncwarp,
-        },
-        BugCase {
             name: "named-barrier/producer-consumer",
             source: BAR,
             about: "Warp-specialized: the producer warp fills a shared buffer and arrives at \
@@ -223,24 +213,6 @@ fn shuffle_reduction() -> (Kernel, Body) {
             offset /= 2;
         }
         t.store(&out, t.lane() as usize, v);
-    });
-    (k, body)
-}
-
-fn divergent_syncwarp() -> (Kernel, Body) {
-    const LANES: u32 = 3;
-    let mut k = Kernel::new(
-        "syncwarp_divergent",
-        Grid::new(1, LANES).with_warp_size(LANES),
-    );
-    let s = k.shared::<i32>("s", LANES as usize);
-    let body = threads(move |t| {
-        let lane = t.lane() as usize;
-        if lane < 2 {
-            t.store(&s, lane, 1);
-            t.syncwarp(t.warp_mask());
-            let _ = t.load(&s, 1 - lane);
-        }
     });
     (k, body)
 }

@@ -123,6 +123,10 @@ pub fn seed_pipeline(
                 let v = t.load(&tile, stage * ELEMS + i);
                 t.store(&out, p * ELEMS + i, v);
             }
+            // The stage is refilled by a later bulk copy: its generic reads need a proxy fence
+            // before that copy's async-proxy write (PTX ISA, Proxies: "Accessing the same
+            // memory location across multiple proxies needs a cross-proxy fence").
+            t.fence_proxy_async();
             if stage == stages - 1 {
                 phase ^= 1;
             }
@@ -174,6 +178,10 @@ pub fn cutlass_pipeline(
                         "point {p} read {v} from stage {stage}"
                     );
                 }
+                // consumer_release: fence.proxy.async first, so that the producer's next bulk
+                // copy into the stage is ordered after these generic reads (the fix DeepEP
+                // #642, nccl-extensions #8 and TransformerEngine #2695 add).
+                t.fence_proxy_async();
                 empty.at(stage).arrive(t);
             }
             stage += 1;

@@ -7,6 +7,7 @@
 use scopecheck_model::kernel::{Checker, FailureKind, Kernel, Report, ThreadCtx, TileCtx, Verdict};
 use std::sync::Arc;
 
+mod async_proxy;
 mod cuda_shared_memory;
 mod cutile_guide;
 mod hopper;
@@ -14,6 +15,7 @@ mod kernel_api;
 mod liveness;
 pub mod mbarrier;
 mod tile_ir;
+mod warp_semantics;
 
 /// A kernel body: one closure per thread, or per tile block.
 pub enum Body {
@@ -166,6 +168,8 @@ pub fn all() -> Vec<BugCase> {
         kernel_api::cases(),
         liveness::cases(),
         hopper::cases(),
+        warp_semantics::cases(),
+        async_proxy::cases(),
     ]
     .into_iter()
     .flatten()

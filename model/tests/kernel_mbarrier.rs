@@ -354,3 +354,160 @@ fn shared_to_global_copies_need_a_proxy_fence_and_a_wait() {
     println!("{report}");
     assert_eq!(report.verdict(), Verdict::Fail(FailureKind::DataRace));
 }
+
+/// One verdict under the DFS.
+fn dfs_verdict(k: &Kernel, body: impl Fn(&ThreadCtx) + Send + Sync + 'static) -> Verdict {
+    let report = Checker::dfs().check(k, body);
+    println!("{report}");
+    report.verdict()
+}
+
+#[test]
+fn arrive_qualifiers_count_and_no_complete() {
+    // PTX ISA, mbarrier.arrive: a count operand; `.noComplete` "must not cause the mbarrier to
+    // complete its current phase, otherwise the behavior is undefined"; pending_count reads the
+    // pending arrivals of the returned state.
+    let mut k = Kernel::new("arrive forms", Grid::new(1, 1));
+    let bars = k.mbarriers("bar", 1);
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 4);
+        let two = MbarrierArrive {
+            count: 2,
+            no_complete: true,
+            ..Default::default()
+        };
+        let state = bar.arrive_with(t, two);
+        check!(state.pending_count() == 2);
+        check!(!bar.test_wait(t, state.token));
+        let cluster = MbarrierArrive {
+            scope: MemoryScope::Cluster,
+            sem: MemoryOrder::Relaxed,
+            ..Default::default()
+        };
+        check!(bar.arrive_with(t, cluster).pending_count() == 1);
+        bar.arrive_with(t, MbarrierArrive::default());
+        check!(bar.try_wait_suspend(t, state.token, 1000));
+        check!(bar.try_wait_parity_suspend(t, 0, 1000));
+    });
+    assert_eq!(v, Verdict::Pass);
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 2);
+        let last = MbarrierArrive {
+            count: 2,
+            no_complete: true,
+            ..Default::default()
+        };
+        bar.arrive_with(t, last);
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::MBarrierMisuse));
+    // PTX allows .release/.relaxed on arrives and .cta/.cluster scopes only.
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 1);
+        let acquire = MbarrierArrive {
+            sem: MemoryOrder::Acquire,
+            ..Default::default()
+        };
+        bar.arrive_with(t, acquire);
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::MBarrierMisuse));
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 1);
+        bar.arrive(t);
+        bar.wait_parity_scoped(t, 0, MemoryOrder::Acquire, MemoryScope::Device);
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::MBarrierMisuse));
+}
+
+#[test]
+fn inval_then_use_is_misuse_and_init_again_is_not() {
+    let mut k = Kernel::new("inval", Grid::new(1, 1));
+    let bars = k.mbarriers("bar", 1);
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 1);
+        bar.inval(t);
+        bar.init(t, 1);
+        bar.arrive(t);
+        check!(bar.try_wait_parity(t, 0));
+    });
+    assert_eq!(v, Verdict::Pass);
+    let v = dfs_verdict(&k, move |t| {
+        let bar = bars.at(0);
+        bar.init(t, 1);
+        bar.inval(t);
+        let _ = bar.try_wait_parity(t, 0);
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::MBarrierMisuse));
+}
+
+#[test]
+fn relaxed_waits_acquire_nothing() {
+    let mut k = Kernel::new("relaxed wait", Grid::new(1, 2));
+    let data = k.shared::<i32>("data", 1);
+    let bars = k.mbarriers("bar", 1);
+    let body = move |sem: MemoryOrder| {
+        move |t: &ThreadCtx| {
+            let bar = bars.at(0);
+            if t.tid() == 0 {
+                bar.init(t, 1);
+            }
+            t.syncthreads();
+            if t.tid() == 0 {
+                t.store(&data, 0, 5);
+                bar.arrive(t);
+            } else {
+                bar.wait_parity_scoped(t, 0, sem, MemoryScope::Block);
+                check!(t.load(&data, 0) == 5);
+            }
+        }
+    };
+    assert_eq!(dfs_verdict(&k, body(MemoryOrder::Acquire)), Verdict::Pass);
+    assert_eq!(
+        dfs_verdict(&k, body(MemoryOrder::Relaxed)),
+        Verdict::Fail(FailureKind::DataRace)
+    );
+}
+
+#[test]
+fn cp_async_mbarrier_arrive_publishes_the_copies() {
+    // PTX ISA, cp.async.mbarrier.arrive: the arrive-on operation is triggered "upon the
+    // completion of all prior cp.async operations initiated by the executing thread"; without
+    // .noinc the pending count is raised by one first (a zero net change).
+    let mut k = Kernel::new("cp.async arrive", Grid::new(1, 2));
+    let src = k.global_from::<i32>("src", &[7, 8]);
+    let tile = k.shared::<i32>("tile", 2);
+    let bars = k.mbarriers("full", 1);
+    let body = move |noinc: bool, count: u32| {
+        move |t: &ThreadCtx| {
+            let bar = bars.at(0);
+            if t.tid() == 0 {
+                bar.init(t, count);
+            }
+            t.syncthreads();
+            if t.tid() == 0 {
+                t.cp_async(&tile, 0, &src, 0, 4);
+                t.cp_async(&tile, 1, &src, 1, 4);
+                if noinc {
+                    t.cp_async_mbarrier_arrive_noinc(&bar);
+                } else {
+                    t.cp_async_mbarrier_arrive(&bar);
+                    bar.arrive(t);
+                }
+            } else {
+                bar.wait_parity(t, 0);
+                check!(t.load(&tile, 0) == 7 && t.load(&tile, 1) == 8);
+            }
+        }
+    };
+    assert_eq!(dfs_verdict(&k, body(true, 1)), Verdict::Pass);
+    assert_eq!(dfs_verdict(&k, body(false, 1)), Verdict::Pass);
+    // With .noinc the arrival counts against init's count: a count of 2 never completes.
+    assert_eq!(
+        dfs_verdict(&k, body(true, 2)),
+        Verdict::Fail(FailureKind::Hang)
+    );
+}

@@ -69,20 +69,105 @@ fn a_shuffle_from_a_lane_outside_the_mask_is_warp_misuse() {
 }
 
 #[test]
-fn a_lane_that_exits_instead_of_arriving_hangs_the_others() {
+fn a_lane_that_exits_is_not_waited_for() {
+    // CUDA, __syncwarp: "all non-exited threads named in mask must execute a corresponding
+    // __syncwarp()"; PTX ISA, vote.sync/shfl.sync/match.sync: they wait "until all non-exited
+    // threads corresponding to membermask have executed" them. Lane 1 exits before or while
+    // lane 0 waits: either way lane 0 goes on.
     let k = Kernel::new("exit", Grid::new(1, 2).with_warp_size(2));
-    let report = Checker::dfs().check(&k, |t| {
+    assert_eq!(
+        verdict(&k, |t| {
+            if t.lane() == 0 {
+                t.syncwarp(0b11);
+            }
+        }),
+        Verdict::Pass
+    );
+    let v = verdict(&k, |t| {
         if t.lane() == 0 {
-            t.syncwarp(0b11);
+            scopecheck_model::check!(t.ballot_sync(0b11, true) == 0b01);
+            scopecheck_model::check!(!t.all_sync(0b11, false));
+            scopecheck_model::check!(t.match_any_sync(0b11, 7u32) == 0b01);
         }
     });
-    println!("{report}");
-    // Lane 1 exits first (misuse: the mask names an exited lane) or after lane 0 waits (hang).
-    assert!(matches!(
-        report.verdict(),
-        Verdict::Fail(FailureKind::WarpMisuse | FailureKind::BarrierDivergence)
-    ));
-    assert!(!report.passed());
+    assert_eq!(v, Verdict::Pass);
+    // A shuffle that reads the exited lane reads a lane not taking part: misuse.
+    let v = verdict(&k, |t| {
+        if t.lane() == 0 {
+            let _ = t.shfl_sync(0b11, 1u32, 1);
+        }
+    });
+    assert_eq!(v, Verdict::Fail(FailureKind::WarpMisuse));
+}
+
+#[test]
+fn only_syncwarp_orders_memory() {
+    // PTX ISA, bar.warp.sync: "bar.warp.sync also guarantee memory ordering among threads
+    // participating in barrier"; the exchanges move register values only.
+    let mut k = Kernel::new("publish", Grid::new(1, 2).with_warp_size(2));
+    let s = k.shared::<i32>("s", 2);
+    let publish = |op: u8| {
+        move |t: &ThreadCtx| {
+            let lane = t.lane() as usize;
+            t.store(&s, lane, 1);
+            match op {
+                0 => t.syncwarp(0b11),
+                1 => {
+                    let _ = t.ballot_sync(0b11, true);
+                }
+                2 => {
+                    let _ = t.shfl_sync(0b11, 0u32, 0);
+                }
+                3 => {
+                    let _ = t.any_sync(0b11, true);
+                }
+                _ => {
+                    let _ = t.match_any_sync(0b11, 0u32);
+                }
+            }
+            let _ = t.load(&s, 1 - lane);
+        }
+    };
+    assert_eq!(verdict(&k, publish(0)), Verdict::Pass);
+    for op in 1..5 {
+        assert_eq!(
+            verdict(&k, publish(op)),
+            Verdict::Fail(FailureKind::DataRace),
+            "exchange {op}"
+        );
+    }
+}
+
+#[test]
+fn activemask_groups_the_lanes_executing_it_together() {
+    // PTX ISA, activemask: the lanes executing it together get one set. Every lane of a group
+    // gets the same mask, which names itself, so a shuffle over it always meets.
+    let k = Kernel::new("activemask", Grid::new(1, 3).with_warp_size(3));
+    let v = verdict(&k, |t| {
+        let m = t.activemask();
+        scopecheck_model::check!(m & (1 << t.lane()) != 0);
+        let leader = m.trailing_zeros();
+        let got = t.shfl_sync(m, m, leader);
+        scopecheck_model::check!(got == m);
+    });
+    assert_eq!(v, Verdict::Pass);
+    // Some execution runs a lane alone, and some runs all of them together.
+    let alone = Checker::dfs().check(&k, |t| {
+        scopecheck_model::check!(t.activemask().count_ones() > 1);
+    });
+    assert_eq!(alone.verdict(), Verdict::Fail(FailureKind::Assertion));
+    let together = Checker::dfs().check(&k, |t| {
+        scopecheck_model::check!(t.activemask().count_ones() < 3);
+    });
+    assert_eq!(together.verdict(), Verdict::Fail(FailureKind::Assertion));
+    // A lane that exited or already left the activemask is never in a later group's mask.
+    let v = verdict(&k, |t| {
+        if t.lane() == 2 {
+            return;
+        }
+        scopecheck_model::check!(t.activemask() & 0b100 == 0);
+    });
+    assert_eq!(v, Verdict::Pass);
 }
 
 #[test]

@@ -100,6 +100,18 @@ impl std::error::Error for CatError {}
 pub const BUILTIN: &[(&str, &str)] = &[
     ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
     ("ptx-v8.cat", include_str!("../../cat/ptx-v8.cat")),
+    (
+        "ptx-v8-lenient.cat",
+        include_str!("../../cat/ptx-v8-lenient.cat"),
+    ),
+    (
+        "ptx-v8-order.cat",
+        include_str!("../../cat/ptx-v8-order.cat"),
+    ),
+    (
+        "ptx-v8-axioms.cat",
+        include_str!("../../cat/ptx-v8-axioms.cat"),
+    ),
     ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
     ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
     ("vulkan.cat", include_str!("../../cat/vulkan.cat")),

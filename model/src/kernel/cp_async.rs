@@ -19,7 +19,7 @@
 //!
 //! Semantics live in [`crate::runtime::cp_async`].
 
-use super::{Elem, Global, Shared, ThreadCtx};
+use super::{Elem, Global, MBarrier, Shared, ThreadCtx};
 
 type Loc = std::panic::Location<'static>;
 
@@ -105,6 +105,49 @@ impl ThreadCtx<'_> {
     #[track_caller]
     pub fn cp_async_wait_group(&self, n: usize) {
         self.rt.cp_async_wait(n, Loc::caller())
+    }
+
+    /// `cp.async.mbarrier.arrive.shared.b64 [bar]` (CUTLASS's Ampere pipelines): once every
+    /// `cp.async` this thread issued so far has completed, an arrive-on operation on `bar`
+    /// that releases their writes; the barrier's pending count is raised by one first, so
+    /// the arrival does not count against `init`'s count (PTX ISA: "a zero-net change for the
+    /// pending count").
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("cp.async + mbarrier", Grid::new(1, 2));
+    /// let src = k.global_from::<i32>("src", &[7]);
+    /// let tile = k.shared::<i32>("tile", 1);
+    /// let bars = k.mbarriers("full", 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let bar = bars.at(0);
+    ///     if t.tid() == 0 {
+    ///         bar.init(t, 1);
+    ///     }
+    ///     t.syncthreads();
+    ///     if t.tid() == 0 {
+    ///         t.cp_async(&tile, 0, &src, 0, 4);
+    ///         t.cp_async_mbarrier_arrive_noinc(&bar); // the barrier's one expected arrival
+    ///     } else {
+    ///         bar.wait_parity(t, 0);
+    ///         scopecheck_model::check!(t.load(&tile, 0) == 7);
+    ///     }
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    #[track_caller]
+    pub fn cp_async_mbarrier_arrive(&self, bar: &MBarrier) {
+        self.rt
+            .cp_async_mbarrier_arrive(bar.index_of(self), false, Loc::caller())
+    }
+
+    /// `cp.async.mbarrier.arrive.noinc.shared.b64 [bar]`: as
+    /// [`ThreadCtx::cp_async_mbarrier_arrive`], without raising the pending count first, so the
+    /// arrival is one of those `init`'s count expects.
+    #[track_caller]
+    pub fn cp_async_mbarrier_arrive_noinc(&self, bar: &MBarrier) {
+        self.rt
+            .cp_async_mbarrier_arrive(bar.index_of(self), true, Loc::caller())
     }
 
     /// `cp.async.wait_all`: commit the open group and wait for every group

@@ -19,9 +19,11 @@
 //!
 //! Semantics live in [`crate::runtime::mbarrier`] and [`crate::runtime::async_copy`].
 
+use super::MemoryOrder;
 use super::{Buffer, Elem, Global, Kernel, MemoryScope, Shared, ThreadCtx};
 use crate::runtime::async_copy::Completion;
-use crate::runtime::mbarrier::{Arrive, WaitOn};
+use crate::runtime::mbarrier::{Arrive, WaitOn, WaitSem};
+use crate::runtime::report::FailureKind;
 
 type Loc = std::panic::Location<'static>;
 
@@ -74,6 +76,124 @@ pub struct PeerMBarrier {
 /// The phase an `arrive` arrived on, for [`MBarrier::try_wait`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PhaseToken(pub u32);
+
+/// The qualifiers of one `mbarrier.arrive{.sem}{.scope}{.noComplete}{.expect_tx}` for
+/// [`MBarrier::arrive_with`] (PTX ISA, *mbarrier.arrive*: ".sem defaults to .release and .scope
+/// to .cta"; `.sem` is `.release` or `.relaxed`, `.scope` `.cta` or `.cluster`).
+///
+/// ```
+/// use scopecheck_model::kernel::*;
+/// let a = MbarrierArrive { sem: MemoryOrder::Relaxed, ..MbarrierArrive::default() };
+/// assert_eq!((a.scope, a.count, a.expect_tx, a.no_complete), (MemoryScope::Block, 1, 0, false));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MbarrierArrive {
+    /// `.release` ([`MemoryOrder::Release`]) or `.relaxed` ([`MemoryOrder::Relaxed`]).
+    pub sem: MemoryOrder,
+    /// `.cta` ([`MemoryScope::Block`]) or `.cluster` ([`MemoryScope::Cluster`]).
+    pub scope: MemoryScope,
+    /// The arrival count (PTX's optional `count` operand; 1 by default).
+    pub count: u32,
+    /// `.expect_tx`: bytes the current phase must also receive, added before the arrival.
+    pub expect_tx: u64,
+    /// `.noComplete`: the arrival must not complete the phase (PTX ISA: "otherwise the
+    /// behavior is undefined"; reported as mbarrier misuse).
+    pub no_complete: bool,
+}
+
+impl Default for MbarrierArrive {
+    fn default() -> Self {
+        MbarrierArrive {
+            sem: MemoryOrder::Release,
+            scope: MemoryScope::Block,
+            count: 1,
+            expect_tx: 0,
+            no_complete: false,
+        }
+    }
+}
+
+/// The opaque `state` an `mbarrier.arrive` returns: its phase and the arrivals still pending in
+/// that phase right after it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MbarrierState {
+    /// The phase arrived on, for the waits.
+    pub token: PhaseToken,
+    pending: u32,
+}
+
+impl MbarrierState {
+    /// `mbarrier.pending_count.b64 count, state`: the pending arrival count the state records
+    /// (PTX ISA, *mbarrier.pending_count*: it "queries the pending arrival count from the opaque
+    /// mbarrier state").
+    pub fn pending_count(&self) -> u32 {
+        self.pending
+    }
+}
+
+/// The ordering of a wait's `.sem` and `.scope`: `.acquire` ([`MemoryOrder::Acquire`]) or
+/// `.relaxed`, at `.cta` ([`MemoryScope::Block`]) or `.cluster`. PTX ISA, *mbarrier.test_wait /
+/// try_wait*: "If the .scope qualifier is not specified then it defaults to .cta"; a `.cta`
+/// wait does not synchronize with a peer CTA's `.release.cluster` arrive (the ISA's own
+/// cross-CTA example waits with `.acquire.cluster`).
+#[track_caller]
+fn wait_sem(t: &ThreadCtx, sem: MemoryOrder, scope: MemoryScope) -> WaitSem {
+    let acquire = match sem {
+        MemoryOrder::Acquire => true,
+        MemoryOrder::Relaxed => false,
+        other => t.rt.fail_kind(
+            FailureKind::MBarrierMisuse,
+            format!(
+                "mbarrier wait at {} with {other:?}: PTX's test_wait/try_wait take .acquire or \
+                 .relaxed",
+                Loc::caller()
+            ),
+        ),
+    };
+    WaitSem {
+        acquire,
+        scope: arrive_wait_scope(t, scope, "test_wait/try_wait"),
+    }
+}
+
+/// `.cta` or `.cluster`, the scopes mbarrier operations take.
+#[track_caller]
+fn arrive_wait_scope(t: &ThreadCtx, scope: MemoryScope, op: &str) -> crate::scope::Scope {
+    match scope {
+        MemoryScope::Block | MemoryScope::Cluster => scope.scope(),
+        other => t.rt.fail_kind(
+            FailureKind::MBarrierMisuse,
+            format!(
+                "mbarrier.{op} at {} with scope {other:?}: PTX allows .cta or .cluster",
+                Loc::caller()
+            ),
+        ),
+    }
+}
+
+/// The runtime's arrive for these qualifiers.
+#[track_caller]
+fn runtime_arrive(t: &ThreadCtx, a: MbarrierArrive) -> Arrive {
+    let release = match a.sem {
+        MemoryOrder::Release => true,
+        MemoryOrder::Relaxed => false,
+        other => t.rt.fail_kind(
+            FailureKind::MBarrierMisuse,
+            format!(
+                "mbarrier.arrive at {} with {other:?}: PTX's mbarrier.arrive takes .release or \
+                 .relaxed",
+                Loc::caller()
+            ),
+        ),
+    };
+    Arrive {
+        count: a.count,
+        expect_tx: a.expect_tx,
+        release,
+        scope: arrive_wait_scope(t, a.scope, "arrive"),
+        no_complete: a.no_complete,
+    }
+}
 
 impl Kernel {
     /// `n` mbarriers per block (`name[0]` … `name[n-1]`), uninitialised. Declaring any gives
@@ -128,6 +248,11 @@ impl MBarrier {
         self.declared * self.blocks as usize + t.bid() as usize
     }
 
+    /// The same, for the kernel API's other modules.
+    pub(super) fn index_of(&self, t: &ThreadCtx) -> usize {
+        self.index(t)
+    }
+
     /// This barrier in the shared memory of the block of rank `rank` in the caller's cluster
     /// (CUDA `cluster.map_shared_rank(&bar, rank)`), for remote arrives.
     #[track_caller]
@@ -156,6 +281,7 @@ impl MBarrier {
             expect_tx: 0,
             release: true,
             scope: crate::scope::Scope::Cta,
+            no_complete: false,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -168,6 +294,7 @@ impl MBarrier {
             expect_tx: 0,
             release: false,
             scope: crate::scope::Scope::Cta,
+            no_complete: false,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -180,6 +307,7 @@ impl MBarrier {
             expect_tx: bytes,
             release: true,
             scope: crate::scope::Scope::Cta,
+            no_complete: false,
         };
         self.do_arrive(t, arrive, Loc::caller())
     }
@@ -193,14 +321,14 @@ impl MBarrier {
     /// `mbarrier.try_wait` with a phase token: true iff that phase completed (acquire).
     #[track_caller]
     pub fn try_wait(&self, t: &ThreadCtx, token: PhaseToken) -> bool {
-        t.rt.mbar_wait(self.index(t), WaitOn::Token(token.0), false, Loc::caller())
+        self.try_wait_scoped(t, token, MemoryOrder::Acquire, MemoryScope::Block)
     }
 
     /// `mbarrier.try_wait.parity p`: true iff the phase with parity `p` completed, i.e. the
     /// current phase's parity is not `p` (acquire).
     #[track_caller]
     pub fn try_wait_parity(&self, t: &ThreadCtx, parity: u32) -> bool {
-        t.rt.mbar_wait(self.index(t), WaitOn::Parity(parity), false, Loc::caller())
+        self.try_wait_parity_scoped(t, parity, MemoryOrder::Acquire, MemoryScope::Block)
     }
 
     /// `mbarrier.test_wait.parity p`: the non-suspending test; same answer as `try_wait_parity`.
@@ -212,20 +340,199 @@ impl MBarrier {
     /// `while (!try_wait(token));` — blocks until the phase completes.
     #[track_caller]
     pub fn wait(&self, t: &ThreadCtx, token: PhaseToken) {
-        t.rt.mbar_wait(self.index(t), WaitOn::Token(token.0), true, Loc::caller());
+        self.wait_scoped(t, token, MemoryOrder::Acquire, MemoryScope::Block);
     }
 
     /// `while (!try_wait.parity(p));` — blocks until the phase with parity `p` completed.
     #[track_caller]
     pub fn wait_parity(&self, t: &ThreadCtx, parity: u32) {
-        t.rt.mbar_wait(self.index(t), WaitOn::Parity(parity), true, Loc::caller());
+        self.wait_parity_scoped(t, parity, MemoryOrder::Acquire, MemoryScope::Block);
+    }
+}
+
+impl MBarrier {
+    /// `mbarrier.arrive{.sem}{.scope}{.noComplete}{.expect_tx}.shared::cta.b64 state, [bar]{,
+    /// count}` with every qualifier spelled out ([`MbarrierArrive`]); returns the `state`.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("noComplete", Grid::new(1, 1));
+    /// let bars = k.mbarriers("bar", 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let bar = bars.at(0);
+    ///     bar.init(t, 3);
+    ///     let first = MbarrierArrive { count: 2, no_complete: true, ..Default::default() };
+    ///     let state = bar.arrive_with(t, first);
+    ///     scopecheck_model::check!(state.pending_count() == 1);
+    ///     let last = MbarrierArrive { sem: MemoryOrder::Relaxed, ..Default::default() };
+    ///     bar.arrive_with(t, last);
+    ///     scopecheck_model::check!(bar.test_wait(t, state.token));
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    #[track_caller]
+    pub fn arrive_with(&self, t: &ThreadCtx, arrive: MbarrierArrive) -> MbarrierState {
+        let site = Loc::caller();
+        let a = runtime_arrive(t, arrive);
+        let (phase, pending) = t.rt.mbar_arrive_state(self.index(t), a, site);
+        MbarrierState {
+            token: PhaseToken(phase),
+            pending,
+        }
+    }
+
+    /// `mbarrier.try_wait{.sem}{.scope}` with a phase token: true iff that phase completed;
+    /// `.acquire` acquires what the phase released to a wait of this scope (a peer CTA's remote
+    /// `.release.cluster` arrive only at `.cluster`), `.relaxed` nothing.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("relaxed wait", Grid::new(1, 2));
+    /// let data = k.shared::<i32>("data", 1);
+    /// let bars = k.mbarriers("bar", 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let bar = bars.at(0);
+    ///     if t.tid() == 0 {
+    ///         bar.init(t, 1);
+    ///     }
+    ///     t.syncthreads();
+    ///     if t.tid() == 0 {
+    ///         t.store(&data, 0, 5);
+    ///         bar.arrive(t);
+    ///     } else {
+    ///         bar.wait_parity_scoped(t, 0, MemoryOrder::Relaxed, MemoryScope::Block);
+    ///         let _ = t.load(&data, 0); // a relaxed wait orders nothing: a data race
+    ///     }
+    /// });
+    /// assert_eq!(report.verdict(), Verdict::Fail(FailureKind::DataRace));
+    /// ```
+    #[track_caller]
+    pub fn try_wait_scoped(
+        &self,
+        t: &ThreadCtx,
+        token: PhaseToken,
+        sem: MemoryOrder,
+        scope: MemoryScope,
+    ) -> bool {
+        let sem = wait_sem(t, sem, scope);
+        let on = WaitOn::Token(token.0);
+        t.rt.mbar_wait(self.index(t), on, sem, false, Loc::caller())
+    }
+
+    /// `mbarrier.try_wait.parity{.sem}{.scope}`: as [`MBarrier::try_wait_scoped`], for the
+    /// phase of parity `parity`.
+    #[track_caller]
+    pub fn try_wait_parity_scoped(
+        &self,
+        t: &ThreadCtx,
+        parity: u32,
+        sem: MemoryOrder,
+        scope: MemoryScope,
+    ) -> bool {
+        let sem = wait_sem(t, sem, scope);
+        let on = WaitOn::Parity(parity);
+        t.rt.mbar_wait(self.index(t), on, sem, false, Loc::caller())
+    }
+
+    /// `mbarrier.test_wait` with a phase token: the non-blocking test; same answer and ordering
+    /// as [`MBarrier::try_wait`] (which may also suspend the thread for a while).
+    #[track_caller]
+    pub fn test_wait(&self, t: &ThreadCtx, token: PhaseToken) -> bool {
+        self.try_wait(t, token)
+    }
+
+    /// `mbarrier.try_wait ... , suspendTimeHint`: a time limit in nanoseconds for the
+    /// suspension, a hint only (PTX ISA: the thread may resume before the phase completes),
+    /// so the answer is that of [`MBarrier::try_wait`].
+    #[track_caller]
+    pub fn try_wait_suspend(
+        &self,
+        t: &ThreadCtx,
+        token: PhaseToken,
+        suspend_time_hint: u32,
+    ) -> bool {
+        let _ = suspend_time_hint;
+        self.try_wait(t, token)
+    }
+
+    /// `mbarrier.try_wait.parity ... , suspendTimeHint` (see [`MBarrier::try_wait_suspend`]).
+    #[track_caller]
+    pub fn try_wait_parity_suspend(
+        &self,
+        t: &ThreadCtx,
+        parity: u32,
+        suspend_time_hint: u32,
+    ) -> bool {
+        let _ = suspend_time_hint;
+        self.try_wait_parity(t, parity)
+    }
+
+    /// `while (!try_wait{.sem}{.scope}(token));` — blocks until the phase completes.
+    #[track_caller]
+    pub fn wait_scoped(
+        &self,
+        t: &ThreadCtx,
+        token: PhaseToken,
+        sem: MemoryOrder,
+        scope: MemoryScope,
+    ) {
+        let sem = wait_sem(t, sem, scope);
+        let on = WaitOn::Token(token.0);
+        t.rt.mbar_wait(self.index(t), on, sem, true, Loc::caller());
+    }
+
+    /// `while (!try_wait.parity{.sem}{.scope}(p));` — blocks until the phase with parity `p`
+    /// completed. CUTLASS's cluster pipelines wait with `.acquire.cluster` for the remote
+    /// arrives of their peer CTAs.
+    #[track_caller]
+    pub fn wait_parity_scoped(
+        &self,
+        t: &ThreadCtx,
+        parity: u32,
+        sem: MemoryOrder,
+        scope: MemoryScope,
+    ) {
+        let sem = wait_sem(t, sem, scope);
+        let on = WaitOn::Parity(parity);
+        t.rt.mbar_wait(self.index(t), on, sem, true, Loc::caller());
+    }
+
+    /// `mbarrier.inval`: the barrier is invalid until the next [`MBarrier::init`]; any other
+    /// operation on it before that is mbarrier misuse (PTX ISA: undefined behaviour).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("inval", Grid::new(1, 1));
+    /// let bars = k.mbarriers("bar", 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let bar = bars.at(0);
+    ///     bar.init(t, 1);
+    ///     bar.inval(t);
+    ///     bar.arrive(t);
+    /// });
+    /// assert_eq!(report.verdict(), Verdict::Fail(FailureKind::MBarrierMisuse));
+    /// ```
+    #[track_caller]
+    pub fn inval(&self, t: &ThreadCtx) {
+        t.rt.mbar_inval(self.index(t), Loc::caller())
     }
 }
 
 impl PeerMBarrier {
+    /// `mbarrier.arrive{.sem}{.scope}{.expect_tx}.shared::cluster [bar]{, count}` on the peer's
+    /// barrier with every qualifier spelled out ([`MbarrierArrive`]; a remote arrive returns no
+    /// state). Only a `.release.cluster` arrive synchronizes with the peer's waits, and only
+    /// with those at `.cluster` scope.
+    #[track_caller]
+    pub fn arrive_with(&self, t: &ThreadCtx, arrive: MbarrierArrive) {
+        let a = runtime_arrive(t, arrive);
+        t.rt.mbar_arrive(self.index, a, Loc::caller());
+    }
+
     /// `mbarrier.arrive.release.{scope}.shared::cluster`: one arrival on the peer's barrier.
-    /// Only `.cluster` scope (or wider) releases to the peer block's waiters; a `.cta` arrive
-    /// from another block counts but does not synchronize with them.
+    /// Only `.cluster` scope (or wider) releases to the peer block's waiters, and only to
+    /// their `.acquire.cluster` waits ([`MBarrier::wait_parity_scoped`]); a `.cta` arrive from
+    /// another block counts but does not synchronize with them.
     #[track_caller]
     pub fn arrive(&self, t: &ThreadCtx, scope: MemoryScope) {
         let arrive = Arrive {
@@ -233,6 +540,7 @@ impl PeerMBarrier {
             expect_tx: 0,
             release: true,
             scope: scope.scope(),
+            no_complete: false,
         };
         t.rt.mbar_arrive(self.index, arrive, Loc::caller());
     }
@@ -246,6 +554,7 @@ impl PeerMBarrier {
             expect_tx: bytes,
             release: true,
             scope: scope.scope(),
+            no_complete: false,
         };
         t.rt.mbar_arrive(self.index, arrive, Loc::caller());
     }

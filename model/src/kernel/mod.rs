@@ -37,7 +37,9 @@ mod warp;
 pub use self::atomics::Integer;
 pub use self::checker::{common_verdict, Checker, Report, Verdict};
 pub use self::cluster::PeerShared;
-pub use self::mbarrier::{MBarrier, MBarriers, PeerMBarrier, PhaseToken};
+pub use self::mbarrier::{
+    MBarrier, MBarriers, MbarrierArrive, MbarrierState, PeerMBarrier, PhaseToken,
+};
 pub use self::shape::Dim3;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;

@@ -53,10 +53,12 @@ impl ThreadCtx<'_> {
         (*result).clone()
     }
 
-    /// `__syncwarp(mask)`: wait until every lane named in `mask` (which must name the caller)
-    /// reaches a `syncwarp` with the same mask; their writes before it happen before their
-    /// reads after it. A named lane that exits instead leaves the others hanging (barrier
-    /// divergence); naming an exited lane, or lanes disagreeing on the mask, is warp misuse.
+    /// `__syncwarp(mask)` (`bar.warp.sync`): wait until every non-exited lane named in `mask`
+    /// (which must name the caller) reaches a `syncwarp` with the same mask; their writes before
+    /// it happen before their reads after it (PTX ISA: "bar.warp.sync also guarantee memory
+    /// ordering among threads participating in barrier"). A named lane that has exited, or
+    /// exits while the others wait, is not waited for; lanes disagreeing on the mask is warp
+    /// misuse.
     ///
     /// ```
     /// use scopecheck_model::kernel::*;
@@ -92,9 +94,11 @@ impl ThreadCtx<'_> {
         }
     }
 
-    /// `__shfl_sync(mask, var, src_lane)`: the `var` of lane `src_lane % warp_size`. Every lane
-    /// of `mask` must call it (the synchronization of [`ThreadCtx::syncwarp`]), and the source
-    /// lane must be one of them.
+    /// `__shfl_sync(mask, var, src_lane)`: the `var` of lane `src_lane % warp_size`. Every
+    /// non-exited lane of `mask` must call it (it waits for them as [`ThreadCtx::syncwarp`]
+    /// does), and the source lane must be one of them. Unlike `syncwarp` it orders no memory
+    /// accesses: the PTX ISA grants memory ordering to `bar.warp.sync` alone, and the exchanges
+    /// (shuffles, votes, matches) only move register values.
     ///
     /// ```
     /// use scopecheck_model::kernel::*;
@@ -258,10 +262,14 @@ impl ThreadCtx<'_> {
             .fold(0, |m, (lane, _)| m | 1 << lane)
     }
 
-    /// `__activemask()`: the caller's lane and some of the other lanes that have not exited;
-    /// which ones is up to the scheduler, and the engine explores the possibilities (see
-    /// [`crate::runtime::Machine::active_mask`]). Code that assumes the whole warp is active
-    /// is caught by the executions where it is not.
+    /// `__activemask()` (`activemask.b32`): the lanes executing this `activemask` together with
+    /// the caller, which all get the same mask (PTX ISA: it "queries predicated-on active
+    /// threads from the executing warp"). Which lanes execute it together is up to the
+    /// scheduler, and the engine explores the possibilities: lanes at this call at the same
+    /// moment, never one that exited or already went past it (see
+    /// [`crate::runtime::Machine::active_mask_take`]). Code that assumes the whole warp is
+    /// active is caught by the executions where it is not; code that uses the mask as its
+    /// group (cooperative groups' `coalesced_threads()`) is not misuse.
     ///
     /// ```
     /// use scopecheck_model::kernel::*;

@@ -15,9 +15,10 @@
 //! location is ordered before the copy's access only through a `fence.proxy.async` of that
 //! access's CTA (covering the location's state space) that follows the generic write in
 //! causality order and precedes the issue (PTX proxy-preserved base causality: "in the same
-//! CTA", the fence anywhere on the path; [`ProxyFence`]); a generic read before the copy's write
-//! through base causality up to the issue (`ptx-v8.cat`'s CHOICE); one async access before another of the
-//! same location only within one CTA. A generic access is ordered after a bulk copy's only
+//! CTA", the fence anywhere on the path; [`ProxyFence`]), and so is a generic *read* before the
+//! copy's write ("Accessing the same memory location across multiple proxies needs a cross-proxy
+//! fence": no read/write distinction, `ptx-v8.cat`'s strict reading); one async access before
+//! another of the same location only within one CTA. A generic access is ordered after a bulk copy's only
 //! through the copy's completion (an mbarrier wait that observes its complete-tx, or
 //! `bulk_wait`: "completion of the asynchronous operation is followed by an implicit
 //! generic-async proxy fence"). Everything else is a data race, found by the usual checks.
@@ -29,18 +30,16 @@
 //! are stored as weak writes of the issuer, which makes them morally strong with the issuer's
 //! later reads (program order), as the axioms have them.
 //!
-//! Limitation: the writes of a `cp.async` whose group its issuer waited for count as observed by
-//! the issuer (that is how they precede what follows the wait), so a later bulk copy of the same
-//! location is taken to be ordered after them as after a generic write a generic read observed,
-//! where the axioms need such a read (or a proxy fence). PTX's `cp.async` writes shared memory
-//! and its shared→global bulk copies global memory; the gap is a global→shared bulk copy into
-//! a `cp.async` destination without `fence.proxy.async`.
-//!
-//! Limitation: an agent performs its copies in issue order, so two copies of one agent never
-//! overlap in time (real TMA units may), and the agent's clock orders each copy after the
-//! agent's earlier ones (a kernel has one agent per block; a litmus program one per bulk-copy
-//! statement). Each copy reads the newest store of every source element (any other store it
-//! could read would race with it).
+//! An agent performs its copies one at a time, in issue order (real TMA units may overlap
+//! them), but its race checks never rely on that order: a copy's access is ordered after an
+//! earlier copy's only as PTX orders async copies, through a completion (an mbarrier wait
+//! observing its complete-tx, a `wait_group`) that the issuer synchronized with before the
+//! issue; so two in-flight copies of one element, or a copy still reading a stage and a later
+//! copy writing it, race. Limitation: the executions the engine explores are those of that one
+//! order (a kernel has one agent per block; a litmus program one per bulk-copy statement), so a
+//! final state only an overlap would produce is not among the outcomes — the race is reported
+//! instead. Each copy reads the newest store of every source element (any other store it could
+//! read would race with it).
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
@@ -115,7 +114,7 @@ impl ProxyFence {
 }
 
 /// Two placements in one CTA.
-fn same_cta(a: &Placement, b: &Placement) -> bool {
+pub(super) fn same_cta(a: &Placement, b: &Placement) -> bool {
     a.gpu == b.gpu && a.cta == b.cta
 }
 
@@ -140,6 +139,9 @@ pub struct Copy {
     /// (observed, not a clock component) with the coherence floor of its destination — what the
     /// completion releases to the issuer's `wait_group`.
     pub written: Option<View>,
+    /// The agent's epoch at the copy's first step: the agent's accesses from this epoch on are
+    /// the copy's own (the agent performs one copy at a time).
+    pub started: u32,
 }
 
 /// A block's agent: the copy in progress (and its next element), then the queue.
@@ -246,6 +248,7 @@ impl Machine {
             group,
             read_values: Vec::new(),
             written: None,
+            started: 0,
         };
         self.agent_work[slot].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
@@ -438,6 +441,9 @@ impl Machine {
             .current
             .clone()
             .expect("agent_next found a copy in progress");
+        if i == 0 {
+            copy.started = self.threads[a].view.clock(0)[a] + 1;
+        }
         if copy.reads_first() && i < copy.steps() {
             let n = copy.dst.len();
             match i < n {
@@ -602,11 +608,18 @@ impl Machine {
         copy: &Copy,
     ) -> Result<(), Halt> {
         let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
-        // Where the access happens: a copy reads at its issuer and writes at its agent (the
-        // destination's CTA for a litmus program's copies; `ptx-v8.cat`'s CHOICE).
-        let at = match write {
-            true => self.setup.threads[a].placement,
-            false => self.setup.threads[copy.issuer].placement,
+        // Where the access happens: a copy reads at its issuer and writes at the destination's
+        // CTA when the destination is shared memory (`ptx-v8.cat`'s CHOICE: the write "happens
+        // at the destination's CTA", whose shared memory it updates; so a multicast copy's
+        // write is checked against the proxy fences of each destination CTA), else at its
+        // agent's.
+        let at = match (write, self.setup.locs[loc].shared) {
+            (true, Some(addr)) => match self.setup.blocks.get(addr.block as usize) {
+                Some(b) if !b.is_empty() => self.setup.threads[b[0]].placement,
+                _ => self.setup.threads[a].placement,
+            },
+            (true, None) => self.setup.threads[a].placement,
+            (false, _) => self.setup.threads[copy.issuer].placement,
         };
         let mut found = None;
         for p in &self.locs[loc].accesses {
@@ -620,7 +633,11 @@ impl Machine {
                     .written
                     .as_ref()
                     .is_some_and(|w| w.causes(0, u, p.epoch));
-            if u == a && (!cp_async || own) {
+            // The agent's earlier copies are not the copy's own: PTX orders two async copies
+            // only through their completion mechanisms (an mbarrier wait, a wait_group) that
+            // the issuer synchronized with before issuing this one, whatever order one TMA unit
+            // performs them in; so they are checked like any other access.
+            if u == a && (own || !cp_async && p.epoch >= copy.started) {
                 continue;
             }
             let ordered = if cp_async {
@@ -635,27 +652,18 @@ impl Machine {
                 // `same-proxy & scta & vloc & base-causality`).
                 same_cta(&p.actor.placement, &at) && copy.view.knows(0, u, p.epoch)
             } else {
-                // A generic read before the copy's write: base causality up to the issue
-                // (`ptx-v8.cat`'s CHOICE: a read has nothing a proxy fence would make visible);
-                // so is a generic write observed by such a read (of its location: causality is
-                // observation, then that). Any other generic access: through a proxy fence of
-                // this access's CTA that covers the location, follows the access in causality
-                // order (observation included) and precedes the issue.
-                // An RMW's write counts as its read (`ptx-v8.cat`'s races: `same-op`).
-                // A read known through observation shares its step with an observed write: a
-                // `cp.async` element (its read and write, which its completion orders before
-                // what follows the wait) or an RMW (one operation).
-                let before_read = match p.write && !p.rmw {
-                    false => copy.view.causes(0, u, p.epoch),
-                    true => false,
-                } || (p.write && copy.view.observes(0, u, p.epoch));
-                (write && before_read)
-                    || self.proxy_fences.iter().any(|f| {
-                        same_cta(&f.placement, &at)
-                            && f.covers(loc)
-                            && copy.view.knows(0, f.thread, f.epoch)
-                            && f.view.causes(0, u, p.epoch)
-                    })
+                // A generic access, read or write, is ordered before the copy's access only
+                // through a proxy fence of this access's CTA that covers the location, follows
+                // the access in causality order (observation included) and precedes the issue
+                // (PTX ISA, "Proxies": "Accessing the same memory location across multiple
+                // proxies needs a cross-proxy fence"; `ptx-v8.cat`: proxy-preserved-strict,
+                // no read/write distinction).
+                self.proxy_fences.iter().any(|f| {
+                    same_cta(&f.placement, &at)
+                        && f.covers(loc)
+                        && copy.view.knows(0, f.thread, f.epoch)
+                        && f.view.causes(0, u, p.epoch)
+                })
             };
             if !ordered {
                 let needs_proxy_fence = !p.async_proxy && copy.view.causes(0, u, p.epoch);

@@ -31,7 +31,7 @@
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Setup, Status};
-use super::mbarrier::{Arrive, MBarInfo, WaitOn};
+use super::mbarrier::{Arrive, MBarInfo, WaitOn, WaitSem};
 use super::memory::Bits;
 use super::report::{EventKind, FailureKind, Site};
 use super::sync::Head;
@@ -179,6 +179,7 @@ impl Machine {
             expect_tx: 0,
             release,
             scope: Scope::Cluster,
+            no_complete: false,
         };
         // Recorded first: the arrive may complete the phase.
         self.cluster_arrivals.set(t, phase);
@@ -333,7 +334,15 @@ impl Ctx {
     /// the arrival's phase.
     pub fn barrier_cluster_wait(&self, arrival: ClusterArrival, site: Site) {
         let bar = self.cluster_barrier();
-        self.mbar_wait(bar, WaitOn::Token(arrival.0), true, site);
+        // PTX ISA, barrier.cluster: "barrier.cluster.wait has .acquire semantics" at cluster
+        // scope.
+        self.mbar_wait(
+            bar,
+            WaitOn::Token(arrival.0),
+            WaitSem::ACQUIRE_CLUSTER,
+            true,
+            site,
+        );
     }
 
     /// `fence.mbarrier_init.release.cluster`.

@@ -16,16 +16,117 @@
 //! knew when it issued it, and its writes are ordered before the issuer's accesses that follow
 //! the `wait_group` that waited for its group; other threads see them through the issuer's later
 //! synchronization (a barrier, release/acquire). Uncommitted copies are never waited for.
+//!
+//! `cp.async.mbarrier.arrive{.noinc}` (PTX ISA: it "causes an arrive-on operation to be
+//! triggered by the system on the mbarrier object upon the completion of all prior cp.async
+//! operations initiated by the executing thread"; without `.noinc` "the pending count of the
+//! mbarrier object is incremented by 1 prior to the asynchronous mbarrier.arrive operation",
+//! a zero net change for the current phase) is a [`CpArrive`]: it counts the thread's copies not
+//! yet complete and arrives, releasing their writes, when the last of them completes (the
+//! block's agent completes a thread's copies in issue order, so those are the next ones to
+//! complete). Its arrive releases the copies' writes alone, as their completion does (those
+//! of prior copies a `wait_group` already took are the issuer's own knowledge, which the
+//! arrive does not release).
 
 use super::async_copy::{Completion, Copy};
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, Site};
-use super::view::ALL_LEVELS;
+use super::view::{View, ALL_LEVELS};
 use crate::engine::Point;
 use std::sync::Arc;
 
+/// A `cp.async.mbarrier.arrive` waiting for its thread's prior copies.
+#[derive(Clone, Debug)]
+pub struct CpArrive {
+    pub(super) thread: usize,
+    pub(super) bar: usize,
+    /// Prior copies of the thread not yet complete.
+    pub(super) remaining: u32,
+    /// What the completed ones released (their writes).
+    pub(super) released: Option<View>,
+    pub(super) site: Site,
+}
+
 impl Machine {
+    /// `cp.async.mbarrier.arrive{.noinc}.shared.b64 [bar]`: an arrive-on operation on `bar`
+    /// once every `cp.async` `t` issued so far has completed; without `noinc` the barrier's
+    /// pending count is first raised by one.
+    pub fn cp_async_mbarrier_arrive(
+        &mut self,
+        t: usize,
+        bar: usize,
+        noinc: bool,
+        site: Site,
+    ) -> Result<(), Halt> {
+        self.begin(t)?;
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        let remaining: u32 = self.threads[t]
+            .cp
+            .groups
+            .iter()
+            .map(|g| g.outstanding)
+            .sum();
+        let name = self.setup.mbarriers[bar].name.clone();
+        let inc = if noinc { ".noinc" } else { "" };
+        let text = format!(
+            "cp.async.mbarrier.arrive{inc} {name} (after {remaining} pending cp.async copies)"
+        );
+        let event = self.event(t, site, EventKind::Note(text));
+        self.mbar_check_init(t, bar, event)?;
+        if !noinc {
+            self.mbars[bar].pending += 1;
+        }
+        // The prior copies that already completed release their writes too (those their group
+        // holds until a `wait_group` takes them).
+        let mut released: Option<View> = None;
+        for g in &self.threads[t].cp.groups {
+            if let Some(done) = &g.done {
+                match &mut released {
+                    Some(v) => v.join(done, ALL_LEVELS),
+                    None => released = Some(done.clone()),
+                }
+            }
+        }
+        self.cp_arrives.push(CpArrive {
+            thread: t,
+            bar,
+            remaining,
+            released,
+            site,
+        });
+        self.cp_arrive_due()
+    }
+
+    /// Perform the `cp.async.mbarrier.arrive`s whose copies have all completed: one arrival
+    /// each, releasing the copies' writes.
+    fn cp_arrive_due(&mut self) -> Result<(), Halt> {
+        while let Some(i) = self.cp_arrives.iter().position(|c| c.remaining == 0) {
+            let c = self.cp_arrives.remove(i);
+            let name = self.setup.mbarriers[c.bar].name.clone();
+            if self.mbars[c.bar].pending == 0 {
+                let state = self.mbar_describe(c.bar);
+                self.fail(
+                    super::report::FailureKind::MBarrierMisuse,
+                    format!("cp.async.mbarrier.arrive on mbarrier {name} past its expected count"),
+                    vec![format!(
+                        "{state}: the phase already has every arrival it was initialised for \
+                         (.noinc arrivals must be counted in mbarrier.init's count)"
+                    )],
+                );
+                return Err(Halt);
+            }
+            self.mbars[c.bar].pending -= 1;
+            if let Some(v) = c.released {
+                self.mbar_release_view(c.bar, v);
+            }
+            let text = format!("cp.async.mbarrier.arrive on {name} performed");
+            let event = self.event(c.thread, c.site, EventKind::Note(text));
+            self.mbar_settle(c.bar, Some(event));
+        }
+        Ok(())
+    }
+
     /// `cp.async.ca.shared.global`: queue a copy of `src` to `dst` in the thread's open group.
     pub fn cp_async(
         &mut self,
@@ -102,6 +203,18 @@ impl Machine {
         self.event(a, copy.site, EventKind::Note(text));
         // The copy's writes alone: the agent's clock also covers its other copies, which PTX
         // leaves unordered with this one.
+        for c in self.cp_arrives.iter_mut().filter(|c| c.thread == issuer) {
+            if c.remaining > 0 {
+                c.remaining -= 1;
+                if let Some(w) = &copy.written {
+                    match &mut c.released {
+                        Some(v) => v.join(w, ALL_LEVELS),
+                        None => c.released = Some(w.clone()),
+                    }
+                }
+            }
+        }
+        self.cp_arrive_due()?;
         let th = Arc::make_mut(&mut self.threads[issuer]);
         th.cp.complete(group, copy.written.as_ref());
         if let Status::CpAsyncWait(n) = th.status {
@@ -126,6 +239,12 @@ impl Ctx {
     pub fn cp_async_commit(&self, site: Site) {
         self.sched.point(self.thread, Point::Local);
         self.step(|m| m.cp_async_commit(self.thread, site))
+    }
+
+    /// `cp.async.mbarrier.arrive{.noinc}` (see [`Machine::cp_async_mbarrier_arrive`]).
+    pub fn cp_async_mbarrier_arrive(&self, bar: usize, noinc: bool, site: Site) {
+        self.sched.point(self.thread, Point::MBarrier(bar));
+        self.step(|m| m.cp_async_mbarrier_arrive(self.thread, bar, noinc, site))
     }
 
     /// `cp.async.wait_group n`.

@@ -214,6 +214,8 @@ pub struct Machine {
     pub(super) votes: super::barriers::Votes,
     /// Pending warp-synchronous operations and their results.
     pub(super) warps: super::warp::Warps,
+    /// `cp.async.mbarrier.arrive`s waiting for their thread's prior `cp.async` copies.
+    pub(super) cp_arrives: Vec<super::cp_async::CpArrive>,
     /// `ld.global.nc` reads so far.
     pub(super) nc_reads: Vec<super::noncoherent::NcRead>,
     /// What `fence.mbarrier_init` published across clusters ([`super::cluster`]).
@@ -317,6 +319,7 @@ impl Machine {
             tokens: Vec::new(),
             votes: Default::default(),
             warps: Default::default(),
+            cp_arrives: Vec::new(),
             nc_reads: Vec::new(),
             cluster: Default::default(),
             cluster_arrivals: Default::default(),

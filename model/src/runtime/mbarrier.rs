@@ -12,13 +12,18 @@
 //! phase; waiting on a token two or more phases old is outside the valid window.
 //!
 //! Synchronization: an arrive (release, CTA scope, by default) releases the arriving thread's
-//! view into the phase, a `complete_tx` releases the copy's writes; a successful wait acquires
-//! what the completed phase released. The waiters are in the barrier's CTA (PTX: `try_wait`
-//! takes a `.shared::cta` address), so a release arrive of that CTA, or of a peer CTA of its
-//! cluster at `.cluster` scope, is morally strong with them at every widening level. A peer's
-//! *remote* arrive at `.cta` scope still counts, but releases nothing to the barrier's CTA:
-//! `.cta` scope does not include the waiter (PTX ISA, *Scope*: "the set of threads ... in the
-//! same CTA"), so it is not morally strong with the wait.
+//! view into the phase, a `complete_tx` releases the copy's writes; a successful acquiring wait
+//! acquires what the completed phase released to it. The waiters are in the barrier's CTA (PTX:
+//! `try_wait` takes a `.shared::cta` address). A release arrive and an acquire wait synchronize
+//! only when morally strong, each scope including the other's thread (PTX ISA, *Scope*: `.cta`
+//! is "the set of threads ... in the same CTA"): a release arrive of the barrier's own CTA (and
+//! a `complete_tx`, which happens at the destination CTA, as `ptx-v8.cat` has it) reaches every
+//! acquiring wait; a peer CTA's *remote* release arrive at `.cluster` scope reaches only waits
+//! at `.cluster` scope (`mbarrier.try_wait.acquire.cluster`; PTX ISA, *mbarrier.test_wait /
+//! try_wait*: "If the .scope qualifier is not specified then it defaults to .cta", which leaves
+//! the peer CTA out); a remote arrive at `.cta` scope still counts but releases nothing. A
+//! `.relaxed` arrive releases nothing and a `.relaxed` wait acquires nothing (".relaxed":
+//! no memory ordering).
 //!
 //! Initialisation across a cluster: a peer CTA may use a barrier only once its `init` happens
 //! before the use. A release `barrier.cluster.arrive` carries it like any write; a relaxed one
@@ -26,6 +31,7 @@
 //! ISA, *membar/fence*: "a light-weight fence ... that applies to prior mbarrier.init
 //! operations"), which is what CUTLASS's `fence_barrier_init(); cluster_sync()` relies on.
 
+use super::async_copy::same_cta;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, FailureKind, Site};
 use super::view::{View, ALL_LEVELS};
@@ -57,10 +63,18 @@ pub struct MBarState {
     pub pending: u32,
     pub tx: i64,
     pub phase: u32,
-    /// What the arrivals and completions of the current phase released so far.
+    /// What the arrivals and completions of the current phase released so far to every
+    /// acquiring wait (release arrives of the barrier's CTA, `complete_tx`).
     pub(super) releasing: Option<View>,
     /// What each completed phase released, by phase number.
     pub(super) completed: Vec<Arc<View>>,
+    /// What remote release arrives at `.cluster` scope (or wider) of the current phase released
+    /// so far: only `.cluster` waits acquire it.
+    pub(super) releasing_remote: Option<View>,
+    /// The same for each completed phase, by phase number.
+    pub(super) completed_remote: Vec<Option<Arc<View>>>,
+    /// `mbarrier.inval` ran since the latest init.
+    pub invalidated: bool,
     /// Bulk copies in flight that will `complete_tx` on this barrier.
     pub in_flight: u32,
     /// Per thread, the epoch of its latest operation on the barrier (0: none), so that an init
@@ -114,13 +128,53 @@ pub enum WaitResult {
 }
 
 /// One arrive: how many arrivals, extra expected bytes first, whether it releases and at which
-/// scope (`.cta` by default; a remote arrive from a peer CTA needs `.cluster` to release).
+/// scope (`.cta` by default; a remote arrive from a peer CTA needs `.cluster` to release), and
+/// whether it is `.noComplete` (it must not complete the phase).
 #[derive(Copy, Clone, Debug)]
 pub struct Arrive {
     pub count: u32,
     pub expect_tx: u64,
     pub release: bool,
     pub scope: Scope,
+    /// `mbarrier.arrive.noComplete`: PTX ISA, *mbarrier.arrive*: the arrive-on operation "must
+    /// not cause the mbarrier to complete its current phase, otherwise the behavior is
+    /// undefined" (reported as misuse).
+    pub no_complete: bool,
+}
+
+impl Arrive {
+    /// `mbarrier.arrive` as PTX defaults it: one arrival, `.release`, `.cta`.
+    pub const RELEASE_CTA: Arrive = Arrive {
+        count: 1,
+        expect_tx: 0,
+        release: true,
+        scope: Scope::Cta,
+        no_complete: false,
+    };
+}
+
+/// How a wait orders memory: `mbarrier.test_wait/try_wait{.acquire|.relaxed}{.cta|.cluster}`
+/// (PTX ISA: ".acquire" and ".cta" by default).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WaitSem {
+    /// `.acquire` (else `.relaxed`).
+    pub acquire: bool,
+    /// `.cta` or `.cluster`.
+    pub scope: Scope,
+}
+
+impl WaitSem {
+    /// `.acquire.cta`, the default.
+    pub const ACQUIRE_CTA: WaitSem = WaitSem {
+        acquire: true,
+        scope: Scope::Cta,
+    };
+    /// `.acquire.cluster`: also synchronizes with remote release arrives at `.cluster` scope
+    /// (and `barrier.cluster.wait`, which "has .acquire semantics" at cluster scope).
+    pub const ACQUIRE_CLUSTER: WaitSem = WaitSem {
+        acquire: true,
+        scope: Scope::Cluster,
+    };
 }
 
 impl Machine {
@@ -162,6 +216,15 @@ impl Machine {
         b.uses.resize(n, 0);
         b.uses[t] = epoch;
         match b.init {
+            None if b.invalidated => Err(self.misuse(
+                format!("{who} uses mbarrier {name} after mbarrier.inval, before a new init"),
+                vec![
+                    format!("#{event} {}", self.describe(event)),
+                    "PTX ISA, mbarrier.inval: any mbarrier operation but mbarrier.init on an \
+                     invalidated mbarrier object is undefined behaviour"
+                        .to_string(),
+                ],
+            )),
             None => Err(self.misuse(
                 format!("{who} uses mbarrier {name} before any init"),
                 vec![format!("#{event} {}", self.describe(event))],
@@ -264,6 +327,19 @@ impl Machine {
         arrive: Arrive,
         site: Site,
     ) -> Result<u32, Halt> {
+        self.mbar_arrive_state(t, bar, arrive, site)
+            .map(|(phase, _)| phase)
+    }
+
+    /// `mbarrier.arrive[.expect_tx]`: returns the phase arrived on and the arrivals still
+    /// pending in it right after this one (the opaque `state`, for `mbarrier.pending_count`).
+    pub fn mbar_arrive_state(
+        &mut self,
+        t: usize,
+        bar: usize,
+        arrive: Arrive,
+        site: Site,
+    ) -> Result<(u32, u32), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
         let name = self.setup.mbarriers[bar].name.clone();
@@ -304,6 +380,7 @@ impl Machine {
         }
         b.tx += arrive.expect_tx as i64;
         b.pending -= arrive.count;
+        let pending = b.pending;
         if let Some(fence) = self.cluster.init_fence(t) {
             self.mbars[bar].releasing_inits.push((t, fence));
         }
@@ -315,9 +392,36 @@ impl Machine {
             ),
             None => true,
         };
-        if arrive.release && reaches {
+        let local = match self.setup.blocks[home].first() {
+            Some(&w) => same_cta(
+                &self.setup.threads[t].placement,
+                &self.setup.threads[w].placement,
+            ),
+            None => true,
+        };
+        if arrive.no_complete && self.mbars[bar].pending == 0 && self.mbars[bar].tx == 0 {
+            let state = self.mbar_describe(bar);
+            return Err(self.misuse(
+                format!("mbarrier.arrive.noComplete on {name} completes its phase"),
+                vec![
+                    format!("#{event} {}", self.describe(event)),
+                    format!(
+                        "{state}: PTX ISA, mbarrier.arrive: with .noComplete the arrive-on \
+                         operation must not cause the mbarrier to complete its current phase"
+                    ),
+                ],
+            ));
+        }
+        if arrive.release && reaches && (local || cluster_barrier) {
             let view = self.threads[t].view.clone();
             self.mbar_release(bar, view);
+        } else if arrive.release && reaches {
+            let view = self.threads[t].view.clone();
+            let b = &mut self.mbars[bar];
+            match &mut b.releasing_remote {
+                Some(v) => v.join(&view, ALL_LEVELS),
+                None => b.releasing_remote = Some(view),
+            }
         } else if arrive.release {
             self.note_remote_cta_arrive(event, home);
         } else if let (true, true, Some(inits)) =
@@ -329,7 +433,23 @@ impl Machine {
             self.mbar_release(bar, inits);
         }
         self.mbar_settle(bar, Some(event));
-        Ok(phase)
+        Ok((phase, pending))
+    }
+
+    /// `mbarrier.inval`: PTX ISA, *mbarrier.inval*: it "invalidates the mbarrier object", and
+    /// "performing any mbarrier operation except mbarrier.init on an invalidated mbarrier
+    /// object results in undefined behaviour" (reported as misuse, by the init check). The
+    /// invalidation is a use of the barrier like any other: it must follow its init.
+    pub fn mbar_inval(&mut self, t: usize, bar: usize, site: Site) -> Result<(), Halt> {
+        self.begin(t)?;
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        let name = self.setup.mbarriers[bar].name.clone();
+        let event = self.event(t, site, EventKind::Note(format!("mbarrier.inval {name}")));
+        self.mbar_check_init(t, bar, event)?;
+        let b = &mut self.mbars[bar];
+        b.init = None;
+        b.invalidated = true;
+        Ok(())
     }
 
     /// `mbarrier.expect_tx`: more bytes the current phase must receive.
@@ -383,6 +503,11 @@ impl Machine {
         Ok(())
     }
 
+    /// Release `view` into the current phase of `bar`, for every acquiring wait.
+    pub(super) fn mbar_release_view(&mut self, bar: usize, view: View) {
+        self.mbar_release(bar, view)
+    }
+
     fn mbar_release(&mut self, bar: usize, view: View) {
         let b = &mut self.mbars[bar];
         match &mut b.releasing {
@@ -403,6 +528,8 @@ impl Machine {
             .take()
             .unwrap_or_else(|| View::new(self.setup.threads.len(), self.setup.locs.len()));
         b.completed.push(Arc::new(released));
+        let remote = b.releasing_remote.take().map(Arc::new);
+        b.completed_remote.push(remote);
         let inits = std::mem::take(&mut b.releasing_inits);
         b.completed_inits.push(Arc::new(inits));
         b.phase += 1;
@@ -420,13 +547,15 @@ impl Machine {
         }
     }
 
-    /// `try_wait`/`test_wait`: is the awaited phase complete? If so, acquire what it released.
-    /// With `block`, an incomplete wait blocks the thread until the phase changes.
+    /// `try_wait`/`test_wait`: is the awaited phase complete? If so, an acquiring wait acquires
+    /// what the phase released to a wait of its scope ([`WaitSem`]). With `block`, an incomplete
+    /// wait blocks the thread until the phase changes.
     pub fn mbar_wait(
         &mut self,
         t: usize,
         bar: usize,
         on: WaitOn,
+        sem: WaitSem,
         block: bool,
         site: Site,
     ) -> Result<WaitResult, Halt> {
@@ -461,6 +590,27 @@ impl Machine {
             }
             None => format!("false (current phase {current} has parity {})", current % 2),
         };
+        let what = match (sem.acquire, sem.scope) {
+            _ if self.setup.mbarriers[bar].launch_count.is_some() => what,
+            (true, Scope::Cta) => what,
+            (acquire, scope) => {
+                let order = if acquire { "acquire" } else { "relaxed" };
+                what.replacen("wait", &format!("wait.{order}.{scope}"), 1)
+            }
+        };
+        let remote_missed = match awaited {
+            Some(k) if sem.acquire && sem.scope == Scope::Cta => {
+                self.mbars[bar].completed_remote[k as usize].is_some()
+            }
+            _ => false,
+        };
+        let outcome = match remote_missed {
+            true => format!(
+                "{outcome}; acquires nothing from the phase's remote .cluster arrives: a .cta \
+                 wait's scope leaves their CTA out (wait with .acquire.cluster)"
+            ),
+            false => outcome,
+        };
         let event = self.event(t, site, EventKind::Note(format!("{what} -> {outcome}")));
         self.mbar_check_init(t, bar, event)?;
         if let WaitOn::Token(k) = on {
@@ -479,11 +629,21 @@ impl Machine {
         }
         match awaited {
             None if before_first => Ok(WaitResult::Complete),
+            Some(_) if !sem.acquire => Ok(WaitResult::Complete),
             Some(k) => {
                 let released = Arc::clone(&self.mbars[bar].completed[k as usize]);
                 Arc::make_mut(&mut self.threads[t])
                     .view
                     .join(&released, ALL_LEVELS);
+                // PTX ISA, Scope: a `.cluster` wait's scope includes the peer CTAs whose
+                // `.cluster` release arrives it synchronizes with.
+                if sem.scope != Scope::Cta {
+                    if let Some(remote) = self.mbars[bar].completed_remote[k as usize].clone() {
+                        Arc::make_mut(&mut self.threads[t])
+                            .view
+                            .join(&remote, ALL_LEVELS);
+                    }
+                }
                 let inits = Arc::clone(&self.mbars[bar].completed_inits[k as usize]);
                 self.cluster.learn_inits(t, &inits);
                 Ok(WaitResult::Complete)
@@ -509,9 +669,14 @@ impl super::Ctx {
     }
 
     pub fn mbar_arrive(&self, bar: usize, arrive: Arrive, site: Site) -> u32 {
+        self.mbar_arrive_state(bar, arrive, site).0
+    }
+
+    /// An arrive that also returns the arrivals pending right after it.
+    pub fn mbar_arrive_state(&self, bar: usize, arrive: Arrive, site: Site) -> (u32, u32) {
         self.sched
             .point(self.thread, crate::engine::Point::MBarrier(bar));
-        self.step(|m| m.mbar_arrive(self.thread, bar, arrive, site))
+        self.step(|m| m.mbar_arrive_state(self.thread, bar, arrive, site))
     }
 
     pub fn mbar_expect_tx(&self, bar: usize, bytes: u64, site: Site) {
@@ -520,12 +685,19 @@ impl super::Ctx {
         self.step(|m| m.mbar_expect_tx(self.thread, bar, bytes, site))
     }
 
+    /// `mbarrier.inval` (see [`Machine::mbar_inval`]).
+    pub fn mbar_inval(&self, bar: usize, site: Site) {
+        self.sched
+            .point(self.thread, crate::engine::Point::MBarrier(bar));
+        self.step(|m| m.mbar_inval(self.thread, bar, site))
+    }
+
     /// Test the barrier once (`block == false`), or until the awaited phase completes.
-    pub fn mbar_wait(&self, bar: usize, on: WaitOn, block: bool, site: Site) -> bool {
+    pub fn mbar_wait(&self, bar: usize, on: WaitOn, sem: WaitSem, block: bool, site: Site) -> bool {
         loop {
             self.sched
                 .point(self.thread, crate::engine::Point::MBarrier(bar));
-            match self.step(|m| m.mbar_wait(self.thread, bar, on, block, site)) {
+            match self.step(|m| m.mbar_wait(self.thread, bar, on, sem, block, site)) {
                 WaitResult::Complete => return true,
                 WaitResult::Incomplete => return false,
                 WaitResult::Blocked => self.wait(),

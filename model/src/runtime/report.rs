@@ -123,8 +123,8 @@ pub enum FailureKind {
     /// barrier instance expecting different counts.
     BarrierMisuse,
     /// A warp-synchronous operation (`syncwarp`, shuffles, votes) used against the CUDA rules:
-    /// the caller outside its own mask, a mask naming an exited or missing lane, or lanes of
-    /// one mask calling different operations or masks.
+    /// the caller outside its own mask, a mask naming a missing lane, a shuffle reading a lane
+    /// not taking part, or lanes of one mask calling different operations or masks.
     WarpMisuse,
     /// An `ld.global.nc` read of a location that some thread writes during the kernel.
     NonCoherentRead,

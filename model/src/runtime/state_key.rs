@@ -123,6 +123,9 @@ fn mbarrier(key: &mut Vec<u64>, b: &MBarState) {
     key.extend([b.in_flight as u64, b.inits as u64]);
     optional_view(key, b.releasing.as_ref());
     optional_view(key, b.completed.last().map(|v| &**v));
+    optional_view(key, b.releasing_remote.as_ref());
+    optional_view(key, b.completed_remote.last().and_then(|v| v.as_deref()));
+    key.push(b.invalidated as u64);
     // The latest uses matter to a later `mbarrier.init` only, which a barrier initialised at
     // launch (a cluster's) never gets.
     if b.init.is_none_or(|i| i.thread != usize::MAX) {

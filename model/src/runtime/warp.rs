@@ -4,21 +4,28 @@
 //!
 //! Lanes are threads of their own (independent thread scheduling, Volta and later): they
 //! diverge whenever their code does and meet again only at a warp-synchronous operation. Rules,
-//! each with the CUDA Programming Guide sentence it rests on:
-//! - *Synchronization Functions*, `__syncwarp`: "Each calling thread must have its own bit set
-//!   in the mask and all non-exited threads named in mask must execute a corresponding
-//!   `__syncwarp()` with the same mask, or the result is undefined." A caller outside its mask,
-//!   a mask naming an exited (or missing) lane, and lanes of overlapping masks that disagree on
-//!   the mask or the operation are reported as warp misuse; a named lane that exits while
-//!   others wait for it leaves them hanging (barrier divergence); one blocked forever elsewhere
-//!   is a hang.
-//! - "Executing `__syncwarp()` guarantees memory ordering among threads participating in the
-//!   barrier": completing an instance joins the views of every arriving lane into each of them.
+//! each with the PTX ISA or CUDA Programming Guide sentence it rests on:
+//! - Waiting: PTX ISA, *shfl.sync* / *vote.sync* / *match.sync*: the instruction causes the
+//!   "executing thread to wait until all non-exited threads corresponding to membermask have
+//!   executed" it "with the same qualifiers and same membermask value"; CUDA, `__syncwarp`:
+//!   "all non-exited threads named in mask must execute a corresponding `__syncwarp()` with the
+//!   same mask". A lane named in the mask that has exited (before the others arrive, or while
+//!   they wait) is not waited for: the operation completes with the non-exited lanes. A caller
+//!   outside its mask, a mask naming a lane the warp does not have, and lanes of overlapping
+//!   masks that disagree on the mask or the operation are reported as warp misuse; a named lane
+//!   blocked forever elsewhere is a hang.
+//! - Memory ordering: PTX ISA, *bar.warp.sync*: "bar.warp.sync also guarantee memory ordering
+//!   among threads participating in barrier" (CUDA: "Executing `__syncwarp()` guarantees memory
+//!   ordering among threads participating in the barrier"): completing a `syncwarp` joins the
+//!   views of every arriving lane into each of them. The PTX ISA grants no memory ordering to
+//!   `shfl.sync`, `vote.sync` or `match.sync` (they "exchange register data"): their values
+//!   travel between registers, and no lane's view changes, so shared-memory writes "published"
+//!   by a `__ballot_sync` alone race with the reads that follow it.
 //! - *Warp Shuffle Functions*: "Threads may only read data from another thread which is
-//!   actively participating in the `__shfl_sync()` command." Shuffles and votes (*Warp Vote
-//!   Functions*, *Warp Match Functions*) take the same mask and wait for the same lanes, so
-//!   their synchronization is that of `__syncwarp` over the mask; their values travel between
-//!   registers, never through memory.
+//!   actively participating in the `__shfl_sync()` command": reading an exited lane is misuse.
+//! - `activemask` (PTX ISA, *activemask*: it "queries predicated-on active threads from the
+//!   executing warp"; the lanes executing one `activemask` together get one set): see
+//!   [`Machine::active_mask_arrive`].
 
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
@@ -37,18 +44,32 @@ struct WarpArrival {
     value: u64,
     view: Arc<View>,
     site: Site,
-    /// The threads of the lanes named in `mask`.
-    members: Arc<Vec<usize>>,
+    /// The lanes named in `mask` and their threads.
+    named: Arc<Vec<(u32, usize)>>,
 }
 
 /// Every participating lane's value of one completed warp operation, by lane.
 pub type LaneValues = Arc<Vec<(u32, u64)>>;
+
+/// One lane at an `activemask` whose group has not formed yet.
+#[derive(Clone, Debug)]
+struct ActiveArrival {
+    thread: usize,
+    /// The warp's key ([`WarpLanes::key`]).
+    warp: usize,
+    lane: u32,
+    site: Site,
+}
 
 /// Pending warp operations (per warp, by a key the caller chooses) and each lane's last result.
 #[derive(Clone, Debug, Default)]
 pub struct Warps {
     pending: Vec<(usize, Vec<WarpArrival>)>,
     results: Vec<Option<LaneValues>>,
+    /// Lanes at an `activemask` not yet grouped.
+    active: Vec<ActiveArrival>,
+    /// Per thread, the mask of the `activemask` group it was placed in and has not read yet.
+    active_results: Vec<Option<u64>>,
 }
 
 /// A warp as the kernel API sees it: which thread runs each lane (`None`: the block ends before
@@ -94,7 +115,8 @@ impl Machine {
             );
             return misuse(self, headline, vec![]);
         }
-        let mut members = Vec::new();
+        let mut named = Vec::new();
+        let mut exited = 0u64;
         for j in (0..64).filter(|j| mask & (1u64 << j) != 0) {
             match warp.lanes.get(j as usize).copied().flatten() {
                 None => {
@@ -104,15 +126,14 @@ impl Machine {
                     );
                     return misuse(self, headline, vec![]);
                 }
-                Some(u) if self.threads[u].status == Status::Done => {
-                    let headline = format!(
-                        "{name} called {op} with mask {mask:#x} at {site}, which names lane {j} \
-                         ({}), already exited",
-                        self.setup.threads[u].name
-                    );
-                    return misuse(self, headline, vec![]);
+                // "all non-exited threads corresponding to membermask": an exited lane is
+                // not waited for.
+                Some(u) => {
+                    if self.threads[u].status == Status::Done {
+                        exited |= 1 << j;
+                    }
+                    named.push((j, u));
                 }
-                Some(u) => members.push(u),
             }
         }
         let slot = match self.warps.pending.iter().position(|(k, _)| *k == warp.key) {
@@ -151,19 +172,9 @@ impl Machine {
             value,
             view,
             site,
-            members: Arc::new(members),
+            named: Arc::new(named),
         });
-        let arrived = self.warps.pending[slot]
-            .1
-            .iter()
-            .filter(|a| a.mask == mask)
-            .fold(0u64, |acc, a| acc | 1 << a.lane);
-        if arrived == mask {
-            let (group, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.warps.pending[slot].1)
-                .into_iter()
-                .partition(|a| a.mask == mask);
-            self.warps.pending[slot].1 = rest;
-            self.complete_warp_op(group);
+        if self.try_complete_warp_op(slot, mask, exited) {
             return Ok(false);
         }
         Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
@@ -171,9 +182,31 @@ impl Machine {
         Ok(true)
     }
 
-    /// Every lane of an instance arrived: each leaves knowing what all of them knew, with every
-    /// lane's value.
+    /// Complete the pending instance over `mask` in warp slot `slot` when every non-exited lane
+    /// of the mask has arrived (`exited`: the mask's lanes known to have exited).
+    fn try_complete_warp_op(&mut self, slot: usize, mask: u64, exited: u64) -> bool {
+        let arrived = self.warps.pending[slot]
+            .1
+            .iter()
+            .filter(|a| a.mask == mask)
+            .fold(0u64, |acc, a| acc | 1 << a.lane);
+        if arrived | exited != mask {
+            return false;
+        }
+        let (group, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.warps.pending[slot].1)
+            .into_iter()
+            .partition(|a| a.mask == mask);
+        self.warps.pending[slot].1 = rest;
+        self.complete_warp_op(group);
+        true
+    }
+
+    /// Every non-exited lane of an instance arrived: each leaves with every lane's value, and,
+    /// for `syncwarp` alone (PTX ISA, *bar.warp.sync*: "bar.warp.sync also guarantee memory
+    /// ordering among threads participating in barrier"), knowing what all of them knew. An
+    /// exchange (`shfl`, vote, match) moves register values only: no view changes.
     fn complete_warp_op(&mut self, group: Vec<WarpArrival>) {
+        let orders_memory = group[0].op == "syncwarp";
         let mut joined = (*group[0].view).clone();
         for a in &group[1..] {
             joined.join(&a.view, ALL_LEVELS);
@@ -187,7 +220,9 @@ impl Machine {
         }
         for a in &group {
             let th = Arc::make_mut(&mut self.threads[a.thread]);
-            th.view.join(&joined, ALL_LEVELS);
+            if orders_memory {
+                th.view.join(&joined, ALL_LEVELS);
+            }
             if th.status == Status::AtBarrier {
                 th.status = Status::Running;
                 self.wake.push(a.thread);
@@ -206,24 +241,31 @@ impl Machine {
             .expect("a completed warp operation left a result")
     }
 
-    /// `t` exits: a pending warp operation whose mask names it can never complete.
+    /// `t` exits: the pending warp operations whose masks name it no longer wait for it ("all
+    /// non-exited threads corresponding to membermask"), and complete if every other lane of
+    /// the mask has arrived. A pending `activemask` of `t` is dropped.
     pub(super) fn warp_exit(&mut self, t: usize) -> Result<(), Halt> {
-        let waiter = self
-            .warps
-            .pending
+        self.warps.active.retain(|a| a.thread != t);
+        for slot in 0..self.warps.pending.len() {
+            let mut masks: Vec<(u64, u64)> = Vec::new();
+            for a in &self.warps.pending[slot].1 {
+                if a.named.iter().any(|&(_, u)| u == t) && !masks.iter().any(|m| m.0 == a.mask) {
+                    masks.push((a.mask, self.exited_lanes(a)));
+                }
+            }
+            for (mask, exited) in masks {
+                self.try_complete_warp_op(slot, mask, exited);
+            }
+        }
+        Ok(())
+    }
+
+    /// The lanes of `a`'s mask whose threads have exited.
+    fn exited_lanes(&self, a: &WarpArrival) -> u64 {
+        a.named
             .iter()
-            .flat_map(|(_, arrivals)| arrivals)
-            .find(|a| a.members.contains(&t))
-            .cloned();
-        let Some(a) = waiter else { return Ok(()) };
-        let names = &self.setup.threads;
-        let headline = format!(
-            "{} exited without reaching the {}({:#x}) that {} waits at ({}): the waiting lanes \
-             hang",
-            names[t].name, a.op, a.mask, names[a.thread].name, a.site
-        );
-        self.fail(FailureKind::BarrierDivergence, headline, vec![]);
-        Err(Halt)
+            .filter(|&&(_, u)| self.threads[u].status == Status::Done)
+            .fold(0u64, |m, &(j, _)| m | 1 << j)
     }
 
     /// If `u` waits at a warp operation, how to say so.
@@ -240,51 +282,109 @@ impl Machine {
         ))
     }
 
-    /// `__activemask()`: the caller's bit and a choice of the other lanes that have not exited.
-    /// Under independent thread scheduling which lanes execute together at a given moment is not
-    /// specified (CUDA Programming Guide, *Warp Vote Functions*: "`__activemask()` returns a
-    /// 32-bit mask of all currently active threads in the calling warp"), so the engine explores
-    /// every subset when at most 8 other lanes are live, and otherwise all of them, none of them,
-    /// or all but one.
-    pub fn active_mask(
+    /// `activemask`, first half: lane `lane` of `warp` reaches the `activemask` at `site` and
+    /// waits there to be grouped (it stays runnable: [`Machine::active_mask_take`] groups it).
+    ///
+    /// PTX ISA, *activemask*: it "queries predicated-on active threads from the executing warp",
+    /// "an active thread will contribute 1 for its entry in the result and exited or inactive or
+    /// predicated-off thread will contribute 0": the lanes that execute one `activemask`
+    /// together are the active ones, and each of them gets that same set. Under independent
+    /// thread scheduling which lanes execute it together is not specified, so the model lets
+    /// the schedule decide: a group is formed of lanes that are at this very instruction (the
+    /// same site) at the same moment, never of a lane that has exited or already gone past it.
+    pub fn active_mask_arrive(
         &mut self,
         t: usize,
         warp: &WarpLanes,
         lane: u32,
         site: Site,
+    ) -> Result<(), Halt> {
+        self.begin(t)?;
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        self.event(
+            t,
+            site,
+            EventKind::Note(format!("activemask reached as lane {lane}")),
+        );
+        self.warps.active.push(ActiveArrival {
+            thread: t,
+            warp: warp.key,
+            lane,
+            site,
+        });
+        Ok(())
+    }
+
+    /// `activemask`, second half: the mask of `t`'s group. If another lane's
+    /// [`Machine::active_mask_take`] already placed `t` in its group, that group's mask;
+    /// otherwise `t` forms a group of itself and a choice of the lanes of its warp waiting at
+    /// the same `activemask` (every subset when at most 8 wait, else all of them, none, or all
+    /// but one), and each of them gets its mask.
+    pub fn active_mask_take(
+        &mut self,
+        t: usize,
+        site: Site,
         choose: &dyn Fn(usize) -> usize,
     ) -> Result<u64, Halt> {
         self.begin(t)?;
-        Arc::make_mut(&mut self.threads[t]).view.tick(t);
-        let live: Vec<u32> = (0..warp.lanes.len() as u32)
-            .filter(|&j| j != lane)
-            .filter(|&j| {
-                warp.lanes[j as usize].is_some_and(|u| self.threads[u].status != Status::Done)
-            })
+        let n = self.setup.threads.len();
+        if self.warps.active_results.len() < n {
+            self.warps.active_results.resize(n, None);
+        }
+        if let Some(mask) = self.warps.active_results[t].take() {
+            self.event(t, site, EventKind::Note(format!("activemask -> {mask:#x}")));
+            return Ok(mask);
+        }
+        let me = self
+            .warps
+            .active
+            .iter()
+            .position(|a| a.thread == t)
+            .expect("a lane takes its activemask after reaching it");
+        let me = self.warps.active.remove(me);
+        let same = |a: &ActiveArrival| {
+            a.warp == me.warp
+                && a.site.file() == me.site.file()
+                && a.site.line() == me.site.line()
+                && a.site.column() == me.site.column()
+        };
+        let waiting: Vec<(u32, usize)> = self
+            .warps
+            .active
+            .iter()
+            .filter(|a| same(a))
+            .map(|a| (a.lane, a.thread))
             .collect();
-        let all = live.iter().fold(0u64, |m, &j| m | 1 << j);
-        let options = if live.len() <= 8 {
-            1usize << live.len()
+        let options = if waiting.len() <= 8 {
+            1usize << waiting.len()
         } else {
-            live.len() + 2
+            waiting.len() + 2
         };
         let pick = if options >= 2 { choose(options) } else { 0 };
         if options >= 2 && self.trace {
             self.decisions.push(Decision::Pick(pick as u32));
         }
-        let others = if live.len() <= 8 {
-            live.iter()
-                .enumerate()
-                .filter(|(i, _)| pick & (1 << i) != 0)
-                .fold(0u64, |m, (_, &j)| m | 1 << j)
+        let chosen: Vec<(u32, usize)> = if waiting.len() <= 8 {
+            (0..waiting.len())
+                .filter(|i| pick & (1 << i) != 0)
+                .map(|i| waiting[i])
+                .collect()
         } else {
             match pick {
-                0 => all,
-                1 => 0,
-                k => all & !(1 << live[k - 2]),
+                0 => waiting.clone(),
+                1 => vec![],
+                k => waiting
+                    .iter()
+                    .copied()
+                    .filter(|&w| w != waiting[k - 2])
+                    .collect(),
             }
         };
-        let mask = others | 1 << lane;
+        let mask = chosen.iter().fold(1u64 << me.lane, |m, &(j, _)| m | 1 << j);
+        for &(_, u) in &chosen {
+            self.warps.active.retain(|a| a.thread != u);
+            self.warps.active_results[u] = Some(mask);
+        }
         self.event(t, site, EventKind::Note(format!("activemask -> {mask:#x}")));
         Ok(mask)
     }
@@ -309,10 +409,14 @@ impl Ctx {
         self.step(|m| Ok(m.warp_result(self.thread)))
     }
 
-    /// `__activemask()` (see [`Machine::active_mask`]).
+    /// `__activemask()` (see [`Machine::active_mask_arrive`] and [`Machine::active_mask_take`]):
+    /// the lane reaches the instruction, the other threads may run (and reach it too), then its
+    /// group forms.
     pub fn active_mask(&self, warp: &WarpLanes, lane: u32, site: Site) -> u64 {
         self.sched.point(self.thread, Point::Other);
+        self.step(|m| m.active_mask_arrive(self.thread, warp, lane, site));
+        self.sched.point(self.thread, Point::Other);
         let sched = &self.sched;
-        self.step(|m| m.active_mask(self.thread, warp, lane, site, &|n| sched.choose(n)))
+        self.step(|m| m.active_mask_take(self.thread, site, &|n| sched.choose(n)))
     }
 }

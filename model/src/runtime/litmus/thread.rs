@@ -12,7 +12,7 @@ use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, 
 use crate::runtime::async_copy::Completion;
 use crate::runtime::cluster::cluster_barrier;
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
-use crate::runtime::mbarrier::{WaitOn, WaitResult};
+use crate::runtime::mbarrier::{WaitOn, WaitResult, WaitSem};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
 
@@ -313,7 +313,8 @@ impl ThreadRun {
                     .expect("`unsupported` keeps cluster barriers in clusters");
                 if let Some(phase) = self.cluster_arrival {
                     let on = WaitOn::Token(phase);
-                    if m.mbar_wait(t, bar, on, true, site)? == WaitResult::Blocked {
+                    let sem = WaitSem::ACQUIRE_CLUSTER;
+                    if m.mbar_wait(t, bar, on, sem, true, site)? == WaitResult::Blocked {
                         self.pc -= 1;
                         return Ok(true);
                     }
