@@ -216,6 +216,25 @@ pub enum Statement {
     },
     /// An instruction.
     Instr(Instruction),
+    /// `.callprototype`, after the label that names it: the signature of the functions an
+    /// indirect `call` through that label may reach.
+    CallPrototype(CallPrototype),
+    /// `.branchtargets L1, L2, …;`, after a label: the labels a `brx.idx` naming that label
+    /// jumps to, by index.
+    BranchTargets {
+        /// Where the directive is.
+        pos: Pos,
+        /// The target labels, in order.
+        labels: Vec<String>,
+    },
+    /// `.calltargets f, g, …;`, after a label: the functions an indirect `call` naming that
+    /// label may reach.
+    CallTargets {
+        /// Where the directive is.
+        pos: Pos,
+        /// The functions' names, in order.
+        functions: Vec<String>,
+    },
     /// `{ … }`: a nested scope (NVRTC wraps inline assembly and calls in them).
     Block {
         /// Where `{` is.
@@ -223,6 +242,20 @@ pub enum Statement {
         /// The statements inside.
         body: Vec<Statement>,
     },
+}
+
+/// A `.callprototype` directive (PTX ISA, ".callprototype": "`label: .callprototype
+/// (ret-param) _ (param-list);`", each part optional, "`.noreturn`" at the end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPrototype {
+    /// Where the directive is.
+    pub pos: Pos,
+    /// The return parameters (`(.param .b32 _)`), empty when none.
+    pub returns: Vec<VarDecl>,
+    /// The input parameters, empty when none.
+    pub params: Vec<VarDecl>,
+    /// `.noreturn`: the callee does not return.
+    pub noreturn: bool,
 }
 
 /// A `.loc` directive.

@@ -6,8 +6,8 @@
 //! left margin, as NVRTC lays them out.
 
 use super::ast::{
-    AddrBase, Address, FloatLit, FuncKind, Function, Guard, Init, Instruction, Item, Linkage, Loc,
-    Module, Operand, PtrAttr, Section, StateSpace, Statement, VarDecl,
+    AddrBase, Address, CallPrototype, FloatLit, FuncKind, Function, Guard, Init, Instruction, Item,
+    Linkage, Loc, Module, Operand, PtrAttr, Section, StateSpace, Statement, VarDecl,
 };
 use std::fmt::{self, Display, Formatter, Write};
 
@@ -188,6 +188,13 @@ fn write_statement(f: &mut Formatter<'_>, s: &Statement, indent: usize) -> fmt::
         Statement::Loc(loc) => writeln!(f, "{tabs}{loc}"),
         Statement::Pragma { text, .. } => writeln!(f, "{tabs}.pragma \"{text}\";"),
         Statement::Instr(i) => writeln!(f, "{tabs}{i}"),
+        Statement::CallPrototype(p) => writeln!(f, "{tabs}{p}"),
+        Statement::BranchTargets { labels, .. } => {
+            writeln!(f, "{tabs}.branchtargets {};", labels.join(", "))
+        }
+        Statement::CallTargets { functions, .. } => {
+            writeln!(f, "{tabs}.calltargets {};", functions.join(", "))
+        }
         Statement::Block { body, .. } => {
             writeln!(f, "{tabs}{{")?;
             for s in body {
@@ -201,6 +208,23 @@ fn write_statement(f: &mut Formatter<'_>, s: &Statement, indent: usize) -> fmt::
 impl Display for Statement {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write_statement(f, self, 0)
+    }
+}
+
+impl Display for CallPrototype {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(".callprototype ")?;
+        if !self.returns.is_empty() {
+            write!(f, "({}) ", join(&self.returns, ", "))?;
+        }
+        f.write_char('_')?;
+        if !self.params.is_empty() {
+            write!(f, " ({})", join(&self.params, ", "))?;
+        }
+        if self.noreturn {
+            f.write_str(" .noreturn")?;
+        }
+        f.write_char(';')
     }
 }
 

@@ -288,7 +288,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( decl, decl, … )`: parameters or return values; `.reg` ones are registers in the body.
-    fn param_list(&mut self) -> PResult<Vec<crate::ptx::ast::VarDecl>> {
+    pub(super) fn param_list(&mut self) -> PResult<Vec<crate::ptx::ast::VarDecl>> {
         self.expect_punct('(', "opening the parameter list")?;
         let mut out = Vec::new();
         if self.eat(Tok::Punct(')')) {

@@ -4,7 +4,7 @@
 //! instructions and nested `{ }` blocks, which open a scope for the declarations inside.
 
 use super::{PResult, Parser};
-use crate::ptx::ast::{Loc, Pos, Statement};
+use crate::ptx::ast::{CallPrototype, Loc, Pos, Statement};
 use crate::ptx::lex::Tok;
 
 impl<'a> Parser<'a> {
@@ -43,6 +43,23 @@ impl<'a> Parser<'a> {
                     self.next();
                     let text = self.pragma_text()?;
                     out.push(Statement::Pragma { pos: t.pos, text });
+                }
+                Tok::Dot(d @ ("callprototype" | "branchtargets" | "calltargets")) => {
+                    if !matches!(out.last(), Some(Statement::Label { .. })) {
+                        return Err(self.error(t.pos, format!("`.{d}` must follow a label")));
+                    }
+                    self.next();
+                    out.push(match d {
+                        "callprototype" => Statement::CallPrototype(self.call_prototype(t.pos)?),
+                        "branchtargets" => Statement::BranchTargets {
+                            pos: t.pos,
+                            labels: self.name_list("a label")?,
+                        },
+                        _ => Statement::CallTargets {
+                            pos: t.pos,
+                            functions: self.name_list("a function name")?,
+                        },
+                    });
                 }
                 Tok::Dot(n) => {
                     let linkage = super::module::linkage(n);
@@ -134,6 +151,49 @@ impl<'a> Parser<'a> {
         }
         self.eat(Tok::Punct(';'));
         Ok(loc)
+    }
+
+    /// After `.callprototype`: PTX ISA, ".callprototype": "`label: .callprototype _ .noreturn;`",
+    /// "`label: .callprototype _ (param-list) .noreturn;`", "`label: .callprototype (ret-param) _
+    /// ;`", "`label: .callprototype (ret-param) _ (param-list);`".
+    fn call_prototype(&mut self, pos: Pos) -> PResult<CallPrototype> {
+        let returns = if self.peek().tok == Tok::Punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        if !self.eat(Tok::Sink) {
+            return self.expected("`_` in place of the function's name");
+        }
+        let params = if self.peek().tok == Tok::Punct('(') {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
+        let noreturn = self.eat(Tok::Dot("noreturn"));
+        self.expect_semi("the `.callprototype`")?;
+        Ok(CallPrototype {
+            pos,
+            returns,
+            params,
+            noreturn,
+        })
+    }
+
+    /// `name, name, … ;` (`.branchtargets`, `.calltargets`): PTX ISA, ".branchtargets":
+    /// "`Label: .branchtargets list-of-labels ;`"; ".calltargets": "`Label: .calltargets
+    /// list-of-functions ;`".
+    fn name_list(&mut self, what: &str) -> PResult<Vec<String>> {
+        let mut names = Vec::new();
+        loop {
+            let (n, _) = self.ident(what)?;
+            names.push(n.to_string());
+            if !self.eat(Tok::Punct(',')) {
+                break;
+            }
+        }
+        self.expect_semi("the list")?;
+        Ok(names)
     }
 
     fn loc_number(&mut self, what: &str) -> PResult<u32> {
