@@ -9,4 +9,4 @@ mod parse;
 pub mod print;
 
 pub use error::PtxError;
-pub use parse::{parse, MAX_DEPTH};
+pub use parse::{parse, parse_errors, MAX_DEPTH, MAX_ERRORS};

@@ -1,7 +1,7 @@
 //! Errors: each with its exact `line:col`.
 
 use crate::common::*;
-use scopecheck_model::ptx::MAX_DEPTH;
+use scopecheck_model::ptx::{parse_errors, MAX_DEPTH, MAX_ERRORS};
 
 #[test]
 fn error_unknown_directive() {
@@ -185,5 +185,52 @@ fn error_other_malformed_input() {
         1,
         10,
         "`.param` or `.reg`",
+    );
+}
+
+/// `(line, col)` of each error `parse_errors` reports for `src`.
+fn error_positions(src: &str) -> Vec<(u32, u32)> {
+    match parse_errors(src, "test.ptx") {
+        Ok(_) => panic!("parsed:\n{src}"),
+        Err(es) => es.iter().map(|e| (e.pos.line, e.pos.col)).collect(),
+    }
+}
+
+#[test]
+fn errors_are_recovered_from_statement_by_statement() {
+    let src = ".version 8.0\n.bogus 1\n.entry k()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, ;\n\
+               add.u32 %r1, %r1, 1;\n{\nld.u32 %r2, [%r1;\n}\nfoo bar baz;\n.frob;\nret;\n}\n\
+               .entry j()\n{\n\tret\n}\n";
+    assert_eq!(
+        error_positions(src),
+        [(2, 1), (6, 14), (9, 17), (11, 8), (12, 1), (17, 5)]
+    );
+    // `parse` reports the first of them.
+    let e = err(src);
+    assert_eq!((e.pos.line, e.pos.col), (2, 1));
+    // A function header error resumes at the next module directive.
+    let src = ".entry k(.param .q8 x)\n{\nret;\n}\n.global .u32 a;\n.entry j(\n{\n}\n";
+    assert_eq!(error_positions(src), [(1, 17), (7, 1)]);
+}
+
+#[test]
+fn errors_stop_at_the_cap_and_at_fatal_errors() {
+    let mut src = String::from(".entry k()\n{\n");
+    for _ in 0..100 {
+        src.push_str("mov.u32 %r1, ;\n");
+    }
+    src.push_str("}\n");
+    let errors = error_positions(&src);
+    assert_eq!(errors.len(), MAX_ERRORS);
+    assert_eq!(errors[MAX_ERRORS - 1], (2 + MAX_ERRORS as u32, 14));
+    // A lexical error ends the parse: nothing after it is read.
+    assert_eq!(
+        error_positions(".entry k()\n{\nmov.u32 %r1, ;\nmov.u32 %r1, 08;\nmov.u32 %r1, ;\n}\n"),
+        [(3, 14), (4, 14)]
+    );
+    // So does an unterminated block, reported once.
+    assert_eq!(
+        error_positions(".entry k()\n{\nmov.u32 %r1, ;\n{\nret;\n"),
+        [(3, 14), (4, 1)]
     );
 }

@@ -21,9 +21,31 @@ use std::collections::VecDeque;
 /// How deep `{ }` blocks and `{ }` initialiser lists may nest.
 pub const MAX_DEPTH: usize = 64;
 
-/// Parses the PTX module `src`; `path` names it in errors (`path:line:col: message`).
+/// How many errors [`parse_errors`] reports at most before it stops.
+pub const MAX_ERRORS: usize = 20;
+
+/// Parses the PTX module `src`; `path` names it in errors (`path:line:col: message`). The
+/// error is the first one in the text.
 pub fn parse(src: &str, path: &str) -> Result<Module, PtxError> {
-    Parser::new(src, path).module()
+    parse_errors(src, path).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Parses the PTX module `src`, reporting up to [`MAX_ERRORS`] errors in text order: after an
+/// error the parser skips to the end of the statement (the next `;` or the `}` of its block)
+/// or, outside function bodies, to the next module directive, and goes on. A lexical error,
+/// an unterminated block or the error cap ends the parse. The list is never empty.
+pub fn parse_errors(src: &str, path: &str) -> Result<Module, Vec<PtxError>> {
+    let mut p = Parser::new(src, path);
+    match p.module() {
+        Ok(m) if p.errors.is_empty() => Ok(m),
+        Ok(_) => Err(p.errors),
+        Err(e) => {
+            if !p.stopped {
+                p.errors.push(e);
+            }
+            Err(p.errors)
+        }
+    }
 }
 
 type PResult<T> = Result<T, PtxError>;
@@ -42,6 +64,10 @@ pub(crate) struct Parser<'a> {
     /// `.reg` declarations in scope: name and `<N>` range.
     regs: Vec<Vec<(String, Option<u32>)>>,
     depth: usize,
+    /// The errors recovered from so far.
+    errors: Vec<PtxError>,
+    /// Set once an error ends the parse (it is the last of `errors`).
+    stopped: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -55,6 +81,8 @@ impl<'a> Parser<'a> {
             last_end: Pos { line: 1, col: 1 },
             regs: vec![Vec::new()],
             depth: 0,
+            errors: Vec::new(),
+            stopped: false,
         }
     }
 
@@ -188,6 +216,71 @@ impl<'a> Parser<'a> {
         let negative = self.eat(Tok::Punct('-'));
         let v = self.uint(what)? as i64;
         Ok(if negative { v.wrapping_neg() } else { v })
+    }
+
+    /// Keeps `e` and returns to let the caller skip ahead and go on, or fails with `e` when
+    /// the parse cannot go on: after a lexical error (every later token is the end), at the
+    /// end of the input, or at the error cap. An error that already ended the parse passes.
+    fn record(&mut self, e: PtxError) -> PResult<()> {
+        if self.stopped {
+            return Err(e);
+        }
+        self.errors.push(e.clone());
+        if self.lex_error.is_some()
+            || self.peek().tok == Tok::Eof
+            || self.errors.len() >= MAX_ERRORS
+        {
+            self.stopped = true;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// After an error in a statement: skips through the next `;` or the `}` closing a block
+    /// that started in the skipped text, and stops before a `}` closing the enclosing block.
+    fn skip_statement(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.peek().tok {
+                Tok::Eof => return,
+                Tok::Punct(';') if depth == 0 => {
+                    self.next();
+                    return;
+                }
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.next();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.next();
+        }
+    }
+
+    /// After an error outside function bodies: skips at least one token, then to the next
+    /// module directive outside braces.
+    fn skip_item(&mut self) {
+        let mut depth = 0usize;
+        let mut first = true;
+        loop {
+            let t = self.peek();
+            match t.tok {
+                Tok::Eof => return,
+                Tok::Dot(n) if depth == 0 && !first && module::starts_item(n) => return,
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            first = false;
+            self.next();
+        }
     }
 
     /// Enters a nested `{ }` (block or initialiser list) opened at `pos`.

@@ -35,19 +35,39 @@ pub(super) fn linkage(name: &str) -> Option<Linkage> {
     }
 }
 
+/// Whether a directive starts a module-scope item (where recovery after an error resumes).
+pub(super) fn starts_item(name: &str) -> bool {
+    matches!(
+        name,
+        "version" | "target" | "address_size" | "file" | "section" | "pragma" | "entry" | "func"
+    ) || linkage(name).is_some()
+        || super::decl::state_space(name).is_some()
+}
+
 impl<'a> Parser<'a> {
     /// The whole module: directives and items up to the end of the input.
     pub(super) fn module(&mut self) -> PResult<Module> {
         let mut m = Module::default();
         loop {
+            if let Err(e) = self.module_directive(&mut m) {
+                self.record(e)?;
+                self.skip_item();
+            }
+            if self.peek().tok == Tok::Eof {
+                if let Some((pos, msg)) = self.lex_error.clone() {
+                    return Err(self.error(pos, msg));
+                }
+                return Ok(m);
+            }
+        }
+    }
+
+    /// One module directive or item into `m`.
+    fn module_directive(&mut self, m: &mut Module) -> PResult<()> {
+        {
             let t = self.peek();
             match t.tok {
-                Tok::Eof => {
-                    if let Some((pos, msg)) = self.lex_error.clone() {
-                        return Err(self.error(pos, msg));
-                    }
-                    return Ok(m);
-                }
+                Tok::Eof => {}
                 Tok::Dot("version") => {
                     self.next();
                     m.version = Some(self.version()?);
@@ -90,6 +110,7 @@ impl<'a> Parser<'a> {
                 _ => return self.expected("a directive"),
             }
         }
+        Ok(())
     }
 
     /// `.version major.minor`: the number's text, split at its dot.

@@ -21,82 +21,96 @@ impl<'a> Parser<'a> {
     fn statements(&mut self, open: Pos) -> PResult<Vec<Statement>> {
         let mut out = Vec::new();
         loop {
-            let t = self.peek();
-            match t.tok {
-                Tok::Punct('}') => {
-                    self.next();
-                    return Ok(out);
+            match self.statement(open, &mut out) {
+                Ok(true) => {}
+                Ok(false) => return Ok(out),
+                Err(e) => {
+                    // Recovery: the error is kept, the rest of the statement skipped.
+                    self.record(e)?;
+                    self.skip_statement();
                 }
-                Tok::Eof => {
-                    return Err(self.error(open, "unterminated block: no `}` matches this `{`"));
-                }
-                Tok::Punct('{') => {
-                    self.next();
-                    let body = self.block_body(t.pos)?;
-                    out.push(Statement::Block { pos: t.pos, body });
-                }
-                Tok::Dot("loc") => {
-                    self.next();
-                    out.push(Statement::Loc(self.loc(t.pos)?));
-                }
-                Tok::Dot("pragma") => {
-                    self.next();
-                    let text = self.pragma_text()?;
-                    out.push(Statement::Pragma { pos: t.pos, text });
-                }
-                Tok::Dot(d @ ("callprototype" | "branchtargets" | "calltargets")) => {
-                    if !matches!(out.last(), Some(Statement::Label { .. })) {
-                        return Err(self.error(t.pos, format!("`.{d}` must follow a label")));
-                    }
-                    self.next();
-                    out.push(match d {
-                        "callprototype" => Statement::CallPrototype(self.call_prototype(t.pos)?),
-                        "branchtargets" => Statement::BranchTargets {
-                            pos: t.pos,
-                            labels: self.name_list("a label")?,
-                        },
-                        _ => Statement::CallTargets {
-                            pos: t.pos,
-                            functions: self.name_list("a function name")?,
-                        },
-                    });
-                }
-                Tok::Dot(n) => {
-                    let linkage = super::module::linkage(n);
-                    let space_at = usize::from(linkage.is_some());
-                    let space = match self.peek_nth(space_at).tok {
-                        Tok::Dot(s) => super::decl::state_space(s),
-                        _ => None,
-                    };
-                    if space.is_none() {
-                        let at = self.peek_nth(space_at);
-                        let what = match at.tok {
-                            Tok::Dot(s) => format!("unknown directive `.{s}`"),
-                            _ => format!("expected a state space, found {}", at.describe(self.src)),
-                        };
-                        return Err(self.error(at.pos, what));
-                    }
-                    if linkage.is_some() {
-                        self.next();
-                    }
-                    for d in self.var_decls(t.pos, linkage)? {
-                        out.push(Statement::Decl(d));
-                    }
-                }
-                Tok::Ident(name) if self.peek_nth(1).tok == Tok::Punct(':') => {
-                    self.next();
-                    self.next();
-                    out.push(Statement::Label {
-                        pos: t.pos,
-                        name: name.to_string(),
-                    });
-                }
-                Tok::Ident(_) | Tok::Punct('@') => {
-                    out.push(Statement::Instr(self.instruction()?));
-                }
-                _ => return self.expected("a statement"),
             }
         }
+    }
+
+    /// Parses one statement into `out`; `false` after the `}` closing the block.
+    fn statement(&mut self, open: Pos, out: &mut Vec<Statement>) -> PResult<bool> {
+        let t = self.peek();
+        match t.tok {
+            Tok::Punct('}') => {
+                self.next();
+                return Ok(false);
+            }
+            Tok::Eof => {
+                return Err(self.error(open, "unterminated block: no `}` matches this `{`"));
+            }
+            Tok::Punct('{') => {
+                self.next();
+                let body = self.block_body(t.pos)?;
+                out.push(Statement::Block { pos: t.pos, body });
+            }
+            Tok::Dot("loc") => {
+                self.next();
+                out.push(Statement::Loc(self.loc(t.pos)?));
+            }
+            Tok::Dot("pragma") => {
+                self.next();
+                let text = self.pragma_text()?;
+                out.push(Statement::Pragma { pos: t.pos, text });
+            }
+            Tok::Dot(d @ ("callprototype" | "branchtargets" | "calltargets")) => {
+                if !matches!(out.last(), Some(Statement::Label { .. })) {
+                    return Err(self.error(t.pos, format!("`.{d}` must follow a label")));
+                }
+                self.next();
+                out.push(match d {
+                    "callprototype" => Statement::CallPrototype(self.call_prototype(t.pos)?),
+                    "branchtargets" => Statement::BranchTargets {
+                        pos: t.pos,
+                        labels: self.name_list("a label")?,
+                    },
+                    _ => Statement::CallTargets {
+                        pos: t.pos,
+                        functions: self.name_list("a function name")?,
+                    },
+                });
+            }
+            Tok::Dot(n) => {
+                let linkage = super::module::linkage(n);
+                let space_at = usize::from(linkage.is_some());
+                let space = match self.peek_nth(space_at).tok {
+                    Tok::Dot(s) => super::decl::state_space(s),
+                    _ => None,
+                };
+                if space.is_none() {
+                    let at = self.peek_nth(space_at);
+                    let what = match at.tok {
+                        Tok::Dot(s) => format!("unknown directive `.{s}`"),
+                        _ => format!("expected a state space, found {}", at.describe(self.src)),
+                    };
+                    return Err(self.error(at.pos, what));
+                }
+                if linkage.is_some() {
+                    self.next();
+                }
+                for d in self.var_decls(t.pos, linkage)? {
+                    out.push(Statement::Decl(d));
+                }
+            }
+            Tok::Ident(name) if self.peek_nth(1).tok == Tok::Punct(':') => {
+                self.next();
+                self.next();
+                out.push(Statement::Label {
+                    pos: t.pos,
+                    name: name.to_string(),
+                });
+            }
+            Tok::Ident(_) | Tok::Punct('@') => {
+                out.push(Statement::Instr(self.instruction()?));
+            }
+            _ => return self.expected("a statement"),
+        }
+        Ok(true)
     }
 
     /// After `.loc`. PTX ISA, ".loc": "`.loc file_index line_number column_position`" and
