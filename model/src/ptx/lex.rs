@@ -464,7 +464,7 @@ mod tests {
         let mut lx = Lexer::new("// c\n  /* a\n b */ x");
         let t = lx.next_token().unwrap();
         assert_eq!(t.tok, Tok::Ident("x"));
-        assert_eq!(t.pos, Pos { line: 3, col: 6 });
+        assert_eq!(t.pos, Pos { line: 3, col: 7 });
     }
 
     #[test]

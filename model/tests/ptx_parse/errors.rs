@@ -140,6 +140,11 @@ fn error_over_deep_nesting() {
     assert!(err(&src).message.contains("nested deeper than"));
     let src = format!(".global .u32 a = {}", "{".repeat(1_000_000));
     assert!(err(&src).message.contains("nested deeper than"));
+    // Operand lists nest no deeper either.
+    for open in ["{", "("] {
+        let src = format!(".entry k()\n{{\nmov.b32 {};\n}}\n", open.repeat(1_000_000));
+        fails_at(&src, 3, 9 + MAX_DEPTH as u32 - 1, "nested deeper than");
+    }
     // Exactly at the limit parses.
     let src = format!(
         ".entry k()\n{}{}",

@@ -96,13 +96,17 @@ impl<'a> Parser<'a> {
             }
             Tok::Punct('{') => {
                 self.next();
-                let items = self.operand_list('}')?;
-                Ok(Operand::Vector(items))
+                self.enter(t.pos, "operand lists")?;
+                let items = self.operand_list('}');
+                self.leave();
+                Ok(Operand::Vector(items?))
             }
             Tok::Punct('(') => {
                 self.next();
-                let items = self.operand_list(')')?;
-                Ok(Operand::List(items))
+                self.enter(t.pos, "operand lists")?;
+                let items = self.operand_list(')');
+                self.leave();
+                Ok(Operand::List(items?))
             }
             Tok::Sink => {
                 self.next();
