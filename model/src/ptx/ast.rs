@@ -44,6 +44,28 @@ pub enum Item {
     Var(VarDecl),
     /// An `.entry` or `.func` definition or declaration.
     Func(Function),
+    /// `.section NAME { … }`: a debug section (DWARF data), kept as its text between the braces.
+    Section(Section),
+    /// `.pragma "…";` at module scope.
+    Pragma {
+        /// Where the directive is.
+        pos: Pos,
+        /// The string, without quotes.
+        text: String,
+    },
+}
+
+/// A `.section` directive: PTX ISA, ".section": "`.section section_name { dwarf-lines }`". Its
+/// lines are DWARF data for debuggers, which nothing here reads: the text between the braces is
+/// kept as written, so that printing gives it back byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Where the directive starts.
+    pub pos: Pos,
+    /// The section's name without its dot (`debug_info`, `debug_str`).
+    pub name: String,
+    /// The text between `{` and the matching `}`, exactly as written.
+    pub text: String,
 }
 
 /// `.visible`, `.extern`, `.weak` or `.common` before a declaration.
@@ -126,6 +148,14 @@ pub enum Init {
     Scalar(Operand),
     /// `{a, b, …}`, possibly nested for multi-dimensional arrays.
     List(Vec<Init>),
+    /// `generic(sym)` or `generic(sym)+N`: the generic address of a variable (PTX ISA,
+    /// "Initializers": "`generic()` is used to get the generic address of the variable").
+    Generic {
+        /// The variable's name.
+        name: String,
+        /// `+N` / `-N` after the closing parenthesis.
+        offset: i64,
+    },
 }
 
 /// Whether a function is a kernel or a device function.
@@ -186,6 +216,25 @@ pub enum Statement {
     },
     /// An instruction.
     Instr(Instruction),
+    /// `.callprototype`, after the label that names it: the signature of the functions an
+    /// indirect `call` through that label may reach.
+    CallPrototype(CallPrototype),
+    /// `.branchtargets L1, L2, …;`, after a label: the labels a `brx.idx` naming that label
+    /// jumps to, by index.
+    BranchTargets {
+        /// Where the directive is.
+        pos: Pos,
+        /// The target labels, in order.
+        labels: Vec<String>,
+    },
+    /// `.calltargets f, g, …;`, after a label: the functions an indirect `call` naming that
+    /// label may reach.
+    CallTargets {
+        /// Where the directive is.
+        pos: Pos,
+        /// The functions' names, in order.
+        functions: Vec<String>,
+    },
     /// `{ … }`: a nested scope (NVRTC wraps inline assembly and calls in them).
     Block {
         /// Where `{` is.
@@ -193,6 +242,20 @@ pub enum Statement {
         /// The statements inside.
         body: Vec<Statement>,
     },
+}
+
+/// A `.callprototype` directive (PTX ISA, ".callprototype": "`label: .callprototype
+/// (ret-param) _ (param-list);`", each part optional, "`.noreturn`" at the end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPrototype {
+    /// Where the directive is.
+    pub pos: Pos,
+    /// The return parameters (`(.param .b32 _)`), empty when none.
+    pub returns: Vec<VarDecl>,
+    /// The input parameters, empty when none.
+    pub params: Vec<VarDecl>,
+    /// `.noreturn`: the callee does not return.
+    pub noreturn: bool,
 }
 
 /// A `.loc` directive.
