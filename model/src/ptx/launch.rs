@@ -432,3 +432,23 @@ fn kind_of(ty: Ty) -> ElemKind {
         _ => ElemKind::U32,
     }
 }
+
+/// Check the kernel in the PTX file `path` (its text `source`): the launch flags of its first
+/// line, overridden by `cli` for the flags named in `cli_set` (`grid`, `block`, …; `--arg`s
+/// replace by name). A `.cu` file must be compiled to PTX first. Errors (bad input, exit 2 for
+/// a CLI): a parse error, an instruction the interpreter does not decode, a missing `--arg`, an
+/// access the model cannot represent.
+pub fn check_ptx(
+    source: &str,
+    path: &str,
+    cli: &Launch,
+    cli_set: &[&str],
+    checker: &Checker,
+) -> Result<Report, String> {
+    let launch = Launch::from_source(source)
+        .map_err(|e| format!("{path}:{e}"))?
+        .overridden_by(cli, cli_set);
+    let module = super::parse(source, path).map_err(|e| e.to_string())?;
+    let program = Program::new(&module, path)?;
+    prepare(program, &launch)?.check(checker)
+}

@@ -386,7 +386,7 @@ fn flatten_init(i: &Init, elem: Ty, out: &mut Vec<u8>, site: Site) -> Result<(),
             out.extend_from_slice(&v.to_le_bytes()[..elem.bytes() as usize]);
             Ok(())
         }
-        Init::Scalar(other) => Err(format!(
+        other => Err(format!(
             "{site}: initialiser `{other:?}` (an address) is not supported"
         )),
     }

@@ -2,7 +2,7 @@
 //! asynchronous ones the interpreter refuses for now (`mbarrier`, `cp.async*`, cluster shared
 //! memory).
 
-use super::{only, ty_of, Names, Op, RedOp, ShflMode, Src, VoteMode};
+use super::{only, ty_of, Names, Op, RedOp, ShflMode, VoteMode};
 use crate::ptx::ast::Operand;
 use crate::scope::{Order, Scope};
 
@@ -248,13 +248,5 @@ fn bar(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
             })
         }
         _ => Err("unknown barrier form".into()),
-    }
-}
-
-/// A constant operand's value, if it is one.
-pub fn imm(s: &Src) -> Option<u64> {
-    match s {
-        Src::Imm(v) => Some(*v),
-        _ => None,
     }
 }
