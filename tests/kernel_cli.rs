@@ -68,7 +68,14 @@ fn json_says_bounded_or_complete() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"], "pass");
     assert_eq!(v["complete"], true);
-    let out = run(&[ok.to_str().unwrap(), "--json", "--engine", "random", "--budget", "20"]);
+    let out = run(&[
+        ok.to_str().unwrap(),
+        "--json",
+        "--engine",
+        "random",
+        "--budget",
+        "20",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(v["bounded"], true);
@@ -76,11 +83,17 @@ fn json_says_bounded_or_complete() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let unknown = write("unknown.ptx", &MP.replace("ret;\n$READER", "frob.b32 %r1;\n$READER"));
+    let unknown = write(
+        "unknown.ptx",
+        &MP.replace("ret;\n$READER", "frob.b32 %r1;\n$READER"),
+    );
     let out = run(&[unknown.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("unknown.ptx:17:") && err.contains("frob"), "{err}");
+    assert!(
+        err.contains("unknown.ptx:17:") && err.contains("frob"),
+        "{err}"
+    );
     let no_arg = write("noarg.ptx", &MP.replace("// scopecheck:", "// nothing:"));
     let out = run(&[no_arg.to_str().unwrap(), "--grid", "2"]);
     let err = String::from_utf8_lossy(&out.stderr);

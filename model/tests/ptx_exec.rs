@@ -338,7 +338,10 @@ fn unknown_instruction_names_it_and_its_line() {
     let body = ".visible .entry k()\n{\n    frobnicate.b32 %r1;\n    ret;\n}\n";
     let e = check("", body).unwrap_err();
     // Line 1 is the flags comment, 2-4 the header, so `frobnicate` is on line 7.
-    assert!(e.contains("test.ptx:7:5") && e.contains("frobnicate"), "{e}");
+    assert!(
+        e.contains("test.ptx:7:5") && e.contains("frobnicate"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -435,25 +438,65 @@ fn arithmetic_semantics() {
         ("bfe.u32 %r1, 0xabcd, 4, 8;", "%r1", 0xbc),
         ("bfe.s32 %r1, 0x80, 4, 4;", "%r1", 0xffff_fff8),
         ("bfi.b32 %r1, 15, 0, 4, 4;", "%r1", 0xf0),
-        ("prmt.b32 %r1, 0x44332211, 0x88776655, 0x7654;", "%r1", 0x8877_6655),
+        (
+            "prmt.b32 %r1, 0x44332211, 0x88776655, 0x7654;",
+            "%r1",
+            0x8877_6655,
+        ),
         ("cvt.s64.s32 %rd1, -1;", "%rd1", u64::MAX),
         ("cvt.u8.u32 %r1, 0x1ff;", "%r1", 0xff),
         ("cvt.sat.s8.s32 %r1, 300;", "%r1", 127),
         ("cvt.rn.f32.s32 %f1, -3;", "%f1", (-3.0f32).to_bits() as u64),
-        ("cvt.rzi.s32.f32 %r1, 0fC0200000;", "%r1", (-2i32) as u32 as u64),
-        ("cvt.rmi.s32.f32 %r1, 0fC0200000;", "%r1", (-3i32) as u32 as u64),
-        ("add.f32 %f1, 0f3FC00000, 0f40000000;", "%f1", 3.5f32.to_bits() as u64),
-        ("mul.rn.f32 %f1, 0f3FC00000, 0f40000000;", "%f1", 3.0f32.to_bits() as u64),
-        ("fma.rn.f32 %f1, 0f3FC00000, 0f40000000, 0f3F800000;", "%f1", 4.0f32.to_bits() as u64),
-        ("div.rn.f32 %f1, 0f3F800000, 0f40800000;", "%f1", 0.25f32.to_bits() as u64),
+        (
+            "cvt.rzi.s32.f32 %r1, 0fC0200000;",
+            "%r1",
+            (-2i32) as u32 as u64,
+        ),
+        (
+            "cvt.rmi.s32.f32 %r1, 0fC0200000;",
+            "%r1",
+            (-3i32) as u32 as u64,
+        ),
+        (
+            "add.f32 %f1, 0f3FC00000, 0f40000000;",
+            "%f1",
+            3.5f32.to_bits() as u64,
+        ),
+        (
+            "mul.rn.f32 %f1, 0f3FC00000, 0f40000000;",
+            "%f1",
+            3.0f32.to_bits() as u64,
+        ),
+        (
+            "fma.rn.f32 %f1, 0f3FC00000, 0f40000000, 0f3F800000;",
+            "%f1",
+            4.0f32.to_bits() as u64,
+        ),
+        (
+            "div.rn.f32 %f1, 0f3F800000, 0f40800000;",
+            "%f1",
+            0.25f32.to_bits() as u64,
+        ),
         ("selp.b32 %r1, 7, 9, %p3;", "%r1", 9),
         ("slct.s32.s32 %r1, 7, 9, -1;", "%r1", 9),
         ("mov.b64 %rd1, {%r8, %r9};", "%rd1", 0x0000_0002_0000_0001),
-        ("mov.b64 {%r1, %r2}, 0x0000000500000004; add.s32 %r1, %r1, %r2;", "%r1", 9),
+        (
+            "mov.b64 {%r1, %r2}, 0x0000000500000004; add.s32 %r1, %r1, %r2;",
+            "%r1",
+            9,
+        ),
         ("setp.lt.s32 %p1, -1, 0; selp.u32 %r1, 1, 0, %p1;", "%r1", 1),
         ("setp.lt.u32 %p1, -1, 0; selp.u32 %r1, 1, 0, %p1;", "%r1", 0),
-        ("setp.eq.and.s32 %p1|%p2, 1, 1, %p3; selp.u32 %r1, 1, 0, %p2;", "%r1", 0),
-        ("setp.eq.or.s32 %p1|%p2, 1, 2, %p4; selp.u32 %r1, 1, 0, %p1;", "%r1", 1),
+        (
+            "setp.eq.and.s32 %p1|%p2, 1, 1, %p3; selp.u32 %r1, 1, 0, %p2;",
+            "%r1",
+            0,
+        ),
+        (
+            "setp.eq.or.s32 %p1|%p2, 1, 2, %p4; selp.u32 %r1, 1, 0, %p1;",
+            "%r1",
+            1,
+        ),
         ("and.pred %p1, %p3, %p4; selp.u32 %r1, 1, 0, %p1;", "%r1", 0),
         ("xor.pred %p1, %p3, %p4; selp.u32 %r1, 1, 0, %p1;", "%r1", 1),
         ("mov.u32 %r1, %lanemask_lt;", "%r1", 0),
@@ -559,4 +602,37 @@ $END:
         start.elapsed().as_secs_f64()
     );
     assert!(r.passed(), "{r}");
+}
+
+/// Real NVRTC output (the parser's fixtures, `compute_90 -lineinfo`): every kernel decodes, or
+/// the decoder names the instruction it refuses with its `file:line:col`.
+#[test]
+fn nvrtc_fixtures_decode_or_name_what_they_refuse() {
+    use scopecheck_model::ptx::program::Program;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    let mut decoded = 0;
+    for p in &paths {
+        let src = std::fs::read_to_string(p).unwrap();
+        let path = p.display().to_string();
+        let module = scopecheck_model::ptx::parse(&src, &path).unwrap();
+        match Program::new(&module, &path) {
+            Ok(prog) => {
+                decoded += 1;
+                println!("{path}: {} functions decoded", prog.funcs.len());
+            }
+            Err(e) => {
+                println!("{e}");
+                assert!(e.starts_with(&format!("{path}:")), "{e}");
+                assert!(e.contains("`"), "{e}");
+            }
+        }
+    }
+    println!("{decoded} of {} NVRTC fixtures decode", paths.len());
 }

@@ -70,8 +70,7 @@ fn check(args: &Args) -> Result<(scopecheck_model::kernel::Report, String), Stri
             args.file
         ));
     }
-    let source =
-        std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
+    let source = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
     let mut launch = Launch::default();
     let mut set = Vec::new();
     for (name, value) in [
