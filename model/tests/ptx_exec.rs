@@ -636,3 +636,38 @@ fn nvrtc_fixtures_decode_or_name_what_they_refuse() {
     }
     println!("{decoded} of {} NVRTC fixtures decode", paths.len());
 }
+
+#[test]
+fn cluster_barrier_orders_blocks_of_a_cluster() {
+    let body = |arrive: &str| {
+        format!(
+            r#"
+.visible .entry k(.param .u64 x)
+{{
+    .reg .pred %p<3>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [x];
+    mov.u32 %r1, %cluster_ctarank;
+    setp.ne.s32 %p1, %r1, 0;
+    @%p1 bra $SKIP;
+    st.global.u32 [%rd1], 7;
+$SKIP:
+    {arrive}
+    barrier.cluster.wait.aligned;
+    @!%p1 bra $END;
+    ld.global.u32 %r2, [%rd1];
+    setp.ne.s32 %p2, %r2, 7;
+    @%p2 trap;
+$END:
+    ret;
+}}
+"#
+        )
+    };
+    let flags = "--grid 2 --cluster 2 --arg x=u32[1]";
+    let r = check(flags, &body("barrier.cluster.arrive.aligned;")).unwrap();
+    assert!(r.passed() && r.complete, "{r}");
+    let v = verdict(flags, &body("barrier.cluster.arrive.relaxed.aligned;"));
+    assert_eq!(v, Verdict::Fail(FailureKind::DataRace));
+}

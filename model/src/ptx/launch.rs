@@ -299,7 +299,7 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
     let func = &program.funcs[entry];
     let grid = launch.runtime_grid();
     if let Some(c) = launch.cluster {
-        if grid.blocks % c != 0 {
+        if !grid.blocks.is_multiple_of(c) {
             return Err(format!(
                 "--cluster: {} blocks do not divide into clusters of {c}",
                 grid.blocks
@@ -404,8 +404,8 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
             .map(|i| {
                 let at = i * r.granule as usize;
                 let mut b = [0u8; 8];
-                for k in 0..r.granule as usize {
-                    b[k] = r.init.get(at + k).copied().unwrap_or(0);
+                for (k, byte) in b.iter_mut().enumerate().take(r.granule as usize) {
+                    *byte = r.init.get(at + k).copied().unwrap_or(0);
                 }
                 u64::from_le_bytes(b)
             })

@@ -62,15 +62,13 @@ impl Ctx {
     /// A weak access of the locations `locs` in one step (an interpreted PTX access that covers
     /// several elements of a buffer: each overlapped location is read, see the module
     /// documentation). With `defined`, reading a location's initial value is a failure of kind
-    /// [`FailureKind::UninitializedRead`] (shared memory, which CUDA does not initialise);
-    /// `name` names a location in that report.
+    /// [`FailureKind::UninitializedRead`] (shared memory, which CUDA does not initialise).
     pub fn load_multi(
         &self,
         locs: &[usize],
         order: Order,
         scope: Option<crate::scope::Scope>,
         defined: bool,
-        name: &dyn Fn(usize) -> String,
         site: Site,
     ) -> Vec<Bits> {
         let mirror = match locs {
@@ -96,7 +94,7 @@ impl Ctx {
                         format!(
                             "{who} reads {} at {site} before any thread wrote it (shared \
                              memory is uninitialised at launch)",
-                            name(loc)
+                            m.setup.locs[loc].name
                         ),
                         vec![],
                     );

@@ -328,6 +328,13 @@ pub enum Op {
         /// `bar.red`: the reduction, its destination and predicate.
         red: Option<(RedOp, Dst, Src)>,
     },
+    /// `barrier.cluster.arrive{.release|.relaxed}`: arrive on the cluster's barrier.
+    ClusterArrive {
+        /// `.release` (the default) rather than `.relaxed`.
+        release: bool,
+    },
+    /// `barrier.cluster.wait{.acquire}`: wait for the phase of the thread's last arrive.
+    ClusterWait,
     /// `bar.warp.sync membermask`.
     WarpSync {
         /// The mask.

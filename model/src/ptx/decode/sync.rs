@@ -195,7 +195,8 @@ fn scope_of(m: &str) -> Result<Scope, String> {
 
 /// `bar{.cta}.sync a{, b}`, `bar{.cta}.arrive a, b`, `barrier{.cta}.sync{.aligned} a{, b}`,
 /// `barrier{.cta}.arrive{.aligned} a, b`, `bar{.cta}.red.op.pred p, a{, b}, {!}c`, and
-/// `bar.warp.sync membermask`. "bar{.cta}.sync is equivalent to barrier{.cta}.sync.aligned";
+/// `bar.warp.sync membermask`, `barrier.cluster.arrive{.release,.relaxed}{.aligned}`,
+/// `barrier.cluster.wait{.acquire}{.aligned}`. "bar{.cta}.sync is equivalent to barrier{.cta}.sync.aligned";
 /// the model treats aligned and non-aligned forms alike (every thread of the count must arrive
 /// at the same barrier id; reaching a different instruction is reported as divergence for
 /// `syncthreads`-shaped uses by the runtime).
@@ -206,6 +207,19 @@ fn bar(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
         .filter(|x| !matches!(*x, "cta" | "aligned"))
         .collect();
     match m.as_slice() {
+        // PTX ISA, *barrier.cluster*: "The optional .relaxed qualifier on barrier.cluster.arrive
+        // specifies that there are no memory ordering and visibility guarantees provided for the
+        // memory accesses performed prior to barrier.cluster.arrive"; otherwise it has release
+        // semantics, and barrier.cluster.wait acquire semantics by default.
+        ["cluster", "arrive"] | ["cluster", "arrive", "release"] if ops.is_empty() => {
+            Ok(Op::ClusterArrive { release: true })
+        }
+        ["cluster", "arrive", "relaxed"] if ops.is_empty() => {
+            Ok(Op::ClusterArrive { release: false })
+        }
+        ["cluster", "wait"] | ["cluster", "wait", "acquire"] if ops.is_empty() => {
+            Ok(Op::ClusterWait)
+        }
         ["warp", "sync"] => {
             let [mask] = ops else {
                 return Err("bar.warp.sync takes 1 operand".into());

@@ -3,7 +3,7 @@
 
 use super::{le, Thread};
 use crate::ptx::decode::{Addr, AddrBase, AtomOp, Op, Sem, Space, Src};
-use crate::ptx::layout::{from_generic, to_generic, Layout, Region, PARAM_BASE, WINDOW};
+use crate::ptx::layout::{from_generic, to_generic, Region, PARAM_BASE, WINDOW};
 use crate::ptx::value::Ty;
 use crate::runtime::memory::Bits;
 use crate::runtime::report::{FailureKind, RmwKind, Site};
@@ -176,7 +176,7 @@ impl Thread<'_> {
     /// unsupported error (see the layout's module docs).
     fn locations(&self, r: &Region, off: u64, size: u64, strong: bool, site: Site) -> Vec<usize> {
         let g = r.granule;
-        if off % g != 0 || size % g != 0 || (strong && size != g) {
+        if !off.is_multiple_of(g) || !size.is_multiple_of(g) || (strong && size != g) {
             self.fail(
                 FailureKind::Unsupported,
                 site,
@@ -241,7 +241,6 @@ impl Thread<'_> {
                 let region = &self.layout.regions[r];
                 let defined = region.space == Space::Shared;
                 let rt = self.t.rt;
-                let name = |loc: usize| location_name(self.layout, loc);
                 match sem {
                     Sem::Weak if nc => {
                         let locs = self.locations(region, off, size * n as u64, false, site);
@@ -250,7 +249,7 @@ impl Thread<'_> {
                     }
                     Sem::Weak => {
                         let locs = self.locations(region, off, size * n as u64, false, site);
-                        let bits = rt.load_multi(&locs, Order::Weak, None, defined, &name, site);
+                        let bits = rt.load_multi(&locs, Order::Weak, None, defined, site);
                         split(&bits, region.granule, size, n)
                     }
                     Sem::Volatile | Sem::Strong(..) => {
@@ -259,7 +258,7 @@ impl Thread<'_> {
                             .map(|i| {
                                 let at = off + i as u64 * size;
                                 let locs = self.locations(region, at, size, true, site);
-                                rt.load_multi(&locs, order, Some(scope), defined, &name, site)[0]
+                                rt.load_multi(&locs, order, Some(scope), defined, site)[0]
                             })
                             .collect()
                     }
@@ -422,33 +421,4 @@ fn join(values: &[u64], size: u64, granule: u64) -> Vec<Bits> {
         bytes.extend_from_slice(&v.to_le_bytes()[..size as usize]);
     }
     bytes.chunks(granule as usize).map(le).collect()
-}
-
-/// `name[i]@blockB` for a location.
-fn location_name(layout: &Layout, loc: usize) -> String {
-    for r in &layout.regions {
-        let copies = if r.space == Space::Shared {
-            (r.per_block * 0 + 1).max(1)
-        } else {
-            1
-        };
-        let _ = copies;
-        let total = if r.space == Space::Shared && r.per_block > 0 {
-            usize::MAX
-        } else {
-            r.elements()
-        };
-        if loc >= r.first_loc && loc - r.first_loc < total && r.space != Space::Const {
-            let rel = loc - r.first_loc;
-            if r.space == Space::Shared && r.per_block > 0 {
-                let (b, i) = (rel / r.per_block, rel % r.per_block);
-                if i < r.elements() {
-                    return format!("{}[{}]@block{b} (byte {})", r.name, i, i as u64 * r.granule);
-                }
-                continue;
-            }
-            return format!("{}[{rel}]", r.name);
-        }
-    }
-    format!("location {loc}")
 }

@@ -61,6 +61,8 @@ pub struct Thread<'a> {
     mark: Option<(usize, Private)>,
     /// The current iteration synchronized with other threads.
     synced: bool,
+    /// The thread's last `barrier.cluster.arrive`, for the `barrier.cluster.wait` after it.
+    cluster_arrival: Option<crate::kernel::ClusterArrival>,
 }
 
 /// Run `entry` for the calling thread with the kernel parameters' bytes `params`.
@@ -84,6 +86,7 @@ pub fn run(prog: &Program, layout: &Layout, entry: usize, params: &[Vec<u8>], t:
         },
         mark: None,
         synced: false,
+        cluster_arrival: None,
     };
     th.push_frame(entry, slots, vec![]);
     th.run_loop();

@@ -157,6 +157,21 @@ impl Thread<'_> {
                 self.set(d, leader as u64);
                 self.set(p, (leader == self.t.lane()) as u64);
             }
+            Op::ClusterArrive { release } => {
+                let arrival = self.t.rt.barrier_cluster_arrive(*release, site);
+                self.cluster_arrival = Some(arrival);
+            }
+            Op::ClusterWait => match self.cluster_arrival.take() {
+                Some(arrival) => self.t.rt.barrier_cluster_wait(arrival, site),
+                // "barrier.cluster.wait … causes the executing thread to wait for all
+                // non-exited threads of the cluster to perform barrier.cluster.arrive": a wait
+                // with no arrive of its own before it is undefined.
+                None => self.fail(
+                    FailureKind::BarrierMisuse,
+                    site,
+                    "barrier.cluster.wait without a barrier.cluster.arrive before it".into(),
+                ),
+            },
             _ => unreachable!("every instruction kind is executed somewhere: {op:?}"),
         }
     }
