@@ -671,3 +671,10 @@ $END:
     let v = verdict(flags, &body("barrier.cluster.arrive.relaxed.aligned;"));
     assert_eq!(v, Verdict::Fail(FailureKind::DataRace));
 }
+
+#[test]
+fn a_loop_without_memory_operations_is_a_bounded_possible_hang() {
+    let body = ".visible .entry k()\n{\n$L:\n    bra.uni $L;\n}\n";
+    let v = verdict("", body);
+    assert_eq!(v, Verdict::Fail(FailureKind::PossibleHang));
+}

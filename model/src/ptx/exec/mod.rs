@@ -31,6 +31,11 @@ use crate::kernel::ThreadCtx;
 use crate::runtime::report::{FailureKind, Site};
 use std::sync::Arc;
 
+/// Instructions one thread may execute in one execution before it is cut off as a possible
+/// hang: a loop that never touches memory is no step of the machine, so the runtime's step
+/// bound does not see it.
+pub const MAX_INSTRUCTIONS: u64 = 5_000_000;
+
 /// One call frame.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Frame {
@@ -134,7 +139,21 @@ impl Thread<'_> {
     }
 
     fn run_loop(&mut self) {
+        let mut executed = 0u64;
         loop {
+            executed += 1;
+            if executed > MAX_INSTRUCTIONS {
+                let site = self.func().site;
+                self.fail(
+                    FailureKind::PossibleHang,
+                    site,
+                    format!(
+                        "executed {MAX_INSTRUCTIONS} instructions in `{}` without ending \
+                         (a loop that never touches memory?)",
+                        self.func().name
+                    ),
+                );
+            }
             let pc = self.frame().pc;
             let Some(step) = self.func().code.get(pc) else {
                 // Falling off the end of a function returns from it.
