@@ -110,7 +110,7 @@ impl Model {
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
     /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir`, `ptx-v8` (PTX 8's async proxy, bulk
-    /// copies and clusters), each its built-in `.cat` file.
+    /// copies and clusters), `opencl`, `vulkan`, each its built-in `.cat` file.
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
@@ -119,6 +119,14 @@ impl Model {
             "ptx-v8" | "ptx80" => {
                 static PTX_V8: OnceLock<Arc<CatModel>> = OnceLock::new();
                 Model::Cat(Arc::clone(builtin(&PTX_V8, "ptx-v8")))
+            }
+            "opencl" => {
+                static OPENCL: OnceLock<Arc<CatModel>> = OnceLock::new();
+                Model::Cat(Arc::clone(builtin(&OPENCL, "opencl")))
+            }
+            "vulkan" => {
+                static VULKAN: OnceLock<Arc<CatModel>> = OnceLock::new();
+                Model::Cat(Arc::clone(builtin(&VULKAN, "vulkan")))
             }
             _ => return None,
         })
