@@ -472,3 +472,19 @@ fn vulkan_forms_the_ir_lacks_are_refused_where_written() {
         assert_eq!(err(&vulkan(row)), format!("7:{col}: {message}"), "{row}");
     }
 }
+
+#[test]
+fn nesting_past_the_bound_is_an_error_not_a_crash() {
+    let deep_if = format!("{}*y = 1;", "if (1) ".repeat(100_000));
+    assert!(err(&kernel(&deep_if)).contains("nested too deep: more than 64 blocks or parentheses"));
+    let deep_paren = format!("int r0 = {}1{};", "(".repeat(100_000), ")".repeat(100_000));
+    assert!(err(&kernel(&deep_paren)).contains("nested too deep"));
+    let deep_not = format!("int r0 = {}1;", "!".repeat(100_000));
+    assert!(err(&kernel(&deep_not)).contains("nested too deep"));
+    // Within the bound, all is read.
+    ok(&kernel(&format!(
+        "int r0 = {}1{};",
+        "(".repeat(60),
+        ")".repeat(60)
+    )));
+}

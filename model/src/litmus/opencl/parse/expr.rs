@@ -51,13 +51,18 @@ impl P<'_, '_> {
         }
     }
 
-    /// `Excl re`, `cast re`, `Ast address` (`reReadNa`), and the primaries.
+    /// `Excl re`, `cast re`, `reParenthesis`, and the primaries.
     fn unary(&mut self, prog: &Program, params: &[Param]) -> Result<CExpr> {
+        if self.is("!") || self.is("(") {
+            return self.nested(|p| p.prefixed(prog, params));
+        }
+        self.primary(prog, params)
+    }
+
+    /// `Excl re`, `cast re` and `reParenthesis`: the forms that nest.
+    fn prefixed(&mut self, prog: &Program, params: &[Param]) -> Result<CExpr> {
         if self.eat("!") {
             return Ok(CExpr::Not(Box::new(self.unary(prog, params)?)));
-        }
-        if self.eat("*") {
-            return Ok(CExpr::Deref(self.address(prog, params)?));
         }
         if self.is("(") {
             // `cast : LPar typeSpecifier Ast* RPar`, else `reParenthesis`.
@@ -71,6 +76,14 @@ impl P<'_, '_> {
             let inner = self.expr(prog, params)?;
             self.expect(")")?;
             return Ok(CExpr::Paren(Box::new(inner)));
+        }
+        self.primary(prog, params)
+    }
+
+    /// `Ast address` (`reReadNa`), constants, registers and calls.
+    fn primary(&mut self, prog: &Program, params: &[Param]) -> Result<CExpr> {
+        if self.eat("*") {
+            return Ok(CExpr::Deref(self.address(prog, params)?));
         }
         let at = self.here();
         match self.peek() {

@@ -25,6 +25,10 @@ use std::collections::HashMap;
 
 type Result<T> = std::result::Result<T, LitmusError>;
 
+/// How deep blocks (`if`, `while` arms) and expressions (parentheses, `!`, casts) may nest:
+/// the parser, the lowering and the printer recurse along them.
+pub const MAX_NESTING: usize = 64;
+
 /// Reads an OpenCL test from `src` (comments `(* *)` already blanked) from the offset after
 /// its name; `tail` parses herd's tail from a byte offset into the program.
 pub(in crate::litmus) fn program(
@@ -46,6 +50,7 @@ pub(in crate::litmus) fn program(
         err: &err,
         pos: &pos,
         arrays: HashMap::new(),
+        depth: 0,
     };
     let mut program = Program {
         name,
@@ -151,9 +156,24 @@ pub(super) struct P<'t, 'e> {
     err: &'e dyn Fn(usize, String) -> LitmusError,
     pos: &'e dyn Fn(usize) -> Span,
     arrays: HashMap<String, (LocId, u32)>,
+    /// Blocks and expressions open at this point.
+    depth: usize,
 }
 
 impl<'t> P<'t, '_> {
+    /// Runs `f` one nesting level deeper, refusing input nested past [`MAX_NESTING`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth == MAX_NESTING {
+            return self.fail(format!(
+                "nested too deep: more than {MAX_NESTING} blocks or parentheses"
+            ));
+        }
+        self.depth += 1;
+        let out = f(self);
+        self.depth -= 1;
+        out
+    }
+
     fn peek(&self) -> Option<&'t Tok> {
         self.toks.get(self.i).map(|t| &t.tok)
     }

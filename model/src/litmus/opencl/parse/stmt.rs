@@ -25,10 +25,10 @@ impl P<'_, '_> {
 
     /// `expression | LBrace expression* RBrace`: an arm of an `if`, `else` or `while`.
     fn arm(&mut self, prog: &Program, params: &[Param]) -> Result<Vec<Located>> {
-        match self.eat("{") {
-            true => self.block_body(prog, params),
-            false => Ok(vec![self.stmt(prog, params)?]),
-        }
+        self.nested(|p| match p.eat("{") {
+            true => p.block_body(prog, params),
+            false => Ok(vec![p.stmt(prog, params)?]),
+        })
     }
 
     /// `LPar re RPar`: the condition of an `if` or `while`.
