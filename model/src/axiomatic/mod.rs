@@ -111,7 +111,8 @@ impl Model {
 
     /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir`, `ptx-v8` (PTX 8's async proxy, bulk
     /// copies and clusters), `ptx-v8-lenient` (ptx-v8 with a generic read ordered before a later
-    /// bulk copy's write without a proxy fence), each its built-in `.cat` file.
+    /// bulk copy's write without a proxy fence), `opencl`, `vulkan`, each its built-in `.cat`
+    /// file.
     pub fn from_name(name: &str) -> Option<Model> {
         Some(match name {
             "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
@@ -124,6 +125,14 @@ impl Model {
             "ptx-v8-lenient" => {
                 static PTX_V8_LENIENT: OnceLock<Arc<CatModel>> = OnceLock::new();
                 Model::Cat(Arc::clone(builtin(&PTX_V8_LENIENT, "ptx-v8-lenient")))
+            }
+            "opencl" => {
+                static OPENCL: OnceLock<Arc<CatModel>> = OnceLock::new();
+                Model::Cat(Arc::clone(builtin(&OPENCL, "opencl")))
+            }
+            "vulkan" => {
+                static VULKAN: OnceLock<Arc<CatModel>> = OnceLock::new();
+                Model::Cat(Arc::clone(builtin(&VULKAN, "vulkan")))
             }
             _ => return None,
         })

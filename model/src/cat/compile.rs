@@ -108,6 +108,9 @@ pub enum Base {
     /// `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`).
     Global,
     Local,
+    /// OpenCL: accesses to a non-atomic object (a location no declaration gives an atomic
+    /// type; herd's and Dat3M's `NAL`).
+    NonAtomicLoc,
     /// Same device.
     Sdv,
     /// Vulkan: same subgroup, workgroup, queue family instance; system-synchronizes-with.
@@ -198,6 +201,7 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("ALL", Base::AllSvm, Ty::Set),
     ("GLOBAL", Base::Global, Ty::Set),
     ("LOCAL", Base::Local, Ty::Set),
+    ("NAL", Base::NonAtomicLoc, Ty::Set),
     ("sdv", Base::Sdv, Ty::Rel),
     ("ssg", Base::Ssg, Ty::Rel),
     ("swg", Base::Swg, Ty::Rel),

@@ -214,6 +214,7 @@ fn base(ev: &Events, b: Base) -> Val {
         Base::AllSvm => Val::Set(cl(&|op| op.scope == Some(OpenClScope::AllSvmDevices))),
         Base::Global => Val::Set(cl(&|op| op.global)),
         Base::Local => Val::Set(cl(&|op| op.local)),
+        Base::NonAtomicLoc => Val::Set(cl(&|op| op.nonatomic_location)),
         Base::Sdv => Val::Rel(ev.sdv.clone()),
         Base::Ssg => Val::Rel(ev.ssg.clone()),
         Base::Swg => Val::Rel(ev.swg.clone()),

@@ -28,6 +28,7 @@
 //! | `WG`, `DV` | Vulkan workgroup and device scope, OpenCL `memory_scope_work_group` and `memory_scope_device` |
 //! | `WI`, `ALL` | OpenCL `memory_scope_work_item`, `memory_scope_all_svm_devices` |
 //! | `GLOBAL`, `LOCAL` | OpenCL: accesses to global (local) memory, fences with `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`) |
+//! | `NAL` | OpenCL: accesses to a non-atomic object (no declaration gives the location an atomic type) |
 //! | `swg`, `sdv` | same work-group (Vulkan workgroup instance, OpenCL `wg`), same device (`gpu`, OpenCL `dev`) |
 //!
 //! The engine reads three names a model may bind: `ms` (static: the pairs the fence.sc order

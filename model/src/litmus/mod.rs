@@ -6,7 +6,6 @@ pub mod async_ops;
 pub mod error;
 pub mod ir;
 pub mod opencl;
-mod opencl_parse;
 pub mod parse;
 pub mod print;
 pub mod vulkan;

@@ -286,7 +286,7 @@ impl<'a> Parser<'a> {
     fn whole_program(&mut self) -> Result<Program> {
         let name = self.header()?;
         if self.opencl {
-            return super::opencl_parse::program(
+            return super::opencl::parse::program(
                 self.src,
                 self.original,
                 self.file,
@@ -375,14 +375,18 @@ impl<'a> Parser<'a> {
             }
             None => return self.err(self.pos, "empty file: expected `PTX <name>` header"),
         }
-        let name: Vec<&str> = words.collect();
+        // The name runs up to a quoted description on the same line (herd: `X86 SB "..."`),
+        // which the description reader takes.
+        let quote_at = line.text.find('"');
+        let named = &line.text[..quote_at.unwrap_or(line.text.len())];
+        let name: Vec<&str> = named.split_whitespace().skip(1).collect();
         if name.is_empty() {
             return self.err(
                 line.at + line.text.len(),
                 "missing test name after the dialect",
             );
         }
-        self.pos = line_end;
+        self.pos = quote_at.map_or(line_end, |q| line.at + q);
         Ok(name.join(" "))
     }
 
@@ -395,10 +399,11 @@ impl<'a> Parser<'a> {
                 return Ok(out);
             }
             let open = self.pos;
-            match self.rest()[1..].find('"') {
-                Some(len) => {
-                    out.push(self.src[open + 1..open + 1 + len].to_string());
-                    self.pos = open + len + 2;
+            // `\"` is a quote inside the string, `\\` a backslash.
+            match super::opencl::parse::string(self.rest()) {
+                Some((text, len)) => {
+                    out.push(text);
+                    self.pos = open + len;
                 }
                 None => return self.err(open, "unterminated comment string"),
             }
@@ -1122,6 +1127,34 @@ impl<'a> Parser<'a> {
                     b: ins.operand(2)?,
                 })
             }
+            // Vulkan's `localSub : Sub register Comma value Comma value`, for a constant
+            // subtrahend: an addition of its negation.
+            "sub" if parts.len() == 1 && self.vulkan => {
+                ins.arity(3)?;
+                let b = match ins.operand(2)? {
+                    Operand::Imm(k) => Operand::Imm(k.wrapping_neg()),
+                    Operand::Reg(_) => return self.err(
+                        args[2].at,
+                        "subtracting a register is not supported (the IR adds; subtract constants)",
+                    ),
+                };
+                Ok(Instr::Add {
+                    dst: ins.reg(0)?,
+                    a: ins.operand(1)?,
+                    b,
+                })
+            }
+            "mul" | "div" if parts.len() == 1 && self.vulkan => self.err(
+                mnemonic.at,
+                format!("`{}` is not supported: the IR has addition only", parts[0]),
+            ),
+            "bge" | "ble" | "bgt" | "blt" if parts.len() == 1 && self.vulkan => self.err(
+                mnemonic.at,
+                format!(
+                    "`{}` is not supported: the IR's branches test equality (`beq`, `bne`)",
+                    parts[0]
+                ),
+            ),
             "beq" | "bne" if parts.len() == 1 => {
                 ins.arity(3)?;
                 let cmp = if parts[0] == "beq" { Cmp::Eq } else { Cmp::Ne };
@@ -2123,12 +2156,24 @@ impl<'a> Ins<'_, 'a> {
                 op.sem_av = true;
             } else if *q == "semvis" && (access || barrier) && !op.sem_vis {
                 op.sem_vis = true;
-            } else if opcode == "rmw" && rmw_op.is_none() && matches!(*q, "add" | "sub" | "exch") {
+            } else if opcode == "rmw"
+                && rmw_op.is_none()
+                && matches!(*q, "add" | "sub" | "and" | "or" | "xor" | "exch")
+            {
+                // `operation : Period (Add | Sub | Mul | Div | And | Or | Xor)` (none: an
+                // exchange).
                 rmw_op = Some(match *q {
                     "add" => RmwOp::Add,
                     "sub" => RmwOp::Sub,
+                    "and" => RmwOp::And,
+                    "or" => RmwOp::Or,
+                    "xor" => RmwOp::Xor,
                     _ => RmwOp::Exch,
                 });
+            } else if opcode == "rmw" && matches!(*q, "mul" | "div") {
+                return bad(format!(
+                    "`rmw.{q}` is not supported: the IR's read-modify-writes do not multiply or divide"
+                ));
             } else {
                 return bad(format!(
                     "unknown or repeated qualifier `.{q}` on `{}`",
@@ -2393,7 +2438,34 @@ impl<'a> CondParser<'_, 'a> {
             }
             return Ok(Term::Reg(thread, reg));
         }
-        let name = self.p.identifier(tok, "register, location or integer")?;
+        // `assertionValue : varName LBracket DigitSequence RBracket | varName | LBracket
+        // varName RBracket | ...`: an array element `y[1]`, a location `x` or `[x]`.
+        let bracketed = tok.text == "[";
+        let tok = match bracketed {
+            true => {
+                let Some(inner) = self.tokens.get(self.i).copied() else {
+                    return self.p.err(self.end, "condition ends too early");
+                };
+                if self.tokens.get(self.i + 1).map(|t| t.text) != Some("]") {
+                    return self.p.err(inner.at, "expected `[location]`");
+                }
+                self.i += 2;
+                inner
+            }
+            false => tok,
+        };
+        let mut name = self.p.identifier(tok, "register, location or integer")?;
+        let index = (
+            self.peek(),
+            self.tokens.get(self.i + 1),
+            self.tokens.get(self.i + 2),
+        );
+        if let (Some("["), Some(k), Some(close)) = index {
+            if !bracketed && close.text == "]" && k.text.bytes().all(|b| b.is_ascii_digit()) {
+                name = format!("{name}[{}]", k.text);
+                self.i += 3;
+            }
+        }
         match self.prog.location_named(&name) {
             Some(loc) => Ok(Term::Loc(loc)),
             None => self.p.err(

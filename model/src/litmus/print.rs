@@ -2,7 +2,8 @@
 
 use super::async_ops::MbarrierState;
 use super::ir::*;
-use super::opencl::{print_kernels, OpenClTest};
+use super::opencl::parse::quote;
+use super::opencl::{print_init, print_kernels, OpenClTest};
 use super::vulkan::{VulkanKind, VulkanOp};
 use super::warp::WarpPart;
 use std::fmt::Write;
@@ -17,7 +18,7 @@ pub fn print(p: &Program) -> String {
     let dialect = if p.vulkan.is_some() { "VULKAN" } else { "PTX" };
     writeln!(out, "{dialect} {}", p.name).unwrap();
     for c in &p.comments {
-        writeln!(out, "\"{c}\"").unwrap();
+        writeln!(out, "{}", quote(c)).unwrap();
     }
     out.push_str("{\n");
     // Exchange slots are the lowering's, which parsing the exchanges makes again.
@@ -123,10 +124,12 @@ fn tail(p: &Program, out: &mut String) {
 /// An OpenCL test in herd's OpenCL C dialect: its initial state, its kernels as written, its
 /// tail.
 fn opencl(p: &Program, test: &OpenClTest) -> String {
-    let mut out = format!("OPENCL {}\n{{\n", p.name);
-    for (l, loc) in p.locations.iter().enumerate() {
-        writeln!(out, "  [{}] = {};", loc.name, p.initial_value(l)).unwrap();
+    let mut out = format!("OPENCL {}\n", p.name);
+    for c in &p.comments {
+        writeln!(out, "{}", quote(c)).unwrap();
     }
+    out.push_str("{\n");
+    print_init(&mut out, p, test);
     out.push_str("}\n\n");
     let placements: Vec<(u32, u32)> = p
         .threads

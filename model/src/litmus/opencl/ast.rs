@@ -1,0 +1,361 @@
+//! The syntax tree of an OpenCL C litmus test as written (Dat3M's `LitmusC.g4`, the OpenCL
+//! productions of herd's C litmus syntax): what the printer prints back and the lowering reads.
+//! Each type names the grammar rule it stands for.
+
+use super::{OpenClScope, Region};
+use crate::litmus::ir::{LocId, Reg, RmwOp, Span, ThreadId, Value};
+use crate::scope::Order;
+use serde::{Deserialize, Serialize};
+
+/// What makes a program an OpenCL test: its initial state and kernels as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenClTest {
+    /// `variableDeclaratorList`: the declarations of the initial state, in order.
+    #[serde(default)]
+    pub init: Vec<InitDecl>,
+    pub threads: Vec<Kernel>,
+}
+
+/// `globalDeclarator`: one declaration of the initial state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitDecl {
+    /// `typeSpecifier?`.
+    pub ty: Option<CType>,
+    pub item: InitItem,
+}
+
+/// The forms of `globalDeclarator` this dialect reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InitItem {
+    /// `globalDeclaratorLocation`: `[x] = 1`, `x = 1`, `x = ATOMIC_VAR_INIT(1)`, `x`.
+    Location {
+        loc: LocId,
+        bracketed: bool,
+        value: Option<InitValue>,
+    },
+    /// `globalDeclaratorRegister`: `P0:r0 = 1` (or `0:r0 = 1`).
+    Register {
+        thread: ThreadId,
+        reg: Reg,
+        value: InitValue,
+    },
+    /// `globalDeclaratorArray`: `y[2] = {1, 2}`, `y[2]`, `y[] = {1, 2}`; its elements are the
+    /// locations `y[0]`, `y[1]`, ... (`first` is `y[0]`).
+    Array {
+        name: String,
+        first: LocId,
+        len: u32,
+        /// Whether the length was written between the brackets.
+        sized: bool,
+        /// `initArray`, when written.
+        values: Option<Vec<Value>>,
+    },
+}
+
+/// `initConstantValue`: `1` or `ATOMIC_VAR_INIT(1)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InitValue {
+    Const(Value),
+    AtomicVarInit(Value),
+}
+
+impl InitValue {
+    /// The value held.
+    pub fn value(self) -> Value {
+        match self {
+            InitValue::Const(v) | InitValue::AtomicVarInit(v) => v,
+        }
+    }
+}
+
+/// `typeSpecifier` (and `pointerTypeSpecifier` without its address space): `volatile`, a
+/// basic or atomic type, and how many `*` follow.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CType {
+    pub volatile: bool,
+    pub base: BaseType,
+    pub pointers: u8,
+}
+
+/// `basicTypeSpecifier`: the integer types of OpenCL C and their atomic forms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BaseType {
+    Int,
+    Uint,
+    Char,
+    IntPtr,
+    AtomicInt,
+    AtomicUint,
+}
+
+impl BaseType {
+    /// Every type, with its spelling.
+    pub const ALL: [(BaseType, &'static str); 6] = [
+        (BaseType::Int, "int"),
+        (BaseType::Uint, "uint"),
+        (BaseType::Char, "char"),
+        (BaseType::IntPtr, "intptr_t"),
+        (BaseType::AtomicInt, "atomic_int"),
+        (BaseType::AtomicUint, "atomic_uint"),
+    ];
+
+    /// The C spelling.
+    pub fn name(self) -> &'static str {
+        BaseType::ALL
+            .iter()
+            .find(|(t, _)| *t == self)
+            .map_or("int", |(_, n)| n)
+    }
+
+    /// The type a spelling names.
+    pub fn from_name(name: &str) -> Option<BaseType> {
+        BaseType::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(t, _)| *t)
+    }
+
+    /// OpenCL C §6.13.11.6: `atomic_int` and `atomic_uint` are the atomic integer types.
+    pub fn is_atomic(self) -> bool {
+        matches!(self, BaseType::AtomicInt | BaseType::AtomicUint)
+    }
+}
+
+/// One work-item's kernel (`threadContent`): its parameters and statements.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kernel {
+    pub params: Vec<Param>,
+    pub body: Vec<Located>,
+}
+
+/// A statement and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Located {
+    pub stmt: CStmt,
+    pub span: Span,
+}
+
+/// `threadArgument`: `volatile global atomic_int* x`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Param {
+    /// The location named (the first element of an array).
+    pub loc: LocId,
+    /// `None`: no address space named (the generic one; the test's locations are global).
+    pub region: Option<Region>,
+    pub atomic: bool,
+    pub volatile: bool,
+    /// The type as written (`int`, `atomic_uint`, ...).
+    #[serde(default = "default_base")]
+    pub base: BaseType,
+}
+
+fn default_base() -> BaseType {
+    BaseType::Int
+}
+
+impl Param {
+    /// The memory region the parameter's accesses touch.
+    pub fn memory(&self) -> Region {
+        self.region.unwrap_or(Region::Global)
+    }
+}
+
+/// `expression`: a statement of a kernel body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CStmt {
+    /// `nreRegDeclaration`: `int r;` or `int r = e;` (the type as written).
+    Decl(CType, Reg, Option<CExpr>),
+    /// `nreAssignment` to a register: `r = e;`.
+    Assign(Reg, CExpr),
+    /// `nreAssignment` through a pointer: `*x = e;` (a non-atomic store).
+    Store(Address, CExpr),
+    /// `reAsNre` and the call statements (`nreC11Store`, `nreOpenCLFence`, ...): an expression
+    /// evaluated for its effects.
+    Expr(CExpr),
+    /// `nreOpenCLBarrier`: `B1: barrier(CLK_GLOBAL_MEM_FENCE);` (the scope may follow the
+    /// flags).
+    Barrier {
+        id: u32,
+        flags: Flags,
+        scope: Option<OpenClScope>,
+    },
+    /// `ifExpression`: `if (c) s else s` (an arm is a statement or a braced block).
+    If(CExpr, Vec<Located>, Vec<Located>),
+    /// `whileExpression`: `while (c) s`.
+    While(CExpr, Vec<Located>),
+}
+
+/// `openCLFenceFlags`: `CLK_GLOBAL_MEM_FENCE`, `CLK_LOCAL_MEM_FENCE`, or both joined by `|`
+/// (in the order written).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flags {
+    pub global: bool,
+    pub local: bool,
+    /// Both, `CLK_LOCAL_MEM_FENCE` written first.
+    pub local_first: bool,
+}
+
+/// The memory an address names: a kernel parameter, `offset` elements on (`y + 1`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Address {
+    /// The location the parameter names.
+    pub base: LocId,
+    pub offset: u32,
+    /// Written in parentheses (`*(y + 1)`, `atomic_load((x))`).
+    pub parens: bool,
+}
+
+/// `re`: an expression.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CExpr {
+    /// `constant`.
+    Int(Value),
+    /// `boolConst`: `true`, `false`.
+    Bool(bool),
+    /// `varName`: a register.
+    Reg(Reg),
+    /// `reReadNa`: `*x`, a non-atomic load.
+    Deref(Address),
+    /// A call of an atomic function.
+    Call(Box<Call>),
+    /// `reOpBoolNot`: `!e`.
+    Not(Box<CExpr>),
+    /// `reOpBool`, `reOpCompare`, `reOpArith`: `a op b`.
+    Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `reParenthesis`: `(e)`.
+    Paren(Box<CExpr>),
+    /// `reCast`: `(int) e`.
+    Cast(CType, Box<CExpr>),
+}
+
+/// The binary operators (`opBool`, `opCompare`, `opArith`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Add,
+    Sub,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    Xor,
+    BitOr,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// Every operator with its spelling and C precedence (higher binds tighter; C11 6.5.5 to
+    /// 6.5.14: multiplicative, additive, relational, equality, `&`, `^`, `|`, `&&`, `||`).
+    pub const ALL: [(BinOp, &'static str, u8); 15] = [
+        (BinOp::Mul, "*", 9),
+        (BinOp::Div, "/", 9),
+        (BinOp::Add, "+", 8),
+        (BinOp::Sub, "-", 8),
+        (BinOp::Le, "<=", 7),
+        (BinOp::Ge, ">=", 7),
+        (BinOp::Lt, "<", 7),
+        (BinOp::Gt, ">", 7),
+        (BinOp::Eq, "==", 6),
+        (BinOp::Ne, "!=", 6),
+        (BinOp::And, "&&", 2),
+        (BinOp::Or, "||", 1),
+        (BinOp::BitAnd, "&", 5),
+        (BinOp::Xor, "^", 4),
+        (BinOp::BitOr, "|", 3),
+    ];
+
+    /// The C spelling.
+    pub fn symbol(self) -> &'static str {
+        BinOp::ALL
+            .iter()
+            .find(|(o, ..)| *o == self)
+            .map_or("+", |(_, s, _)| s)
+    }
+
+    /// The precedence (see [`BinOp::ALL`]).
+    pub fn precedence(self) -> u8 {
+        BinOp::ALL
+            .iter()
+            .find(|(o, ..)| *o == self)
+            .map_or(0, |(.., p)| *p)
+    }
+}
+
+/// A call of an OpenCL C atomic function. `explicit` is the `_explicit` form (orders and
+/// scope given; the scope may be left out); the plain form is `memory_order_seq_cst` and
+/// `memory_scope_device` (OpenCL C, §6.13.11.1: "The non-explicit versions ... use
+/// memory_order_seq_cst ... memory_scope_device").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Call {
+    /// `reC11Load`, `reC11LoadExplicit`.
+    Load { loc: Address, mode: Mode },
+    /// `nreC11Store`, `nreC11StoreExplicit`.
+    Store {
+        loc: Address,
+        value: CExpr,
+        mode: Mode,
+    },
+    /// `C11AtomicOp` (`atomic_fetch_<op>[_explicit]`) and `reC11AtomicXchg[Explicit]`.
+    Fetch {
+        op: RmwOp,
+        loc: Address,
+        value: CExpr,
+        mode: Mode,
+    },
+    /// `reC11SCmpXchg[Explicit]`: `atomic_compare_exchange_strong[_explicit](obj, expected,
+    /// desired, ...)`: `expected` is a location (a pointer argument) that receives the value
+    /// read on failure.
+    CompareExchange {
+        loc: Address,
+        expected: Address,
+        desired: CExpr,
+        mode: Mode,
+        fail: Option<Order>,
+    },
+    /// `nreOpenCLFence`: `atomic_work_item_fence(flags, order, scope)`.
+    Fence {
+        flags: Flags,
+        order: Order,
+        scope: OpenClScope,
+    },
+}
+
+/// How an atomic function was called: plain, or explicit with its order and optional scope.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    Plain,
+    Explicit(Order, Option<OpenClScope>),
+}
+
+impl Mode {
+    pub fn order(self) -> Order {
+        match self {
+            Mode::Plain => Order::Sc,
+            Mode::Explicit(o, _) => o,
+        }
+    }
+
+    pub fn scope(self) -> OpenClScope {
+        match self {
+            Mode::Explicit(_, Some(s)) => s,
+            _ => OpenClScope::Device,
+        }
+    }
+}
+
+/// The names of the `atomic_fetch_<op>` functions' operations (OpenCL C §6.13.11.7.5:
+/// `add`, `sub`, `or`, `xor`, `and`, `min`, `max`).
+pub const FETCH_OPS: [(&str, RmwOp); 7] = [
+    ("add", RmwOp::Add),
+    ("sub", RmwOp::Sub),
+    ("or", RmwOp::Or),
+    ("xor", RmwOp::Xor),
+    ("and", RmwOp::And),
+    ("min", RmwOp::Min),
+    ("max", RmwOp::Max),
+];
