@@ -2,7 +2,7 @@
 //! `scopecheck check` entries: each row's committed PTX runs through this executable's
 //! `scopecheck kernel FILE.ptx --json` at the launch of the kernel's `// scopecheck:` line, and
 //! its exit status and failure kind are compared with the row's expectation; a failure's trace
-//! must name a line of the `.cu` file.
+//! must name a line of the source file (the `.cu`).
 
 use crate::cli::check::{Outcome, Status};
 use crate::cuda_corpus::Row;
@@ -18,13 +18,9 @@ pub fn check(row: &Row) -> Outcome {
     let run = std::env::current_exe().and_then(|exe| crate::cuda_corpus::run(&exe, &ptx, LIMIT));
     let (got, status) = match run {
         Ok(run) => match run.agrees(&row.expected) {
-            // A failure must be shown at its CUDA line (the PTX's `.loc`), not only in PTX.
-            Ok(()) if run.kind.is_some() && !run.names_cuda_line(&row.cu) => (
-                format!(
-                    "{} (its trace names no line of {})",
-                    run.describe(),
-                    row.cu.display()
-                ),
+            // A failure must be shown at its source line (the PTX's `.loc`), not only in PTX.
+            Ok(()) if run.kind.is_some() && !names_source(&run, row) => (
+                format!("{} (its trace names no source line)", run.describe()),
                 Status::Mismatch,
             ),
             Ok(()) => (run.describe(), Status::Match),
@@ -41,4 +37,10 @@ pub fn check(row: &Row) -> Outcome {
         seconds: start.elapsed().as_secs_f64(),
         about: format!("{} ({})", row.reason, row.at),
     }
+}
+
+/// Whether the run's report names a line of the row's source file.
+fn names_source(run: &crate::cuda_corpus::Run, row: &Row) -> bool {
+    row.source_name()
+        .is_some_and(|name| run.names_source_line(&name))
 }

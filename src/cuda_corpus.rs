@@ -3,7 +3,8 @@
 //! `tests/cuda_corpus.rs` (which includes this file with `#[path]`) both use it.
 //!
 //! A manifest is CSV with the header `file,expected[,reason]` (`#` starts a comment line, fields
-//! are trimmed): `file` is a `.cu` beside the manifest, whose committed `.ptx` sits next to it;
+//! are trimmed): `file` is a `.cu` under the manifest's directory, whose committed `.ptx` sits
+//! next to it, or a `.ptx` alone (PTX from another compiler, e.g. Triton);
 //! `expected` is `pass` or a failure kind in kebab case ([`KINDS`]), or several joined with `|`
 //! for a bug with more than one symptom, any of which some interleaving reaches first.
 
@@ -129,8 +130,8 @@ impl std::fmt::Display for Expected {
 /// One manifest row.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// The `.cu` file, joined to the manifest's directory.
-    pub cu: PathBuf,
+    /// The `.cu` or `.ptx` file, joined to the manifest's directory.
+    pub file: PathBuf,
     /// What it must do.
     pub expected: Expected,
     /// Why (the specification sentence), possibly empty.
@@ -140,9 +141,34 @@ pub struct Row {
 }
 
 impl Row {
-    /// The committed PTX beside the `.cu`.
+    /// The PTX: the committed `.ptx` beside a `.cu`, or the row's `.ptx`.
     pub fn ptx(&self) -> PathBuf {
-        self.cu.with_extension("ptx")
+        self.file.with_extension("ptx")
+    }
+
+    /// The CUDA source, for a `.cu` row.
+    pub fn cu(&self) -> Option<&Path> {
+        self.file
+            .extension()
+            .is_some_and(|e| e == "cu")
+            .then_some(self.file.as_path())
+    }
+
+    /// The file name of the source the PTX's line information names: the `.cu`, or for a `.ptx`
+    /// row the name in its first `.file` directive (`.file 1 "dir/kernels.py"` gives
+    /// `kernels.py`). `None` for PTX without line information.
+    pub fn source_name(&self) -> Option<String> {
+        if let Some(cu) = self.cu() {
+            return cu.file_name().map(|n| n.to_string_lossy().into_owned());
+        }
+        let text = std::fs::read_to_string(&self.file).ok()?;
+        text.lines().find_map(|line| {
+            let rest = line.trim().strip_prefix(".file")?;
+            let quoted = rest.split('"').nth(1)?;
+            Path::new(quoted)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
     }
 }
 
@@ -195,16 +221,16 @@ pub fn read_manifest(manifest: &Path) -> Result<(Vec<Row>, Vec<String>), String>
             errors.push(format!("{at}: expected `file,expected[,reason]`"));
             continue;
         };
-        let cu = dir.join(file);
-        if cu.extension().is_none_or(|e| e != "cu") || !cu.is_file() {
+        let path = dir.join(file);
+        if path.extension().is_none_or(|e| e != "cu" && e != "ptx") || !path.is_file() {
             errors.push(format!(
-                "{at}: `{file}` is not a .cu file beside the manifest"
+                "{at}: `{file}` is not a .cu or .ptx file under the manifest's directory"
             ));
             continue;
         }
         match Expected::parse(expected) {
             Ok(expected) => rows.push(Row {
-                cu,
+                file: path,
                 expected,
                 reason: record.get(2).unwrap_or("").to_string(),
                 at,
@@ -268,12 +294,9 @@ impl Run {
         }
     }
 
-    /// Whether the report names a line of the CUDA file `cu` (`NAME.cu:LINE`), as a trace of a
-    /// failure found in PTX with `.loc` lines does.
-    pub fn names_cuda_line(&self, cu: &Path) -> bool {
-        let Some(name) = cu.file_name().and_then(|n| n.to_str()) else {
-            return false;
-        };
+    /// Whether the report names a line of the source file `name` (`NAME.cu:LINE`), as a trace
+    /// of a failure found in PTX with `.loc` lines does.
+    pub fn names_source_line(&self, name: &str) -> bool {
         let needle = format!("{name}:");
         [&self.stdout, &self.stderr].iter().any(|text| {
             text.match_indices(&needle).any(|(i, _)| {
@@ -424,10 +447,9 @@ mod tests {
             stdout: stdout.to_string(),
             stderr: String::new(),
         };
-        let cu = Path::new("corpus/cuda/k.cu");
-        assert!(run("at corpus/cuda/k.cu:14 (k.ptx:40:5)").names_cuda_line(cu));
-        assert!(!run("at k.ptx:40:5").names_cuda_line(cu));
-        assert!(!run("k.cu: no line").names_cuda_line(cu));
+        assert!(run("at corpus/cuda/k.cu:14 (k.ptx:40:5)").names_source_line("k.cu"));
+        assert!(!run("at k.ptx:40:5").names_source_line("k.cu"));
+        assert!(!run("k.cu: no line").names_source_line("k.cu"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The CUDA corpus (`corpus/cuda/MANIFEST.csv`) through the `scopecheck kernel` binary: every
 //! row's committed `.ptx` always, and its `.cu` through NVRTC when NVRTC is found (a visible skip
-//! line otherwise). Each run must exit as the row says (0 pass, 1 a failure) with the row's
-//! failure kind in its `--json` report, and a failure's trace must name a line of the `.cu`.
+//! line otherwise; rows of PTX from other compilers have no `.cu`). Each run must exit as the row
+//! says (0 pass, 1 a failure) with the row's failure kind in its `--json` report, and a failure's
+//! trace must name a line of the source (the `.cu`, or the file of the PTX's `.file`).
 //! Without NVRTC, `scopecheck kernel FILE.cu` must say in one line how to get it, exit 2.
 //!
 //! A plain `main` (harness = false) so that the `.cu` runs are reported as *skipped* without
@@ -37,10 +38,10 @@ fn check(row: &Row, file: &Path) -> Result<(), String> {
             row.expected, run.stdout, run.stderr
         )
     })?;
-    if matches!(row.expected, Expected::Fail(_)) && !run.names_cuda_line(&row.cu) {
+    let source = row.source_name().ok_or("the PTX has no line information")?;
+    if matches!(row.expected, Expected::Fail(_)) && !run.names_source_line(&source) {
         return Err(format!(
-            "the failure's trace names no line of {}:\n{}",
-            row.cu.display(),
+            "the failure's trace names no line of {source}:\n{}",
             run.stdout
         ));
     }
@@ -92,10 +93,11 @@ fn main() {
     for row in &rows {
         let ptx = row.ptx();
         record(ptx.display().to_string(), check(row, &ptx));
-        match &nvrtc {
-            Ok(_) => record(row.cu.display().to_string(), check(row, &row.cu)),
-            Err(e) => {
-                println!("SKIP {}: {e}", row.cu.display());
+        match (row.cu(), &nvrtc) {
+            (None, _) => {}
+            (Some(cu), Ok(_)) => record(cu.display().to_string(), check(row, cu)),
+            (Some(cu), Err(e)) => {
+                println!("SKIP {}: {e}", cu.display());
                 skipped += 1;
             }
         }

@@ -1,4 +1,4 @@
-// scopecheck: --grid 2 --block 2 --arg partial=u32[2] --arg count=u32[1] --arg total=u32[1] --arg in=u32[4]=1,2,3,4
+// scopecheck: --grid 2 --block 2 --arg in=u32[4]=1,2,3,4 --arg partial=u32[2] --arg count=u32[1] --arg total=u32[1]
 // Last-block reduction (the "threadFenceReduction" pattern), FIXED: thread 0 makes its block's
 // partial sum visible device-wide with __threadfence() before it takes a ticket, and the block
 // that draws the last ticket fences again before it reads the other blocks' partial sums.

@@ -1,4 +1,4 @@
-// scopecheck: --grid 2 --block 2 --arg partial=u32[2] --arg count=u32[1] --arg total=u32[1] --arg in=u32[4]=1,2,3,4
+// scopecheck: --grid 2 --block 2 --arg in=u32[4]=1,2,3,4 --arg partial=u32[2] --arg count=u32[1] --arg total=u32[1]
 // Last-block reduction (the "threadFenceReduction" pattern) WITHOUT __threadfence: each block
 // sums its slice in shared memory, thread 0 publishes the block's sum to partial[] and takes a
 // ticket; the block that draws the last ticket adds up every block's partial sum.

@@ -5,6 +5,9 @@
 # Needs NVRTC: `pip install nvidia-cuda-nvrtc nvidia-cuda-cccl` in the active virtual
 # environment (or set CUDA_HOME); .ci/run's .venv-cuda is used when present.
 #
+# The `.cu`'s first line, its `// scopecheck: FLAGS` launch, is put first in the `.ptx` too, so
+# that `scopecheck kernel NAME.ptx` runs at the same launch.
+#
 # NVRTC writes absolute paths into the `.file` directives (the program name, made absolute from
 # the working directory, and each header's path). They are made relative here, `.cu` files to the
 # repository root and headers to their site-packages directory, so that the committed PTX names
@@ -21,5 +24,6 @@ for cu in corpus/cuda/*.cu; do
     ptx="${cu%.cu}.ptx"
     sed -i -E -e "s|^(\s*\.file\s+[0-9]+ \")$root/|\1|" \
         -e 's|^(\s*\.file\s+[0-9]+ ")[^"]*/site-packages/|\1|' "$ptx"
+    { head -n 1 "$cu"; cat "$ptx"; } > "$ptx.tmp" && mv "$ptx.tmp" "$ptx"
     echo "$ptx"
 done
