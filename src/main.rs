@@ -29,6 +29,8 @@ enum Command {
     Gpu(cli::gpu::Args),
     /// Fuzz the engines against each other: generated programs, runtime states ⊆ axiomatic.
     Fuzz(cli::fuzz::Args),
+    /// Check a CUDA kernel's PTX: every thread's PTX interpreted on the scoped runtime.
+    Kernel(cli::kernel::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
         Command::Fuzz(args) => cli::fuzz::run(args),
+        Command::Kernel(args) => cli::kernel::run(args),
     }
 }
 

@@ -3,5 +3,6 @@
 pub mod check;
 pub mod fuzz;
 pub mod gpu;
+pub mod kernel;
 pub mod litmus;
 pub mod liveness;

@@ -11,7 +11,7 @@ use super::{Buffer, Elem, Global, MemoryOrder, MemoryScope, ThreadCtx};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 /// Integer element types: the bitwise and subtracting atomics take them.
 pub trait Integer: Elem + Ord {

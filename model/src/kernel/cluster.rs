@@ -26,7 +26,7 @@ use crate::runtime::cluster::ClusterArrival;
 use crate::runtime::mbarrier::MBarInfo;
 use std::marker::PhantomData;
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 /// A peer block's instance of a [`Shared`] buffer, reached through the `.shared::cluster` window
 /// ([`Shared::map_shared_rank`]): loads, stores and atomics on it access the peer's shared
@@ -110,7 +110,7 @@ impl ThreadCtx<'_> {
     }
 
     /// The block of rank `rank` in the caller's cluster; a rank outside it fails the kernel.
-    pub(crate) fn peer_block(&self, rank: u32, site: &'static Loc) -> u32 {
+    pub(crate) fn peer_block(&self, rank: u32, site: Loc) -> u32 {
         let size = self.cluster_nctarank();
         let block = self.cluster_id() * size + rank;
         if rank >= size || block >= self.grid.blocks {

@@ -21,7 +21,7 @@
 
 use super::{Elem, Global, Shared, ThreadCtx};
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 impl ThreadCtx<'_> {
     /// `cp.async.ca.shared.global [dst], [src], bytes`: start copying `bytes` (4, 8 or 16, PTX's

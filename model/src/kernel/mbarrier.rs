@@ -23,7 +23,7 @@ use super::{Buffer, Elem, Global, Kernel, MemoryScope, Shared, ThreadCtx};
 use crate::runtime::async_copy::Completion;
 use crate::runtime::mbarrier::{Arrive, WaitOn};
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 /// `n` mbarriers in every block's shared memory, declared with [`Kernel::mbarriers`].
 #[derive(Copy, Clone, Debug)]
@@ -144,7 +144,7 @@ impl MBarrier {
         t.rt.mbar_init(self.index(t), count, Loc::caller())
     }
 
-    fn do_arrive(&self, t: &ThreadCtx, arrive: Arrive, site: &'static Loc) -> PhaseToken {
+    fn do_arrive(&self, t: &ThreadCtx, arrive: Arrive, site: Loc) -> PhaseToken {
         PhaseToken(t.rt.mbar_arrive(self.index(t), arrive, site))
     }
 

@@ -5,7 +5,7 @@
 //! reported like any other (semantics and the PTX sentence in `runtime/mixed_size.rs`).
 
 use super::{Buffer, ThreadCtx};
-use std::panic::Location as Loc;
+use crate::runtime::report::Site as Loc;
 
 impl ThreadCtx<'_> {
     /// The two half locations of word `word` of `halves`.

@@ -501,6 +501,49 @@ impl Kernel {
         }
     }
 
+    /// A buffer of raw element values of kind `kind` (for an interpreted PTX kernel, whose
+    /// buffers are typed at run time): global, or one copy per block when `shared`. Returns the
+    /// location of element 0 (of block 0) and the elements per block copy.
+    pub(crate) fn buffer_of_bits(
+        &mut self,
+        name: &str,
+        kind: ElemKind,
+        values: &[Bits],
+        shared: bool,
+    ) -> (usize, usize) {
+        let base = self.locs.len();
+        let bytes: u64 = match kind {
+            ElemKind::I64 | ElemKind::U64 | ElemKind::F64 => 8,
+            _ => 4,
+        };
+        let copies = if shared { self.grid.blocks } else { 1 };
+        let offset = self.shared_bytes;
+        for b in 0..copies {
+            for (i, v) in values.iter().enumerate() {
+                let (name, shared) = match shared {
+                    true => (
+                        format!("{name}[{i}]@block{b}"),
+                        Some(SharedAddr {
+                            block: b,
+                            byte: offset + i as u64 * bytes,
+                        }),
+                    ),
+                    false => (format!("{name}[{i}]"), None),
+                };
+                self.locs.push(LocInfo {
+                    name,
+                    init: *v,
+                    kind,
+                    shared,
+                });
+            }
+        }
+        if shared {
+            self.shared_bytes = (offset + values.len() as u64 * bytes).div_ceil(4) * 4;
+        }
+        (base, values.len())
+    }
+
     /// Every execution must end with `check(final memory)` true; `what` names it in reports.
     #[track_caller]
     pub fn postcondition(
@@ -510,7 +553,7 @@ impl Kernel {
     ) {
         self.posts.push(Post {
             what: what.to_string(),
-            site: std::panic::Location::caller(),
+            site: Loc::caller(),
             check: Arc::new(check),
         });
     }
@@ -539,7 +582,7 @@ pub struct ThreadCtx<'a> {
     pub(crate) grid: Grid,
 }
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 impl ThreadCtx<'_> {
     /// Block index (`blockIdx.x`, cuTile `ct.bid(0)`).

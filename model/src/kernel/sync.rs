@@ -3,7 +3,7 @@
 
 use super::ThreadCtx;
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 impl ThreadCtx<'_> {
     /// `bar.sync id, count` (inline PTX in CUDA C++): wait

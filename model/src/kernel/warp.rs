@@ -9,14 +9,14 @@ use super::{Elem, ThreadCtx};
 use crate::runtime::report::FailureKind;
 use crate::runtime::warp::WarpLanes;
 
-type Loc = std::panic::Location<'static>;
+type Loc = crate::runtime::report::Site;
 
 /// Every lane of a 32-lane warp (`0xffffffff`).
 pub const FULL_MASK: u32 = 0xffff_ffff;
 
 impl ThreadCtx<'_> {
     /// The caller's warp as the runtime sees it: which thread runs each lane.
-    fn warp_lanes(&self) -> WarpLanes {
+    pub(crate) fn warp_lanes(&self) -> WarpLanes {
         let g = self.grid;
         let first_tid = self.warp() * g.warp_size;
         let base = (self.bid() * g.threads_per_block) as usize;

@@ -44,6 +44,28 @@ pub enum Item {
     Var(VarDecl),
     /// An `.entry` or `.func` definition or declaration.
     Func(Function),
+    /// `.section NAME { … }`: a debug section (DWARF data), kept as its text between the braces.
+    Section(Section),
+    /// `.pragma "…";` at module scope.
+    Pragma {
+        /// Where the directive is.
+        pos: Pos,
+        /// The string, without quotes.
+        text: String,
+    },
+}
+
+/// A `.section` directive: PTX ISA, ".section": "`.section section_name { dwarf-lines }`". Its
+/// lines are DWARF data for debuggers, which nothing here reads: the text between the braces is
+/// kept as written, so that printing gives it back byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Where the directive starts.
+    pub pos: Pos,
+    /// The section's name without its dot (`debug_info`, `debug_str`).
+    pub name: String,
+    /// The text between `{` and the matching `}`, exactly as written.
+    pub text: String,
 }
 
 /// `.visible`, `.extern`, `.weak` or `.common` before a declaration.
@@ -126,6 +148,14 @@ pub enum Init {
     Scalar(Operand),
     /// `{a, b, …}`, possibly nested for multi-dimensional arrays.
     List(Vec<Init>),
+    /// `generic(sym)` or `generic(sym)+N`: the generic address of a variable (PTX ISA,
+    /// "Initializers": "`generic()` is used to get the generic address of the variable").
+    Generic {
+        /// The variable's name.
+        name: String,
+        /// `+N` / `-N` after the closing parenthesis.
+        offset: i64,
+    },
 }
 
 /// Whether a function is a kernel or a device function.

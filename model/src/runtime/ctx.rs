@@ -154,6 +154,14 @@ impl Ctx {
         }
     }
 
+    /// Start a new spin-loop iteration without ending one (see [`Machine::spin_restart`]).
+    pub fn spin_restart(&self) {
+        self.step(|m| {
+            m.spin_restart(self.thread);
+            Ok(())
+        })
+    }
+
     /// Expose a value in the execution's final state (litmus registers).
     pub fn record(&self, key: String, value: i64) {
         self.step(|m| {

@@ -9,8 +9,9 @@
 //! is not ordered with a 64-bit load of the word races with that load on the half.
 
 use super::ctx::Ctx;
+use super::machine::Halt;
 use super::memory::Bits;
-use super::report::Site;
+use super::report::{FailureKind, Site};
 use crate::engine::Point;
 use crate::scope::Order;
 
@@ -53,6 +54,71 @@ impl Ctx {
             let t = self.thread;
             m.store(t, halves[0], value & 0xffff_ffff, Order::Weak, None, site)?;
             m.store(t, halves[1], value >> 32, Order::Weak, None, site)
+        })
+    }
+}
+
+impl Ctx {
+    /// A weak access of the locations `locs` in one step (an interpreted PTX access that covers
+    /// several elements of a buffer: each overlapped location is read, see the module
+    /// documentation). With `defined`, reading a location's initial value is a failure of kind
+    /// [`FailureKind::UninitializedRead`] (shared memory, which CUDA does not initialise);
+    /// `name` names a location in that report.
+    pub fn load_multi(
+        &self,
+        locs: &[usize],
+        order: Order,
+        scope: Option<crate::scope::Scope>,
+        defined: bool,
+        name: &dyn Fn(usize) -> String,
+        site: Site,
+    ) -> Vec<Bits> {
+        let mirror = match locs {
+            [one] => self.sched.point(self.thread, Point::Read(*one)),
+            _ => {
+                self.sched.point(self.thread, Point::Other);
+                None
+            }
+        };
+        let sched = &self.sched;
+        let choose = |n| sched.choose(n);
+        self.step(|m| {
+            let mut out = Vec::with_capacity(locs.len());
+            for &loc in locs {
+                let mirror = if locs.len() == 1 { mirror } else { None };
+                out.push(m.load(self.thread, loc, order, scope, site, mirror, &choose)?);
+                // The load set the thread's coherence floor to the store it read; store 0 is
+                // the location's initial value.
+                if defined && m.threads[self.thread].view.floor()[loc] == 0 {
+                    let who = m.setup.threads[self.thread].name.clone();
+                    m.fail(
+                        FailureKind::UninitializedRead,
+                        format!(
+                            "{who} reads {} at {site} before any thread wrote it (shared \
+                             memory is uninitialised at launch)",
+                            name(loc)
+                        ),
+                        vec![],
+                    );
+                    return Err(Halt);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// A weak store of `values` to the locations `locs` in one step (see
+    /// [`Ctx::load_multi`]).
+    pub fn store_multi(&self, locs: &[usize], values: &[Bits], site: Site) {
+        match locs {
+            [one] => self.sched.point(self.thread, Point::Write(*one)),
+            _ => self.sched.point(self.thread, Point::Other),
+        };
+        self.step(|m| {
+            for (&loc, &v) in locs.iter().zip(values) {
+                m.store(self.thread, loc, v, Order::Weak, None, site)?;
+            }
+            Ok(())
         })
     }
 }

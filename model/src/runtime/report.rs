@@ -5,8 +5,101 @@ use super::memory::Bits;
 use crate::scope::{Order, Scope};
 use std::fmt;
 
-/// A source location in the kernel (captured with `#[track_caller]`).
-pub type Site = &'static std::panic::Location<'static>;
+/// A source location of an operation: where a Rust kernel model calls the kernel API (captured
+/// with `#[track_caller]`), or the PTX instruction an interpreted CUDA thread executes, with the
+/// CUDA `file:line` its last `.loc` names (see [`Site::ptx`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Site {
+    file: &'static str,
+    line: u32,
+    column: u32,
+    /// For a PTX instruction: the CUDA source file and line of the `.loc` before it.
+    source: Option<(&'static str, u32)>,
+}
+
+impl Site {
+    /// The location of the caller (through `#[track_caller]` functions).
+    #[track_caller]
+    pub fn caller() -> Site {
+        std::panic::Location::caller().into()
+    }
+
+    /// A PTX instruction at `ptx_file:line:column`, whose CUDA source is `source` (`file`,
+    /// `line`) when a `.loc` precedes it. The names are interned: sites are `Copy` and compared
+    /// by value, and a kernel has few distinct files.
+    pub fn ptx(ptx_file: &str, line: u32, column: u32, source: Option<(&str, u32)>) -> Site {
+        Site {
+            file: intern(ptx_file),
+            line,
+            column,
+            source: source.map(|(f, l)| (intern(f), l)),
+        }
+    }
+
+    /// The file: the Rust source file, or the PTX file.
+    pub fn file(&self) -> &'static str {
+        self.file
+    }
+
+    /// The line in [`Site::file`].
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// The column in [`Site::file`].
+    pub fn column(&self) -> u32 {
+        self.column
+    }
+
+    /// The CUDA source file and line of a PTX instruction, if its module has `.loc` lines.
+    pub fn source(&self) -> Option<(&'static str, u32)> {
+        self.source
+    }
+}
+
+impl From<&'static std::panic::Location<'static>> for Site {
+    fn from(l: &'static std::panic::Location<'static>) -> Site {
+        Site {
+            file: l.file(),
+            line: l.line(),
+            column: l.column(),
+            source: None,
+        }
+    }
+}
+
+impl fmt::Display for Site {
+    /// `file:line:col`; a PTX instruction with a CUDA line: `kernel.cu:12 (kernel.ptx:40:5)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source {
+            Some((file, line)) => write!(
+                f,
+                "{file}:{line} ({}:{}:{})",
+                self.file, self.line, self.column
+            ),
+            None => write!(f, "{}:{}:{}", self.file, self.line, self.column),
+        }
+    }
+}
+
+/// One `&'static str` per distinct name (sites of PTX kernels name their files at run time).
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match names.get(name) {
+        Some(&interned) => interned,
+        None => {
+            let interned: &'static str = Box::leak(name.to_string().into_boxed_str());
+            names.insert(interned);
+            interned
+        }
+    }
+}
 
 /// Read-modify-write operations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -131,6 +224,15 @@ pub enum FailureKind {
     /// An access to a peer CTA's shared memory (distributed shared memory) after that CTA has
     /// exited: its shared memory is gone.
     UseAfterExit,
+    /// An access outside every buffer of its state space (an interpreted PTX kernel's address
+    /// past the end of a `--arg` buffer or a variable, or into no buffer at all).
+    OutOfBounds,
+    /// A read of shared memory that no thread has written yet: CUDA leaves shared memory
+    /// uninitialised at launch, so the value read is undefined.
+    UninitializedRead,
+    /// The kernel did something the model cannot represent exactly (an access of part of an
+    /// element, a strong access of several): not a verdict about the kernel, an error.
+    Unsupported,
 }
 
 impl fmt::Display for FailureKind {
@@ -149,6 +251,9 @@ impl fmt::Display for FailureKind {
             FailureKind::WarpMisuse => f.write_str("warp misuse"),
             FailureKind::NonCoherentRead => f.write_str("non-coherent read"),
             FailureKind::UseAfterExit => f.write_str("use after exit"),
+            FailureKind::OutOfBounds => f.write_str("out-of-bounds access"),
+            FailureKind::UninitializedRead => f.write_str("read of uninitialised shared memory"),
+            FailureKind::Unsupported => f.write_str("unsupported by the model"),
         }
     }
 }

@@ -125,6 +125,18 @@ impl Machine {
         Ok(true)
     }
 
+    /// Start a new spin-loop iteration without ending one: forget what the thread read since
+    /// its last [`Machine::spin_wait`] (an interpreter calls this where what came before is not
+    /// an iteration that left the thread's state unchanged).
+    pub fn spin_restart(&mut self, t: usize) {
+        let now = self.event_count;
+        let th = Arc::make_mut(&mut self.threads[t]);
+        th.watch.clear();
+        th.spin_wrote = false;
+        th.last_spin = None;
+        th.iteration_from = now;
+    }
+
     /// A store to `loc` was just appended by `writer`: wake the spinners whose next iteration
     /// can now read something else (with pruning: discard the execution, their iteration was
     /// not needed).

@@ -211,7 +211,7 @@ struct Step {
 /// Litmus statements have no Rust call site; every operation of a litmus thread reports this
 /// one, and reports name the statement through the trace instead.
 fn litmus_site() -> Site {
-    std::panic::Location::caller()
+    Site::caller()
 }
 
 impl LitmusModel {

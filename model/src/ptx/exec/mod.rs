@@ -1,0 +1,408 @@
+//! The per-thread PTX interpreter: one CUDA thread runs its kernel's decoded instructions on the
+//! runtime, through the same [`crate::runtime::Ctx`] the Rust kernel models use, so every engine
+//! and detector applies.
+//!
+//! A thread is a stack of frames (a `.func` call pushes one: its registers, its `.param` slots,
+//! its `.local` frame) over the function's instruction list; a guard `@p`/`@!p` skips an
+//! instruction whose predicate says so; `bra` jumps to the label's index. Every memory and
+//! synchronization instruction is one operation of the runtime with the instruction's site
+//! (PTX line, CUDA line).
+//!
+//! Spin loops: at a taken backward branch the thread compares its whole private state
+//! (program counter, call stack, registers, parameters, local memory) with that at the last
+//! backward branch it marked. When they are equal, what ran in between is an iteration that
+//! left the thread's own state as it was, the contract of [`crate::runtime::spin`]: it is ended
+//! with `spin_wait` (which blocks the thread until a store can change what the next iteration
+//! reads). Otherwise the thread marks this point and starts a new iteration with
+//! `spin_restart`. An iteration that synchronized with other threads (a barrier, a warp
+//! operation, `fence.sc`) is never ended as a spin (it restarts instead), since repeating it is
+//! not invisible to them. A loop whose state changes every iteration (a counter) is never
+//! treated as a spin: it runs to the step bound like any loop.
+
+mod memory;
+mod warp;
+
+use super::alu::{self, convert};
+use super::decode::{Callee, Dst, Op, Special, Src};
+use super::layout::{Layout, PARAM_BASE};
+use super::program::{Func, Program};
+use super::value::Ty;
+use crate::kernel::ThreadCtx;
+use crate::runtime::report::{FailureKind, Site};
+use std::sync::Arc;
+
+/// One call frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Frame {
+    func: usize,
+    pc: usize,
+    regs: Vec<u64>,
+    params: Vec<Vec<u8>>,
+    /// Where this frame's `.local` variables start in the thread's local memory.
+    local_base: u64,
+    /// The caller's `.param` slots (or registers) that receive the returns.
+    rets: Vec<Src>,
+}
+
+/// The private state of a thread, compared at backward branches (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Private {
+    frames: Vec<Frame>,
+    local: Vec<u8>,
+}
+
+/// What the interpreter of one thread needs.
+pub struct Thread<'a> {
+    prog: &'a Program,
+    layout: &'a Layout,
+    t: &'a ThreadCtx<'a>,
+    st: Private,
+    /// The state at the last marked backward branch.
+    mark: Option<(usize, Private)>,
+    /// The current iteration synchronized with other threads.
+    synced: bool,
+}
+
+/// Run `entry` for the calling thread with the kernel parameters' bytes `params`.
+pub fn run(prog: &Program, layout: &Layout, entry: usize, params: &[Vec<u8>], t: &ThreadCtx) {
+    let func = &prog.funcs[entry];
+    let mut slots: Vec<Vec<u8>> = func
+        .params
+        .iter()
+        .map(|p| vec![0; p.size as usize])
+        .collect();
+    for (slot, bytes) in slots.iter_mut().zip(params) {
+        slot.clone_from(bytes);
+    }
+    let mut th = Thread {
+        prog,
+        layout,
+        t,
+        st: Private {
+            frames: vec![],
+            local: vec![],
+        },
+        mark: None,
+        synced: false,
+    };
+    th.push_frame(entry, slots, vec![]);
+    th.run_loop();
+}
+
+impl Thread<'_> {
+    fn func(&self) -> &Func {
+        &self.prog.funcs[self.frame().func]
+    }
+
+    fn frame(&self) -> &Frame {
+        self.st.frames.last().expect("a running thread has a frame")
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame {
+        self.st
+            .frames
+            .last_mut()
+            .expect("a running thread has a frame")
+    }
+
+    fn push_frame(&mut self, func: usize, params: Vec<Vec<u8>>, rets: Vec<Src>) {
+        let local_base = self.st.local.len() as u64;
+        let size = self.layout.frame_size[func];
+        self.st.local.resize((local_base + size) as usize, 0);
+        self.st.frames.push(Frame {
+            func,
+            pc: 0,
+            regs: vec![0; self.prog.funcs[func].nregs],
+            params,
+            local_base,
+            rets,
+        });
+    }
+
+    /// Fail the execution with `kind` at `site`.
+    fn fail(&self, kind: FailureKind, site: Site, what: String) -> ! {
+        self.t
+            .rt
+            .fail_kind(kind, format!("{} at {site}: {what}", self.name()))
+    }
+
+    fn name(&self) -> String {
+        self.t.rt.info().name.clone()
+    }
+
+    fn run_loop(&mut self) {
+        loop {
+            let pc = self.frame().pc;
+            let Some(step) = self.func().code.get(pc) else {
+                // Falling off the end of a function returns from it.
+                if self.ret() {
+                    return;
+                }
+                continue;
+            };
+            let (op, guard, site) = (step.op.clone(), step.guard, step.site);
+            self.frame_mut().pc += 1;
+            if let Some((p, negated)) = guard {
+                if (self.frame().regs[p as usize] & 1 == 1) == negated {
+                    continue;
+                }
+            }
+            if self.exec(&op, site) {
+                return;
+            }
+        }
+    }
+
+    /// Return from the current function; `true` when the thread is done.
+    fn ret(&mut self) -> bool {
+        let done = self.st.frames.pop().expect("a frame to return from");
+        if self.st.frames.is_empty() {
+            return true;
+        }
+        let func = &self.prog.funcs[done.func];
+        let returns = &done.params[func.n_params..func.n_params + func.n_returns];
+        for (dst, bytes) in done.rets.iter().zip(returns) {
+            match *dst {
+                Src::Param(slot, _) => self.frame_mut().params[slot].clone_from(bytes),
+                Src::Reg(r) => self.frame_mut().regs[r as usize] = le(bytes),
+                _ => {}
+            }
+        }
+        self.st.local.truncate(done.local_base as usize);
+        false
+    }
+
+    /// The value of a source operand.
+    fn src(&self, s: &Src) -> u64 {
+        match *s {
+            Src::Reg(r) => self.frame().regs[r as usize],
+            Src::NotReg(r) => (self.frame().regs[r as usize] & 1) ^ 1,
+            Src::Imm(v) => v,
+            Src::Special(sp) => self.special(sp),
+            Src::Var(v, off) => {
+                let var = &self.prog.vars[v];
+                let base = match var.space {
+                    super::decode::Space::Local => self.frame().local_base,
+                    _ => 0,
+                };
+                (base + self.layout.var_addr[v]).wrapping_add(off as u64)
+            }
+            Src::Param(slot, off) => (PARAM_BASE + ((slot as u64) << 16)).wrapping_add(off as u64),
+        }
+    }
+
+    fn set(&mut self, d: &Dst, v: u64) {
+        if let Dst::Reg(r) = *d {
+            self.frame_mut().regs[r as usize] = v;
+        }
+    }
+
+    /// The deterministic values of the special registers.
+    fn special(&self, s: Special) -> u64 {
+        let g = self.t.grid;
+        let pick = |d: crate::kernel::Dim3, c: u8| [d.x, d.y, d.z][c as usize] as u64;
+        let lane = self.t.lane();
+        let lanes_below = (1u64 << lane) - 1;
+        match s {
+            Special::Tid(c) => pick(self.t.thread_idx(), c),
+            Special::Ntid(c) => pick(g.block_shape, c),
+            Special::Ctaid(c) => pick(self.t.block_idx(), c),
+            Special::Nctaid(c) => pick(g.grid_shape, c),
+            Special::Laneid => lane as u64,
+            Special::Warpid => self.t.warp() as u64,
+            Special::Nwarpid => g.warps_per_block() as u64,
+            // Clusters are consecutive block ids along x.
+            Special::Clusterid(0) => self.t.cluster_id() as u64,
+            Special::Nclusterid(0) => (g.blocks / self.t.cluster_nctarank()) as u64,
+            Special::ClusterCtaid(0) => self.t.cluster_ctarank() as u64,
+            Special::ClusterNctaid(0) => self.t.cluster_nctarank() as u64,
+            Special::Clusterid(_) | Special::ClusterCtaid(_) => 0,
+            Special::Nclusterid(_) | Special::ClusterNctaid(_) => 1,
+            Special::ClusterCtarank => self.t.cluster_ctarank() as u64,
+            Special::ClusterNctarank => self.t.cluster_nctarank() as u64,
+            Special::IsExplicitCluster => g.cluster_size.is_some() as u64,
+            Special::Lanemask(c) => {
+                use super::decode::LaneCmp as L;
+                let eq = 1u64 << lane;
+                let m = match c {
+                    L::Eq => eq,
+                    L::Lt => lanes_below,
+                    L::Le => lanes_below | eq,
+                    L::Gt => !(lanes_below | eq),
+                    L::Ge => !lanes_below,
+                };
+                m & 0xffff_ffff
+            }
+            Special::Smid => self.t.bid() as u64,
+            Special::Nsmid => g.blocks as u64,
+            Special::Gridid | Special::Timer | Special::Envreg => 0,
+            Special::WarpSz => g.warp_size as u64,
+            Special::DynamicSmemSize => self.layout.dynamic_smem,
+            Special::TotalSmemSize => self.layout.shared_size,
+        }
+    }
+
+    /// Execute one instruction; `true` when the thread is done.
+    fn exec(&mut self, op: &Op, site: Site) -> bool {
+        match op {
+            Op::Alu { op, ty, d, a } => {
+                let args: Vec<u64> = a.iter().map(|s| self.src(s)).collect();
+                let v = alu::eval(*op, *ty, &args);
+                self.set(d, v);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                p,
+                q,
+                a,
+                combine,
+            } => {
+                let t = cmp.eval(*ty, self.src(&a[0]), self.src(&a[1]));
+                let (pv, qv) = match combine {
+                    Some((b, c)) => {
+                        let c = self.src(c) & 1 == 1;
+                        (b.eval(t, c), b.eval(!t, c))
+                    }
+                    None => (t, !t),
+                };
+                self.set(p, pv as u64);
+                if let Some(q) = q {
+                    self.set(q, qv as u64);
+                }
+            }
+            Op::Selp { ty, d, a } => {
+                let v = if self.src(&a[2]) & 1 == 1 {
+                    self.src(&a[0])
+                } else {
+                    self.src(&a[1])
+                };
+                self.set(d, ty.norm(v));
+            }
+            Op::Slct { ty, cty, d, a } => {
+                let c = self.src(&a[2]);
+                let take_a = match cty {
+                    Ty::F(_) => cty.as_f64(c) >= 0.0 || cty.as_f64(c) == 0.0,
+                    _ => cty.as_i64(c) >= 0,
+                };
+                let v = self.src(&a[if take_a { 0 } else { 1 }]);
+                self.set(d, ty.norm(v));
+            }
+            Op::Mov { d, a, ty } => self.mov(d, a, *ty),
+            Op::Cvt {
+                d,
+                a,
+                dty,
+                sty,
+                rnd,
+                sat,
+            } => {
+                let v = convert(*dty, *sty, self.src(a), *rnd, *sat);
+                self.set(d, v);
+            }
+            Op::Bra(target) => self.branch(*target, site),
+            Op::Ret => return self.ret(),
+            Op::Exit => return true,
+            Op::Trap => self.fail(
+                FailureKind::Assertion,
+                site,
+                "trap (the kernel aborted)".into(),
+            ),
+            Op::Nop => {}
+            Op::Call { callee, rets, args } => self.call(callee, rets, args, site),
+            _ => self.exec_shared(op, site),
+        }
+        false
+    }
+
+    fn mov(&mut self, d: &[Dst], a: &[Src], ty: Ty) {
+        let w = ty.bits() / d.len().max(a.len()) as u32;
+        let mask = if w >= 64 { u64::MAX } else { (1 << w) - 1 };
+        if a.len() > 1 {
+            // Pack: element i is bits [i*w, (i+1)*w).
+            let v = a.iter().enumerate().fold(0u64, |acc, (i, s)| {
+                acc | (self.src(s) & mask) << (i as u32 * w)
+            });
+            self.set(&d[0], v);
+        } else {
+            let v = self.src(&a[0]);
+            if d.len() > 1 {
+                for (i, dst) in d.iter().enumerate() {
+                    self.set(dst, (v >> (i as u32 * w)) & mask);
+                }
+            } else {
+                self.set(&d[0], ty.norm(v));
+            }
+        }
+    }
+
+    /// A taken branch; backward ones are where spin loops are recognised (module docs).
+    fn branch(&mut self, target: usize, site: Site) {
+        let from = self.frame().pc - 1;
+        self.frame_mut().pc = target;
+        if target > from {
+            return;
+        }
+        let same = matches!(&self.mark, Some((pc, st)) if *pc == from && *st == self.st);
+        if same && !self.synced {
+            self.t.rt.spin_wait(site);
+        } else {
+            self.mark = Some((from, self.st.clone()));
+            self.t.rt.spin_restart();
+        }
+        self.synced = false;
+    }
+
+    fn call(&mut self, callee: &Callee, rets: &[Src], args: &[Src], site: Site) {
+        match callee {
+            Callee::AssertFail => self.fail(
+                FailureKind::Assertion,
+                site,
+                "assertion failed (CUDA `assert`, `__assertfail`)".into(),
+            ),
+            Callee::Printf => {
+                for r in rets {
+                    if let Src::Param(slot, _) = *r {
+                        self.frame_mut().params[slot].fill(0);
+                    }
+                }
+            }
+            Callee::Func(f) => {
+                let func = &self.prog.funcs[*f];
+                let mut slots: Vec<Vec<u8>> = func
+                    .params
+                    .iter()
+                    .map(|p| vec![0; p.size as usize])
+                    .collect();
+                for (i, a) in args.iter().enumerate().take(func.n_params) {
+                    let bytes = match *a {
+                        Src::Param(slot, 0) => self.frame().params[slot].clone(),
+                        ref other => self.src(other).to_le_bytes().to_vec(),
+                    };
+                    let n = slots[i].len().min(bytes.len());
+                    slots[i][..n].copy_from_slice(&bytes[..n]);
+                }
+                if self.st.frames.len() > 256 {
+                    self.fail(
+                        FailureKind::Unsupported,
+                        site,
+                        "call depth above 256 (unbounded recursion?)".into(),
+                    );
+                }
+                self.push_frame(*f, slots, rets.to_vec());
+            }
+        }
+    }
+}
+
+/// Little-endian bytes as a value.
+fn le(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |acc, (i, b)| acc | (*b as u64) << (8 * i))
+}
+
+/// A shared program and layout, for the closure every thread runs.
+pub type Shared = Arc<(Program, Layout, usize, Vec<Vec<u8>>)>;
