@@ -74,7 +74,7 @@ fn main() {
             _ => "-".to_string(),
         };
         let start = Instant::now();
-        let (got, seconds) = match cuda_corpus::run(&exe, &row.ptx(), limit) {
+        let (got, seconds) = match cuda_corpus::run(&exe, &row.ptx(), &row.flags, limit) {
             Ok(run) => (
                 run.describe().chars().take(20).collect::<String>(),
                 start.elapsed().as_secs_f64(),

@@ -15,7 +15,8 @@ const LIMIT: Duration = Duration::from_secs(600);
 pub fn check(row: &Row) -> Outcome {
     let start = Instant::now();
     let ptx = row.ptx();
-    let run = std::env::current_exe().and_then(|exe| crate::cuda_corpus::run(&exe, &ptx, LIMIT));
+    let run = std::env::current_exe()
+        .and_then(|exe| crate::cuda_corpus::run(&exe, &ptx, &row.flags, LIMIT));
     let (got, status) = match run {
         Ok(run) => match run.agrees(&row.expected) {
             // A failure must be shown at its source line (the PTX's `.loc`), not only in PTX.

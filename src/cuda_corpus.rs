@@ -2,11 +2,14 @@
 //! do, and whether a run of `scopecheck kernel FILE --json` did it. `scopecheck check` and
 //! `tests/cuda_corpus.rs` (which includes this file with `#[path]`) both use it.
 //!
-//! A manifest is CSV with the header `file,expected[,reason]` (`#` starts a comment line, fields
-//! are trimmed): `file` is a `.cu` under the manifest's directory, whose committed `.ptx` sits
+//! A manifest is CSV with the header `file,expected,flags,reason` (`#` starts a comment line,
+//! fields are trimmed): `file` is a `.cu` under the manifest's directory, whose committed `.ptx` sits
 //! next to it, or a `.ptx` alone (PTX from another compiler, e.g. Triton);
 //! `expected` is `pass` or a failure kind in kebab case ([`KINDS`]), or several joined with `|`
-//! for a bug with more than one symptom, any of which some interleaving reaches first.
+//! for a bug with more than one symptom, any of which some interleaving reaches first; `flags`
+//! are extra `scopecheck kernel` flags, space-separated, for how the corpus explores the kernel
+//! (`--engine pct --budget 200` where there are too many threads to enumerate); the launch itself
+//! is the kernel's own `// scopecheck:` line.
 
 use scopecheck_model::runtime::FailureKind;
 use scopecheck_model::scope::Scope;
@@ -16,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The failure kinds a manifest names, in kebab case: one per [`FailureKind`] variant.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 14] = [
     "data-race",
     "scoped-race",
     "assertion",
@@ -28,6 +31,9 @@ pub const KINDS: [&str; 11] = [
     "warp-misuse",
     "non-coherent-read",
     "use-after-exit",
+    "out-of-bounds",
+    "uninitialized-read",
+    "unsupported",
 ];
 
 /// The manifest name of a failure kind (an exhaustive match: a new kind must be named here).
@@ -44,11 +50,14 @@ pub fn kind_name(kind: &FailureKind) -> &'static str {
         FailureKind::WarpMisuse => KINDS[8],
         FailureKind::NonCoherentRead => KINDS[9],
         FailureKind::UseAfterExit => KINDS[10],
+        FailureKind::OutOfBounds => KINDS[11],
+        FailureKind::UninitializedRead => KINDS[12],
+        FailureKind::Unsupported => KINDS[13],
     }
 }
 
 /// One representative of every kind, in [`KINDS`]'s order.
-fn every_kind() -> [FailureKind; 11] {
+fn every_kind() -> [FailureKind; 14] {
     [
         FailureKind::DataRace,
         FailureKind::ScopedRace { fix: Scope::Gpu },
@@ -61,6 +70,9 @@ fn every_kind() -> [FailureKind; 11] {
         FailureKind::WarpMisuse,
         FailureKind::NonCoherentRead,
         FailureKind::UseAfterExit,
+        FailureKind::OutOfBounds,
+        FailureKind::UninitializedRead,
+        FailureKind::Unsupported,
     ]
 }
 
@@ -134,6 +146,8 @@ pub struct Row {
     pub file: PathBuf,
     /// What it must do.
     pub expected: Expected,
+    /// Extra `scopecheck kernel` flags (the engine and its budget), possibly none.
+    pub flags: Vec<String>,
     /// Why (the specification sentence), possibly empty.
     pub reason: String,
     /// `MANIFEST.csv:LINE`.
@@ -172,7 +186,7 @@ impl Row {
     }
 }
 
-/// Whether `bytes` is a CUDA manifest: its header is `file,expected` or `file,expected,reason`.
+/// Whether `bytes` is a CUDA manifest: its header is `file,expected,flags,reason`.
 pub fn is_manifest(bytes: &[u8]) -> bool {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -180,9 +194,9 @@ pub fn is_manifest(bytes: &[u8]) -> bool {
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
         .from_reader(bytes);
-    reader.headers().is_ok_and(|h| {
-        h.iter().eq(["file", "expected"]) || h.iter().eq(["file", "expected", "reason"])
-    })
+    reader
+        .headers()
+        .is_ok_and(|h| h.iter().eq(["file", "expected", "flags", "reason"]))
 }
 
 /// Reads a CUDA manifest: its rows, and a `MANIFEST.csv:LINE: message` for each row that is not
@@ -198,7 +212,7 @@ pub fn read_manifest(manifest: &Path) -> Result<(Vec<Row>, Vec<String>), String>
         .from_reader(bytes.as_slice());
     if !is_manifest(&bytes) {
         return Err(format!(
-            "{}:1: expected the header `file,expected,reason`",
+            "{}:1: expected the header `file,expected,flags,reason`",
             manifest.display()
         ));
     }
@@ -218,7 +232,7 @@ pub fn read_manifest(manifest: &Path) -> Result<(Vec<Row>, Vec<String>), String>
             continue;
         }
         let (Some(file), Some(expected)) = (record.get(0), record.get(1)) else {
-            errors.push(format!("{at}: expected `file,expected[,reason]`"));
+            errors.push(format!("{at}: expected `file,expected,flags,reason`"));
             continue;
         };
         let path = dir.join(file);
@@ -232,7 +246,13 @@ pub fn read_manifest(manifest: &Path) -> Result<(Vec<Row>, Vec<String>), String>
             Ok(expected) => rows.push(Row {
                 file: path,
                 expected,
-                reason: record.get(2).unwrap_or("").to_string(),
+                flags: record
+                    .get(2)
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                reason: record.get(3).unwrap_or("").to_string(),
                 at,
             }),
             Err(message) => errors.push(format!("{at}: {message}")),
@@ -309,14 +329,15 @@ impl Run {
     }
 }
 
-/// Runs `exe kernel FILE --json` (the launch comes from the file's `// scopecheck:` line) and
+/// Runs `exe kernel FILE --json FLAGS` (the launch comes from the file's `// scopecheck:` line) and
 /// reads the first failure's kind from the report. A run past `limit` is killed and reported as
 /// such (exit `None`), so a hanging checker fails the entry instead of stalling the corpus.
-pub fn run(exe: &Path, file: &Path, limit: Duration) -> std::io::Result<Run> {
+pub fn run(exe: &Path, file: &Path, flags: &[String], limit: Duration) -> std::io::Result<Run> {
     let mut child = Command::new(exe)
         .arg("kernel")
         .arg(file)
         .arg("--json")
+        .args(flags)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -473,11 +494,12 @@ mod tests {
         let manifest = dir.join("MANIFEST.csv");
         std::fs::write(
             &manifest,
-            "file,expected,reason\n# comment\nk.cu,pass,ok\nk.cu,racy,no\nnone.cu,pass,x\n",
+            "file,expected,flags,reason\n# comment\nk.cu,pass,--budget 9,ok\nk.cu,racy,,no\nnone.cu,pass,,x\n",
         )
         .unwrap();
         let (rows, errors) = read_manifest(&manifest).unwrap();
         assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].flags, ["--budget", "9"]);
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(
             errors[0].contains("MANIFEST.csv:4: unknown expectation `racy`"),

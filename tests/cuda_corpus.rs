@@ -31,7 +31,7 @@ fn exe() -> &'static Path {
 
 /// Runs one file of a row; `Err` says how it disagreed.
 fn check(row: &Row, file: &Path) -> Result<(), String> {
-    let run = cuda_corpus::run(exe(), file, LIMIT).map_err(|e| e.to_string())?;
+    let run = cuda_corpus::run(exe(), file, &row.flags, LIMIT).map_err(|e| e.to_string())?;
     run.agrees(&row.expected).map_err(|got| {
         format!(
             "expected {}, got {got}\n--- stdout\n{}--- stderr\n{}",

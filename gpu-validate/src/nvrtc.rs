@@ -271,6 +271,22 @@ pub fn compile(path: &Path, source: &str) -> Result<Compiled, CompileError> {
     compile_with(&Toolkit::find(&Search::from_env())?, path, source)
 }
 
+/// Reads and compiles the `.cu` file `path` ([`compile`]) for `scopecheck kernel FILE.cu`. The
+/// returned PTX starts with the file's first line when that is a `// scopecheck: FLAGS` launch
+/// comment, so that the PTX carries the launch the source asks for.
+pub fn compile_file(path: &Path) -> Result<Compiled, CompileError> {
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| CompileError::Source(format!("{}: {e}", path.display())))?;
+    let mut compiled = compile(path, &source)?;
+    if let Some(first) = source.lines().next() {
+        let flags = first.trim_start().strip_prefix("//").map(str::trim_start);
+        if flags.is_some_and(|f| f.starts_with("scopecheck:")) {
+            compiled.ptx = format!("{first}\n{}", compiled.ptx);
+        }
+    }
+    Ok(compiled)
+}
+
 /// Compiles with a given toolkit. The program is named `path` as given, which is the file name
 /// that NVRTC writes into the PTX's `.file` directive and its diagnostics.
 pub fn compile_with(
