@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 mod bugs;
 mod cli;
+mod cuda_check;
+mod cuda_corpus;
 
 #[derive(Parser)]
 #[command(

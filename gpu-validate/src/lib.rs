@@ -11,6 +11,7 @@ pub mod confidence;
 pub mod diff;
 pub mod host;
 pub mod mutate;
+pub mod nvrtc;
 pub mod oracle;
 pub mod outcome;
 pub mod record;

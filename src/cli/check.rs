@@ -88,10 +88,11 @@ struct LitmusRow {
     row: String,
 }
 
-/// One unit of work: a litmus row, or a bug model.
+/// One unit of work: a litmus row, a bug model, or a CUDA kernel.
 enum Job<'a> {
     Litmus(&'a LitmusRow),
     Bug(&'a crate::bugs::BugCase),
+    Cuda(&'a crate::cuda_corpus::Row),
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -99,6 +100,7 @@ pub fn run(args: Args) -> ExitCode {
     let mut rows = Vec::new();
     let mut outcomes = Vec::new();
     let mut bug_dirs = Vec::new();
+    let mut cuda = Vec::new();
     for path in &args.paths {
         if !path.exists() {
             eprintln!(
@@ -107,7 +109,7 @@ pub fn run(args: Args) -> ExitCode {
             );
             return ExitCode::from(2);
         }
-        if let Err(e) = collect(path, &mut rows, &mut outcomes, &mut bug_dirs) {
+        if let Err(e) = collect(path, &mut rows, &mut outcomes, &mut bug_dirs, &mut cuda) {
             eprintln!("scopecheck check: {e}");
             return ExitCode::from(2);
         }
@@ -117,7 +119,7 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         crate::bugs::all()
     };
-    if rows.is_empty() && bugs.is_empty() && outcomes.is_empty() {
+    if rows.is_empty() && bugs.is_empty() && cuda.is_empty() && outcomes.is_empty() {
         eprintln!(
             "scopecheck check: nothing to check in {}: no MANIFEST.csv and no bugs/ directory",
             args.paths
@@ -132,6 +134,7 @@ pub fn run(args: Args) -> ExitCode {
         .iter()
         .map(Job::Litmus)
         .chain(bugs.iter().map(Job::Bug))
+        .chain(cuda.iter().map(Job::Cuda))
         .collect();
     let bar = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("static template"),
@@ -147,6 +150,7 @@ pub fn run(args: Args) -> ExitCode {
                 let done = match job {
                     Job::Litmus(row) => vec![check_litmus(row, &opts)],
                     Job::Bug(bug) => crate::bugs::check(bug, args.every_engine, args.all_failures),
+                    Job::Cuda(row) => vec![crate::cuda_check::check(row)],
                 };
                 if let Some(first) = done.first() {
                     bar.set_message(first.entry.clone());
@@ -171,17 +175,35 @@ pub fn run(args: Args) -> ExitCode {
     report(&outcomes, args.verbose, start.elapsed().as_secs_f64())
 }
 
-/// Finds manifests and `bugs/` directories under `path`. Malformed manifest rows become
-/// `Error` outcomes so the rest of the corpus still runs.
+/// Finds manifests (litmus or CUDA, told apart by their header) and `bugs/` directories under
+/// `path`. Malformed manifest rows become `Error` outcomes so the rest of the corpus still runs.
 fn collect(
     path: &Path,
     rows: &mut Vec<LitmusRow>,
     outcomes: &mut Vec<Outcome>,
     bug_dirs: &mut Vec<PathBuf>,
+    cuda: &mut Vec<crate::cuda_corpus::Row>,
 ) -> std::io::Result<()> {
     if path.is_file() {
         if path.file_name().is_some_and(|n| n == "MANIFEST.csv") {
-            read_manifest(path, rows, outcomes)?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            if crate::cuda_corpus::is_manifest(&bytes) {
+                let (found, errors) = crate::cuda_corpus::read_manifest(path)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+                cuda.extend(found);
+                outcomes.extend(errors.into_iter().map(|message| Outcome {
+                    entry: path.display().to_string(),
+                    kind: "manifest",
+                    expected: String::new(),
+                    got: message,
+                    status: Status::Error,
+                    seconds: 0.0,
+                    about: String::new(),
+                }));
+            } else {
+                read_manifest(path, rows, outcomes)?;
+            }
         }
         return Ok(());
     }
@@ -194,7 +216,7 @@ fn collect(
     entries.sort();
     for e in entries {
         if e.is_dir() || e.file_name().is_some_and(|n| n == "MANIFEST.csv") {
-            collect(&e, rows, outcomes, bug_dirs)?;
+            collect(&e, rows, outcomes, bug_dirs, cuda)?;
         }
     }
     Ok(())
