@@ -92,6 +92,7 @@ fn main() {
             let opts = Options {
                 unroll: *unroll,
                 progress,
+                max_unroll: None,
             };
             let start = Instant::now();
             let (mut decided, mut hangs, mut agree, mut errors) = (0, 0, 0, 0);

@@ -1,7 +1,7 @@
 //! Liveness witnesses and options on the corpus's liveness tests (their verdicts are checked by
 //! `scopecheck check corpus`, from `corpus/litmus/liveness/MANIFEST.csv`).
 
-use scopecheck_model::axiomatic::liveness::{liveness, Fate, Options, Progress};
+use scopecheck_model::axiomatic::liveness::{liveness, Fate, Options, Progress, Verdict};
 use scopecheck_model::axiomatic::Model;
 use scopecheck_model::litmus::{parse_file, Program};
 use std::path::PathBuf;
@@ -96,15 +96,84 @@ fn hsa_may_stop_a_started_thread_between_two_writes() {
 }
 
 #[test]
-fn a_loop_whose_iteration_writes_is_no_spin() {
-    // The loop bumps a counter each time round: it changes what it reads, so it is not judged.
+fn a_loop_whose_iteration_writes_is_no_spin_and_leaves_the_verdict_bounded() {
+    // The loop bumps a counter each time round: no iteration repeats the one before (no spin),
+    // and it never ends either (f stays 0). No hang is found at any bound, but every bound
+    // cuts a run after an iteration that wrote: bounded, never `terminates`.
     let src = "PTX counter-loop\n{ c=0; f=0; }\n P0@cta 0,gpu 0 ;\n LC00: ;\n atom.relaxed.gpu.add r1, c, 1 ;\n ld.relaxed.gpu r0, f ;\n beq r0, 0, LC00 ;\nexists (P0:r0 == 0)\n";
     let p = scopecheck_model::litmus::parse(src, "counter-loop").unwrap();
-    assert!(
-        liveness(&p, Model::PtxV75, &Options::default())
-            .unwrap()
-            .terminates
+    let l = liveness(&p, Model::PtxV75, &Options::default()).unwrap();
+    assert_eq!(l.verdict, Verdict::Bounded);
+    assert!(!l.terminates && l.hang.is_none());
+    let cut = l.cut.expect("the loop the bound cut");
+    assert_eq!((cut.thread, cut.span.line), (0, 7));
+    // The bound was raised to the budget before answering.
+    assert_eq!(l.unroll, Options::default().budget());
+}
+
+fn parse(src: &str) -> Program {
+    scopecheck_model::litmus::parse(src, "test.litmus").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One verdict at exactly `unroll` (no raising).
+fn at(p: &Program, unroll: u32) -> Verdict {
+    let opts = Options {
+        unroll,
+        max_unroll: Some(unroll),
+        ..Options::default()
+    };
+    liveness(p, Model::PtxV75, &opts).unwrap().verdict
+}
+
+#[test]
+fn a_loop_that_only_reads_is_covered_by_the_bound() {
+    // An await loop: its iterations read and change no register it reads first; every run
+    // that takes it more often than the bound is matched by a shorter one, so the verdict is
+    // decided at unroll 1 already, both ways.
+    let set = parse(
+        "PTX await\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu f, 1 ;\n ld.relaxed.gpu r0, f | ;\n beq r0, 0, LC00 | ;\nexists (P0:r0 == 1)\n",
     );
+    assert_eq!(at(&set, 1), Verdict::Terminates);
+    let never = parse(
+        "PTX await-never\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu g, 1 ;\n ld.relaxed.gpu r0, f | ;\n beq r0, 0, LC00 | ;\nexists (P0:r0 == 1)\n",
+    );
+    assert_eq!(at(&never, 1), Verdict::CanHang);
+}
+
+#[test]
+fn a_register_the_loop_carries_makes_its_iterations_count() {
+    // The same await loop counting its iterations in r1, which the loop reads before writing:
+    // an iteration changes the thread's state, so a cut run is not covered. P1 sets f, so there
+    // is no spin either: bounded.
+    let counting = parse(
+        "PTX await-counting\n{ f=0; P0:r1=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu f, 1 ;\n ld.relaxed.gpu r0, f | ;\n add r1, r1, 1 | ;\n beq r0, 0, LC00 | ;\nexists (P0:r0 == 1)\n",
+    );
+    assert_eq!(at(&counting, 2), Verdict::Bounded);
+    // A register written before it is read each time round (r0) is no state: still covered.
+    let reloading = parse(
+        "PTX await-reloading\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu f, 1 ;\n ld.relaxed.gpu r0, f | ;\n add r2, r0, 1 | ;\n beq r0, 0, LC00 | ;\nexists (P0:r0 == 1)\n",
+    );
+    assert_eq!(at(&reloading, 2), Verdict::Terminates);
+}
+
+#[test]
+fn a_hang_beyond_the_bound_is_found_by_raising_it() {
+    // P1 must take its writing loop three times before P0's spin can start (P0 waits for
+    // c == 3); at unroll 1 no hang is reachable, and the writing loop is cut: not
+    // `terminates`. The default budget raises the bound until the hang shows.
+    let p = parse(
+        "PTX hang-after-three\n{ c=0; f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | LC10: ;\n ld.relaxed.gpu r0, c | atom.relaxed.gpu.add r1, c, 1 ;\n bne r0, 3, LC00 | bne r1, 2, LC10 ;\n LC01: | ;\n ld.relaxed.gpu r2, f | ;\n beq r2, 0, LC01 | ;\nexists (P0:r2 == 0)\n",
+    );
+    assert_eq!(at(&p, 1), Verdict::Bounded);
+    let opts = Options {
+        unroll: 1,
+        max_unroll: Some(4),
+        ..Options::default()
+    };
+    let l = liveness(&p, Model::PtxV75, &opts).unwrap();
+    assert_eq!(l.verdict, Verdict::CanHang);
+    assert!(l.unroll > 1, "found at unroll {}", l.unroll);
+    assert_eq!(l.hang.unwrap().fates, [Fate::Spins, Fate::Done]);
 }
 
 #[test]

@@ -6,6 +6,10 @@
 //! the runtime reaches a state the axioms forbid, the two disagree on whether some execution has
 //! a data race, or an engine fails, shrunk to a few instructions. The engines run on a worker thread so that `--seconds` holds even when one
 //! program takes long: at the deadline the run reports and ends, abandoning that program.
+//!
+//! A finding is written to disk first (`--save DIR`, else `fuzz-findings/` in the current
+//! directory), as generated, before it is shrunk or reported; then its seed and the command
+//! that reproduces it are printed on a line of their own, and again in the closing summary.
 
 use scopecheck_model::differential::{
     check, finding_file, shrink, uses_bulk_copies, uses_cluster_barriers, uses_hopper, Finding,
@@ -50,7 +54,8 @@ pub struct Args {
     /// Worker threads, each checking every `jobs`-th seed (default: one per core).
     #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// Write each shrunk finding as a `.litmus` file into this directory.
+    /// Write each finding as a `.litmus` file into this directory (as generated the moment
+    /// it is found, then shrunk); default `fuzz-findings` in the current directory.
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Fuzz the GPU instead: write the `--programs` programs the GPU fuzzer generates (one GPU,
@@ -82,6 +87,23 @@ struct Report {
     finding: Finding,
 }
 
+/// What a worker tells the main thread.
+enum Message {
+    /// A finding, already saved (as generated) at `path`; shrinking follows.
+    Found {
+        seed: u64,
+        summary: String,
+        path: PathBuf,
+    },
+    /// The finding shrunk (and saved again, shrunk).
+    Shrunk(Box<Report>),
+    /// A finding could not be saved.
+    Unsaved(String),
+}
+
+/// The directory findings are saved into when `--save` is not given.
+const DEFAULT_SAVE: &str = "fuzz-findings";
+
 pub fn run(args: Args) -> ExitCode {
     let first = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -109,7 +131,12 @@ pub fn run(args: Args) -> ExitCode {
         "scopecheck fuzz: ptx-v7.5 (ptx-v8 for async/shared-memory programs) axioms vs the runtime (state caching), seeds from {first}, {} s, {jobs} workers",
         args.seconds
     );
-    let (tx, rx) = mpsc::channel::<Box<Report>>();
+    let save = args
+        .save
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_SAVE));
+    let reproduce = reproduce_command(&args);
+    let (tx, rx) = mpsc::channel::<Message>();
     let counts = Arc::new(Counts::default());
     let per_worker: Arc<Vec<AtomicU64>> = Arc::new((0..jobs).map(|_| AtomicU64::new(0)).collect());
     let limit = args.programs;
@@ -118,10 +145,23 @@ pub fn run(args: Args) -> ExitCode {
     for k in 0..jobs {
         let (tx, counts, per_worker) = (tx.clone(), Arc::clone(&counts), Arc::clone(&per_worker));
         let opts = opts.clone();
+        let save = save.clone();
+        let reproduce = reproduce.clone();
         std::thread::spawn(move || {
             let mut i = k;
             while limit.is_none_or(|n| i < n) {
-                match differential(first.wrapping_add(i), &limits, &opts) {
+                let found = |seed: u64, generated: &Program, finding: &Finding| {
+                    let message = match save_finding(&save, seed, generated, finding, &reproduce) {
+                        Ok(path) => Message::Found {
+                            seed,
+                            summary: finding.to_string(),
+                            path,
+                        },
+                        Err(e) => Message::Unsaved(e),
+                    };
+                    tx.send(message).is_ok()
+                };
+                match differential(first.wrapping_add(i), &limits, &opts, found) {
                     Ok(checked) => {
                         counts
                             .incomplete
@@ -135,8 +175,20 @@ pub fn run(args: Args) -> ExitCode {
                             .fetch_add(u64::from(checked.cluster_barriers), Relaxed);
                         counts.checked.fetch_add(1, Relaxed);
                     }
-                    Err(report) => {
-                        if tx.send(report).is_err() {
+                    Err(None) => return,
+                    Err(Some(report)) => {
+                        let saved = save_finding(
+                            &save,
+                            report.seed,
+                            &report.shrunk,
+                            &report.finding,
+                            &reproduce,
+                        );
+                        let message = match saved {
+                            Ok(_) => Message::Shrunk(report),
+                            Err(e) => Message::Unsaved(e),
+                        };
+                        if tx.send(message).is_err() {
                             return;
                         }
                     }
@@ -152,6 +204,8 @@ pub fn run(args: Args) -> ExitCode {
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.seconds);
     let mut findings = 0u64;
+    // Each finding's seed, in the order found, for the closing summary.
+    let mut seeds: Vec<u64> = Vec::new();
     let progress = |findings: u64, end: &str| {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         // Findings are counted as checked programs too.
@@ -171,14 +225,27 @@ pub fn run(args: Args) -> ExitCode {
             break;
         }
         match rx.recv_timeout(next_report.min(deadline) - now) {
-            Ok(report) => {
+            Ok(Message::Found {
+                seed,
+                summary,
+                path,
+            }) => {
                 findings += 1;
+                seeds.push(seed);
                 if tty {
                     eprintln!();
                 }
-                if let Err(code) = show(&report, args.save.as_ref()) {
-                    return code;
-                }
+                println!("finding at seed {seed}: {summary}");
+                println!(
+                    "reproduce: {}",
+                    reproduce.replace("SEED", &seed.to_string())
+                );
+                println!("saved {} (shrinking it now)", path.display());
+            }
+            Ok(Message::Shrunk(report)) => show(&report),
+            Ok(Message::Unsaved(e)) => {
+                eprintln!("scopecheck fuzz: {e}");
+                return ExitCode::from(2);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -206,6 +273,13 @@ pub fn run(args: Args) -> ExitCode {
         100.0 * cluster as f64 / agreed
     );
     progress(findings, "\n");
+    for seed in &seeds {
+        println!(
+            "finding at seed {seed}: reproduce: {} (saved in {})",
+            reproduce.replace("SEED", &seed.to_string()),
+            save.display()
+        );
+    }
     if findings == 0 {
         ExitCode::SUCCESS
     } else {
@@ -222,8 +296,14 @@ struct Checked {
     cluster_barriers: bool,
 }
 
-/// Checks the program of one seed: what it was, or the finding, shrunk.
-fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<Checked, Box<Report>> {
+/// Checks the program of one seed: what it was, or the finding, shrunk (`Err(None)`: `found`,
+/// told of the finding before the shrinking, asked to stop).
+fn differential(
+    seed: u64,
+    limits: &Limits,
+    opts: &Options,
+    found: impl Fn(u64, &Program, &Finding) -> bool,
+) -> Result<Checked, Option<Box<Report>>> {
     let generated = from_seed_with(seed, limits);
     match check(&generated, opts) {
         Ok(agreement) => Ok(Checked {
@@ -233,38 +313,67 @@ fn differential(seed: u64, limits: &Limits, opts: &Options) -> Result<Checked, B
             cluster_barriers: uses_cluster_barriers(&generated),
         }),
         Err(finding) => {
+            if !found(seed, &generated, &finding) {
+                return Err(None);
+            }
             let kind = std::mem::discriminant(&finding);
             let shrunk = shrink(&generated, |c| {
                 check(c, opts).is_err_and(|f| std::mem::discriminant(&f) == kind)
             });
             let finding = check(&shrunk, opts).err().unwrap_or(finding);
-            Err(Box::new(Report {
+            Err(Some(Box::new(Report {
                 seed,
                 generated,
                 shrunk,
                 finding,
-            }))
+            })))
         }
     }
 }
 
-fn show(r: &Report, save: Option<&PathBuf>) -> Result<(), ExitCode> {
-    println!("finding at seed {}: {}", r.seed, r.finding);
+/// Prints a shrunk finding (saved already).
+fn show(r: &Report) {
+    println!("finding at seed {} shrunk: {}", r.seed, r.finding);
     if r.shrunk != r.generated {
         println!("--- shrunk from:\n{}", print(&r.generated));
     }
-    if let Some(dir) = save {
-        let name = format!("fuzz-seed-{}", r.seed);
-        let origin = format!("scopecheck fuzz --seed {}", r.seed);
-        let text = finding_file(&r.shrunk, &name, &r.finding, &origin);
-        let path = dir.join(format!("{name}.litmus"));
-        if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, text)) {
-            eprintln!("scopecheck fuzz: cannot write {}: {e}", path.display());
-            return Err(ExitCode::from(2));
-        }
-        println!("saved {}", path.display());
+}
+
+/// Writes a finding as `DIR/fuzz-seed-SEED.litmus` (the record `corpus/fuzz-findings` keeps).
+fn save_finding(
+    dir: &Path,
+    seed: u64,
+    p: &Program,
+    finding: &Finding,
+    reproduce: &str,
+) -> Result<PathBuf, String> {
+    let name = format!("fuzz-seed-{seed}");
+    let origin = reproduce.replace("SEED", &seed.to_string());
+    let text = finding_file(p, &name, finding, &origin);
+    let path = dir.join(format!("{name}.litmus"));
+    std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(&path, text))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The command that checks one seed's program again, with the options that shape the program
+/// and its check (`SEED` stands for the seed).
+fn reproduce_command(args: &Args) -> String {
+    let mut cmd = "scopecheck fuzz --seed SEED --programs 1 --jobs 1".to_string();
+    if args.max_events != Limits::differential().max_events as u64 {
+        cmd += &format!(" --max-events {}", args.max_events);
     }
-    Ok(())
+    if args.arith != Limits::differential().max_arith_rmws {
+        cmd += &format!(" --arith {}", args.arith);
+    }
+    if args.arith_registers {
+        cmd += " --arith-registers";
+    }
+    if args.runtime_configurations != Options::default().runtime_configurations {
+        cmd += &format!(" --runtime-configurations {}", args.runtime_configurations);
+    }
+    cmd
 }
 
 /// `--gpu`: the GPU fuzzer's programs of seeds `first ..` into `dir`, each checked against the

@@ -9,10 +9,10 @@
 //! disagreement and makes the exit status 1. `--format herd` prints herd7's log instead
 //! (`scopecheck_model::herd`), so that herdtools' `mcompare7`/`msum7` read it beside herd7's.
 
-use scopecheck_model::axiomatic::liveness::Progress;
+use scopecheck_model::axiomatic::liveness::{Progress, Verdict};
 use scopecheck_model::axiomatic::{
-    analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory, FinalState, Model,
-    Options, Progress as Reporter, Report as ProgressReport, Stop,
+    allowed_among, analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory,
+    FinalState, Model, Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
 use scopecheck_model::differential::runtime_unmodelled;
 use scopecheck_model::herd;
@@ -60,7 +60,7 @@ pub struct Args {
     pub races: bool,
     /// Decide liveness instead: whether some consistent execution can hang (a thread spinning
     /// forever or blocked forever at a barrier); prints `terminates` or `can hang`.
-    #[arg(long, conflicts_with = "runtime")]
+    #[arg(long, conflicts_with_all = ["runtime", "races", "condition_only", "timeout", "max_executions"])]
     pub liveness: bool,
     /// With --liveness: the forward-progress model (fair, obe, hsa, hsa_obe, lobe).
     #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
@@ -152,7 +152,11 @@ struct RuntimeStates {
 }
 
 impl RuntimeStates {
-    fn explore(p: &Program, allowed: &Analysis) -> RuntimeStates {
+    /// `allowed` is the model's analysis; when it lists only some allowed states (stopped by
+    /// its budget, or `--condition-only`), the reached states it does not list are decided by
+    /// the model one by one ([`allowed_among`], without the budget): a state is called
+    /// forbidden only when the model has been asked about it.
+    fn explore(p: &Program, model: &Model, opts: &Options, allowed: &Analysis) -> RuntimeStates {
         let mut out = RuntimeStates {
             reached: BTreeSet::new(),
             forbidden: Vec::new(),
@@ -162,6 +166,7 @@ impl RuntimeStates {
             seconds: 0.0,
             skipped: None,
         };
+        let partial = allowed_listed_partially(opts, allowed);
         let start = Instant::now();
         if let Some(why) = runtime_unmodelled(p) {
             out.skipped = Some(why.to_string());
@@ -185,11 +190,31 @@ impl RuntimeStates {
             .into_iter()
             .filter(|s| filter_admits(p, s))
             .collect();
-        out.forbidden = o_states
+        let mut unlisted: BTreeSet<FinalState> = o_states
             .iter()
             .filter(|s| !allowed.contains(s))
             .cloned()
             .collect();
+        if partial && !unlisted.is_empty() {
+            let exact = Options {
+                condition_only: false,
+                timeout: None,
+                max_executions: None,
+                progress: None,
+                ..opts.clone()
+            };
+            match allowed_among(p, model.clone(), &exact, &unlisted) {
+                Ok(also) => unlisted.retain(|s| !also.contains(s)),
+                Err(e) => {
+                    out.skipped = Some(format!(
+                        "the model cannot decide the runtime's states: {}",
+                        e.message
+                    ));
+                    return out;
+                }
+            }
+        }
+        out.forbidden = unlisted.into_iter().collect();
         out.unreached = allowed.iter().filter(|s| !o_states.contains(s)).count();
         out.reached = o_states;
         out.complete = o.complete;
@@ -198,7 +223,17 @@ impl RuntimeStates {
     }
 }
 
+/// Whether the analysis lists only some of the allowed states: its search stopped at a budget,
+/// or it was asked to decide the condition only.
+fn allowed_listed_partially(opts: &Options, a: &Analysis) -> bool {
+    opts.condition_only || a.stopped.is_some()
+}
+
 pub fn run(args: Args) -> ExitCode {
+    if args.liveness && (args.format == Format::Herd) {
+        eprintln!("scopecheck litmus: --liveness has no herd log: use --format human or json");
+        return ExitCode::from(2);
+    }
     let (files, unreadable) = walk_files(&args.paths);
     for e in &unreadable {
         eprintln!("scopecheck litmus: {e}");
@@ -223,11 +258,12 @@ pub fn run(args: Args) -> ExitCode {
         condition_only: args.condition_only,
         ..Options::default()
     };
-    let (mut all_decided, mut disagreements) = (unreadable.is_empty(), 0);
+    let (mut all_decided, mut disagreements, mut bounded) = (unreadable.is_empty(), 0, 0);
     let dot_names = dot::file_names(&files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
     for (file, dot_name) in files.iter().zip(&dot_names) {
         match decide(file, dot_name, &args, &opts) {
-            Ok(agree) => disagreements += usize::from(!agree),
+            Ok(Decided::Runtime { agree }) => disagreements += usize::from(!agree),
+            Ok(Decided::Liveness { bounded: b }) => bounded += usize::from(b),
             Err(e) => {
                 eprintln!("{e}");
                 all_decided = false;
@@ -241,34 +277,53 @@ pub fn run(args: Args) -> ExitCode {
             "scopecheck litmus: the runtime reached forbidden states in {disagreements} test(s)"
         );
         ExitCode::from(1)
+    } else if bounded > 0 {
+        eprintln!(
+            "scopecheck litmus: {bounded} liveness verdict(s) bounded: no hang within the raised unroll bound, none proven impossible"
+        );
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     }
 }
 
+/// What deciding one file found beyond what it printed.
+enum Decided {
+    /// The axiomatic analysis; with `--runtime`, whether the runtime agrees with the model.
+    Runtime { agree: bool },
+    /// `--liveness`: whether the verdict is bounded.
+    Liveness { bounded: bool },
+}
+
 /// Parses, analyses and reports one file; errors carry file:line:col and a caret. Returns
 /// whether the runtime (with `--runtime`) agrees with the model.
-fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bool, String> {
+fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<Decided, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
     let program = parse_all(&src, &name).map_err(|errors| {
         let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
         texts.join("\n")
     })?;
-    if args.liveness {
-        return super::liveness::decide(file, &src, &program, args).map(|()| true);
-    }
-    if program.vulkan.is_some() && !matches!(args.model, Model::Cat(_)) {
+    // A model that reads none of a dialect's annotations would judge the test as if they
+    // were absent ([`Model::reads_vulkan`]).
+    if program.vulkan.is_some() && !args.model.reads_vulkan() {
         return Err(format!(
             "{name}: a Vulkan test needs a Vulkan model: --model vulkan.cat (or vulkan-nochains.cat), not {}",
             args.model
         ));
     }
-    if program.opencl.is_some() && !matches!(args.model, Model::Cat(_)) {
+    if program.opencl.is_some() && !args.model.reads_opencl() {
         return Err(format!(
             "{name}: an OpenCL test needs an OpenCL model: --model opencl.cat, not {}",
             args.model
         ));
+    }
+    if args.liveness {
+        return super::liveness::decide(file, &src, &program, args).map(|verdict| {
+            Decided::Liveness {
+                bounded: verdict == Verdict::Bounded,
+            }
+        });
     }
     if args.races && !args.model.defines_races() {
         return Err(format!(
@@ -303,7 +358,7 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     }
     let runtime = args
         .runtime
-        .then(|| RuntimeStates::explore(&program, &analysis));
+        .then(|| RuntimeStates::explore(&program, &args.model, opts, &analysis));
     // `Time` covers what was asked for: the model's analysis and, with `--runtime`, the runtime's.
     let seconds = start.elapsed().as_secs_f64();
     if let Some(dir) = &args.dot {
@@ -313,8 +368,7 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
     // A race is reported when asked for, and always where the model makes it undefined
     // behaviour or is a user's model with a flag; under PTX a racy weak read still returns
     // some value the axioms allow, so the PTX models report races only with `--races`.
-    let show_races = args.races
-        || (args.model.defines_races() && !matches!(args.model, Model::PtxV60 | Model::PtxV75));
+    let show_races = args.races || (args.model.defines_races() && !args.model.is_ptx());
     if format == Format::Herd {
         print!("{}", herd::log(&program, &analysis, seconds));
         if let Some(r) = runtime.as_ref().filter(|r| !r.forbidden.is_empty()) {
@@ -354,7 +408,9 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<bo
             show_races,
         );
     }
-    Ok(runtime.is_none_or(|r| r.forbidden.is_empty()))
+    Ok(Decided::Runtime {
+        agree: runtime.is_none_or(|r| r.forbidden.is_empty()),
+    })
 }
 
 fn condition_text(p: &Program) -> String {

@@ -1,11 +1,13 @@
 //! `scopecheck litmus --liveness`: can some consistent execution hang under a progress model?
 //!
-//! Text: `terminates` or `can hang`, with each stuck thread, every thread's fate and the
-//! witness (the stuck thread's prefix, then the repeating iteration). `--json`: one object per
-//! test with `"terminates": bool`; `--dot DIR`: the hanging execution with the iteration marked.
+//! Text: `terminates`, `can hang` (with each stuck thread, every thread's fate and the witness:
+//! the stuck thread's prefix, then the repeating iteration) or `bounded` (no hang within the
+//! raised unroll bound, and a loop that bound cut). `--json`: one object per test with
+//! `"terminates": bool`, `"verdict"` and `"bounded": bool`; `--dot DIR`: the hanging execution
+//! with the iteration marked.
 
 use super::litmus::Args;
-use scopecheck_model::axiomatic::liveness::{self, Fate, Hang, Options, Progress};
+use scopecheck_model::axiomatic::liveness::{self, Cut, Fate, Hang, Options, Progress, Verdict};
 use scopecheck_model::litmus::{LitmusError, Program};
 use serde::Serialize;
 use std::path::Path;
@@ -28,19 +30,27 @@ struct Report<'a> {
     file: &'a str,
     model: &'a str,
     progress: &'static str,
+    /// The bound asked for and the one the verdict was reached at.
     unroll: u32,
+    unroll_reached: u32,
     terminates: bool,
+    verdict: Verdict,
+    bounded: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     hang: Option<&'a Hang>,
+    /// Bounded: the loop the highest bound cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut: Option<&'a Cut>,
     seconds: f64,
 }
 
-/// Decides and reports one parsed test.
-pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<(), String> {
+/// Decides and reports one parsed test; returns the verdict.
+pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<Verdict, String> {
     let name = file.display().to_string();
     let opts = Options {
         unroll: args.unroll,
         progress: args.progress,
+        max_unroll: None,
     };
     let start = Instant::now();
     let verdict = liveness::liveness(p, args.model.clone(), &opts)
@@ -61,21 +71,39 @@ pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<(), St
             model: args.model.name(),
             progress: opts.progress.name(),
             unroll: opts.unroll,
+            unroll_reached: verdict.unroll,
             terminates: verdict.terminates,
+            verdict: verdict.verdict,
+            bounded: verdict.verdict == Verdict::Bounded,
             hang: verdict.hang.as_ref(),
+            cut: verdict.cut.as_ref(),
             seconds,
         };
         println!(
             "{}",
             serde_json::to_string(&report).expect("reports serialize")
         );
-        return Ok(());
+        return Ok(verdict.verdict);
     }
+    let raised = if verdict.unroll > opts.unroll {
+        format!(" (raised to {})", verdict.unroll)
+    } else {
+        String::new()
+    };
     println!(
-        "Test {} ({name}) under {}, progress {}, unroll {}",
+        "Test {} ({name}) under {}, progress {}, unroll {}{raised}",
         p.name, args.model, opts.progress, opts.unroll
     );
     match &verdict.hang {
+        None if verdict.verdict == Verdict::Bounded => {
+            println!("Liveness: bounded");
+            if let Some(cut) = &verdict.cut {
+                println!(
+                    "  no hang within unroll {}, but P{} may take the loop closed at {}:{} once more after an iteration that changes the state (raise --unroll)",
+                    verdict.unroll, cut.thread, cut.span.line, cut.span.col
+                );
+            }
+        }
         None => println!("Liveness: terminates"),
         Some(hang) => {
             println!("Liveness: can hang");
@@ -111,7 +139,7 @@ pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<(), St
     }
     println!("Time {seconds:.4} s");
     println!();
-    Ok(())
+    Ok(verdict.verdict)
 }
 
 fn or_none(items: &[String]) -> String {

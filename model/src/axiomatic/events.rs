@@ -236,6 +236,9 @@ pub struct Lasso {
     /// statements (the earlier of two equal iterations: what a repeated iteration that writes
     /// may read from, see `liveness.rs`).
     pub previous: Option<usize>,
+    /// The unroll bound cut the path here (the branch would be taken once more than the bound
+    /// allows), rather than the lasso recording a shorter prefix before a repeated iteration.
+    pub bound: bool,
 }
 
 impl Path {
@@ -475,7 +478,7 @@ impl State {
         self.events.len()
     }
 
-    fn into_path(self, cut: Option<(usize, Span)>) -> Path {
+    fn into_path(self, cut: Option<(usize, Span)>, bound: bool) -> Path {
         let lasso = cut
             .zip(self.trail.as_ref())
             .and_then(|((branch, _), trail)| {
@@ -498,6 +501,7 @@ impl State {
                     None => first,
                 };
                 Some(Lasso {
+                    bound,
                     start: *start,
                     stmts: stmts.to_vec(),
                     previous,
@@ -599,7 +603,7 @@ fn thread_paths(
         }
         let Some(stmt) = body.get(s.pc) else {
             held += s.events.len();
-            paths.push(s.into_path(None));
+            paths.push(s.into_path(None, false));
             continue;
         };
         let here = s.pc;
@@ -760,7 +764,7 @@ fn thread_paths(
                             *times += 1;
                             if *times > unroll {
                                 held += s.events.len();
-                                paths.push(s.into_path(Some((here, stmt.span))));
+                                paths.push(s.into_path(Some((here, stmt.span)), true));
                                 continue;
                             }
                             if s.trail
@@ -771,7 +775,7 @@ fn thread_paths(
                                 // ends here forever, after fewer takings than the bound allows
                                 // (a shorter prefix: a path cut here).
                                 held += s.events.len();
-                                paths.push(s.clone().into_path(Some((here, stmt.span))));
+                                paths.push(s.clone().into_path(Some((here, stmt.span)), false));
                             }
                             if let Some(trail) = &mut s.trail {
                                 let at = (s.events.len(), trail.stmts.len(), s.regs.clone());

@@ -28,7 +28,10 @@
 //! axioms, reads-from, coherence and barrier matching as [`super::analyze`]), and at least one
 //! thread must spin or block. Loops are unrolled as in [`super::analyze`] (`unroll` takings of
 //! each backward branch): the prefix of a spinning thread may take each backward branch up to
-//! `unroll - 1` times before the repeated iteration, so `terminates` is a verdict for that bound.
+//! `unroll - 1` times before the repeated iteration. `terminates` is said only when every run the
+//! bound cut is covered by the runs searched ([`bound`]: its last iteration changes nothing); else
+//! the bound is raised up to a budget ([`Options::max_unroll`]) and, with no hang found there
+//! either, the verdict is [`Verdict::Bounded`].
 //!
 //! Barriers (PTX ISA, `bar.sync`: "the barrier is complete when the expected number of threads
 //! arrive"): without a count, barrier `a` expects the threads of the CTA that take part in it
@@ -43,6 +46,10 @@
 //! arrivals in the whole execution (its `n`-th arrival: fewer than `n * q`) waits forever.
 //! Arrivals beyond the quorum are not judged to hang (the dialect's reading, which the shared
 //! oracle's verdicts follow: three threads at a barrier of quorum two terminate).
+
+pub mod bound;
+
+pub use bound::Cut;
 
 use super::enumerate::{Accept, CoFloor, Collector, Explorer};
 use super::events::{self, Expr, Kind, Path, ThreadEvent, Trace};
@@ -154,6 +161,24 @@ pub struct Options {
     /// the one between the last two takings).
     pub unroll: u32,
     pub progress: Progress,
+    /// The budget: when no hang is found but the bound cut a run after an iteration that
+    /// changes the state ([`bound`]), the search is repeated with the bound raised by one, up to
+    /// this bound (the answer is then [`Verdict::Bounded`]); `None`: [`DEFAULT_RAISE`] above
+    /// `unroll`. vsyncer's "bound increase" loop asks the same of Dartagnan: an unroll bound
+    /// that some execution reaches proves nothing.
+    pub max_unroll: Option<u32>,
+}
+
+/// How far above `--unroll` the search raises the bound by default.
+pub const DEFAULT_RAISE: u32 = 2;
+
+impl Options {
+    /// The highest bound the search may raise `unroll` to.
+    pub fn budget(&self) -> u32 {
+        self.max_unroll
+            .unwrap_or(self.unroll.saturating_add(DEFAULT_RAISE))
+            .max(self.unroll)
+    }
 }
 
 impl Default for Options {
@@ -161,6 +186,7 @@ impl Default for Options {
         Options {
             unroll: super::Options::default().unroll,
             progress: Progress::Fair,
+            max_unroll: None,
         }
     }
 }
@@ -218,12 +244,54 @@ pub struct Hang {
     pub execution: Execution,
 }
 
+/// What the search proved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No consistent execution hangs: every run the bound cut was covered ([`bound`]).
+    Terminates,
+    /// Some consistent execution hangs ([`Liveness::hang`]).
+    CanHang,
+    /// No hang within the bound, but a run the bound cut may go on to one
+    /// ([`Liveness::cut`]), also at the budget's highest bound.
+    Bounded,
+}
+
+impl Verdict {
+    /// The verdict as the reports print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Terminates => "terminates",
+            Verdict::CanHang => "can hang",
+            Verdict::Bounded => "bounded",
+        }
+    }
+}
+
 /// The verdict.
 #[derive(Clone, Debug)]
 pub struct Liveness {
-    /// No consistent execution hangs (within the unroll bound).
+    /// No consistent execution hangs, proven: `verdict == Verdict::Terminates`.
     pub terminates: bool,
+    pub verdict: Verdict,
     pub hang: Option<Hang>,
+    /// Bounded: the run the highest bound cut after an iteration that changes the state.
+    pub cut: Option<Cut>,
+    /// The unroll bound the verdict was reached at (between [`Options::unroll`] and
+    /// [`Options::budget`]).
+    pub unroll: u32,
+}
+
+impl Liveness {
+    fn new(verdict: Verdict, hang: Option<Hang>, cut: Option<Cut>, unroll: u32) -> Liveness {
+        Liveness {
+            terminates: verdict == Verdict::Terminates,
+            verdict,
+            hang,
+            cut,
+            unroll,
+        }
+    }
 }
 
 /// One way a thread's run can end, as a path to put in a candidate execution.
@@ -255,7 +323,11 @@ struct Waiting {
     span: Span,
 }
 
-/// Decides whether `p` can hang under `model` and the progress model.
+/// Decides whether `p` can hang under `model` and the progress model: `terminates` only when
+/// the search at some bound between `opts.unroll` and [`Options::budget`] finds no hang and
+/// every run that bound cut is covered ([`bound`]); a hang found at any bound is a hang; else
+/// [`Verdict::Bounded`]. A raised bound whose paths exceed the search's limits ends the
+/// raising (bounded at the bound before).
 pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, AnalysisError> {
     if opts.unroll == 0 {
         return Err(AnalysisError {
@@ -265,10 +337,46 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
                 .to_string(),
         });
     }
+    let mut unroll = opts.unroll;
+    let mut searched = search(p, &model, opts.progress, unroll)?;
+    loop {
+        match searched {
+            (Some(hang), _) => {
+                return Ok(Liveness::new(Verdict::CanHang, Some(hang), None, unroll))
+            }
+            (None, None) => return Ok(Liveness::new(Verdict::Terminates, None, None, unroll)),
+            (None, Some(cut)) if unroll >= opts.budget() => {
+                return Ok(Liveness::new(Verdict::Bounded, None, Some(cut), unroll))
+            }
+            (None, Some(cut)) => match search(p, &model, opts.progress, unroll + 1) {
+                Ok(next) => {
+                    unroll += 1;
+                    searched = next;
+                }
+                Err(_) => return Ok(Liveness::new(Verdict::Bounded, None, Some(cut), unroll)),
+            },
+        }
+    }
+}
+
+/// One search at one bound: a hang, else the first run the bound cut that is not covered.
+fn search(
+    p: &Program,
+    model: &Model,
+    progress: Progress,
+    unroll: u32,
+) -> Result<(Option<Hang>, Option<Cut>), AnalysisError> {
+    let opts = &Options {
+        unroll,
+        progress,
+        max_unroll: None,
+    };
+    let model = model.clone();
     let paths = events::paths_with_lassos(p, opts.unroll).map_err(|e| AnalysisError {
         span: e.span,
         message: e.message,
     })?;
+    let cut = bound::first_cut(p, &paths.per_thread);
     let runs: Vec<Vec<Run>> = paths
         .per_thread
         .iter()
@@ -289,10 +397,7 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
         });
     }
     if runs.iter().any(Vec::is_empty) {
-        return Ok(Liveness {
-            terminates: true,
-            hang: None,
-        });
+        return Ok((None, cut));
     }
     // Per thread and path, the barriers it arrives at, by instance and id (who may still
     // arrive).
@@ -324,10 +429,7 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
         }
         hangs(p, model.clone(), &combo, &arrivals)
     };
-    let found = |hang: Hang| Liveness {
-        terminates: false,
-        hang: Some(hang),
-    };
+    let found = |hang: Hang| (Some(hang), None);
     // The fewest events first (where the combinations are few enough to sort): the search of
     // a combination costs more the more events it has, and a hang is often found in a short
     // one (a short prefix before the repeated iteration). Every combination is judged before
@@ -363,10 +465,7 @@ pub fn liveness(p: &Program, model: Model, opts: &Options) -> Result<Liveness, A
             }
         }
     }
-    Ok(Liveness {
-        terminates: true,
-        hang: None,
-    })
+    Ok((None, cut))
 }
 
 /// The runs found so far, each once: a run is its fate, its events and the assumptions

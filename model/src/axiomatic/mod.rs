@@ -145,6 +145,11 @@ impl Model {
             return Ok(m);
         }
         if name_or_path.ends_with(".cat") && !std::path::Path::new(name_or_path).exists() {
+            // A built-in model's file is that model: `ptx-v7.5.cat` is `ptx-v7.5`, with the
+            // same checks of what it may run and report.
+            if let Some(m) = name_or_path.strip_suffix(".cat").and_then(Model::from_name) {
+                return Ok(m);
+            }
             if let Some(m) = CatModel::builtin(name_or_path) {
                 return Ok(Model::Cat(Arc::new(m)));
             }
@@ -174,6 +179,23 @@ impl Model {
     /// ([`CatModel::thin_air_values`]).
     pub fn thin_air_values(&self) -> bool {
         self.cat().thin_air_values()
+    }
+
+    /// Whether the model was written for Vulkan tests ([`CatModel::reads_vulkan`]).
+    pub fn reads_vulkan(&self) -> bool {
+        self.cat().reads_vulkan()
+    }
+
+    /// Whether the model was written for OpenCL tests ([`CatModel::reads_opencl`]).
+    pub fn reads_opencl(&self) -> bool {
+        self.cat().reads_opencl()
+    }
+
+    /// One of the built-in PTX models (`ptx-v6.0`, `ptx-v7.5`, `ptx-v8`): under PTX a racy weak
+    /// read still returns a value the axioms allow, so races are reported only when asked for.
+    pub fn is_ptx(&self) -> bool {
+        matches!(self, Model::PtxV60 | Model::PtxV75)
+            || Model::from_name("ptx-v8").as_ref() == Some(self)
     }
 
     /// Whether the model defines data races (a cat model with a `flag`).

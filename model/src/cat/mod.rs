@@ -306,6 +306,55 @@ impl CatModel {
             .collect()
     }
 
+    /// Whether the model reads some annotation only Vulkan tests have (`NONPRIV`, `AV`, `VIS`,
+    /// `SEMAV`, `SEMVIS`, `AVDEVICE`, `VISDEVICE`, `CBAR`, `SC0`..`SC3`, `SEMSC0`..`SEMSC3`,
+    /// `SG`, `QF`, `ssg`, `sqf`, `ssw`): a model written for Vulkan. A model that reads none of
+    /// them cannot tell a Vulkan test's availability, visibility and storage classes apart.
+    pub fn reads_vulkan(&self) -> bool {
+        use crate::litmus::vulkan::VulkanScope;
+        use compile::Base;
+        self.reads_base(|b| {
+            matches!(
+                b,
+                Base::NonPriv
+                    | Base::Av
+                    | Base::Vis
+                    | Base::SemAv
+                    | Base::SemVis
+                    | Base::AvDevice
+                    | Base::VisDevice
+                    | Base::Cbar
+                    | Base::StorageClass(_)
+                    | Base::Semantics(_)
+                    | Base::VulkanScope(VulkanScope::Subgroup | VulkanScope::QueueFamily)
+                    | Base::Ssg
+                    | Base::Sqf
+                    | Base::Ssw
+            )
+        })
+    }
+
+    /// Whether the model reads some annotation only OpenCL tests have (`WI`, `ALL`, `GLOBAL`,
+    /// `LOCAL`): a model written for OpenCL.
+    pub fn reads_opencl(&self) -> bool {
+        use compile::Base;
+        self.reads_base(|b| {
+            matches!(
+                b,
+                Base::WorkItem | Base::AllSvm | Base::Global | Base::Local
+            )
+        })
+    }
+
+    fn reads_base(&self, which: impl Fn(compile::Base) -> bool) -> bool {
+        // The nodes the checks read (every base name has a node, read or not).
+        self.compiled
+            .nodes
+            .iter()
+            .zip(&self.needed)
+            .any(|(n, &needed)| needed && matches!(n.op, Op::Base(b) if which(b)))
+    }
+
     /// Whether a check forbids values out of thin air (`acyclic rf | dep`).
     pub fn forbids_thin_air(&self) -> bool {
         self.thin_air

@@ -33,6 +33,9 @@ pub(crate) enum Mode {
     },
 }
 
+/// How many discarded executions the budget allows per execution it counts.
+pub(crate) const DISCARDS_PER_EXECUTION: u64 = 100;
+
 /// State shared by the scheduler (owned by shuttle's runner) and the per-execution [`ShuttleSched`].
 pub(crate) struct Log {
     pub mode: Mode,
@@ -41,7 +44,11 @@ pub(crate) struct Log {
     /// Per shuttle task: the GPU thread it runs (once it reached a scheduling point).
     task_thread: Vec<Option<usize>>,
     pub stop: bool,
+    /// Executions started, discarded ones included.
     pub executions: u64,
+    /// Executions discarded ([`Flow::Discarded`]).
+    pub discarded: u64,
+    /// The budget, in executions that are not discarded (those a report counts).
     pub max_executions: u64,
     pub error: Option<String>,
 }
@@ -54,9 +61,19 @@ impl Log {
             task_thread: Vec::new(),
             stop: false,
             executions: 0,
+            discarded: 0,
             max_executions,
             error: None,
         }
+    }
+
+    /// Whether the budget is spent: `max_executions` executions that were kept, or
+    /// [`DISCARDS_PER_EXECUTION`] times as many discarded ones (a search that discards nearly
+    /// everything still ends).
+    fn spent(&self) -> bool {
+        let kept = self.executions - self.discarded;
+        kept >= self.max_executions
+            || self.discarded >= self.max_executions.saturating_mul(DISCARDS_PER_EXECUTION)
     }
 
     fn choose(&mut self, n: usize) -> usize {
@@ -110,7 +127,7 @@ pub(crate) struct DecisionScheduler {
 impl Scheduler for DecisionScheduler {
     fn new_execution(&mut self) -> Option<Schedule> {
         let mut log = self.log.lock().unwrap();
-        if log.stop || log.executions >= log.max_executions {
+        if log.stop || log.spent() {
             // Let a wrapped shuttle scheduler see its end (shuttle's random scheduler prints a
             // "failing seed" banner when dropped before it ran out).
             if let Mode::Inner(inner) = &mut log.mode {
@@ -321,8 +338,10 @@ pub(crate) fn explore_with(
             handles: Mutex::new(Vec::new()),
             threads: Mutex::new(Vec::new()),
         });
-        if run(&sched) == Flow::Stop {
-            inner_log.lock().unwrap().stop = true;
+        match run(&sched) {
+            Flow::Stop => inner_log.lock().unwrap().stop = true,
+            Flow::Discarded => inner_log.lock().unwrap().discarded += 1,
+            Flow::Continue => {}
         }
     });
     let l = log.lock().unwrap();

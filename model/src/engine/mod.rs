@@ -79,6 +79,10 @@ pub trait Sched: Send + Sync {
 pub enum Flow {
     Continue,
     Stop,
+    /// Go on; the execution was discarded (infeasible, or a failed spin iteration another
+    /// execution covers): it is not one of the executions a report counts, so it does not
+    /// count toward an engine's execution budget either.
+    Discarded,
 }
 
 /// One execution, run on the engine's main thread.

@@ -64,7 +64,8 @@ pub struct Report {
     /// The first failure found, with its trace and replay token.
     pub failure: Option<FailureReport>,
     /// Every distinct failure found (kind and headline), one trace each, in the order found:
-    /// only the first unless the checker was built with [`Checker::all_failures`].
+    /// only the first unless the checker was built with [`Checker::all_failures`] (or the
+    /// first was a possible hang, after which the search goes on: [`AFTER_POSSIBLE_HANG`]).
     pub failures: Vec<FailureReport>,
     /// Worst bank conflict per shared-memory access site.
     pub bank_conflicts: Vec<BankConflict>,
@@ -175,6 +176,8 @@ pub fn common_verdict(reports: &[Report]) -> Result<Verdict, String> {
 #[derive(Default)]
 struct Acc {
     executions: u64,
+    /// The execution count at the first possible hang (see [`AFTER_POSSIBLE_HANG`]).
+    possible_hang_at: Option<u64>,
     failures: Vec<FailureReport>,
     bank: Vec<BankConflict>,
 }
@@ -457,7 +460,7 @@ impl Checker {
                     }
                 }
                 let Some(f) = &m.failure else {
-                    return Flow::Continue;
+                    return past_possible_hang(acc);
                 };
                 let seen = acc
                     .failures
@@ -470,6 +473,9 @@ impl Checker {
                 }
                 if options.all_failures {
                     Flow::Continue
+                } else if f.kind == FailureKind::PossibleHang {
+                    acc.possible_hang_at.get_or_insert(acc.executions);
+                    past_possible_hang(acc)
                 } else {
                     Flow::Stop
                 }
@@ -482,13 +488,33 @@ impl Checker {
             executions: acc.executions,
             infeasible,
             complete,
-            failure: acc.failures.first().cloned(),
+            // A definite failure before a bounded possible hang found earlier.
+            failure: acc
+                .failures
+                .iter()
+                .find(|f| f.kind != FailureKind::PossibleHang)
+                .or(acc.failures.first())
+                .cloned(),
             failures: acc.failures,
             bank_conflicts: acc.bank,
             show_bank_report: options.bank_report,
             error: exploration.error,
             wall: start.elapsed(),
         }
+    }
+}
+
+/// How many more executions the search explores after its first possible hang (a thread past
+/// the step bound: a *bounded* finding, not a proof), looking for a definite failure (an
+/// assertion, a race, a proven hang) that a bounded one must not hide; the first definite
+/// failure then ends the search and is the report's failure.
+pub const AFTER_POSSIBLE_HANG: u64 = 20_000;
+
+/// After a possible hang: go on until [`AFTER_POSSIBLE_HANG`] more executions were explored.
+fn past_possible_hang(acc: &Acc) -> Flow {
+    match acc.possible_hang_at {
+        Some(at) if acc.executions - at >= AFTER_POSSIBLE_HANG => Flow::Stop,
+        _ => Flow::Continue,
     }
 }
 

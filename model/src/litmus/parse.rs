@@ -876,6 +876,7 @@ impl<'a> Parser<'a> {
         }
         for thread in &threads {
             self.check_labels(thread)?;
+            self.check_tokens(thread)?;
         }
         self.check_warps(&threads)?;
         warp::lower(&mut threads, locations);
@@ -1245,6 +1246,41 @@ impl<'a> Parser<'a> {
                     );
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Tile IR tokens are SSA values ("Token represents a memory ordering token that can be used
+    /// to control the ordering of memory operations", Tile IR *Operations*, 8.1.3; a memory
+    /// operation takes tokens as operands and yields a new one as its result): a token an
+    /// instruction waits for must be the result of an earlier instruction of its tile block
+    /// (thread), and never of the instruction itself (an operand is defined before the
+    /// operation that uses it). A wait for a token nobody produced would order nothing.
+    fn check_tokens(&self, thread: &Thread) -> Result<()> {
+        let mut produced = BTreeSet::new();
+        for stmt in &thread.body {
+            let Some(tok) = &stmt.token else {
+                continue;
+            };
+            for waited in &tok.after {
+                if tok.produces.as_ref() == Some(waited) && !produced.contains(waited) {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!(
+                            "token `{waited}` is waited for by the instruction that produces it"
+                        ),
+                    ));
+                }
+                if !produced.contains(waited) {
+                    return Err(self.error_at(
+                        stmt.span,
+                        format!(
+                            "token `{waited}` is not produced by an earlier instruction of this thread"
+                        ),
+                    ));
+                }
+            }
+            produced.extend(tok.produces.iter().cloned());
         }
         Ok(())
     }

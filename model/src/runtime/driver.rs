@@ -111,7 +111,7 @@ pub fn explore<S: Send + 'static>(
             let mut acc = inner.lock().unwrap_or_else(|e| e.into_inner());
             if m.infeasible {
                 acc.1 += 1;
-                return Flow::Continue;
+                return Flow::Discarded;
             }
             visit(&mut acc.0, &mut m)
         }),
