@@ -10,7 +10,7 @@ use std::process::ExitCode;
 /// Arguments of `scopecheck kernel`.
 #[derive(Parser)]
 pub struct Args {
-    /// The kernel: a `.ptx` file (a `.cu` file must be compiled to PTX first).
+    /// The kernel: a `.ptx` file, or a `.cu` file that NVRTC compiles to PTX first.
     pub file: String,
     /// Grid size `X[,Y[,Z]]` in blocks.
     #[arg(long)]
@@ -63,14 +63,13 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn check(args: &Args) -> Result<(scopecheck_model::kernel::Report, String), String> {
-    if args.file.ends_with(".cu") {
-        return Err(format!(
-            "{}: compiling CUDA needs NVRTC; compile it to PTX (`-arch=compute_90 -lineinfo`) and \
-             pass the .ptx file",
-            args.file
-        ));
-    }
-    let source = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
+    let source = if args.file.ends_with(".cu") {
+        scopecheck_gpu::nvrtc::compile_file(std::path::Path::new(&args.file))
+            .map_err(|e| e.to_string())?
+            .ptx
+    } else {
+        std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?
+    };
     let mut launch = Launch::default();
     let mut set = Vec::new();
     for (name, value) in [
