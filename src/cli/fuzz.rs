@@ -22,8 +22,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// How long to fuzz, in seconds.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    /// How long to fuzz, in seconds (at most a year).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=365 * 86_400))]
     pub seconds: u64,
     /// First seed (programs use consecutive seeds); random when not given.
     #[arg(long)]
@@ -47,8 +47,8 @@ pub struct Args {
     #[arg(long, default_value_t = Options::default().runtime_configurations,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub runtime_configurations: u64,
-    /// Worker threads, each checking every `jobs`-th seed (default: one per core).
-    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, each checking every `jobs`-th seed (default: one per core; at most 256).
+    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
     /// Write each shrunk finding as a `.litmus` file into this directory.
     #[arg(long)]
@@ -152,6 +152,8 @@ pub fn run(args: Args) -> ExitCode {
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.seconds);
     let mut findings = 0u64;
+    let mut seeds = Vec::new();
+    let interrupt = crate::interrupt::flag();
     let progress = |findings: u64, end: &str| {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         // Findings are counted as checked programs too.
@@ -167,12 +169,17 @@ pub fn run(args: Args) -> ExitCode {
     let mut next_report = start + Duration::from_secs(1);
     loop {
         let now = Instant::now();
-        if now >= deadline {
+        if now >= deadline || interrupt.load(Relaxed) {
             break;
         }
-        match rx.recv_timeout(next_report.min(deadline) - now) {
+        // Woken at least every 100 ms to see a signal.
+        let wake = next_report
+            .min(deadline)
+            .min(now + Duration::from_millis(100));
+        match rx.recv_timeout(wake - now) {
             Ok(report) => {
                 findings += 1;
+                seeds.push(report.seed.to_string());
                 if tty {
                     eprintln!();
                 }
@@ -206,7 +213,15 @@ pub fn run(args: Args) -> ExitCode {
         100.0 * cluster as f64 / agreed
     );
     progress(findings, "\n");
-    if findings == 0 {
+    if !seeds.is_empty() {
+        eprintln!("finding seeds: {}", seeds.join(" "));
+    }
+    if crate::interrupt::requested() {
+        eprintln!(
+            "scopecheck fuzz: interrupted; the summary above counts the programs checked so far"
+        );
+        ExitCode::from(crate::interrupt::EXIT_INTERRUPTED)
+    } else if findings == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
