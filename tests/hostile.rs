@@ -1031,3 +1031,83 @@ fn hostile_inputs_end_cleanly() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(cases.len() >= 100, "only {} cases", cases.len());
 }
+
+/// A program whose search takes minutes: six threads of four accesses to three locations.
+fn slow_program() -> String {
+    let n = 6;
+    let head: Vec<String> = (0..n).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
+    let rows: Vec<String> = (0..4)
+        .map(|k| {
+            let cells: Vec<String> = (0..n)
+                .map(|i| match (i + k) % 2 {
+                    0 => format!("st.relaxed.gpu x{}, {}", (i + k) % 3, i + 1),
+                    _ => format!("ld.relaxed.gpu r{k}, x{}", (i + k) % 3),
+                })
+                .collect();
+            format!(" {} ;\n", cells.join(" | "))
+        })
+        .collect();
+    format!(
+        "PTX slow\n{{\nx0=0; x1=0; x2=0;\n}}\n {} ;\n{}exists (P1:r0 == 1)\n",
+        head.join(" | "),
+        rows.concat()
+    )
+}
+
+#[test]
+fn a_signal_prints_what_was_found_so_far() {
+    let d = dir().join("signals");
+    std::fs::create_dir_all(&d).unwrap();
+    let slow = write(&d, "slow.litmus", slow_program());
+    let after = Duration::from_millis(1500);
+    for (signal, format, mark) in [
+        (libc::SIGINT, "human", "(interrupted: bounded"),
+        (libc::SIGINT, "json", "\"stopped\":\"interrupted\""),
+        (libc::SIGINT, "herd", "Interrupted slow"),
+        (libc::SIGTERM, "human", "(interrupted: bounded"),
+    ] {
+        let args = ["litmus", "--format", format, slow.as_str()];
+        let o = run(&args, None, Some((signal, after))).unwrap();
+        assert_eq!(o.code, Some(130), "{format}: {}", o.stderr);
+        assert!(o.stdout.contains(mark), "{format}: {}", o.stdout);
+        assert!(o.stdout.contains("slow"), "{format}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("interrupted after 1 of 1"),
+            "{}",
+            o.stderr
+        );
+    }
+    // The default budget ends a search that would run for minutes: with a short explicit
+    // timeout the answer is marked bounded.
+    let o = run(&["litmus", "--timeout", "1", slow.as_str()], None, None).unwrap();
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("bounded: the search stopped at its timeout"),
+        "{}",
+        o.stdout
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn an_unwritable_output_is_an_error_not_a_panic() {
+    let d = dir().join("full");
+    std::fs::create_dir_all(&d).unwrap();
+    let mp = write(&d, "mp.litmus", MP);
+    for args in [
+        vec!["litmus", mp.as_str()],
+        vec!["litmus", "--format", "herd", mp.as_str()],
+        vec!["litmus", "--json", mp.as_str()],
+    ] {
+        let o = run(&args, Some("/dev/full"), None).unwrap();
+        assert_eq!(o.code, Some(2), "{args:?}: {}", o.stderr);
+        assert!(
+            o.stderr.starts_with("scopecheck: cannot write the output") || o.stderr.is_empty(),
+            "{args:?}: {}",
+            o.stderr
+        );
+        assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
