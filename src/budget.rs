@@ -42,7 +42,7 @@ fn address_space_limit() -> Option<u64> {
         // SAFETY: getrlimit writes the limit into the struct it is given, nothing else.
         let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
         if ok && limit.rlim_cur != libc::RLIM_INFINITY {
-            return Some(limit.rlim_cur as u64);
+            return Some(limit.rlim_cur);
         }
     }
     None

@@ -545,9 +545,8 @@ fn litmus_cases(d: &Path, cases: &mut Vec<(String, Vec<String>, Expect)>) {
     );
     file(
         "nul-bytes.litmus",
-        format!(
-            "PTX h\n{{\nx=0;\n}}\n P0@cta 0,gpu 0 ;\n st.relaxed.cta x, \0 ;\nexists (x == 1)\n"
-        ),
+        "PTX h\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.relaxed.cta x, \0 ;\nexists (x == 1)\n"
+            .to_string(),
         ":6:",
     );
     file(
