@@ -3,10 +3,31 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+// Every report line of this binary goes through `output`, so that an output that cannot be
+// written (`> /dev/full`) ends the run with a one-line error and exit status 2, never a panic:
+// these shadow std's `print!`, `println!`, `eprint!` and `eprintln!` in every module below.
+macro_rules! print {
+    ($($arg:tt)*) => { $crate::output::out(format_args!($($arg)*)) };
+}
+macro_rules! println {
+    () => { $crate::output::out_line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::output::out_line(format_args!($($arg)*)) };
+}
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::output::err(format_args!($($arg)*)) };
+}
+macro_rules! eprintln {
+    () => { $crate::output::err_line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::output::err_line(format_args!($($arg)*)) };
+}
+
+mod budget;
 mod bugs;
 mod cli;
 mod cuda_check;
 mod cuda_corpus;
+mod interrupt;
+mod output;
 
 #[derive(Parser)]
 #[command(
@@ -35,13 +56,15 @@ enum Command {
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    match Cli::parse().command {
+    let code = match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Gpu(args) => cli::gpu::run(args),
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Kernel(args) => cli::kernel::run(args),
-    }
+    };
+    output::flush();
+    code
 }
 
 /// Output piped into a reader that stops early (`scopecheck litmus ... | head -1`) ends the

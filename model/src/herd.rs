@@ -29,6 +29,8 @@
 //!   not, swapped for `~exists` (herd's `check_wit`); `Observation NAME Never|Always|Sometimes P N`
 //!   unswapped.
 //! - `Condition`: herd's printing of the condition (`=` atoms, `not (...)`, n-ary `/\`, `\/`).
+//! - `Interrupted NAME` (scopecheck's, not herd's) when a signal stopped the search: the states
+//!   are those found so far.
 //! - `Time NAME secs`, two decimals.
 //! - `Hash=`: herd's test digest (`TestHash.digest`): the MD5 of the MD5s of the initial state,
 //!   of the code and of the observed locations, each printed in herd's normal form. The initial
@@ -37,7 +39,7 @@
 //!   not read, so the hash equals herd7's only for the init and location parts: it identifies a
 //!   test across scopecheck logs, and `mcompare7` compares two logs' states whatever their hashes.
 
-use crate::axiomatic::{condition_holds_on, Analysis, FinalState};
+use crate::axiomatic::{condition_holds_on, Analysis, FinalState, Stop};
 use crate::litmus::print::instr;
 use crate::litmus::{Cmp, Instr, LocationKind, Program, Prop, Quantifier, Term, Value};
 use md5::{Digest, Md5};
@@ -166,6 +168,10 @@ pub fn log(p: &Program, a: &Analysis, seconds: f64) -> String {
         "Sometimes"
     };
     writeln!(out, "Observation {name} {observation} {pos} {neg}").unwrap();
+    if a.stopped == Some(Stop::Interrupted) {
+        // Not herd's: the states above are those found before a signal stopped the search.
+        writeln!(out, "Interrupted {name}").unwrap();
+    }
     writeln!(out, "Time {name} {seconds:.2}").unwrap();
     writeln!(out, "Hash={}", hash(p)).unwrap();
     out.push('\n');

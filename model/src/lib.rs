@@ -13,6 +13,7 @@ pub mod differential;
 pub mod engine;
 pub mod hash;
 pub mod herd;
+pub mod input;
 #[cfg(feature = "shuttle")]
 pub mod kernel;
 pub mod litmus;

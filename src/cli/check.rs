@@ -32,8 +32,8 @@ pub struct Args {
     /// Print every entry, not only mismatches and the summary.
     #[arg(long, short)]
     pub verbose: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads (default: one per core; at most 256).
+    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
 }
 
@@ -176,7 +176,9 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// Finds manifests (litmus or CUDA, told apart by their header) and `bugs/` directories under
-/// `path`. Malformed manifest rows become `Error` outcomes so the rest of the corpus still runs.
+/// `path` (walked with `walkdir`, sorted by name, following links but never around a cycle: each
+/// directory is visited once). Malformed manifest rows become `Error` outcomes so the rest of the
+/// corpus still runs.
 fn collect(
     path: &Path,
     rows: &mut Vec<LitmusRow>,
@@ -184,16 +186,42 @@ fn collect(
     bug_dirs: &mut Vec<PathBuf>,
     cuda: &mut Vec<crate::cuda_corpus::Row>,
 ) -> std::io::Result<()> {
-    if path.is_file() {
-        if path.file_name().is_some_and(|n| n == "MANIFEST.csv") {
-            let bytes = std::fs::read(path)
-                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let is_manifest = |p: &Path| p.file_name().is_some_and(|n| n == "MANIFEST.csv");
+    let mut seen = std::collections::HashSet::new();
+    let walk = walkdir::WalkDir::new(path)
+        .follow_links(true)
+        .sort_by_file_name();
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A link back to a directory being walked: it is walked once already.
+            Err(e) if e.loop_ancestor().is_some() => continue,
+            Err(e) => {
+                let at = e.path().unwrap_or(path).display().to_string();
+                let io = e
+                    .into_io_error()
+                    .unwrap_or_else(|| std::io::Error::other("cannot walk this directory"));
+                return Err(std::io::Error::new(io.kind(), format!("{at}: {io}")));
+            }
+        };
+        // Two links to one directory (not a cycle) would list its manifest twice.
+        let key = std::fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path().into());
+        if !seen.insert(key) {
+            continue;
+        }
+        if entry.file_type().is_dir() && entry.file_name() == "bugs" {
+            bug_dirs.push(entry.path().to_path_buf());
+        } else if is_manifest(entry.path()) {
+            let manifest = entry.path();
+            let bytes = std::fs::read(manifest).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("{}: {e}", manifest.display()))
+            })?;
             if crate::cuda_corpus::is_manifest(&bytes) {
-                let (found, errors) = crate::cuda_corpus::read_manifest(path)
+                let (found, errors) = crate::cuda_corpus::read_manifest(manifest)
                     .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
                 cuda.extend(found);
                 outcomes.extend(errors.into_iter().map(|message| Outcome {
-                    entry: path.display().to_string(),
+                    entry: manifest.display().to_string(),
                     kind: "manifest",
                     expected: String::new(),
                     got: message,
@@ -202,21 +230,8 @@ fn collect(
                     about: String::new(),
                 }));
             } else {
-                read_manifest(path, rows, outcomes)?;
+                read_manifest(manifest, rows, outcomes)?;
             }
-        }
-        return Ok(());
-    }
-    if path.file_name().is_some_and(|n| n == "bugs") {
-        bug_dirs.push(path.to_path_buf());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .and_then(|dir| dir.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>())
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    entries.sort();
-    for e in entries {
-        if e.is_dir() || e.file_name().is_some_and(|n| n == "MANIFEST.csv") {
-            collect(&e, rows, outcomes, bug_dirs, cuda)?;
         }
     }
     Ok(())
@@ -231,8 +246,21 @@ fn read_manifest(
     outcomes: &mut Vec<Outcome>,
 ) -> std::io::Result<()> {
     let dir = manifest.parent().unwrap_or(Path::new("."));
-    let bytes = std::fs::read(manifest)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", manifest.display())))?;
+    let bytes = match scopecheck_model::input::read_bytes(manifest) {
+        Ok(bytes) => bytes,
+        Err(scopecheck_model::input::InputError::Io(e)) => {
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", manifest.display()),
+            ))
+        }
+        Err(e) => {
+            return Err(std::io::Error::other(format!(
+                "{}: {e}",
+                manifest.display()
+            )));
+        }
+    };
     let manifest_error = |line: Option<u64>, message: String| Outcome {
         entry: match line {
             Some(line) => format!("{}:{line}", manifest.display()),

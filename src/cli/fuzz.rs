@@ -26,8 +26,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// How long to fuzz, in seconds.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    /// How long to fuzz, in seconds (at most a year).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=365 * 86_400))]
     pub seconds: u64,
     /// First seed (programs use consecutive seeds); random when not given.
     #[arg(long)]
@@ -51,8 +51,8 @@ pub struct Args {
     #[arg(long, default_value_t = Options::default().runtime_configurations,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub runtime_configurations: u64,
-    /// Worker threads, each checking every `jobs`-th seed (default: one per core).
-    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, each checking every `jobs`-th seed (default: one per core; at most 256).
+    #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
     /// Write each finding as a `.litmus` file into this directory (as generated the moment
     /// it is found, then shrunk); default `fuzz-findings` in the current directory.
@@ -206,6 +206,7 @@ pub fn run(args: Args) -> ExitCode {
     let mut findings = 0u64;
     // Each finding's seed, in the order found, for the closing summary.
     let mut seeds: Vec<u64> = Vec::new();
+    let interrupt = crate::interrupt::flag();
     let progress = |findings: u64, end: &str| {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         // Findings are counted as checked programs too.
@@ -221,10 +222,14 @@ pub fn run(args: Args) -> ExitCode {
     let mut next_report = start + Duration::from_secs(1);
     loop {
         let now = Instant::now();
-        if now >= deadline {
+        if now >= deadline || interrupt.load(Relaxed) {
             break;
         }
-        match rx.recv_timeout(next_report.min(deadline) - now) {
+        // Woken at least every 100 ms to see a signal.
+        let wake = next_report
+            .min(deadline)
+            .min(now + Duration::from_millis(100));
+        match rx.recv_timeout(wake - now) {
             Ok(Message::Found {
                 seed,
                 summary,
@@ -280,7 +285,12 @@ pub fn run(args: Args) -> ExitCode {
             save.display()
         );
     }
-    if findings == 0 {
+    if crate::interrupt::requested() {
+        eprintln!(
+            "scopecheck fuzz: interrupted; the summary above counts the programs checked so far"
+        );
+        ExitCode::from(crate::interrupt::EXIT_INTERRUPTED)
+    } else if findings == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

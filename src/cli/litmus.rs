@@ -16,6 +16,7 @@ use scopecheck_model::axiomatic::{
 };
 use scopecheck_model::differential::runtime_unmodelled;
 use scopecheck_model::herd;
+use scopecheck_model::litmus::error::render as litmus_errors;
 use scopecheck_model::litmus::print::{prop, Level};
 use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError, Program};
 use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
@@ -66,9 +67,14 @@ pub struct Args {
     #[arg(long, default_value = "fair", value_parser = super::liveness::parse_progress, requires = "liveness")]
     pub progress: Progress,
     /// Stop each test's search after SECS seconds and answer with the states found so far
-    /// (marked bounded).
+    /// (marked bounded). Default 60; 0 for no limit.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Stop each test's search once the process holds more than MIB mebibytes and answer with
+    /// the states found so far (marked bounded). Default: 4096, or half the address-space
+    /// limit (`ulimit -v`) when that is lower; 0 for no limit.
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
     /// Stop each test's search after N consistent executions (marked bounded).
     #[arg(long, value_name = "N")]
     pub max_executions: Option<u64>,
@@ -253,14 +259,16 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         unroll: args.unroll,
         witnesses: args.dot.is_some(),
-        timeout: args.timeout,
+        timeout: crate::budget::timeout(args.timeout),
         max_executions: args.max_executions,
+        max_memory: crate::budget::max_memory(args.max_memory),
+        interrupt: Some(crate::interrupt::flag()),
         condition_only: args.condition_only,
         ..Options::default()
     };
     let (mut all_decided, mut disagreements, mut bounded) = (unreadable.is_empty(), 0, 0);
     let dot_names = dot::file_names(&files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
-    for (file, dot_name) in files.iter().zip(&dot_names) {
+    for (done, (file, dot_name)) in files.iter().zip(&dot_names).enumerate() {
         match decide(file, dot_name, &args, &opts) {
             Ok(Decided::Runtime { agree }) => disagreements += usize::from(!agree),
             Ok(Decided::Liveness { bounded: b }) => bounded += usize::from(b),
@@ -268,6 +276,14 @@ pub fn run(args: Args) -> ExitCode {
                 eprintln!("{e}");
                 all_decided = false;
             }
+        }
+        if crate::interrupt::requested() {
+            eprintln!(
+                "scopecheck litmus: interrupted after {} of {} file(s)",
+                done + 1,
+                files.len()
+            );
+            return ExitCode::from(crate::interrupt::EXIT_INTERRUPTED);
         }
     }
     if !all_decided {
@@ -300,10 +316,7 @@ enum Decided {
 fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<Decided, String> {
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
-    let program = parse_all(&src, &name).map_err(|errors| {
-        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        texts.join("\n")
-    })?;
+    let program = parse_all(&src, &name).map_err(|errors| litmus_errors(&errors))?;
     // A model that reads none of a dialect's annotations would judge the test as if they
     // were absent ([`Model::reads_vulkan`]).
     if program.vulkan.is_some() && !args.model.reads_vulkan() {
@@ -451,6 +464,9 @@ fn print_human(
     // proposition; ~exists: none does; forall: all do), `No` otherwise.
     println!("{}", if a.holds { "Ok" } else { "No" });
     let why = match a.stopped {
+        Some(Stop::Interrupted) => {
+            " (interrupted: bounded, the states found before the signal)".to_string()
+        }
         Some(stop) => {
             format!(" (bounded: the search stopped at its {stop} budget; states found so far)")
         }

@@ -1,6 +1,7 @@
-//! Budgets of one analysis: a deadline and a number of consistent executions, after either of
-//! which the search stops and answers with the states found so far (a *bounded* answer), and a
-//! progress report for searches that run past their first second.
+//! Budgets of one analysis: a deadline, a number of consistent executions, a memory size and an
+//! interrupt flag (set by a signal handler), after any of which the search stops and answers
+//! with the states found so far (a *bounded* answer), and a progress report for searches that
+//! run past their first second.
 //!
 //! The search asks [`Budget::go_on`] at every step (each location, reads-from choice and
 //! coherence pair); the clock is read once every [`CLOCK_EVERY`] steps, so asking costs a
@@ -8,6 +9,7 @@
 
 use std::cell::Cell;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,6 +21,10 @@ pub enum Stop {
     Timeout,
     /// [`super::Options::max_executions`] consistent executions were found.
     MaxExecutions,
+    /// The process's resident memory passed [`super::Options::max_memory`].
+    Memory,
+    /// [`super::Options::interrupt`] was set (SIGINT, SIGTERM).
+    Interrupted,
 }
 
 impl fmt::Display for Stop {
@@ -26,6 +32,8 @@ impl fmt::Display for Stop {
         f.write_str(match self {
             Stop::Timeout => "timeout",
             Stop::MaxExecutions => "max-executions",
+            Stop::Memory => "memory",
+            Stop::Interrupted => "interrupted",
         })
     }
 }
@@ -53,10 +61,34 @@ impl fmt::Debug for Progress {
 /// The clock is read at the first step, then once every this many steps.
 const CLOCK_EVERY: u32 = 1 << 10;
 
+/// The resident memory is read at most this often.
+const MEMORY_EVERY: Duration = Duration::from_millis(100);
+
+/// The limits of one analysis (see [`super::Options`]).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub timeout: Option<Duration>,
+    pub max_executions: Option<u64>,
+    /// Bytes of resident memory (the whole process's).
+    pub max_memory: Option<u64>,
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// The process's resident memory in bytes, where the system tells it (Linux:
+/// `/proc/self/statm`, its second field in pages; pages taken as 4 KiB).
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
 /// The budget of one analysis, shared by every part of its search.
 pub struct Budget {
     deadline: Option<Instant>,
     max_executions: Option<u64>,
+    max_memory: Option<u64>,
+    next_memory: Cell<Instant>,
+    interrupt: Option<Arc<AtomicBool>>,
     progress: Option<Progress>,
     start: Instant,
     next_report: Cell<Instant>,
@@ -67,15 +99,15 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(
-        timeout: Option<Duration>,
-        max_executions: Option<u64>,
-        progress: Option<Progress>,
-    ) -> Budget {
+    pub fn new(limits: &Limits, progress: Option<Progress>) -> Budget {
         let start = Instant::now();
         Budget {
-            deadline: timeout.map(|t| start + t),
-            max_executions,
+            // A timeout past the clock's range is no deadline.
+            deadline: limits.timeout.and_then(|t| start.checked_add(t)),
+            max_executions: limits.max_executions,
+            max_memory: limits.max_memory,
+            next_memory: Cell::new(start),
+            interrupt: limits.interrupt.clone(),
             progress,
             start,
             next_report: Cell::new(start + Duration::from_secs(1)),
@@ -96,10 +128,27 @@ impl Budget {
         if steps % CLOCK_EVERY != 1 {
             return true;
         }
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.stopped.set(Some(Stop::Interrupted));
+            return false;
+        }
         let now = Instant::now();
         if self.deadline.is_some_and(|d| now >= d) {
             self.stopped.set(Some(Stop::Timeout));
             return false;
+        }
+        if let Some(max) = self.max_memory {
+            if now >= self.next_memory.get() {
+                self.next_memory.set(now + MEMORY_EVERY);
+                if resident_bytes().is_some_and(|r| r > max) {
+                    self.stopped.set(Some(Stop::Memory));
+                    return false;
+                }
+            }
         }
         if let Some(progress) = &self.progress {
             if now >= self.next_report.get() {

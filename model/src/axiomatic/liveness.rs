@@ -1008,7 +1008,7 @@ fn hangs(
     // Every location gets a coherence-last write (one every other write precedes), so that
     // "reads a coherence-last write" means what it did with a total coherence order.
     let observed = super::observed_locations(p, super::FinalMemory::All);
-    let budget = super::budget::Budget::new(None, None, None);
+    let budget = super::budget::Budget::new(&super::budget::Limits::default(), None);
     let mut explorer = Explorer::new(
         p,
         model.clone(),

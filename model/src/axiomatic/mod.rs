@@ -58,6 +58,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -241,6 +242,12 @@ pub struct Options {
     pub condition_only: bool,
     /// Called about once a second while the search runs past its first second.
     pub progress: Option<Progress>,
+    /// Stop the search once the process's resident memory passes this many bytes (as
+    /// `timeout`; where the system does not tell the resident memory, never).
+    pub max_memory: Option<u64>,
+    /// Stop the search once this flag is set (a signal handler sets it): the answer is the
+    /// states found so far, `bounded`, stopped by [`Stop::Interrupted`].
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Options {
@@ -253,6 +260,8 @@ impl Default for Options {
             max_executions: None,
             condition_only: false,
             progress: None,
+            max_memory: None,
+            interrupt: None,
         }
     }
 }
@@ -487,7 +496,13 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
     } = how;
     let wanted_count = wanted.as_ref().map(wanted::Wanted::count);
     let observed = observed_locations(p, opts.memory);
-    let budget = budget::Budget::new(opts.timeout, opts.max_executions, opts.progress.clone());
+    let limits = budget::Limits {
+        timeout: opts.timeout,
+        max_executions: opts.max_executions,
+        max_memory: opts.max_memory,
+        interrupt: opts.interrupt.clone(),
+    };
+    let budget = budget::Budget::new(&limits, opts.progress.clone());
     // Deciding the condition: the states that decide it.
     let decide = (opts.condition_only && wanted.is_none())
         .then_some(p.condition.quantifier != Quantifier::Forall);

@@ -8,6 +8,7 @@
 //! - whether it relates only events of one location (or an event to itself), so that a check on
 //!   it can be made location by location.
 
+use super::env::{Binding, Function, Names, Scope};
 pub use super::syntax::CheckKind;
 use super::syntax::{self, BinOp, ExprKind, Pos, Stmt, UnOp};
 use super::CatError;
@@ -287,7 +288,23 @@ pub struct Node {
     pub local: bool,
     /// The `let rec` group whose approximations it reads (recomputed at each iteration).
     pub rec: Option<usize>,
+    /// Whether it is monotone in the `let rec` variables it reads (`rec`): none of them under
+    /// `~` or on the right of `\`.
+    pub rec_monotone: bool,
+    /// The longest chain of operations from it down to a base relation or a variable (the
+    /// evaluator's recursion depth on it), at most [`MAX_HEIGHT`].
+    pub height: usize,
 }
+
+/// How deep the graph of operations may be, through every definition (`let a1 = a0 | po`,
+/// `let a2 = a1 | po`, … builds a chain as deep as the file is long): the evaluator walks it
+/// recursively, and this bound keeps its stack bounded. The built-in models stay under 60.
+pub const MAX_HEIGHT: usize = 1_000;
+
+/// How many expression nodes compiling a model may visit, every function application inlining
+/// its body anew: the bound on exponential inlining (`let f1(x) = f0(x) | f0(x)`, `let f2(x) =
+/// f1(x) | f1(x)`, …). The built-in models visit under 20,000.
+pub const MAX_INLINED: usize = 1_000_000;
 
 /// A `let rec … and …` group: the variables' nodes and their bodies'.
 #[derive(Clone, Debug)]
@@ -337,25 +354,10 @@ impl Source for Files {
         }
         let dir = Path::new(from).parent().unwrap_or(Path::new("."));
         let path: PathBuf = dir.join(name);
-        let text = std::fs::read_to_string(&path).ok()?;
+        let text = crate::input::read_text(&path).ok()?;
         Some((text, path.display().to_string()))
     }
 }
-
-#[derive(Clone)]
-enum Binding {
-    Value(usize),
-    Function(Rc<Function>),
-}
-
-struct Function {
-    params: Vec<String>,
-    body: syntax::Expr,
-    env: Env,
-    file: String,
-}
-
-type Env = HashMap<String, Binding>;
 
 struct Compiler<'s> {
     source: &'s dyn Source,
@@ -365,6 +367,11 @@ struct Compiler<'s> {
     checks: Vec<Check>,
     /// Files being read (include cycles).
     reading: Vec<String>,
+    /// The recursion depth of [`Compiler::expr`], through function bodies (at most
+    /// [`MAX_HEIGHT`]).
+    depth: usize,
+    /// Expression nodes visited so far (at most [`MAX_INLINED`]).
+    visited: usize,
 }
 
 /// Interns check names: the engine reports them as `&'static str`, and a model loaded twice
@@ -388,6 +395,21 @@ impl Compiler<'_> {
         if let Some(&i) = self.interned.get(&op) {
             return i;
         }
+        let height = match op {
+            Op::Fix(g, _) => self.groups[g]
+                .bodies
+                .iter()
+                .map(|&b| self.nodes[b].height)
+                .max(),
+            _ => op.operands().map(|a| self.nodes[a].height).max(),
+        }
+        .map_or(0, |h| h + 1);
+        // A `let rec` variable read under `~` or on the right of `\` breaks monotonicity.
+        let rec_monotone = match op {
+            Op::Complement(a) => self.nodes[a].rec.is_none(),
+            Op::Diff(a, b) => self.nodes[a].rec_monotone && self.nodes[b].rec.is_none(),
+            _ => op.operands().all(|a| self.nodes[a].rec_monotone),
+        };
         let n = |i: usize| &self.nodes[i];
         let (reads, monotone, local, rec) = match op {
             Op::Base(b) => (0, true, b.within_location(), None),
@@ -451,6 +473,8 @@ impl Compiler<'_> {
             monotone,
             local,
             rec,
+            rec_monotone,
+            height,
         });
         let i = self.nodes.len() - 1;
         // Variables of one group are distinct even when nothing tells them apart yet.
@@ -460,12 +484,56 @@ impl Compiler<'_> {
         i
     }
 
-    fn expr(&mut self, file: &str, env: &Env, e: &syntax::Expr) -> Result<usize, CatError> {
+    /// The node of an expression, with its functions' bodies inlined. Fails where the
+    /// recursion through function bodies, the graph's height or the inlined size pass their
+    /// bounds ([`MAX_HEIGHT`], [`MAX_INLINED`]).
+    fn expr(&mut self, file: &str, env: &Scope, e: &syntax::Expr) -> Result<usize, CatError> {
+        self.visited += 1;
+        if self.visited > MAX_INLINED {
+            let what = match &e.kind {
+                ExprKind::Call(name, _) => format!(" (inlining `{name}`)"),
+                _ => String::new(),
+            };
+            return Err(CatError::at(
+                file,
+                e.pos,
+                format!("the model grows past {MAX_INLINED} expression nodes as its functions are inlined{what}: functions applying functions blow up exponentially"),
+            ));
+        }
+        if self.depth >= MAX_HEIGHT {
+            return Err(CatError::at(
+                file,
+                e.pos,
+                format!(
+                    "expressions nest more than {MAX_HEIGHT} deep through function applications"
+                ),
+            ));
+        }
+        self.depth += 1;
+        let node = self.expr_inlined(file, env, e);
+        self.depth -= 1;
+        let node = node?;
+        if self.nodes[node].height > MAX_HEIGHT {
+            return Err(CatError::at(
+                file,
+                e.pos,
+                format!("the model's operations nest more than {MAX_HEIGHT} deep through its definitions"),
+            ));
+        }
+        Ok(node)
+    }
+
+    fn expr_inlined(
+        &mut self,
+        file: &str,
+        env: &Scope,
+        e: &syntax::Expr,
+    ) -> Result<usize, CatError> {
         let err = |message: String| CatError::at(file, e.pos, message);
         match &e.kind {
             ExprKind::Zero => Ok(self.node(Op::Zero, Ty::Rel)),
             ExprKind::Name(name) => match env.get(name) {
-                Some(Binding::Value(i)) => Ok(*i),
+                Some(Binding::Value(i)) => Ok(i),
                 Some(Binding::Function(_)) => Err(err(format!(
                     "`{name}` is a function: apply it, `{name}(…)`"
                 ))),
@@ -478,7 +546,6 @@ impl Compiler<'_> {
                 }
                 match (name.as_str(), env.get(name)) {
                     (_, Some(Binding::Function(f))) => {
-                        let f = Rc::clone(f);
                         if f.params.len() != values.len() {
                             return Err(err(format!(
                                 "`{name}` takes {} argument(s), given {}",
@@ -486,10 +553,7 @@ impl Compiler<'_> {
                                 values.len()
                             )));
                         }
-                        let mut inner = f.env.clone();
-                        for (p, &v) in f.params.iter().zip(&values) {
-                            inner.insert(p.clone(), Binding::Value(v));
-                        }
+                        let inner = Scope::of_function(env.names, &f, &values);
                         self.expr(&f.file, &inner, &f.body)
                     }
                     ("domain" | "range", _) => {
@@ -576,12 +640,12 @@ impl Compiler<'_> {
         ))
     }
 
-    /// Compiles one file's statements into `env`; its title and options.
+    /// Compiles one file's statements, binding its names in `env`; its title and options.
     fn file(
         &mut self,
         file: &str,
         text: &str,
-        env: &mut Env,
+        env: &mut Names,
     ) -> Result<(Option<String>, Vec<syntax::ModelOption>), CatError> {
         let parsed = syntax::parse(file, text)?;
         for stmt in &parsed.stmts {
@@ -590,7 +654,7 @@ impl Compiler<'_> {
         Ok((parsed.title, parsed.options))
     }
 
-    fn stmt(&mut self, file: &str, stmt: &Stmt, env: &mut Env) -> Result<(), CatError> {
+    fn stmt(&mut self, file: &str, stmt: &Stmt, env: &mut Names) -> Result<(), CatError> {
         match stmt {
             Stmt::Include { pos, file: name } => {
                 let Some((text, shown)) = self.source.include(file, name) else {
@@ -622,15 +686,17 @@ impl Compiler<'_> {
                         Binding::Function(Rc::new(Function {
                             params: b.params.clone(),
                             body: b.body.clone(),
-                            env: env.clone(),
+                            defined: env.now(),
                             file: file.to_string(),
                         }))
                     } else {
-                        Binding::Value(self.expr(file, env, &b.body)?)
+                        Binding::Value(self.expr(file, &Scope::top(env), &b.body)?)
                     };
-                    bound.push((b.name.clone(), value));
+                    bound.push((&b.name, value));
                 }
-                env.extend(bound);
+                for (name, value) in bound {
+                    env.bind(name, value);
+                }
             }
             Stmt::Let {
                 rec: true,
@@ -649,20 +715,33 @@ impl Compiler<'_> {
                     vars: Vec::new(),
                     bodies: Vec::new(),
                 });
-                let mut inner = env.clone();
                 for (k, b) in bindings.iter().enumerate() {
                     let v = self.node(Op::RecVar(g, k), Ty::Rel);
                     self.groups[g].vars.push(v);
-                    inner.insert(b.name.clone(), Binding::Value(v));
+                    env.bind(&b.name, Binding::Value(v));
                 }
                 for b in bindings {
-                    let body = self.expr(file, &inner, &b.body)?;
+                    let body = self.expr(file, &Scope::top(env), &b.body)?;
                     self.want(file, b.body.pos, body, Ty::Rel)?;
+                    // The value of `let rec` is the least fixed point, reached by iterating the
+                    // bodies from empty relations (herd7's semantics); that iteration ends, on
+                    // finitely many pairs, when the bodies are monotone in the variables.
+                    // `~` and the right of `\` are the only operations that are not.
+                    if !self.nodes[body].rec_monotone {
+                        return Err(CatError::at(
+                            file,
+                            b.body.pos,
+                            format!(
+                                "`let rec {}` is not monotone (a variable of its group under `~` or on the right of `\\`): its fixed-point iteration need not converge",
+                                b.name
+                            ),
+                        ));
+                    }
                     self.groups[g].bodies.push(body);
                 }
                 for (k, b) in bindings.iter().enumerate() {
                     let fix = self.node(Op::Fix(g, k), Ty::Rel);
-                    env.insert(b.name.clone(), Binding::Value(fix));
+                    env.bind(&b.name, Binding::Value(fix));
                 }
             }
             Stmt::Check {
@@ -673,7 +752,7 @@ impl Compiler<'_> {
                 expr,
                 name,
             } => {
-                let node = self.expr(file, env, expr)?;
+                let node = self.expr(file, &Scope::top(env), expr)?;
                 if *kind != CheckKind::Empty {
                     self.want(file, expr.pos, node, Ty::Rel)?;
                 }
@@ -711,24 +790,20 @@ pub fn compile(file: &str, text: &str, source: &dyn Source) -> Result<Compiled, 
         groups: Vec::new(),
         checks: Vec::new(),
         reading: vec![file.to_string()],
+        depth: 0,
+        visited: 0,
     };
-    let mut env = Env::new();
+    let mut env = Names::default();
     for &(name, base, ty) in BASE_NAMES {
         let i = c.node(Op::Base(base), ty);
-        env.insert(name.to_string(), Binding::Value(i));
+        env.bind(name, Binding::Value(i));
     }
     for &(name, choice) in CHOICE_NAMES {
         let i = c.node(Op::Choice(choice), Ty::Rel);
-        env.insert(name.to_string(), Binding::Value(i));
+        env.bind(name, Binding::Value(i));
     }
     let (title, options) = c.file(file, text, &mut env)?;
-    let bindings = env
-        .into_iter()
-        .filter_map(|(k, v)| match v {
-            Binding::Value(i) => Some((k, i)),
-            Binding::Function(_) => None,
-        })
-        .collect();
+    let bindings = env.values();
     Ok(Compiled {
         title,
         options,

@@ -57,6 +57,7 @@
 
 pub mod checker;
 pub mod compile;
+mod env;
 pub mod eval;
 pub mod syntax;
 
@@ -178,7 +179,7 @@ impl CatModel {
     /// Reads and compiles a model file.
     pub fn load(path: &Path) -> Result<CatModel, CatError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| CatError {
+        let text = crate::input::read_text(path).map_err(|e| CatError {
             file: file.clone(),
             line: 1,
             col: 1,

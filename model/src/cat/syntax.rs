@@ -305,10 +305,19 @@ fn lex(file: &str, src: &str) -> Result<Vec<(Tok, Pos)>, CatError> {
     Ok(out)
 }
 
+/// How deeply an expression may nest: parentheses, brackets, calls and prefix `~` each open one
+/// level, and so does each operator of a chain (`a | b | c` is a tree two levels deep). The
+/// compiler and the evaluator walk expressions recursively; this bound keeps their stack
+/// bounded on hostile input (a 10,000-deep parenthesis or a 100,000-term union) and is far
+/// above what a model needs (the built-in ones stay under 40).
+pub const MAX_DEPTH: usize = 500;
+
 struct Parser<'a> {
     file: &'a str,
     toks: Vec<(Tok, Pos)>,
     at: usize,
+    /// The nesting of the expression being parsed (see [`MAX_DEPTH`]).
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -334,6 +343,17 @@ impl Parser<'_> {
 
     fn error<T>(&self, message: String) -> Result<T, CatError> {
         Err(CatError::at(self.file, self.pos(), message))
+    }
+
+    /// Opens one more level of nesting at the current token, or fails past [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), CatError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.error(format!(
+                "expression nested more than {MAX_DEPTH} levels deep (parentheses, calls and chained operators count)"
+            ));
+        }
+        Ok(())
     }
 
     fn is_keyword(&self, word: &str) -> bool {
@@ -534,8 +554,10 @@ impl Parser<'_> {
             return self.prefix();
         }
         let (tok, op) = &LEVELS[level];
+        let depth = self.depth;
         let mut lhs = self.binary(level + 1)?;
         while self.peek() == tok && (*op != BinOp::Cross || self.starts_operand(1)) {
+            self.enter()?;
             self.bump();
             let rhs = self.binary(level + 1)?;
             lhs = Expr {
@@ -543,6 +565,7 @@ impl Parser<'_> {
                 kind: ExprKind::Binary(*op, Box::new(lhs), Box::new(rhs)),
             };
         }
+        self.depth = depth;
         Ok(lhs)
     }
 
@@ -558,13 +581,16 @@ impl Parser<'_> {
 
     fn prefix(&mut self) -> Result<Expr, CatError> {
         if *self.peek() == Tok::Tilde {
+            self.enter()?;
             let pos = self.bump().1;
             let e = self.prefix()?;
+            self.depth -= 1;
             return Ok(Expr {
                 pos,
                 kind: ExprKind::Unary(UnOp::Complement, Box::new(e)),
             });
         }
+        let depth = self.depth;
         let mut e = self.primary()?;
         loop {
             let op = match self.peek() {
@@ -573,17 +599,33 @@ impl Parser<'_> {
                 Tok::HatStar => UnOp::Star,
                 Tok::Star if !self.starts_operand(1) => UnOp::Star,
                 Tok::Question => UnOp::Opt,
-                _ => return Ok(e),
+                _ => break,
             };
+            // Postfix operators nest too (`po^-1^-1…`), though this loop builds them.
+            self.enter()?;
             self.bump();
             e = Expr {
                 pos: e.pos,
                 kind: ExprKind::Unary(op, Box::new(e)),
             };
         }
+        self.depth = depth;
+        Ok(e)
     }
 
     fn primary(&mut self) -> Result<Expr, CatError> {
+        let call = matches!((self.peek(), self.peek_at(1)), (Tok::Ident(_), Tok::LParen));
+        if call || matches!(self.peek(), Tok::LParen | Tok::LBrack) {
+            self.enter()?;
+            let e = self.nested();
+            self.depth -= 1;
+            return e;
+        }
+        self.nested()
+    }
+
+    /// A primary expression, its nesting level entered.
+    fn nested(&mut self) -> Result<Expr, CatError> {
         let (tok, pos) = self.bump();
         let kind = match tok {
             Tok::Zero => ExprKind::Zero,
@@ -631,7 +673,13 @@ impl Parser<'_> {
 /// Parses one model file; `file` names it in errors.
 pub fn parse(file: &str, src: &str) -> Result<File, CatError> {
     let toks = lex(file, src)?;
-    Parser { file, toks, at: 0 }.file()
+    Parser {
+        file,
+        toks,
+        at: 0,
+        depth: 0,
+    }
+    .file()
 }
 
 #[cfg(test)]

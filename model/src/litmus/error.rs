@@ -27,11 +27,18 @@ impl LitmusError {
     /// An error at `span` of `source` (the whole file's text), covering the token there: a
     /// word (name, number, dotted mnemonic, `P1:r0`) or else one character.
     pub fn at(file: &str, source: &str, span: Span, message: impl Into<String>) -> LitmusError {
-        let source_line = source
-            .lines()
-            .nth(span.line.saturating_sub(1) as usize)
-            .unwrap_or("")
-            .to_string();
+        let line = source.lines().nth(span.line.saturating_sub(1) as usize);
+        Self::on_line(file, line.unwrap_or(""), span, message)
+    }
+
+    /// An error at `span`, on the source line `line` (its text), covering the token there (as
+    /// [`LitmusError::at`], without searching the file for the line).
+    pub fn on_line(file: &str, line: &str, span: Span, message: impl Into<String>) -> LitmusError {
+        // A line too long to show (generated input) is left out of the snippet.
+        let source_line = match line.len() > MAX_LINE {
+            true => String::new(),
+            false => line.to_string(),
+        };
         let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | ':' | '-');
         let rest = source_line
             .chars()
@@ -40,8 +47,16 @@ impl LitmusError {
             Some(c) if word(c) => rest.take_while(|&c| word(c)).count(),
             _ => 1,
         };
-        // Messages quote input, which may span lines; an error stays one line.
-        let message = message.into().replace('\n', " ");
+        // Messages quote input, which may span lines or be huge; an error stays one line.
+        let mut message = message.into().replace('\n', " ");
+        if message.len() > MAX_LINE {
+            let mut cut = MAX_LINE;
+            while !message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            message.truncate(cut);
+            message.push('…');
+        }
         LitmusError {
             file: file.to_string(),
             span,
@@ -57,7 +72,9 @@ impl LitmusError {
             return String::new();
         }
         // Earlier lines are left empty, so that ariadne numbers the line as in the file and
-        // shows only it.
+        // shows only it (ariadne 0.6's display line offset numbers the header but not the
+        // margin). This costs a byte per earlier line: [`render`] draws at most [`MAX_SHOWN`]
+        // snippets per file, so rendering stays linear.
         let line = self.span.line.max(1) as usize;
         let col = self.span.col.max(1) as usize;
         // An error just past the end of the line (something missing) points at a blank there.
@@ -106,3 +123,27 @@ impl fmt::Display for LitmusError {
 }
 
 impl std::error::Error for LitmusError {}
+
+/// The longest message, and the longest source line shown, in bytes.
+pub const MAX_LINE: usize = 500;
+
+/// How many errors of one file [`render`] shows in full.
+pub const MAX_SHOWN: usize = 20;
+
+/// The errors of one file, each with its snippet, the first [`MAX_SHOWN`] of them, then one
+/// line counting the others: rendering stays fast and the first errors stay on screen.
+pub fn render(errors: &[LitmusError]) -> String {
+    let mut out: Vec<String> = errors
+        .iter()
+        .take(MAX_SHOWN)
+        .map(|e| e.to_string())
+        .collect();
+    if let (Some(first), true) = (errors.first(), errors.len() > MAX_SHOWN) {
+        out.push(format!(
+            "{}: {} more errors not shown",
+            first.file,
+            errors.len() - MAX_SHOWN
+        ));
+    }
+    out.join("\n")
+}

@@ -5,6 +5,7 @@ pub mod arbitrary;
 pub mod async_ops;
 pub mod error;
 pub mod ir;
+pub mod lines;
 pub mod opencl;
 pub mod parse;
 pub mod print;
@@ -16,23 +17,26 @@ pub use ir::*;
 pub use parse::{parse, parse_all};
 pub use print::print;
 
+use crate::input::{read_text, InputError};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// Reads one litmus file as UTF-8 text. A file that cannot be read, or is not UTF-8, is an
-/// error naming the file (and, for a bad byte, its line and column).
+/// Reads one litmus file as UTF-8 text, through [`crate::input::read_text`]: a file that
+/// cannot be read, is not a regular file, is too large or is not UTF-8 is an error naming the
+/// file (and, for a bad byte, its line and column).
 pub fn read_source(path: &Path) -> Result<String, LitmusError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| LitmusError {
-        file: file.clone(),
-        span: Span { line: 1, col: 1 },
-        width: 1,
-        message: format!("cannot read file: {e}"),
-        source_line: String::new(),
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        let bytes = e.as_bytes();
-        let bad = e.utf8_error().valid_up_to();
+    read_text(path).map_err(|e| {
+        let InputError::NotUtf8 { bytes, valid_up_to } = &e else {
+            return LitmusError {
+                file: file.clone(),
+                span: Span { line: 1, col: 1 },
+                width: 1,
+                message: e.to_string(),
+                source_line: String::new(),
+            };
+        };
+        let bad = *valid_up_to;
         // Everything before the bad byte is valid UTF-8: its lines and characters count.
         let before = std::str::from_utf8(&bytes[..bad]).expect("valid up to here");
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -47,10 +51,7 @@ pub fn read_source(path: &Path) -> Result<String, LitmusError> {
                 col: before[line_start..].chars().count() as u32 + 1,
             },
             width: 1,
-            message: format!(
-                "invalid UTF-8 (byte 0x{:02X}): a litmus file is UTF-8 text",
-                bytes[bad]
-            ),
+            message: format!("{e}: a litmus file is UTF-8 text"),
             source_line: String::from_utf8_lossy(&bytes[line_start..line_end]).into_owned(),
         }
     })

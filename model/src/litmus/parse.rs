@@ -24,6 +24,7 @@ mod async_ops;
 
 use super::error::LitmusError;
 use super::ir::*;
+use super::lines::LineIndex;
 use super::vulkan::{
     VulkanKind, VulkanOp, VulkanPlacement, VulkanScope, VulkanTest, STORAGE_CLASSES,
 };
@@ -31,6 +32,14 @@ use super::warp::{self, ShflMode, VoteMode, WarpOp, WarpPart};
 use crate::scope::{Order, Placement, Scope};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
+
+/// The most declarations (locations and register initialisations) an initial state may have:
+/// far more than any engine can explore, and few enough that checking each name against the
+/// earlier ones stays fast.
+pub const MAX_DECLARATIONS: usize = 4096;
+
+/// The most threads a program may have (the engines take at most this many events).
+pub const MAX_THREADS: usize = 256;
 
 /// The deepest parenthesis nesting a condition may have.
 pub const MAX_NESTING: usize = 100;
@@ -73,6 +82,7 @@ pub fn parse_all(src: &str, file: &str) -> std::result::Result<Program, Vec<Litm
     let parser = Parser {
         src: &blanked,
         original: src,
+        lines: LineIndex::new(src),
         file,
         pos: 0,
         vulkan: false,
@@ -178,14 +188,10 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     (2..hay.len().saturating_sub(needle.len() - 1)).find(|&k| hay[k..].starts_with(needle))
 }
 
-/// The line and column of a byte offset of `src`.
+/// The line and column of a byte offset of `src` (for one position; a parser keeps a
+/// [`LineIndex`]).
 fn span_of(src: &str, offset: usize) -> Span {
-    let offset = offset.min(src.len());
-    let before = &src[..offset];
-    let line = before.matches('\n').count() as u32 + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = src[line_start..offset].chars().count() as u32 + 1;
-    Span { line, col }
+    LineIndex::new(src).span(offset)
 }
 
 struct Parser<'a> {
@@ -193,6 +199,8 @@ struct Parser<'a> {
     src: &'a str,
     /// The file as written, for positions and quoted source lines.
     original: &'a str,
+    /// The lines of `original`.
+    lines: LineIndex<'a>,
     file: &'a str,
     pos: usize,
     /// A Vulkan test (`VULKAN NAME` header): Dat3M's Vulkan instructions and placements.
@@ -243,7 +251,7 @@ impl<'a> Piece<'a> {
 
 impl<'a> Parser<'a> {
     fn span(&self, offset: usize) -> Span {
-        span_of(self.original, offset)
+        self.lines.span(offset)
     }
 
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T> {
@@ -251,7 +259,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error_at(&self, span: Span, message: impl Into<String>) -> LitmusError {
-        LitmusError::at(self.file, self.original, span, message)
+        LitmusError::on_line(self.file, self.lines.line(span.line), span, message)
     }
 
     fn rest(&self) -> &'a str {
@@ -520,6 +528,12 @@ impl<'a> Parser<'a> {
                 if decl.text.is_empty() {
                     return Ok(());
                 }
+                if locations.len() + regs.len() >= MAX_DECLARATIONS {
+                    return self.err(
+                        decl.at,
+                        format!("more than {MAX_DECLARATIONS} declarations in the initial state"),
+                    );
+                }
                 if let Some(at_sign) = decl.text.find('@') {
                     let lhs = Piece {
                         text: &decl.text[..at_sign],
@@ -770,7 +784,14 @@ impl<'a> Parser<'a> {
         let mut threads: Vec<Thread> = Vec::new();
         let mut placements = Vec::new();
         let mut seen: HashMap<ThreadId, usize> = HashMap::new();
-        for (column, cell) in header.split('|').into_iter().enumerate() {
+        let cells = header.split('|');
+        if let Some(cell) = cells.get(MAX_THREADS) {
+            return self.err(
+                cell.trim().at,
+                format!("more than {MAX_THREADS} threads (the engines explore at most {MAX_THREADS} events)"),
+            );
+        }
+        for (column, cell) in cells.into_iter().enumerate() {
             let cell = cell.trim();
             let (id, placement) = match self.vulkan {
                 true => {

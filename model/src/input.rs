@@ -1,0 +1,149 @@
+//! Reading input files with bounds: every file scopecheck reads (litmus programs, cat models,
+//! manifests, expected-verdict tables) goes through [`read_text`], which refuses what is not a
+//! regular file (a FIFO would block the reader forever, `/dev/zero` never ends) and what is
+//! larger than [`MAX_INPUT_BYTES`], before reading a byte of it.
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+/// The largest input file read: 64 MiB, far above any litmus test or model (the largest in
+/// the shared suites is under 20 KiB), and small enough that parsing it stays within memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Why an input file was not read.
+#[derive(Debug)]
+pub enum InputError {
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+    /// It is a directory, a FIFO, a device or a socket, not a regular file.
+    NotRegular(&'static str),
+    /// It is larger than [`MAX_INPUT_BYTES`].
+    TooLarge(u64),
+    /// It is not UTF-8: the byte offset of the first bad byte.
+    NotUtf8 { bytes: Vec<u8>, valid_up_to: usize },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Io(e) => write!(f, "cannot read file: {e}"),
+            InputError::NotRegular(kind) => write!(f, "not a regular file ({kind})"),
+            InputError::TooLarge(size) => write!(
+                f,
+                "file too large ({size} bytes; inputs are at most {MAX_INPUT_BYTES} bytes)"
+            ),
+            InputError::NotUtf8 { bytes, valid_up_to } => write!(
+                f,
+                "invalid UTF-8 (byte 0x{:02X})",
+                bytes.get(*valid_up_to).copied().unwrap_or(0)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// What kind of file a non-regular file is, in words.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a plain file"
+    }
+}
+
+/// Reads a regular file of at most [`MAX_INPUT_BYTES`] bytes. The file's type and size are
+/// looked at (following symbolic links) before it is opened, so a FIFO is never opened; the
+/// read itself stops one byte past the bound, in case the file grew in between.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    let meta = std::fs::metadata(path).map_err(InputError::Io)?;
+    if !meta.file_type().is_file() {
+        return Err(InputError::NotRegular(kind_of(meta.file_type())));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(InputError::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(InputError::Io)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(InputError::Io)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(InputError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Reads a regular UTF-8 text file of at most [`MAX_INPUT_BYTES`] bytes (see [`read_bytes`]).
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid_up_to = e.utf8_error().valid_up_to();
+        InputError::NotUtf8 {
+            bytes: e.into_bytes(),
+            valid_up_to,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_is_not_a_regular_file() {
+        let dir = std::env::temp_dir();
+        assert!(matches!(
+            read_text(&dir),
+            Err(InputError::NotRegular("a directory"))
+        ));
+        #[cfg(unix)]
+        assert!(matches!(
+            read_text(Path::new("/dev/zero")),
+            Err(InputError::NotRegular("a character device"))
+        ));
+        assert!(matches!(
+            read_text(Path::new("/no/such/file")),
+            Err(InputError::Io(_))
+        ));
+    }
+
+    #[test]
+    fn reads_text_and_refuses_bad_utf8_and_large_files() {
+        let dir = std::env::temp_dir().join(format!("scopecheck-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = dir.join("ok.txt");
+        std::fs::write(&ok, "héllo\n").unwrap();
+        assert_eq!(read_text(&ok).unwrap(), "héllo\n");
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, b"ab\xffc").unwrap();
+        match read_text(&bad) {
+            Err(e @ InputError::NotUtf8 { valid_up_to: 2, .. }) => {
+                assert_eq!(e.to_string(), "invalid UTF-8 (byte 0xFF)")
+            }
+            other => panic!("{other:?}"),
+        }
+        let big = dir.join("big.txt");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_INPUT_BYTES + 1).unwrap();
+        assert!(matches!(read_text(&big), Err(InputError::TooLarge(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
