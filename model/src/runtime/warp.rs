@@ -204,9 +204,11 @@ impl Machine {
     /// Every non-exited lane of an instance arrived: each leaves with every lane's value, and,
     /// for `syncwarp` alone (PTX ISA, *bar.warp.sync*: "bar.warp.sync also guarantee memory
     /// ordering among threads participating in barrier"), knowing what all of them knew. An
-    /// exchange (`shfl`, vote, match) moves register values only: no view changes.
+    /// exchange (`shfl`, vote, match) moves register values only: no view changes. The kernel
+    /// API names the barrier `syncwarp`, the PTX interpreter by its instruction,
+    /// `bar.warp.sync`: both are the one instruction that orders memory.
     fn complete_warp_op(&mut self, group: Vec<WarpArrival>) {
-        let orders_memory = group[0].op == "syncwarp";
+        let orders_memory = matches!(group[0].op, "syncwarp" | "bar.warp.sync");
         let mut joined = (*group[0].view).clone();
         for a in &group[1..] {
             joined.join(&a.view, ALL_LEVELS);
