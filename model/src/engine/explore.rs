@@ -33,9 +33,6 @@ pub(crate) enum Mode {
     },
 }
 
-/// How many discarded executions the budget allows per execution it counts.
-pub(crate) const DISCARDS_PER_EXECUTION: u64 = 100;
-
 /// State shared by the scheduler (owned by shuttle's runner) and the per-execution [`ShuttleSched`].
 pub(crate) struct Log {
     pub mode: Mode,
@@ -48,7 +45,7 @@ pub(crate) struct Log {
     pub executions: u64,
     /// Executions discarded ([`Flow::Discarded`]).
     pub discarded: u64,
-    /// The budget, in executions that are not discarded (those a report counts).
+    /// The budget, in executions started (discarded ones included).
     pub max_executions: u64,
     pub error: Option<String>,
 }
@@ -67,13 +64,12 @@ impl Log {
         }
     }
 
-    /// Whether the budget is spent: `max_executions` executions that were kept, or
-    /// [`DISCARDS_PER_EXECUTION`] times as many discarded ones (a search that discards nearly
-    /// everything still ends).
+    /// Whether the budget is spent: `max_executions` executions started, discarded ones
+    /// included (the report prints both counts: "N executions (+M discarded)"). Counting only
+    /// kept executions let searches that discard nearly everything (spin loops) run many times
+    /// longer than their budget, which the bug corpus under every engine could not afford.
     fn spent(&self) -> bool {
-        let kept = self.executions - self.discarded;
-        kept >= self.max_executions
-            || self.discarded >= self.max_executions.saturating_mul(DISCARDS_PER_EXECUTION)
+        self.executions >= self.max_executions
     }
 
     fn choose(&mut self, n: usize) -> usize {
