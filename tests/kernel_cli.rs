@@ -101,7 +101,10 @@ fn bad_input_exits_2_with_one_line() {
     assert!(err.contains("has no --arg"), "{err}");
     let out = run(&["/nonexistent/k.ptx"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = run(&[write("k.cu", "__global__ void k() {}").to_str().unwrap()]);
+    // A `.cu` that does not compile: NVRTC's error, or, without NVRTC, how to get it.
+    let out = run(&[write("k.cu", "__global__ void k() { this is not CUDA }")
+        .to_str()
+        .unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }
 
