@@ -437,11 +437,21 @@ fn tile_ir_tokens_print_and_parse_back() {
         .replace("WRITER", "[-> t0]")
         .replace("RELEASE", "[t0 ->]")
         .replace("READER", "[-> t1]")
-        .replace("AFTER", "[t1, t0 -> t2]");
+        .replace("AFTER", "[t1, t1 -> t2]");
     let p = crate::litmus::parse(&src, "t.litmus").unwrap();
+    // A token names a value of its own tile block's program: the reader waits on its own `t1`
+    // (twice, to print and parse a list); the writer's `t0` is not its to name.
     assert_eq!(
         p.threads[1].body[1].token.as_ref().unwrap().after,
-        vec!["t1".to_string(), "t0".to_string()]
+        vec!["t1".to_string(), "t1".to_string()]
+    );
+    let foreign =
+        crate::litmus::parse(&src.replace("[t1, t1 -> t2]", "[t0 -> t2]"), "f.litmus").unwrap_err();
+    assert!(
+        foreign
+            .message
+            .contains("earlier instruction of this thread"),
+        "{foreign}"
     );
     let again = crate::litmus::parse(&crate::litmus::print(&p), "again.litmus").unwrap();
     assert_eq!(again, p);
