@@ -13,6 +13,12 @@
 //! ([`Point`]): one per block for its barriers, one per mbarrier, one for every other visible
 //! operation; a [`Point::Local`] operation, independent of every other thread's, is no
 //! scheduling point at all.
+//!
+//! Loom enumerates schedules and the values relaxed loads read, nothing else: a choice the
+//! runtime asks for with [`Sched::choose`] (which lanes form an `activemask` group, a
+//! non-coherent load's stale value, a mixed-size read's split) cannot be enumerated by it. Loom
+//! takes the first option there, and an exploration that met such a choice is reported
+//! incomplete (*bounded*), never verified.
 
 use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -46,6 +52,8 @@ struct LoomSched {
     blocks: Vec<AtomicUsize>,
     mbarriers: Vec<AtomicUsize>,
     ticker: AtomicUsize,
+    /// Set when the runtime asked for a choice of two or more options (see the module doc).
+    choices_cut: Arc<AtomicBool>,
     handles: Mutex<Vec<loom::thread::JoinHandle<()>>>,
     threads: Mutex<Vec<loom::thread::Thread>>,
 }
@@ -87,8 +95,11 @@ impl Sched for LoomSched {
         }
     }
 
-    fn choose(&self, _n: usize) -> usize {
-        // Loads take loom's mirror choice; nothing else asks.
+    fn choose(&self, n: usize) -> usize {
+        // Loads take loom's mirror choice; any other choice is one loom cannot enumerate.
+        if n > 1 {
+            self.choices_cut.store(true, Ordering::Relaxed);
+        }
         0
     }
 
@@ -127,11 +138,13 @@ impl Engine for Loom {
             };
         }
         let stop = Arc::new(AtomicBool::new(false));
+        let choices_cut = Arc::new(AtomicBool::new(false));
         let executions = Arc::new(AtomicU64::new(0));
         let mut builder = loom::model::Builder::new();
         builder.max_branches = self.max_branches;
         builder.preemption_bound = self.preemption_bound;
         let (stop2, executions2) = (Arc::clone(&stop), Arc::clone(&executions));
+        let cut2 = Arc::clone(&choices_cut);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             builder.check(move || {
                 if stop2.load(Ordering::Relaxed) {
@@ -143,6 +156,7 @@ impl Engine for Loom {
                     blocks: (0..shape.blocks).map(|_| AtomicUsize::new(0)).collect(),
                     mbarriers: (0..shape.mbarriers).map(|_| AtomicUsize::new(0)).collect(),
                     ticker: AtomicUsize::new(0),
+                    choices_cut: Arc::clone(&cut2),
                     handles: Mutex::new(Vec::new()),
                     threads: Mutex::new(Vec::new()),
                 });
@@ -156,7 +170,7 @@ impl Engine for Loom {
         match outcome {
             Ok(()) => Exploration {
                 executions,
-                complete: self.preemption_bound.is_none(),
+                complete: self.preemption_bound.is_none() && !choices_cut.load(Ordering::Relaxed),
                 error: None,
             },
             Err(payload) if payload.is::<StopExploring>() => Exploration {
