@@ -88,7 +88,7 @@ impl Sched for LoomSched {
                 self.mbarriers[bar].fetch_add(1, Relaxed);
                 None
             }
-            Point::ScFence | Point::Other => {
+            Point::ScFence | Point::Warp(_) | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }

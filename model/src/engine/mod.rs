@@ -50,6 +50,14 @@ pub enum Point {
     /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
     /// mbarrier's state and its own thread's view only.
     MBarrier(usize),
+    /// A lane's step in one of this warp's exchanges (`activemask`, `vote/shfl/match/redux.sync`,
+    /// `bar.warp.sync`): it touches only the warp's pending exchange (which lanes arrived, with
+    /// what mask and value) and, when `bar.warp.sync` completes, the views of its lanes — like a
+    /// [`Point::Barrier`] arrival, other memory operations commute with it. Steps of one warp
+    /// do not commute with each other: their order decides which lanes form an `activemask`
+    /// group and which arrival completes an exchange. A lane's exit, which an exchange waiting
+    /// for the non-exited lanes observes, is an [`Point::Other`] point.
+    Warp(usize),
     /// A fence, barrier, or anything else visible.
     Other,
 }

@@ -63,7 +63,8 @@ pub fn dependent(a: Point, b: Point) -> bool {
         }
         (Barrier(_), Barrier(_)) => false,
         (Barrier(x) | NamedBarrier(x), Barrier(y) | NamedBarrier(y))
-        | (MBarrier(x), MBarrier(y)) => x == y,
+        | (MBarrier(x), MBarrier(y))
+        | (Warp(x), Warp(y)) => x == y,
         (ScFence, ScFence) => true,
         _ => false,
     }
@@ -130,6 +131,8 @@ struct Trace {
     /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
     barriers: Vec<Clock>,
     mbarriers: Vec<Clock>,
+    /// Per warp, the join of its exchange steps' clocks.
+    warps: Vec<Clock>,
     /// The join of the `fence.sc`s' clocks.
     sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
@@ -171,6 +174,7 @@ impl Trace {
                 join(&mut clock, Trace::slot(&mut self.barriers, b))
             }
             Point::MBarrier(b) => join(&mut clock, Trace::slot(&mut self.mbarriers, b)),
+            Point::Warp(w) => join(&mut clock, Trace::slot(&mut self.warps, w)),
             Point::ScFence => join(&mut clock, &self.sc_fences),
             Point::Local => {}
             Point::Other => join(&mut clock, &self.all),
@@ -196,6 +200,7 @@ impl Trace {
                 join(Trace::slot(&mut self.barriers, b), &clock)
             }
             Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
+            Point::Warp(w) => join(Trace::slot(&mut self.warps, w), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
             Point::Other => join(&mut self.other, &clock),

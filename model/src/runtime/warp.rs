@@ -404,7 +404,7 @@ impl Ctx {
         value: u64,
         site: Site,
     ) -> LaneValues {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, Point::Warp(warp.key));
         if self.step(|m| m.warp_sync(self.thread, warp, lane, mask, op, value, site)) {
             self.wait();
         }
@@ -415,9 +415,9 @@ impl Ctx {
     /// the lane reaches the instruction, the other threads may run (and reach it too), then its
     /// group forms.
     pub fn active_mask(&self, warp: &WarpLanes, lane: u32, site: Site) -> u64 {
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, Point::Warp(warp.key));
         self.step(|m| m.active_mask_arrive(self.thread, warp, lane, site));
-        self.sched.point(self.thread, Point::Other);
+        self.sched.point(self.thread, Point::Warp(warp.key));
         let sched = &self.sched;
         self.step(|m| m.active_mask_take(self.thread, site, &|n| sched.choose(n)))
     }
