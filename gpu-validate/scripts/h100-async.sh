@@ -22,10 +22,10 @@ t0=$(date +%s)
 for f in "$@"; do
   if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then echo "$f: not run (budget)" >> "$R/$name/summary.txt"; continue; fi
   b=$(basename "$f" .litmus)
-  s=$(date +%s.%N)
+  s=$(date +%s)
   timeout "$per" $S gpu "$f" "${args[@]}" --json "$R/$name/$b.json" --violations "$R/$name/violations" > "$R/$name/$b.txt" 2>&1
   rc=$?
-  e=$(echo "$(date +%s.%N) - $s" | bc)
+  e=$(( $(date +%s) - s ))
   v=$(grep -c VIOLATION "$R/$name/$b.txt")
   echo "$f: rc=$rc ${e}s violations=$v" >> "$R/$name/summary.txt"
 done

@@ -470,3 +470,30 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)",
     assert!(!s.contains("sh_base"), "{s}");
     assert!(!s.contains("__syncthreads"), "{s}");
 }
+
+#[test]
+fn a_repeated_weak_load_gets_an_address_ptxas_cannot_merge() {
+    let s = source(
+        "{ x=0; f=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.weak r1, x        ;
+ st.release.gpu f, 1 | ld.acquire.gpu r0, f ;
+                     | ld.weak r2, x        ;
+                     | ld.relaxed.gpu r3, x ;
+exists (P1:r0 == 1 /\\ P1:r1 == 1 /\\ P1:r2 == 0)",
+    );
+    // The first weak load as written; the second's address carries an offset that is 0 at run
+    // time (k ≤ 26) but unknown to ptxas; strong loads stay as they are.
+    has(
+        &s,
+        r#"ld.weak.global.u32 %0, [%1];" : "=r"(r_r1) : "l"(L0) : "memory");"#,
+    );
+    has(
+        &s,
+        r#"ld.weak.global.u32 %0, [%1];" : "=r"(r_r2) : "l"(L0 + (k >> 5u) * 1u) : "memory");"#,
+    );
+    has(
+        &s,
+        r#"ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r_r3) : "l"(L0) : "memory");"#,
+    );
+}

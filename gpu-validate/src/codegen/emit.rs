@@ -346,7 +346,31 @@ impl Gen<'_> {
                 Some(WarpPart::Rest) => continue,
                 None => {}
             }
-            let code = self.instr(tid, &s.instr, &labels, s.span)?;
+            let mut code = self.instr(tid, &s.instr, &labels, s.span)?;
+            if let Instr::Load { access, loc, .. } = &s.instr {
+                // A repeated weak load of one location gets an address ptxas cannot prove equal
+                // to the earlier one's (`k >> 5` is 0 at run time: k ≤ 26): on the H100 ptxas
+                // merged `ld.weak r3, x` into an earlier `ld.weak r1, x` across an
+                // `ld.acquire.gpu` between them (corpus/gpu-observations/h100-2026-11-27-async),
+                // so the compiled code read x once, before the acquire, which the litmus
+                // program does not do.
+                let l = p.physical(*loc);
+                let n = t.body[..i]
+                    .iter()
+                    .filter(|e| match &e.instr {
+                        Instr::Load {
+                            access: a, loc: m, ..
+                        } => !a.order.is_strong() && p.physical(*m) == l,
+                        _ => false,
+                    })
+                    .count();
+                if n > 0 && !access.order.is_strong() {
+                    let (_, addr) = self.space(tid, *loc);
+                    let step = if addr.starts_with("\"r\"") { 4 * n } else { n };
+                    let opaque = format!("{} + (k >> 5u) * {step}u)", addr.trim_end_matches(')'));
+                    code = code.replacen(&addr, &opaque, 1);
+                }
+            }
             match (
                 self.spins.iter().find(|x| x.thread == tid && x.stmt == i),
                 &s.instr,
