@@ -48,10 +48,9 @@ pub(super) fn cta_barriers(
 ) -> Result<CtaBarriers, Unsupported> {
     let mut ids: Vec<Vec<Value>> = Vec::new();
     let mut counts: Vec<Value> = Vec::new();
+    // One list of litmus barriers for all CTAs (each block uses the hardware barriers of its
+    // role's own).
     for role in roles {
-        // Barriers are per CTA: each CTA's ids are its own.
-        let first = ids.len();
-        let _ = first;
         // Each thread's barrier operations in program order: (sync?, barrier index, count).
         let mut queues: Vec<Vec<(bool, usize, Value)>> = Vec::new();
         // A warp exchange's lowering (`s.warp`) has barriers and branches of its own; the
