@@ -95,3 +95,30 @@ fn gpu_refuses_impossible_arguments() {
         assert!(stderr.contains(flag), "{flag} {value}: {stderr}");
     }
 }
+
+#[test]
+fn emit_counts_the_async_corpus_refusals_with_their_reason() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-gpu-async-{}", std::process::id()));
+    let (ok, stdout, stderr) = scopecheck(&[
+        "gpu",
+        "corpus/litmus/async",
+        "corpus/litmus/cp-async",
+        "--emit",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("emit: 55 harness(es) written, 1 refused"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  1 refused: cluster placements in a program that spans several GPUs"),
+        "{stdout}"
+    );
+    // A cluster test and a bulk-copy test get their harness.
+    let cu = std::fs::read_to_string(dir.join("MP-dsmem-cluster.cu")).unwrap();
+    assert!(cu.contains("mapa.shared::cluster.u32"));
+    let cu = std::fs::read_to_string(dir.join("TMA-load-wait.cu")).unwrap();
+    assert!(cu.contains("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

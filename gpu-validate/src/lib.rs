@@ -10,6 +10,7 @@ pub mod codegen;
 pub mod confidence;
 pub mod diff;
 pub mod host;
+pub mod launch;
 pub mod mutate;
 pub mod nvrtc;
 pub mod oracle;

@@ -437,7 +437,12 @@ impl Gpu {
         // A block holds at most 1024 threads and never more instances than a launch has.
         let (k, per_block_log2) = clamp_launch(h, params);
         let n = 1usize << k;
-        let stride = params.stride.max(1) as usize;
+        // A bulk copy moves whole 16-byte units from or to a global location's slot, which must
+        // be 16-byte aligned and hold them all (PTX ISA, cp.async.bulk).
+        let stride = match h.shared.bulk_bytes {
+            0 => params.stride.max(1) as usize,
+            b => (params.stride as usize).max(b / 4).next_multiple_of(4),
+        };
         let locs = h.locations.len().max(1);
         let s = &self.stream;
         // With a host thread the locations, registers and go flags live in mapped host memory,
@@ -470,14 +475,26 @@ impl Gpu {
             lost.device_ptr(s).0,
         );
 
+        // In a cluster launch a group is whole clusters, and so are the stress blocks.
+        let (per_group, cluster) = match &h.cluster {
+            Some(c) => (Some(c.blocks() as u32), c.size as u32),
+            None => (None, 1),
+        };
+        let shared_bytes = h.shared.bytes(1 << per_block_log2) as u32;
+        // Each litmus thread may be lane 0 of a warp of its own (`Harness::warp_per_thread`).
+        let warp_per_thread = if h.warp_per_thread { 5 } else { 0 };
         let test_cfg = |role_count: u32| LaunchConfig {
             grid_dim: (
-                (n >> per_block_log2) as u32 * role_count + params.stress_blocks,
+                (n >> per_block_log2) as u32 * per_group.unwrap_or(role_count)
+                    + params.stress_blocks.next_multiple_of(cluster),
                 1,
                 1,
             ),
-            block_dim: (slots << per_block_log2, 1, 1),
-            shared_mem_bytes: params.occupancy_smem.min(MAX_OCCUPANCY_SMEM),
+            block_dim: (slots << per_block_log2 << warp_per_thread, 1, 1),
+            shared_mem_bytes: params
+                .occupancy_smem
+                .min(MAX_OCCUPANCY_SMEM)
+                .max(shared_bytes),
         };
         // The other GPUs' roles run on the peers, on device 0's (or the host's) locations,
         // registers and start barriers, each with stress scratch of its own.
@@ -566,27 +583,39 @@ impl Gpu {
                             },
                         ));
                     for (stream, test, (base, count), scratch) in devices {
-                        let mut b = stream.launch_builder(test);
-                        b.arg(&mem_p).arg(&regs_p).arg(&bar_p).arg(&scratch);
-                        b.arg(&seed)
-                            .arg(&k32)
-                            .arg(&per_block_log2)
-                            .arg(&stride32)
-                            .arg(&layout);
-                        b.arg(&params.barrier_spins)
-                            .arg(&params.pre_stress)
-                            .arg(&params.stress_iters);
-                        b.arg(&scratch_mask)
-                            .arg(&loc_perm)
-                            .arg(&stress_pattern)
-                            .arg(&params.spin_bound)
-                            .arg(&base)
-                            .arg(&count);
-                        // SAFETY: argument list matches the generated kernel's signature; the
-                        // buffers of device 0 are reachable from a peer through peer access,
-                        // mapped host memory from every device.
-                        unsafe { b.launch(test_cfg(count)) }
-                            .map_err(failed("launching the test kernel"))?;
+                        let args = crate::launch::TestArgs {
+                            pointers: [mem_p, regs_p, bar_p, scratch],
+                            words: [
+                                seed,
+                                k32,
+                                per_block_log2,
+                                stride32,
+                                layout,
+                                params.barrier_spins,
+                                params.pre_stress,
+                                params.stress_iters,
+                                scratch_mask,
+                                loc_perm,
+                                stress_pattern,
+                                params.spin_bound,
+                                base,
+                                count,
+                            ],
+                        };
+                        let clusters = per_group.map(|_| cluster);
+                        // SAFETY: the words follow the generated kernel's signature; the buffers
+                        // of device 0 are reachable from a peer through peer access, mapped host
+                        // memory from every device, and they outlive the launches.
+                        unsafe {
+                            crate::launch::launch_test(
+                                stream,
+                                test,
+                                test_cfg(count),
+                                clusters,
+                                &args,
+                            )
+                        }
+                        .map_err(failed("launching the test kernel"))?;
                     }
                     if let Some(m) = &host_memory {
                         // The host threads run while the kernels do, one CPU thread each.
@@ -747,7 +776,14 @@ fn clamp_launch(h: &Harness, params: &Params) -> (u32, u32) {
     let slots = h.slots as u32;
     let k = params.instances_log2.clamp(5, 26);
     let mut per_block_log2 = params.per_block_log2.min(k);
-    while (slots << per_block_log2) > 1024 && per_block_log2 > 0 {
+    if h.cta_barriers.any() {
+        per_block_log2 = per_block_log2.min(h.cta_barriers.ipb_log2);
+    }
+    let warp_per_thread = if h.warp_per_thread { 5 } else { 0 };
+    while ((slots << per_block_log2 << warp_per_thread) > 1024
+        || h.shared.bytes(1 << per_block_log2) > MAX_OCCUPANCY_SMEM as usize)
+        && per_block_log2 > 0
+    {
         per_block_log2 -= 1;
     }
     (k, per_block_log2)

@@ -447,6 +447,8 @@ fn run_device(
 
 fn emit(tests: &[Test], dir: &Path, bad: usize) -> ExitCode {
     let mut failed = bad;
+    // Each reason the harness gives, with how many programs it refused for it.
+    let mut refused: std::collections::BTreeMap<String, usize> = Default::default();
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("scopecheck gpu: {}: {e}", dir.display());
         return ExitCode::from(2);
@@ -462,8 +464,19 @@ fn emit(tests: &[Test], dir: &Path, bad: usize) -> ExitCode {
                     println!("{}: wrote {}", t.file.display(), path.display());
                 }
             }
-            Err(u) => println!("{}: {u}", t.file.display()),
+            Err(u) => {
+                println!("{}: {u}", t.file.display());
+                *refused.entry(u.0.clone()).or_insert(0usize) += 1;
+            }
         }
+    }
+    let total: usize = refused.values().sum();
+    println!(
+        "emit: {} harness(es) written, {total} refused",
+        tests.len() - total
+    );
+    for (why, n) in &refused {
+        println!("  {n} refused: {why}");
     }
     if failed == 0 {
         ExitCode::SUCCESS

@@ -5,6 +5,7 @@ use super::layout::{
     value_bits, CHECK_KERNEL, STEP_LIMIT, TABLE_SLOTS, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE,
     TEST_KERNEL,
 };
+use super::shared::{ClusterShape, SharedMap};
 use super::support::{is_nc, roles_devices, unsupported};
 use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
 use scopecheck_model::litmus::{
@@ -61,6 +62,14 @@ pub(super) struct Gen<'a> {
     pub(super) observables: &'a [Observable],
     pub(super) spins: &'a [Spin],
     pub(super) warp_lanes: bool,
+    /// Which locations live in shared memory, and where.
+    pub(super) shared: &'a SharedMap,
+    /// The cluster launch, for a program with cluster placements.
+    pub(super) cluster: Option<&'a ClusterShape>,
+    /// The program's CTA barriers.
+    pub(super) bars: &'a super::ctabar::CtaBarriers,
+    /// Each litmus thread is lane 0 of a warp of its own (see `Harness::warp_per_thread`).
+    pub(super) warp_per_thread: bool,
 }
 
 macro_rules! emit {
@@ -105,6 +114,16 @@ impl Gen<'_> {
         let host = self.program.threads.iter().any(|t| t.placement.is_host());
         let mode = if host { 2 } else { u32::from(devices > 1) };
         emit!(self, "#define SYS_BARRIER {mode}");
+        emit!(
+            self,
+            "#define TRY_WAIT_TRIES {}u",
+            super::asyncops::TRY_WAIT_TRIES
+        );
+        emit!(
+            self,
+            "#define TRY_WAIT_HINT_NS {}u",
+            super::asyncops::TRY_WAIT_HINT_NS
+        );
         self.out.push_str(PRELUDE);
         self.emit_test_kernel()?;
         self.emit_check_kernel();
@@ -146,33 +165,115 @@ impl Gen<'_> {
             "  const u32 n = 1u << k, mask = n - 1u, ipb = 1u << ipb_log2;"
         );
         emit!(self, "  // This device plays roles role_base .. role_base + role_count (all of them on one GPU).");
-        emit!(
-            self,
-            "  const u32 test_blocks = (n >> ipb_log2) * role_count;"
-        );
-        emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
-        emit!(
-            self,
-            "  const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;"
-        );
-        emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
-        emit!(
-            self,
-            "  const u32 slot = layout ? threadIdx.x % SLOTS : threadIdx.x >> ipb_log2;"
-        );
-        emit!(
-            self,
-            "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);"
-        );
-        emit!(self, "  if (slot >= SLOTS || j >= ipb) return;");
+        match self.cluster {
+            None => {
+                emit!(
+                    self,
+                    "  const u32 test_blocks = (n >> ipb_log2) * role_count;"
+                );
+                emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
+                emit!(
+                    self,
+                    "  const u32 role = role_base + blockIdx.x % role_count, group = blockIdx.x / role_count;"
+                );
+            }
+            Some(c) => {
+                // A cluster launch (PTX ISA, %cluster_ctarank: "CTA identifier in a cluster
+                // across all dimensions"; for a 1-D grid of 1-D clusters it is blockIdx.x modulo
+                // the cluster size): a group of `count` clusters of `size` blocks per `ipb`
+                // instances; the block at position `pos` of its group plays the role placed there.
+                emit!(
+                    self,
+                    "  // cluster launch: {} cluster(s) of {} block(s) per group",
+                    c.count,
+                    c.size
+                );
+                emit!(
+                    self,
+                    "  const u32 test_blocks = (n >> ipb_log2) * {}u;",
+                    c.blocks()
+                );
+                emit!(self, "  if (blockIdx.x >= test_blocks) {{ stress_block(scratch, seed, stress_iters, scratch_mask, stress_pattern); return; }}");
+                emit!(
+                    self,
+                    "  const u32 pos = blockIdx.x % {}u, group = blockIdx.x / {}u;",
+                    c.blocks(),
+                    c.blocks()
+                );
+                let mut role = String::new();
+                for (r, at) in c.position.iter().enumerate() {
+                    let _ = write!(role, "pos == {at}u ? {r}u : ");
+                }
+                emit!(self, "  const u32 role = {role}0xffffffffu;");
+                emit!(
+                    self,
+                    "  if (role == 0xffffffffu) return; // no CTA of the test at this rank"
+                );
+            }
+        }
+        if self.warp_per_thread {
+            emit!(
+                self,
+                "  // each litmus thread is lane 0 of a warp of its own (CTA barriers count warps)"
+            );
+            emit!(
+                self,
+                "  const u32 slot = (threadIdx.x >> 5) % SLOTS, j = (threadIdx.x >> 5) / SLOTS;"
+            );
+        } else {
+            emit!(self, "  // layout 0: an instance's threads in different warps; layout 1: adjacent lanes of one warp");
+            emit!(
+                self,
+                "  const u32 slot = layout ? threadIdx.x % SLOTS : threadIdx.x >> ipb_log2;"
+            );
+            emit!(
+                self,
+                "  const u32 j = layout ? threadIdx.x / SLOTS : threadIdx.x & (ipb - 1u);"
+            );
+        }
+        if self.shared.any() || self.cluster.is_some() || self.warp_per_thread {
+            // Block-local instances are shuffled per role; shared slots are indexed by `jl`, so an
+            // instance's CTAs of one cluster find its slots at the same offsets.
+            let lane0 = if self.warp_per_thread {
+                " && (threadIdx.x & 31u) == 0u"
+            } else {
+                ""
+            };
+            emit!(
+                self,
+                "  const bool active = slot < SLOTS && j < ipb{lane0};"
+            );
+            emit!(self, "  const u32 jl = perm(j & (ipb - 1u), mix(seed ^ (0x300u + role)), ipb - 1u, ipb_log2);");
+            emit!(
+                self,
+                "  const u32 inst = perm(group * ipb + jl, mix(seed ^ (0x100u + {})), mask, k);",
+                self.instance_key()
+            );
+            self.block_prologue();
+            if self.cluster.is_some() {
+                // A thread that plays no litmus thread exits: it must not hold back the
+                // program's cluster barriers (only non-exited threads are waited for).
+                let mut size = String::new();
+                for (r, t) in self.roles.iter().enumerate() {
+                    let _ = write!(size, "role == {r}u ? {}u : ", t.len());
+                }
+                emit!(self, "  if (!active || slot >= ({size}0u)) return;");
+            } else {
+                emit!(self, "  if (!active) return;");
+            }
+        } else {
+            emit!(self, "  if (slot >= SLOTS || j >= ipb) return;");
+        }
         if self.warp_lanes {
             emit!(self, "  // warp layout (forced for warp-level instructions): the instance's threads of this CTA are lanes lane_base .. lane_base + SLOTS - 1");
             emit!(self, "  const u32 lane_base = (threadIdx.x & 31u) - slot;");
         }
-        emit!(
-            self,
-            "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);"
-        );
+        if !(self.shared.any() || self.cluster.is_some() || self.warp_per_thread) {
+            emit!(
+                self,
+                "  const u32 inst = perm(group * ipb + j, mix(seed ^ (0x100u + role)), mask, k);"
+            );
+        }
         self.emit_location_pointers();
         emit!(self, "  int* out = regs + (u64)inst * WORDS;");
         emit!(self, "  if (pre_stress) stress_lines(scratch, seed ^ (blockIdx.x * 1024u + threadIdx.x), pre_stress, scratch_mask, stress_pattern);");
@@ -181,6 +282,7 @@ impl Gen<'_> {
             self,
             "  if (bar_bound) spin_barrier(bar + inst, bar_bound);"
         );
+        emit!(self, "  u32 cl_pending = 0u; (void)cl_pending;");
         emit!(self, "  switch (me) {{");
         let roles = self.roles.to_vec();
         for (r, threads) in roles.iter().enumerate() {
@@ -193,6 +295,7 @@ impl Gen<'_> {
         }
         emit!(self, "  default: break;");
         emit!(self, "  }}");
+        self.block_epilogue();
         emit!(self, "}}");
         Ok(())
     }
@@ -233,6 +336,7 @@ impl Gen<'_> {
         if has_branch {
             emit!(self, "    u32 steps = 0;");
         }
+        self.shared_addresses(tid);
         for (i, s) in t.body.iter().enumerate() {
             match &s.warp {
                 Some(WarpPart::Start(op)) => {
@@ -242,7 +346,31 @@ impl Gen<'_> {
                 Some(WarpPart::Rest) => continue,
                 None => {}
             }
-            let code = self.instr(tid, &s.instr, &labels, s.span)?;
+            let mut code = self.instr(tid, &s.instr, &labels, s.span)?;
+            if let Instr::Load { access, loc, .. } = &s.instr {
+                // A repeated weak load of one location gets an address ptxas cannot prove equal
+                // to the earlier one's (`k >> 5` is 0 at run time: k ≤ 26): on the H100 ptxas
+                // merged `ld.weak r3, x` into an earlier `ld.weak r1, x` across an
+                // `ld.acquire.gpu` between them (corpus/gpu-observations/h100-2026-11-27-async),
+                // so the compiled code read x once, before the acquire, which the litmus
+                // program does not do.
+                let l = p.physical(*loc);
+                let n = t.body[..i]
+                    .iter()
+                    .filter(|e| match &e.instr {
+                        Instr::Load {
+                            access: a, loc: m, ..
+                        } => !a.order.is_strong() && p.physical(*m) == l,
+                        _ => false,
+                    })
+                    .count();
+                if n > 0 && !access.order.is_strong() {
+                    let (_, addr) = self.space(tid, *loc);
+                    let step = if addr.starts_with("\"r\"") { 4 * n } else { n };
+                    let opaque = format!("{} + (k >> 5u) * {step}u)", addr.trim_end_matches(')'));
+                    code = code.replacen(&addr, &opaque, 1);
+                }
+            }
             match (
                 self.spins.iter().find(|x| x.thread == tid && x.stmt == i),
                 &s.instr,
@@ -267,6 +395,7 @@ impl Gen<'_> {
             }
         }
         emit!(self, "  P{tid}_done:");
+        self.thread_epilogue(tid);
         for (i, (th, r)) in self.saved.iter().enumerate() {
             if *th == tid {
                 emit!(self, "    out[{i}] = r_{};", ident(&r.0));
@@ -323,7 +452,7 @@ impl Gen<'_> {
         }
     }
 
-    fn operand(&self, op: &Operand) -> String {
+    pub(super) fn operand(&self, op: &Operand) -> String {
         match op {
             Operand::Reg(r) => format!("r_{}", ident(&r.0)),
             Operand::Imm(v) => format!("({v})"),
@@ -343,55 +472,57 @@ impl Gen<'_> {
                 ident(&dst.0),
                 self.loc_ptr(*loc)
             ),
-            Instr::Load { access, dst, loc } => format!(
-                "asm volatile(\"ld.{}.global.u32 %0, [%1];\" : \"=r\"(r_{}) : \"l\"({}) : \"memory\");",
-                sem(access),
-                ident(&dst.0),
-                self.loc_ptr(*loc)
-            ),
-            Instr::Store { access, loc, value } => format!(
-                "asm volatile(\"st.{}.global.u32 [%0], %1;\" :: \"l\"({}), \"r\"({}) : \"memory\");",
-                sem(access),
-                self.loc_ptr(*loc),
-                self.operand(value)
-            ),
+            Instr::Load { access, dst, loc } => {
+                let (space, addr) = self.space(tid, *loc);
+                format!(
+                    "asm volatile(\"ld.{}.{space}.u32 %0, [%1];\" : \"=r\"(r_{}) : {addr} : \"memory\");",
+                    sem(access),
+                    ident(&dst.0),
+                )
+            }
+            Instr::Store { access, loc, value } => {
+                let (space, addr) = self.space(tid, *loc);
+                format!(
+                    "asm volatile(\"st.{}.{space}.u32 [%0], %1;\" :: {addr}, \"r\"({}) : \"memory\");",
+                    sem(access),
+                    self.operand(value)
+                )
+            }
             Instr::Atom { access, op, dst, loc, operand, new } => {
                 let (ptx_op, operand) = rmw_form(*op, &self.operand(operand));
+                let (space, addr) = self.space(tid, *loc);
                 match op {
                     RmwOp::Cas => {
                         let new = new.as_ref().map(|n| self.operand(n)).unwrap_or_else(|| "0".into());
                         format!(
-                            "asm volatile(\"atom.{}.global.cas.b32 %0, [%1], %2, %3;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({}), \"r\"({}) : \"memory\");",
+                            "asm volatile(\"atom.{}.{space}.cas.b32 %0, [%1], %2, %3;\" : \"=r\"(r_{}) : {addr}, \"r\"({}), \"r\"({}) : \"memory\");",
                             rmw_sem(access),
                             ident(&dst.0),
-                            self.loc_ptr(*loc),
                             operand,
                             new
                         )
                     }
                     _ => format!(
-                        "asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(r_{}) : \"l\"({}), \"r\"({operand}) : \"memory\");",
+                        "asm volatile(\"atom.{}.{space}.{ptx_op} %0, [%1], %2;\" : \"=r\"(r_{}) : {addr}, \"r\"({operand}) : \"memory\");",
                         rmw_sem(access),
                         ident(&dst.0),
-                        self.loc_ptr(*loc),
                     ),
                 }
             }
             Instr::Red { access, op, loc, operand } => {
                 let (ptx_op, operand) = rmw_form(*op, &self.operand(operand));
+                let (space, addr) = self.space(tid, *loc);
                 if access.order.is_acquire() {
                     // `red` has no acquire form: an `atom` whose result is discarded has the same
                     // memory semantics (an RMW with acquire and release sides).
                     format!(
-                        "{{ int unused_; asm volatile(\"atom.{}.global.{ptx_op} %0, [%1], %2;\" : \"=r\"(unused_) : \"l\"({}), \"r\"({operand}) : \"memory\"); }}",
+                        "{{ int unused_; asm volatile(\"atom.{}.{space}.{ptx_op} %0, [%1], %2;\" : \"=r\"(unused_) : {addr}, \"r\"({operand}) : \"memory\"); }}",
                         rmw_sem(access),
-                        self.loc_ptr(*loc)
                     )
                 } else {
                     format!(
-                        "asm volatile(\"red.{}.global.{ptx_op} [%0], %1;\" :: \"l\"({}), \"r\"({operand}) : \"memory\");",
+                        "asm volatile(\"red.{}.{space}.{ptx_op} [%0], %1;\" :: {addr}, \"r\"({operand}) : \"memory\");",
                         rmw_sem(access),
-                        self.loc_ptr(*loc)
                     )
                 }
             }
@@ -403,16 +534,31 @@ impl Gen<'_> {
                 };
                 format!("asm volatile(\"{ptx}\" ::: \"memory\");")
             }
-            Instr::Barrier { op, .. } => {
+            // See `ctabar`: the instance's own hardware barrier, counting one warp per thread.
+            Instr::Barrier { op, id, quorum } => {
                 let name = if *op == BarrierOp::Sync { "sync" } else { "arrive" };
-                return unsupported(format!("P{tid} at {span}: bar.cta.{name}"));
+                let key: Vec<i64> = id
+                    .iter()
+                    .map(|o| match o {
+                        Operand::Imm(v) => *v,
+                        Operand::Reg(_) => 0,
+                    })
+                    .collect();
+                let k = self.bars.ids.iter().position(|i| *i == key).unwrap_or(0);
+                let role = self.role_of(tid);
+                let count = match quorum {
+                    Some(Operand::Imm(v)) => *v as usize,
+                    _ => self.roles[role].len(),
+                };
+                format!(
+                    "asm volatile(\"bar.cta.{name} %0, %1;\" :: \"r\"(1u + jl * {}u + {k}u), \"r\"({}u) : \"memory\");",
+                    self.bars.ids.len(),
+                    32 * count
+                )
             }
-            Instr::Async(_) => {
-                let text = scopecheck_model::litmus::print::instr(self.program, i);
-                return unsupported(format!("P{tid} at {span}: `{text}`"));
-            }
+            Instr::Async(op) => self.async_instr(tid, op),
             Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
-                return unsupported(format!("P{tid} at {span}: cp.async (a shared-memory destination)"));
+                self.cp_async(i)
             }
             // The CTA's litmus threads are the adjacent lanes `lane_base ..` of one warp (see
             // `Harness::warp_lanes`), so the litmus mask (lane i: the CTA's i-th thread) is the

@@ -1,5 +1,6 @@
 //! What the generator hands the runner: the harness and the facts about it, or why there is none.
 
+use super::shared::{ClusterShape, SharedMap};
 use crate::host::HostThread;
 use scopecheck_model::litmus::{LocId, Program, Reg, ThreadId};
 use std::fmt;
@@ -65,6 +66,21 @@ pub struct Harness {
     /// CTA must be adjacent lanes of one warp, so the runner launches it with the warp layout
     /// whatever the settings, and `slots` is a power of two.
     pub warp_lanes: bool,
+    /// The locations in shared memory: the runner gives each block
+    /// [`SharedMap::bytes`]`(ipb)` bytes of dynamic shared memory, and a global location a bulk
+    /// copy moves at least [`SharedMap::bulk_bytes`] bytes of its own.
+    pub shared: SharedMap,
+    /// The cluster launch a program with cluster placements needs.
+    pub cluster: Option<ClusterShape>,
+    /// The program's CTA barriers: with any, each litmus thread runs as lane 0 of a warp of its
+    /// own (blocks of `32 × slots × ipb` threads) and a block holds at most
+    /// `2^ipb_log2` instances.
+    pub cta_barriers: super::ctabar::CtaBarriers,
+    /// Each litmus thread runs as lane 0 of a warp of its own (blocks of `32 × slots × ipb`
+    /// threads): for CTA barriers, which count warps, and for cluster barriers, whose
+    /// arrivals by threads of one warp at different `barrier.cluster` instructions (a litmus
+    /// thread that branches past one) hung the H100.
+    pub warp_per_thread: bool,
 }
 
 /// A load that the harness can repeat until it returns `value`: a *spinning reader*.

@@ -18,10 +18,13 @@
 //! - A second kernel classifies each instance on the device (one hash-table counter per distinct
 //!   final state of the condition's observables) and resets the locations for the next launch, so
 //!   the host copies back only counters.
+mod asyncops;
+pub mod ctabar;
 mod emit;
 mod harness;
 pub mod layout;
 mod observe;
+pub mod shared;
 mod support;
 
 pub use self::harness::{Harness, Observable, Spin, Unsupported};
@@ -30,11 +33,14 @@ pub use self::layout::{
     TAG_TIMEOUT, TAG_WIDE, TEST_KERNEL,
 };
 pub use self::observe::{observables, spins};
+pub use self::shared::{ClusterShape, SharedMap};
 
 use self::emit::Gen;
 use self::observe::saved_registers;
-use self::support::{check_supported, roles};
+use self::shared::{cluster_shape, shared_map};
+use self::support::{check_shared, check_supported, roles};
 use crate::host::HostThread;
+use scopecheck_model::litmus::async_ops::AsyncOp;
 use scopecheck_model::litmus::{Instr, LocId, Program};
 
 /// Generate the harness for `program`, or say why the GPU cannot run it.
@@ -53,6 +59,17 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
     };
     let locations: Vec<LocId> = (0..program.locations.len()).collect();
     let observables = observables(program)?;
+    let shared = shared_map(program, &roles)?;
+    let cluster = cluster_shape(program, &roles)?;
+    check_shared(program, &shared, &observables)?;
+    let bars = ctabar::cta_barriers(program, &roles)?;
+    if bars.any() && warp_lanes {
+        return Err(Unsupported(
+            "CTA barriers and warp-level instructions in one program (a barrier needs each litmus \
+             thread in a warp of its own, a warp-level instruction its CTA's threads in one warp)"
+                .into(),
+        ));
+    }
     let saved = saved_registers(program, &observables);
     let host: Vec<HostThread> = (0..program.threads.len())
         .filter(|&t| program.threads[t].placement.is_host())
@@ -63,6 +80,15 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         .into_iter()
         .filter(|x| !program.threads[x.thread].placement.is_host())
         .collect();
+    let warp_per_thread = bars.any()
+        || program.threads.iter().any(|t| {
+            t.body.iter().any(|s| {
+                matches!(
+                    s.instr,
+                    Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
+                )
+            })
+        });
     let mut g = Gen {
         program,
         out: String::new(),
@@ -73,6 +99,10 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
         observables: &observables,
         spins: &spins,
         warp_lanes,
+        shared: &shared,
+        cluster: cluster.as_ref(),
+        bars: &bars,
+        warp_per_thread,
     };
     g.emit()?;
     Ok(Harness {
@@ -91,5 +121,9 @@ pub fn generate(program: &Program) -> Result<Harness, Unsupported> {
                 .any(|s| matches!(s.instr, Instr::Atom { .. } | Instr::Red { .. }))
         }),
         warp_lanes,
+        shared,
+        cluster,
+        cta_barriers: bars,
+        warp_per_thread,
     })
 }

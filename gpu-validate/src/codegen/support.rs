@@ -1,6 +1,7 @@
 //! What the harness can run: every refusal names the PTX feature or the hardware limit.
 
-use super::harness::Unsupported;
+use super::harness::{Observable, Unsupported};
+use super::shared::SharedMap;
 use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
 use scopecheck_model::litmus::{
     Access, Fence, Instr, LocationKind, Operand, Program, Proxy, ProxyFence, RmwOp, ThreadId,
@@ -28,7 +29,10 @@ pub(super) fn check_supported(p: &Program) -> Result<(), Unsupported> {
             ));
         }
         if let LocationKind::Plain { init } = l.kind {
-            check_i32(init, &format!("initial value of `{}`", l.name))?;
+            // An mbarrier's initial value is its packed state (see `MbarrierState`).
+            if !(l.shared.is_some() && init > i64::from(i32::MAX)) {
+                check_i32(init, &format!("initial value of `{}`", l.name))?;
+            }
         }
     }
     for i in &p.reg_init {
@@ -36,15 +40,6 @@ pub(super) fn check_supported(p: &Program) -> Result<(), Unsupported> {
             i.value,
             &format!("initial value of P{}:{}", i.thread, i.reg),
         )?;
-    }
-    if p.threads.iter().any(|t| t.placement.cluster.is_some()) {
-        return unsupported("cluster placements (the harness launches no clusters)");
-    }
-    if let Some(l) = p.locations.iter().find(|l| l.shared.is_some()) {
-        return unsupported(format!(
-            "shared-memory location `{}` (the harness places every location in global memory)",
-            l.name
-        ));
     }
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
@@ -91,35 +86,11 @@ pub(super) fn check_supported(p: &Program) -> Result<(), Unsupported> {
                         return unsupported(format!("{at}: PTX has no `red.{}`", op.name()));
                     }
                 }
-                Instr::Fence(Fence::Proxy(k))
-                    if !matches!(k, ProxyFence::Alias | ProxyFence::Async) =>
-                {
+                Instr::Fence(Fence::Proxy(k)) if !(*k == ProxyFence::Alias || k.is_async()) => {
                     return unsupported(format!("{at}: `fence.proxy.{}`", k.name()));
-                }
-                Instr::Async(_) => {
-                    return unsupported(format!(
-                        "{at}: `{}` (mbarriers, bulk copies, cluster barriers)",
-                        scopecheck_model::litmus::print::instr(p, &s.instr)
-                    ));
-                }
-                Instr::CpAsync { .. } | Instr::CpAsyncCommit | Instr::CpAsyncWait { .. } => {
-                    return unsupported(format!(
-                        "{at}: cp.async (its destination is shared memory; the harness keeps \
-                         every location in global memory)"
-                    ));
                 }
                 Instr::WarpSync { mask } => {
                     check_warp_collective(p, tid, *mask, "bar.warp.sync", &at)?
-                }
-                Instr::Barrier { quorum, .. } => {
-                    let q = if quorum.is_some() {
-                        " with a quorum"
-                    } else {
-                        ""
-                    };
-                    return unsupported(format!(
-                        "{at}: CTA barrier{q} (many instances share a block, so a barrier would join unrelated instances)"
-                    ));
                 }
                 _ => {}
             }
@@ -283,6 +254,69 @@ pub(super) fn exchange_form(op: &WarpOp) -> String {
         WarpOp::Match { all: true, .. } => "match.all.sync.b32".to_string(),
         WarpOp::Match { all: false, .. } => "match.any.sync.b32".to_string(),
     }
+}
+
+/// What shared memory adds to the refusals. PTX ISA, *mbarrier*: "An mbarrier object is an
+/// opaque object in shared memory ... Performing any operation other than the mbarrier
+/// instructions on an mbarrier object results in undefined behavior" (*mbarrier*, contents of
+/// the mbarrier object), so neither a plain access nor a final value of one can be observed on
+/// the hardware; and a non-coherent `ld.global.nc` reads only global memory.
+pub(super) fn check_shared(
+    p: &Program,
+    map: &SharedMap,
+    observables: &[Observable],
+) -> Result<(), Unsupported> {
+    let opaque = |l: usize| {
+        format!(
+            "`{}` is an mbarrier (PTX ISA, mbarrier: \"an opaque object in shared memory\"; \
+             \"performing any operation other than the mbarrier instructions on an mbarrier \
+             object results in undefined behavior\")",
+            p.locations[l].name
+        )
+    };
+    for o in observables {
+        if let Observable::Loc(l) = o {
+            if map.mbarrier[*l] {
+                return unsupported(format!("the condition observes {}", opaque(*l)));
+            }
+        }
+    }
+    for (tid, t) in p.threads.iter().enumerate() {
+        for s in &t.body {
+            let at = format!("P{tid} at {}", s.span);
+            match &s.instr {
+                Instr::Load { loc, .. }
+                | Instr::Store { loc, .. }
+                | Instr::Atom { loc, .. }
+                | Instr::Red { loc, .. }
+                | Instr::CpAsync { dst: loc, .. } => {
+                    let l = p.physical(*loc);
+                    if map.mbarrier[l] {
+                        return unsupported(format!("{at}: a plain access to {}", opaque(l)));
+                    }
+                    if let Instr::Load { access, .. } = &s.instr {
+                        if is_nc(access) && map.slot[l].is_some() {
+                            return unsupported(format!(
+                                "{at}: `ld.global.nc` of a shared location (PTX ISA, ld.global.nc: \
+                                 \"load a register variable from global state space via \
+                                 non-coherent cache\")"
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if let Instr::CpAsync { src, .. } = &s.instr {
+                if map.slot[p.physical(*src)].is_some() {
+                    return unsupported(format!(
+                        "{at}: cp.async from shared memory (PTX ISA, cp.async: the source is \
+                         \"in the global state space\")"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn check_i32(v: i64, what: &str) -> Result<(), Unsupported> {
