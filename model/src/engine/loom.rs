@@ -14,7 +14,7 @@
 //! operation; a [`Point::Local`] operation, independent of every other thread's, is no
 //! scheduling point at all.
 
-use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
+use super::{Engine, Exploration, Flow, Footprint, Point, RunOne, Sched, Shape};
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -67,12 +67,18 @@ impl Sched for LoomSched {
     fn point(&self, _thread: usize, point: Point) -> Option<u32> {
         match point {
             Point::Read(loc) => Some(self.mirrors[loc].load(Relaxed) as u32),
-            Point::Write(loc) | Point::Copy { dst: loc, .. } => {
+            // A copy's element write appends a store to its destination, as a store does.
+            Point::Write(loc)
+            | Point::Async(Footprint {
+                write: Some(loc), ..
+            }) => {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }
             Point::Local => None,
-            Point::Barrier(block) | Point::NamedBarrier(block) => {
+            Point::Barrier(block)
+            | Point::NamedBarrier { block, .. }
+            | Point::Warp { block, .. } => {
                 self.blocks[block].fetch_add(1, Relaxed);
                 None
             }
@@ -80,7 +86,7 @@ impl Sched for LoomSched {
                 self.mbarriers[bar].fetch_add(1, Relaxed);
                 None
             }
-            Point::ScFence | Point::Other => {
+            Point::Async(_) | Point::ScFence | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }

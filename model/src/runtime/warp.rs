@@ -404,7 +404,13 @@ impl Ctx {
         value: u64,
         site: Site,
     ) -> LaneValues {
-        self.sched.point(self.thread, Point::Other);
+        let point = Point::Warp {
+            block: self.info.block as usize,
+            warp: warp.key,
+            mask,
+            op,
+        };
+        self.sched.point(self.thread, point);
         if self.step(|m| m.warp_sync(self.thread, warp, lane, mask, op, value, site)) {
             self.wait();
         }
