@@ -438,7 +438,10 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|");
     let wanted = |name: &str| filter.as_ref().is_none_or(|f| name.contains(f.as_str()));
     for (name, build) in families.into_iter().filter(|(name, _)| wanted(name)) {
-        for n in [2u32, 3, 4, 6, 8].into_iter().filter(|&n| n <= max_blocks) {
+        // The warp family also at a full warp (16 and 32 lanes) when MAX_BLOCKS allows.
+        let sizes = [2u32, 3, 4, 6, 8, 16, 32];
+        let sizes = sizes.iter().filter(|&&n| n <= 8 || name.contains("lanes"));
+        for n in sizes.copied().filter(|&n| n <= max_blocks) {
             let (k, body) = build(n);
             let dfs = run(&ours, &k, &body);
             let par = run(&parallel, &k, &body);
