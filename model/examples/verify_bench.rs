@@ -19,7 +19,8 @@
 mod corpus;
 
 use scopecheck_model::check;
-use scopecheck_model::engine::{Dfs, Engine, Exploration, Flow, Loom, ParallelDfs, RunOne, Shape};
+use scopecheck_model::engine::parallel::ParallelDfs;
+use scopecheck_model::engine::{Dfs, Engine, Exploration, Flow, Loom, RunOne, Shape};
 use scopecheck_model::kernel::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};

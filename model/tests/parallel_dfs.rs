@@ -4,7 +4,8 @@
 //! without partial-order reduction, at 2 and 3 workers.
 
 use scopecheck_model::check;
-use scopecheck_model::engine::{Dfs, ParallelDfs};
+use scopecheck_model::engine::parallel::ParallelDfs;
+use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::runtime::litmus::{explore_with, Options, Outcomes};

@@ -16,7 +16,7 @@ pub mod dfs;
 mod explore;
 #[cfg(feature = "loom")]
 pub mod loom;
-mod parallel;
+pub mod parallel;
 mod pct;
 pub mod shuttle;
 pub mod tree;
@@ -188,6 +188,5 @@ pub trait Engine: Send + Sync {
 pub use self::dfs::Dfs;
 #[cfg(feature = "loom")]
 pub use self::loom::Loom;
-pub use self::parallel::ParallelDfs;
 pub use self::shuttle::{Pct, Random, Replay, Urw};
 pub use self::tree::dependent;

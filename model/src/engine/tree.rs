@@ -423,7 +423,7 @@ impl Root {
 }
 
 /// Where a branch of a parallel search reports the root it created and the races it found at
-/// the root ([`super::parallel`]).
+/// the root (`parallel.rs`).
 pub(crate) trait RootSink: Send + Sync {
     /// Branch 0 created the root decision.
     fn root(&self, root: Root);
@@ -475,7 +475,7 @@ impl Tree {
         }
     }
 
-    /// The search of branch `branch` of a parallel search's root (see [`super::parallel`]):
+    /// The search of branch `branch` of a parallel search's root (see `parallel.rs`):
     /// branch 0 creates the root and reports it to `sink`; a later branch starts from `root`
     /// with `branch`'s choice taken there after the `done` ones (the branches the one-thread
     /// search explores before it), exactly as the one-thread search enters it.
@@ -740,7 +740,7 @@ impl Tree {
             initials.retain(|q| enabled.contains(q));
             if node < self.frozen {
                 // A node the parallel search's coordinator owns: it applies the race in the
-                // one-thread search's order (see [`super::parallel`]).
+                // one-thread search's order (see `parallel.rs`).
                 if let Some((sink, branch)) = &self.sink {
                     sink.wish(*branch, initials);
                 }

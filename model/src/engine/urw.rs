@@ -1,6 +1,6 @@
 //! Uniform random walk (URW; Zhao, Wolff, Mathur and Roychoudhury, "Selectively Uniform
 //! Concurrency Testing", ASPLOS 2025) at the granularity of our decisions, beside shuttle's random
-//! walk ([`super::shuttle::Random`]) and PCT ([`super::pct`]).
+//! walk (the `Random` engine) and PCT (`pct.rs`).
 //!
 //! A plain random walk picks each runnable thread with equal probability, so it samples
 //! interleavings far from uniformly: a thread with few operations left is run early more often

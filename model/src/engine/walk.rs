@@ -1,7 +1,8 @@
 //! The interface of a sampling strategy that decides over our decisions (like shuttle's
-//! `Scheduler` trait, one file per strategy): PCT ([`super::pct`]) and the uniform random walk
-//! ([`super::urw`]). The exploration driver ([`super::explore`]) asks it which thread runs at
-//! every decision and which store a load reads.
+//! `Scheduler` trait, one file per strategy): PCT (`pct.rs`) and the uniform random walk
+//! (`urw.rs`). The exploration driver (`explore.rs`) asks it which thread runs at every
+//! decision and which store a load reads. It names no other module, so that the strategies
+//! and the driver import it without closing an import circle.
 
 /// A decision source for a sampling engine.
 pub(crate) trait Walk: Send {
