@@ -3,7 +3,10 @@
 //! DFS and loom on the same model, for a family of synchronization patterns at 2, 3, 4, 6 and 8
 //! blocks. Prints a table; asserts nothing.
 //!
-//! `cargo run --release -p scopecheck-model --features loom --example verify_bench [-- MAX_BLOCKS [BUDGET [SECONDS]]]`
+//! `cargo run --release -p scopecheck-model --features loom --example verify_bench [-- MAX_BLOCKS [BUDGET [SECONDS [FILTER [JOBS]]]]]`
+//!
+//! FILTER runs only the families whose name contains it (`all`: every family); JOBS (default
+//! 2) is the number of workers of the parallel DFS column (the same search on JOBS cores).
 //!
 //! Every model runs one thread per block (the stencil: one block of that many threads; the
 //! TMA pipeline: one producer, one consumer and the copy agent, 3 stages over 3 points). Our DFS
@@ -16,6 +19,7 @@
 mod corpus;
 
 use scopecheck_model::check;
+use scopecheck_model::engine::parallel::ParallelDfs;
 use scopecheck_model::engine::{Dfs, Engine, Exploration, Flow, Loom, RunOne, Shape};
 use scopecheck_model::kernel::*;
 use std::io::Write;
@@ -216,6 +220,109 @@ fn stencil(n: u32) -> (Kernel, BodyFn) {
     (k, body)
 }
 
+/// Blocks that share nothing but each load one element by TMA (a bulk copy completing on the
+/// block's mbarrier) and wait for it: independent CTAs, which must commute past their copies.
+fn tma_blocks(n: u32) -> (Kernel, BodyFn) {
+    let mut k = Kernel::new("tma_blocks", Grid::new(n, 1));
+    let input: Vec<i32> = (0..n as i32).map(|b| 10 + b).collect();
+    let src = k.global_from::<i32>("src", &input);
+    let tile = k.shared::<i32>("tile", 1);
+    let full = k.mbarriers("full", 1);
+    let body = Arc::new(move |t: &ThreadCtx| {
+        let b = t.bid() as usize;
+        let bar = full.at(0);
+        bar.init(t, 1);
+        let token = bar.arrive_expect_tx(t, 4);
+        t.bulk_copy_global_to_shared(&tile, 0, &src, b, 4, &bar);
+        bar.wait(t, token);
+        check!(t.load(&tile, 0) == 10 + b as i32);
+    });
+    (k, body)
+}
+
+/// `n` independent CTAs, each running the 3-stage TMA ring of the corpus (a producer and a
+/// consumer over 3 points, full/empty mbarriers per stage).
+fn tma_ring_blocks(n: u32) -> (Kernel, BodyFn) {
+    const STAGES: usize = 3;
+    const POINTS: usize = 3;
+    let mut k = Kernel::new("tma_ring_blocks", Grid::new(n, 2));
+    let input: Vec<i32> = (0..n as usize * POINTS).map(|i| 100 + i as i32).collect();
+    let src = k.global_from::<i32>("src", &input);
+    let tile = k.shared::<i32>("tile", STAGES);
+    let full = k.mbarriers("full", STAGES);
+    let empty = k.mbarriers("empty", STAGES);
+    let body = Arc::new(move |t: &ThreadCtx| {
+        let base = t.bid() as usize * POINTS;
+        if t.tid() == 0 {
+            for s in 0..STAGES {
+                full.at(s).init(t, 1);
+                empty.at(s).init(t, 1);
+            }
+        }
+        t.syncthreads();
+        let (mut stage, mut phase) = (0, if t.tid() == 0 { 1 } else { 0 });
+        for p in 0..POINTS {
+            if t.tid() == 0 {
+                empty.at(stage).wait_parity(t, phase);
+                let bar = full.at(stage);
+                bar.arrive_expect_tx(t, 4);
+                t.bulk_copy_global_to_shared(&tile, stage, &src, base + p, 4, &bar);
+            } else {
+                full.at(stage).wait_parity(t, phase);
+                check!(t.load(&tile, stage) == input[base + p]);
+                t.fence_proxy_async();
+                empty.at(stage).arrive(t);
+            }
+            stage += 1;
+            if stage == STAGES {
+                stage = 0;
+                phase ^= 1;
+            }
+        }
+    });
+    (k, body)
+}
+
+/// Blocks that each stage two elements with `cp.async` (two groups), wait for them one group at
+/// a time and read them.
+fn cp_async_blocks(n: u32) -> (Kernel, BodyFn) {
+    let mut k = Kernel::new("cp_async_blocks", Grid::new(n, 1));
+    k.bulk_copies();
+    let input: Vec<i32> = (0..2 * n as i32).collect();
+    let src = k.global_from::<i32>("src", &input);
+    let tile = k.shared::<i32>("tile", 2);
+    let body = Arc::new(move |t: &ThreadCtx| {
+        let b = t.bid() as usize;
+        for s in 0..2 {
+            t.cp_async(&tile, s, &src, 2 * b + s, 4);
+            t.cp_async_commit_group();
+        }
+        t.cp_async_wait_group(1);
+        check!(t.load(&tile, 0) == 2 * b as i32);
+        t.cp_async_wait_group(0);
+        check!(t.load(&tile, 1) == 2 * b as i32 + 1);
+    });
+    (k, body)
+}
+
+/// One warp of `n` lanes exchanging through shared memory with `__syncwarp`: every lane writes
+/// its slot, syncs, reads its neighbour's, syncs, and writes the sum back.
+fn syncwarp_exchange(n: u32) -> (Kernel, BodyFn) {
+    let mut k = Kernel::new("syncwarp_exchange", Grid::new(1, n).with_warp_size(n));
+    let s = k.shared::<i32>("s", n as usize);
+    let body = Arc::new(move |t: &ThreadCtx| {
+        let i = t.lane() as usize;
+        let n = n as usize;
+        t.store(&s, i, i as i32);
+        t.syncwarp(t.warp_mask());
+        let v = t.load(&s, (i + 1) % n);
+        check!(v == ((i + 1) % n) as i32);
+        t.syncwarp(t.warp_mask());
+        t.store(&s, i, v + i as i32);
+    });
+    (k, body)
+}
+
 /// An engine stopped after `max` executions or `limit` of wall time (reported as bounded).
 struct Budgeted<E> {
     inner: E,
@@ -286,7 +393,9 @@ fn main() {
         .next()
         .map_or(2_000_000, |a| a.parse().expect("BUDGET"));
     let seconds: u64 = args.next().map_or(20, |a| a.parse().expect("SECONDS"));
-    let families: [(&str, Family); 9] = [
+    let filter = args.next().filter(|f| f != "all");
+    let jobs: usize = args.next().map_or(2, |a| a.parse().expect("JOBS"));
+    let families: [(&str, Family); 13] = [
         ("grid barrier", grid_barrier),
         ("ticket lock", ticket_lock),
         ("ticket lock, symmetric blocks", ticket_lock_symmetric),
@@ -296,10 +405,21 @@ fn main() {
         ("threadfence reduction", threadfence_reduction),
         ("split-K semaphore", split_k),
         ("stencil (threads)", stencil),
+        ("TMA load + wait per block", tma_blocks),
+        ("3-stage TMA ring per block", tma_ring_blocks),
+        ("cp.async 2 groups per block", cp_async_blocks),
+        ("syncwarp exchange (lanes)", syncwarp_exchange),
     ];
     let ours = Checker::new(Dfs {
         max_executions: budget,
         reduction: true,
+    });
+    let parallel = Checker::new(ParallelDfs {
+        dfs: Dfs {
+            max_executions: budget,
+            reduction: true,
+        },
+        jobs,
     });
     let limit = Duration::from_secs(seconds);
     let unreduced = Checker::new(Budgeted {
@@ -315,12 +435,17 @@ fn main() {
         max: budget,
         limit,
     });
-    println!("| model | blocks | DFS (POR) | DFS (unreduced) | loom |");
-    println!("|---|---:|---:|---:|---:|");
-    for (name, build) in families {
-        for n in [2u32, 3, 4, 6, 8].into_iter().filter(|&n| n <= max_blocks) {
+    println!("| model | blocks | DFS (POR) | DFS (POR), {jobs} jobs | DFS (unreduced) | loom |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let wanted = |name: &str| filter.as_ref().is_none_or(|f| name.contains(f.as_str()));
+    for (name, build) in families.into_iter().filter(|(name, _)| wanted(name)) {
+        // The warp family also at a full warp (16 and 32 lanes) when MAX_BLOCKS allows.
+        let sizes = [2u32, 3, 4, 6, 8, 16, 32];
+        let sizes = sizes.iter().filter(|&&n| n <= 8 || name.contains("lanes"));
+        for n in sizes.copied().filter(|&n| n <= max_blocks) {
             let (k, body) = build(n);
             let dfs = run(&ours, &k, &body);
+            let par = run(&parallel, &k, &body);
             // The slower engines only where they may still finish.
             let (unreduced, loom) = if n <= 3 && !k.grid.symmetric_blocks {
                 let loom = if k.model_threads() <= 4 {
@@ -332,18 +457,27 @@ fn main() {
             } else {
                 ("-".to_string(), "-".to_string())
             };
-            println!("| {name} | {n} | {} | {unreduced} | {loom} |", cell(&dfs));
+            println!(
+                "| {name} | {n} | {} | {} | {unreduced} | {loom} |",
+                cell(&dfs),
+                cell(&par)
+            );
             std::io::stdout().flush().expect("stdout");
         }
+    }
+    if !wanted("3-stage TMA pipeline") {
+        return;
     }
     let (k, body) = corpus::mbarrier::cutlass_pipeline(3, 3, 1, 0);
     let corpus::Body::Threads(body) = body else {
         unreachable!("the pipeline is a thread-level kernel")
     };
     let dfs = run(&ours, &k, &body);
+    let par = run(&parallel, &k, &body);
     println!(
-        "| 3-stage TMA pipeline, 3 points | 1 (2 threads + copy agent) | {} | {} | {} |",
+        "| 3-stage TMA pipeline, 3 points | 1 (2 threads + copy agent) | {} | {} | {} | {} |",
         cell(&dfs),
+        cell(&par),
         cell(&run(&unreduced, &k, &body)),
         cell(&run(&loom, &k, &body))
     );

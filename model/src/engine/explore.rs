@@ -1,6 +1,6 @@
 //! The exploration driver every engine on shuttle's coroutines shares: shuttle supplies
 //! coroutines and parking; our [`DecisionScheduler`] sits in front of the decision source a
-//! strategy gives it ([`Mode`]: the DFS's [`Tree`], a shuttle scheduler, [`PctState`], a replay
+//! strategy gives it ([`Mode`]: the DFS's [`Tree`], a shuttle scheduler, a [`Walk`], a replay
 //! token) so that scheduling decisions are made only where they matter.
 //!
 //! The rule: a *decision* is taken only when every runnable task sits at a scheduling point with
@@ -10,11 +10,12 @@
 //! One decision sequence is thus one execution, and the same sequence means the same thing under
 //! every engine — which is what makes replay tokens engine-independent.
 
-use super::pct::PctState;
 use super::tree::Tree;
+use super::walk::Walk;
 use super::{Exploration, Flow, Point, RunOne, Sched, Shape};
 use crate::runtime::report::Decision;
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Where decisions come from.
@@ -23,8 +24,8 @@ pub(crate) enum Mode {
     Dfs(Box<Tree>),
     /// Delegate to a shuttle scheduler (random, PCT); data choices use its randomness.
     Inner(Box<dyn Scheduler + Send>),
-    /// Probabilistic concurrency testing over our decisions (see [`PctState`]).
-    Pct(Box<PctState>),
+    /// A sampling strategy over our decisions (PCT, the uniform random walk: see [`Walk`]).
+    Walk(Box<dyn Walk>),
     /// Follow a recorded token.
     Replay {
         decisions: Vec<Decision>,
@@ -48,6 +49,9 @@ pub(crate) struct Log {
     /// The budget, in executions started (discarded ones included).
     pub max_executions: u64,
     pub error: Option<String>,
+    /// Shared by the searches of one parallel search: raised when any of them stops (a
+    /// failure, the budget), after which none starts another execution.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Log {
@@ -61,6 +65,7 @@ impl Log {
             discarded: 0,
             max_executions,
             error: None,
+            cancel: None,
         }
     }
 
@@ -76,7 +81,7 @@ impl Log {
         match &mut self.mode {
             Mode::Dfs(log) => log.branch(n),
             Mode::Inner(inner) => (inner.next_u64() % n as u64) as usize,
-            Mode::Pct(pct) => pct.choose(n),
+            Mode::Walk(walk) => walk.choose(n),
             Mode::Replay { decisions, pos, .. } => match decisions.get(*pos) {
                 Some(&Decision::Pick(k)) if (k as usize) < n => {
                     *pos += 1;
@@ -123,7 +128,11 @@ pub(crate) struct DecisionScheduler {
 impl Scheduler for DecisionScheduler {
     fn new_execution(&mut self) -> Option<Schedule> {
         let mut log = self.log.lock().unwrap();
-        if log.stop || log.spent() {
+        let cancelled = log
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst));
+        if log.stop || log.spent() || cancelled {
             // Let a wrapped shuttle scheduler see its end (shuttle's random scheduler prints a
             // "failing seed" banner when dropped before it ran out).
             if let Mode::Inner(inner) = &mut log.mode {
@@ -136,7 +145,7 @@ impl Scheduler for DecisionScheduler {
         let go = match &mut log.mode {
             Mode::Dfs(branches) => branches.next_execution(),
             Mode::Inner(inner) => inner.new_execution().is_some(),
-            Mode::Pct(pct) => pct.new_execution(),
+            Mode::Walk(walk) => walk.new_execution(),
             Mode::Replay { started, pos, .. } => {
                 *pos = 0;
                 !std::mem::replace(started, true)
@@ -188,15 +197,15 @@ impl Scheduler for DecisionScheduler {
             Mode::Inner(inner) => inner
                 .next_task(&live, current, false)
                 .unwrap_or(live[0].id()),
-            Mode::Pct(_) => {
+            Mode::Walk(_) => {
                 let threads: Vec<usize> = live
                     .iter()
                     .map(|t| log.pending(usize::from(t.id())).unwrap_or(0))
                     .collect();
-                let Mode::Pct(pct) = &mut log.mode else {
+                let Mode::Walk(walk) = &mut log.mode else {
                     unreachable!()
                 };
-                live[pct.decide(&threads)].id()
+                live[walk.decide(&threads)].id()
             }
             Mode::Replay { decisions, pos, .. } => {
                 let want = match decisions.get(*pos) {
@@ -314,11 +323,24 @@ impl Sched for ShuttleSched {
 pub(crate) fn explore_with(
     mode: Mode,
     max_executions: u64,
-    _shape: Shape,
+    shape: Shape,
     run: RunOne,
 ) -> (Exploration, Arc<Mutex<Log>>) {
+    explore_cancellable(mode, max_executions, shape, run, None)
+}
+
+/// [`explore_with`], stopping when `cancel` is raised (and raising it when `run` stops).
+pub(crate) fn explore_cancellable(
+    mode: Mode,
+    max_executions: u64,
+    _shape: Shape,
+    run: RunOne,
+    cancel: Option<Arc<AtomicBool>>,
+) -> (Exploration, Arc<Mutex<Log>>) {
     crate::runtime::panics::install_hook();
-    let log = Arc::new(Mutex::new(Log::new(mode, max_executions)));
+    let mut log = Log::new(mode, max_executions);
+    log.cancel = cancel;
+    let log = Arc::new(Mutex::new(log));
     let scheduler = DecisionScheduler {
         log: Arc::clone(&log),
     };
@@ -335,7 +357,13 @@ pub(crate) fn explore_with(
             threads: Mutex::new(Vec::new()),
         });
         match run(&sched) {
-            Flow::Stop => inner_log.lock().unwrap().stop = true,
+            Flow::Stop => {
+                let mut log = inner_log.lock().unwrap();
+                log.stop = true;
+                if let Some(cancel) = &log.cancel {
+                    cancel.store(true, Ordering::SeqCst);
+                }
+            }
             Flow::Discarded => inner_log.lock().unwrap().discarded += 1,
             Flow::Continue => {}
         }

@@ -20,7 +20,7 @@
 //! takes the first option there, and an exploration that met such a choice is reported
 //! incomplete (*bounded*), never verified.
 
-use super::{Engine, Exploration, Flow, Point, RunOne, Sched, Shape};
+use super::{Engine, Exploration, Flow, Footprint, Point, RunOne, Sched, Shape};
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -75,12 +75,18 @@ impl Sched for LoomSched {
     fn point(&self, _thread: usize, point: Point) -> Option<u32> {
         match point {
             Point::Read(loc) => Some(self.mirrors[loc].load(Relaxed) as u32),
-            Point::Write(loc) | Point::Copy { dst: loc, .. } => {
+            // A copy's element write appends a store to its destination, as a store does.
+            Point::Write(loc)
+            | Point::Async(Footprint {
+                write: Some(loc), ..
+            }) => {
                 self.mirrors[loc].fetch_add(1, Relaxed);
                 None
             }
             Point::Local => None,
-            Point::Barrier(block) | Point::NamedBarrier(block) => {
+            Point::Barrier(block)
+            | Point::NamedBarrier { block, .. }
+            | Point::Warp { block, .. } => {
                 self.blocks[block].fetch_add(1, Relaxed);
                 None
             }
@@ -88,7 +94,7 @@ impl Sched for LoomSched {
                 self.mbarriers[bar].fetch_add(1, Relaxed);
                 None
             }
-            Point::ScFence | Point::Warp(_) | Point::Other => {
+            Point::Async(_) | Point::ScFence | Point::Other => {
                 self.ticker.fetch_add(1, Relaxed);
                 None
             }

@@ -16,21 +16,27 @@ pub mod dfs;
 mod explore;
 #[cfg(feature = "loom")]
 pub mod loom;
+pub mod parallel;
 mod pct;
 pub mod shuttle;
 pub mod tree;
+mod urw;
+mod walk;
 
 use std::sync::Arc;
 
-/// What a GPU thread is about to do at a scheduling point (loom keys its mirrors on it).
-#[derive(Copy, Clone, Debug)]
+/// What a GPU thread is about to do at a scheduling point (loom keys its mirrors on it; the
+/// DFS's partial-order reduction decides from it which operations commute, see
+/// [`tree::dependent`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Point {
     /// A load of this location.
     Read(usize),
     /// A store or read-modify-write of this location.
     Write(usize),
-    /// One element of a bulk copy: reads `src`, writes `dst` (asynchronously).
-    Copy { src: usize, dst: usize },
+    /// A step of the asynchronous-copy machinery (an issue, a copy agent's element or
+    /// completion step, a wait for a group), by what it reads and writes (see [`Footprint`]).
+    Async(Footprint),
     /// An operation that reads and writes only its own thread's state (a release, acquire or
     /// acq_rel fence, a proxy fence): independent of every other thread's operations.
     Local,
@@ -39,27 +45,71 @@ pub enum Point {
     /// one instance commute with each other (whichever comes last completes it, with the same
     /// views, votes and wake-ups), and other memory operations commute with them.
     Barrier(usize),
-    /// An arrival at one of this block's named barriers (`bar.sync`, `bar.arrive` with an id):
-    /// like [`Point::Barrier`], except that the order of arrivals decides which of them form an
-    /// instance (a thread count, or a `syncthreads` counting them), so they do not commute with
-    /// each other or with the block's `syncthreads` arrivals.
-    NamedBarrier(usize),
+    /// An arrival at one of block `block`'s named barriers (`bar.sync`, `bar.arrive`) with
+    /// barrier `id`; `counted` when the arrival names its thread count. The order of arrivals
+    /// at one id decides which of them form an instance (a thread count, or a `syncthreads`
+    /// counting them), so they do not commute with each other or with the block's `syncthreads`
+    /// arrivals; see [`tree::dependent`] for arrivals at different ids.
+    NamedBarrier {
+        block: usize,
+        id: i64,
+        counted: bool,
+    },
+    /// An arrival at a warp-synchronous operation (`bar.warp.sync`/`__syncwarp`, a shuffle, a
+    /// vote, a match) of the warp `warp` (its grid-wide key) in block `block`, over `mask`.
+    Warp {
+        block: usize,
+        warp: usize,
+        mask: u64,
+        op: &'static str,
+    },
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
     /// view only.
     ScFence,
     /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
     /// mbarrier's state and its own thread's view only.
     MBarrier(usize),
-    /// A lane's step in one of this warp's exchanges (`activemask`, `vote/shfl/match/redux.sync`,
-    /// `bar.warp.sync`): it touches only the warp's pending exchange (which lanes arrived, with
-    /// what mask and value) and, when `bar.warp.sync` completes, the views of its lanes — like a
-    /// [`Point::Barrier`] arrival, other memory operations commute with it. Steps of one warp
-    /// do not commute with each other: their order decides which lanes form an `activemask`
-    /// group and which arrival completes an exchange. A lane's exit, which an exchange waiting
-    /// for the non-exited lanes observes, is an [`Point::Other`] point.
-    Warp(usize),
-    /// A fence, barrier, or anything else visible.
+    /// Anything else visible: dependent with every operation but [`Point::Local`] ones.
     Other,
+}
+
+/// What a step of the asynchronous-copy machinery touches besides its own thread's state.
+///
+/// The state it may share with other threads is of four kinds: memory locations (an element
+/// of a copy reads its source and writes its destination), a copy agent's queue (an issue
+/// appends to it, the step that ends a copy takes the next one from it or lets the agent go
+/// idle), a thread's asynchronous groups (the copies it issued and their completion: an issue
+/// adds one, the agent's step that completes a copy or its reading marks it, a `wait_group`
+/// reads them), and mbarriers (a copy's `complete_tx`; a `cp.async.mbarrier.arrive`
+/// performed when the copy completes).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// The location it reads.
+    pub read: Option<usize>,
+    /// The location it stores to (a copy's element write).
+    pub write: Option<usize>,
+    /// The threads whose asynchronous bookkeeping it reads or writes: a copy agent (its queue)
+    /// or an issuing thread (its bulk and `cp.async` groups, its pending
+    /// `cp.async.mbarrier.arrive`s).
+    pub queues: [Option<usize>; 2],
+    /// The mbarriers it may operate on (a `complete_tx`'s; those of the issuer's CTA, for a
+    /// `cp.async` completion that performs the issuer's pending `cp.async.mbarrier.arrive`s).
+    pub mbarriers: [Option<usize>; 4],
+    /// It may operate on any mbarrier (a `cp.async` completion in a CTA with more mbarriers
+    /// than `mbarriers` holds).
+    pub any_mbarrier: bool,
+}
+
+impl Footprint {
+    /// The threads whose asynchronous bookkeeping it touches.
+    pub fn queues(&self) -> impl Iterator<Item = usize> + '_ {
+        self.queues.iter().flatten().copied()
+    }
+
+    /// The mbarriers it names.
+    pub fn mbarriers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.mbarriers.iter().flatten().copied()
+    }
 }
 
 /// Per-execution engine services, called from the engine's threads.
@@ -138,4 +188,5 @@ pub trait Engine: Send + Sync {
 pub use self::dfs::Dfs;
 #[cfg(feature = "loom")]
 pub use self::loom::Loom;
-pub use self::shuttle::{Pct, Random, Replay};
+pub use self::shuttle::{Pct, Random, Replay, Urw};
+pub use self::tree::dependent;

@@ -1,6 +1,7 @@
 //! PCT's decision source (see [`PctState`]), driven by the exploration driver
 //! ([`super::explore`]) for the [`super::shuttle::Pct`] engine.
 
+use super::walk::Walk;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -36,8 +37,18 @@ impl PctState {
         }
     }
 
+    fn priority(&mut self, thread: usize) -> u64 {
+        while self.priorities.len() <= thread {
+            let p = self.rng.gen_range(u64::MAX / 2..u64::MAX);
+            self.priorities.push(p);
+        }
+        self.priorities[thread]
+    }
+}
+
+impl Walk for PctState {
     /// Start an execution: fresh priorities and change points; `false` once all ran.
-    pub fn new_execution(&mut self) -> bool {
+    fn new_execution(&mut self) -> bool {
         if self.done >= self.iterations {
             return false;
         }
@@ -53,20 +64,12 @@ impl PctState {
     }
 
     /// A data choice among `n` options, from PCT's randomness.
-    pub fn choose(&mut self, n: usize) -> usize {
+    fn choose(&mut self, n: usize) -> usize {
         self.rng.gen_range(0..n)
     }
 
-    fn priority(&mut self, thread: usize) -> u64 {
-        while self.priorities.len() <= thread {
-            let p = self.rng.gen_range(u64::MAX / 2..u64::MAX);
-            self.priorities.push(p);
-        }
-        self.priorities[thread]
-    }
-
     /// Index (into `threads`) of the thread to run.
-    pub fn decide(&mut self, threads: &[usize]) -> usize {
+    fn decide(&mut self, threads: &[usize]) -> usize {
         self.step += 1;
         self.max_steps = self.max_steps.max(self.step);
         let best = |me: &mut PctState| {

@@ -1,9 +1,10 @@
 //! The strategies that take their decisions from shuttle's randomness or from a record: shuttle's
-//! random scheduler, PCT over our decisions, and replay of a token. Each is a decision source
+//! random scheduler, PCT and the uniform random walk over our decisions, and replay of a token. Each is a decision source
 //! handed to the shared driver (engine/explore.rs), as the DFS hands it its tree.
 
 use super::explore::{explore_with, Mode};
 use super::pct::PctState;
+use super::urw::UrwState;
 use super::{Engine, Exploration, RunOne, Shape};
 use crate::runtime::report::Token;
 use shuttle::scheduler::RandomScheduler;
@@ -47,7 +48,30 @@ impl Engine for Pct {
 
     fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
         let pct = PctState::new(self.seed, self.depth, self.iterations);
-        explore_with(Mode::Pct(Box::new(pct)), u64::MAX, shape, run).0
+        explore_with(Mode::Walk(Box::new(pct)), u64::MAX, shape, run).0
+    }
+}
+
+/// The uniform random walk ([`super::urw`]): `iterations` executions from `seed`, each
+/// interleaving drawn with (nearly) the same probability once the first execution estimated
+/// every thread's operations.
+#[derive(Clone, Debug)]
+pub struct Urw {
+    pub iterations: usize,
+    pub seed: u64,
+}
+
+impl Engine for Urw {
+    fn name(&self) -> String {
+        format!(
+            "shuttle-urw(seed={}, iterations={})",
+            self.seed, self.iterations
+        )
+    }
+
+    fn explore(&self, shape: Shape, run: RunOne) -> Exploration {
+        let urw = UrwState::new(self.seed, self.iterations);
+        explore_with(Mode::Walk(Box::new(urw)), u64::MAX, shape, run).0
     }
 }
 

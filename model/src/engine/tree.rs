@@ -15,14 +15,9 @@
 //! the state before `e` reverses the race. Unless the backtrack set of `e`'s node already holds
 //! one of `v`'s *initials* (the threads whose first operation in `v` has no happens-before
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
-//! different threads and touch one location, at least one of them writing (a load's choice of
-//! store depends only on the stores of its location; see [`dependent`]); release/acquire fences
-//! touch only their thread's own view and are independent of everything; `syncthreads` arrivals
-//! commute with each other and depend only on the same block's named-barrier arrivals (which
-//! depend on both), mbarrier operations only on operations
-//! on the same mbarrier, `fence.sc` only on other `fence.sc`s; an element of a bulk copy is a
-//! read of its source and a write of its destination; warp operations, copy issues and
-//! completions are dependent with everything. Happens-before is the program
+//! different threads and may not commute: [`dependent`] says which do, with the argument for
+//! each case (locations, asynchronous copies by their [`super::Footprint`], barriers, warp
+//! operations, mbarriers, `fence.sc`). Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
 //!
@@ -39,7 +34,48 @@
 
 use super::Point;
 
+/// The `op` of an `activemask` step's [`Point::Warp`]. Unlike the exchanges, `activemask` steps
+/// of one warp never commute: the lanes waiting at the instruction when one of them takes its
+/// mask form its group (PTX ISA, *activemask*), so their order decides the masks.
+pub const ACTIVEMASK: &str = "activemask";
+
 /// May swapping two adjacent operations of different threads change what happens?
+///
+/// Soundness: two operations are independent only when, from any state where both are
+/// enabled, running them in either order reaches the same state (memory, views, barrier and
+/// mbarrier state, asynchronous bookkeeping, which threads are blocked) and neither enables or
+/// disables the other — a thread woken by the first is tracked as happening after it
+/// ([`Tree::woke`]), not through this relation. Case by case:
+/// - locations: a load commutes with another load; a store or read-modify-write conflicts with
+///   every access of its location (a load's choice of store depends only on the stores of its
+///   location);
+/// - asynchronous copies ([`super::Footprint`]): besides their locations, an issue and the agent step
+///   that ends a copy both touch the agent's queue (the issue appends and may wake an idle
+///   agent, the ending step takes the next copy or idles), so they conflict; an element step
+///   that does not end its copy leaves the queue alone (the agent takes a new copy only once
+///   the current one ended), so another issue commutes with it. A thread's groups are written
+///   by its issues, by the agent steps that complete one of its copies or their reading, and
+///   read by its `wait_group`s and `cp.async.mbarrier.arrive`s: those conflict. A
+///   `complete_tx` conflicts with every operation on its mbarrier. Hence two CTAs that share no
+///   location, agent, thread or mbarrier commute past their TMA copies;
+/// - `syncthreads` arrivals commute with each other (whichever arrives last completes the one
+///   instance with the same views); named-barrier arrivals conflict with the block's
+///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block) and
+///   with each other at one id (the order decides which arrivals form an instance of a thread
+///   count). At different ids, two counted arrivals commute: each instance completes when its
+///   own count arrived, independently of the other's arrivals. An arrival without a count
+///   completes once every other thread of the block arrived, exited or waits at a barrier
+///   (warp-synchronous operations included) without this id ahead: it conflicts with every
+///   named-barrier and warp arrival of its block;
+/// - warp-synchronous arrivals: arrivals of one warp with the same mask and operation commute
+///   like `syncthreads` arrivals (the one instance completes with the same lanes, values and
+///   views whichever arrives last); with another mask or operation, the order decides whether
+///   they meet one pending instance (misuse) or one completed instance first, so they
+///   conflict. Different warps share nothing. A warp arrival blocks its lane as a barrier
+///   does, which a named barrier without a count reads: they conflict within the block;
+/// - `fence.sc`s meet in the fence-SC order; mbarrier operations meet on their mbarrier;
+///   release/acquire fences ([`Point::Local`]) touch their own thread only; anything else
+///   ([`Point::Other`]) conflicts with everything.
 pub fn dependent(a: Point, b: Point) -> bool {
     use Point::*;
     /// The location an operation reads and the one it writes, if any.
@@ -47,24 +83,77 @@ pub fn dependent(a: Point, b: Point) -> bool {
         match p {
             Read(x) => (Some(x), None),
             Write(x) => (Some(x), Some(x)),
-            Copy { src, dst } => (Some(src), Some(dst)),
+            Async(f) => (f.read, f.write),
             _ => (None, None),
         }
     }
-    match (a, b) {
-        (Local, _) | (_, Local) => false,
-        (Other, _) | (_, Other) => true,
-        (Read(_) | Write(_) | Copy { .. }, Read(_) | Write(_) | Copy { .. }) => {
-            let ((ra, wa), (rb, wb)) = (access(a), access(b));
-            let hits = |w: Option<usize>, r: Option<usize>, w2: Option<usize>| {
-                w.is_some() && (w == r || w == w2)
-            };
-            hits(wa, rb, wb) || hits(wb, ra, wa)
+    /// The mbarriers an operation touches: `None` for any.
+    fn mbarriers(p: Point) -> Option<Vec<usize>> {
+        match p {
+            MBarrier(m) => Some(vec![m]),
+            Async(f) if f.any_mbarrier => None,
+            Async(f) => Some(f.mbarriers().collect()),
+            _ => Some(Vec::new()),
         }
+    }
+    /// Whether an operation touches an mbarrier at all.
+    fn on_mbarrier(p: Point) -> bool {
+        match p {
+            MBarrier(_) => true,
+            Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
+            _ => false,
+        }
+    }
+    match (a, b) {
+        (Local, _) | (_, Local) => return false,
+        (Other, _) | (_, Other) => return true,
+        _ => {}
+    }
+    let ((ra, wa), (rb, wb)) = (access(a), access(b));
+    let hits =
+        |w: Option<usize>, r: Option<usize>, w2: Option<usize>| w.is_some() && (w == r || w == w2);
+    if hits(wa, rb, wb) || hits(wb, ra, wa) {
+        return true;
+    }
+    if on_mbarrier(a) && on_mbarrier(b) {
+        match (mbarriers(a), mbarriers(b)) {
+            (Some(x), Some(y)) if !x.iter().any(|m| y.contains(m)) => {}
+            _ => return true,
+        }
+    }
+    match (a, b) {
+        (Async(f), Async(g)) => f.queues().any(|q| g.queues().any(|r| q == r)),
         (Barrier(_), Barrier(_)) => false,
-        (Barrier(x) | NamedBarrier(x), Barrier(y) | NamedBarrier(y))
-        | (MBarrier(x), MBarrier(y))
-        | (Warp(x), Warp(y)) => x == y,
+        (Barrier(x), NamedBarrier { block: y, .. })
+        | (NamedBarrier { block: y, .. }, Barrier(x)) => x == y,
+        (
+            NamedBarrier {
+                block: x,
+                id: i,
+                counted: c,
+            },
+            NamedBarrier {
+                block: y,
+                id: j,
+                counted: d,
+            },
+        ) => x == y && (i == j || !c || !d),
+        (Warp { block: x, .. }, NamedBarrier { block: y, .. })
+        | (NamedBarrier { block: y, .. }, Warp { block: x, .. }) => x == y,
+        (
+            Warp {
+                warp: v,
+                mask: m,
+                op: o,
+                ..
+            },
+            Warp {
+                warp: w,
+                mask: n,
+                op: q,
+                ..
+            },
+        ) => v == w && (m != n || o != q || o == ACTIVEMASK || q == ACTIVEMASK),
         (ScFence, ScFence) => true,
         _ => false,
     }
@@ -131,8 +220,11 @@ struct Trace {
     /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
     barriers: Vec<Clock>,
     mbarriers: Vec<Clock>,
-    /// Per warp, the join of its exchange steps' clocks.
-    warps: Vec<Clock>,
+    /// Per thread, the join of the clocks of the asynchronous steps that touched its
+    /// bookkeeping ([`super::Footprint::queues`]); the join of the clocks of the steps that may touch
+    /// any mbarrier ([`super::Footprint::any_mbarrier`]).
+    queues: Vec<Clock>,
+    any_mbarrier: Clock,
     /// The join of the `fence.sc`s' clocks.
     sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
@@ -154,31 +246,77 @@ impl Trace {
             .is_some_and(|c| get(c, e.thread) >= get(&e.clock, e.thread))
     }
 
-    fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
-        let mut clock = Trace::slot(&mut self.thread, thread).clone();
-        // What the operation depends on: the earlier operations it conflicts with.
+    /// The join of the clocks of the earlier operations `point` conflicts with.
+    fn depends_on(&mut self, point: Point, clock: &mut Clock) {
         match point {
-            Point::Read(x) => join(&mut clock, Trace::slot(&mut self.writes, x)),
+            Point::Read(x) => join(clock, Trace::slot(&mut self.writes, x)),
             Point::Write(x) => {
-                join(&mut clock, Trace::slot(&mut self.writes, x));
-                join(&mut clock, Trace::slot(&mut self.reads, x));
+                join(clock, Trace::slot(&mut self.writes, x));
+                join(clock, Trace::slot(&mut self.reads, x));
             }
-            Point::Copy { src, dst } => {
-                join(&mut clock, Trace::slot(&mut self.writes, src));
-                join(&mut clock, Trace::slot(&mut self.writes, dst));
-                join(&mut clock, Trace::slot(&mut self.reads, dst));
+            Point::Async(f) => {
+                if let Some(x) = f.read {
+                    join(clock, Trace::slot(&mut self.writes, x));
+                }
+                if let Some(x) = f.write {
+                    join(clock, Trace::slot(&mut self.writes, x));
+                    join(clock, Trace::slot(&mut self.reads, x));
+                }
+                for q in f.queues() {
+                    join(clock, Trace::slot(&mut self.queues, q));
+                }
+                if f.any_mbarrier {
+                    for m in &self.mbarriers {
+                        join(clock, m);
+                    }
+                }
+                for m in f.mbarriers() {
+                    join(clock, Trace::slot(&mut self.mbarriers, m));
+                }
+                if f.any_mbarrier || f.mbarriers().next().is_some() {
+                    join(clock, &self.any_mbarrier);
+                }
             }
             // A `syncthreads` arrival commutes with the earlier ones, but what the thread does
             // after it (once the instance completes) happens after every arrival.
-            Point::Barrier(b) | Point::NamedBarrier(b) => {
-                join(&mut clock, Trace::slot(&mut self.barriers, b))
+            Point::Barrier(b) => join(clock, Trace::slot(&mut self.barriers, b)),
+            // Named-barrier and warp arrivals conflict with some arrivals of their block only
+            // ([`dependent`]): they are rare, so they look the earlier ones up.
+            Point::NamedBarrier { .. } | Point::Warp { .. } => self.join_dependent(point, clock),
+            Point::MBarrier(b) => {
+                join(clock, Trace::slot(&mut self.mbarriers, b));
+                join(clock, &self.any_mbarrier);
             }
-            Point::MBarrier(b) => join(&mut clock, Trace::slot(&mut self.mbarriers, b)),
-            Point::Warp(w) => join(&mut clock, Trace::slot(&mut self.warps, w)),
-            Point::ScFence => join(&mut clock, &self.sc_fences),
+            Point::ScFence => join(clock, &self.sc_fences),
             Point::Local => {}
-            Point::Other => join(&mut clock, &self.all),
+            Point::Other => join(clock, &self.all),
         }
+    }
+
+    /// Join the clocks of the earlier barrier and warp arrivals `point` conflicts with, and,
+    /// for a warp arrival, of every earlier arrival of its warp: like a `syncthreads` arrival,
+    /// what a lane does after a warp-synchronous operation happens after every arrival of the
+    /// instance (it completes only once all of them arrived), and an arrival at a later
+    /// instance after those of the earlier one.
+    fn join_dependent(&self, point: Point, clock: &mut Clock) {
+        for e in &self.events {
+            let joins = match (e.point, point) {
+                (Point::Warp { warp: v, .. }, Point::Warp { warp: w, .. }) => v == w,
+                (Point::Barrier(_) | Point::NamedBarrier { .. } | Point::Warp { .. }, _) => {
+                    dependent(e.point, point)
+                }
+                _ => false,
+            };
+            if joins {
+                join(clock, &e.clock);
+            }
+        }
+    }
+
+    fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
+        let mut clock = Trace::slot(&mut self.thread, thread).clone();
+        // What the operation depends on: the earlier operations it conflicts with.
+        self.depends_on(point, &mut clock);
         if !matches!(point, Point::Local) {
             join(&mut clock, &self.other);
         }
@@ -192,15 +330,30 @@ impl Trace {
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
-            Point::Copy { src, dst } => {
-                join(Trace::slot(&mut self.reads, src), &clock);
-                join(Trace::slot(&mut self.writes, dst), &clock);
+            Point::Async(f) => {
+                if let Some(x) = f.read {
+                    join(Trace::slot(&mut self.reads, x), &clock);
+                }
+                if let Some(x) = f.write {
+                    join(Trace::slot(&mut self.writes, x), &clock);
+                }
+                for q in f.queues() {
+                    join(Trace::slot(&mut self.queues, q), &clock);
+                }
+                for m in f.mbarriers() {
+                    join(Trace::slot(&mut self.mbarriers, m), &clock);
+                }
+                if f.any_mbarrier {
+                    join(&mut self.any_mbarrier, &clock);
+                }
             }
-            Point::Barrier(b) | Point::NamedBarrier(b) => {
+            // A `syncthreads` arrival joins the earlier arrivals of its block, named ones
+            // included (they conflict); a named arrival looks the earlier arrivals up.
+            Point::Barrier(b) | Point::NamedBarrier { block: b, .. } => {
                 join(Trace::slot(&mut self.barriers, b), &clock)
             }
+            Point::Warp { .. } => {}
             Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
-            Point::Warp(w) => join(Trace::slot(&mut self.warps, w), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
             Point::Other => join(&mut self.other, &clock),
@@ -219,6 +372,70 @@ impl Trace {
     }
 }
 
+/// Answer one race at a scheduling node: unless its backtrack set already holds one of the
+/// race's `initials` (those enabled there), add one, awake if possible; with no initial enabled
+/// there (not expected), add every enabled thread.
+fn add_initial(
+    enabled: &[usize],
+    backtrack: &mut Vec<usize>,
+    sleep: &[(usize, Point)],
+    initials: &[usize],
+) {
+    if initials.is_empty() {
+        for &t in enabled {
+            if !backtrack.contains(&t) {
+                backtrack.push(t);
+            }
+        }
+    } else if !initials.iter().any(|q| backtrack.contains(q)) {
+        let awake = initials
+            .iter()
+            .copied()
+            .find(|q| !sleep.iter().any(|(s, _)| s == q));
+        backtrack.push(awake.unwrap_or(initials[0]));
+    }
+}
+
+/// The first decision of a search, which the parallel search splits on: its branches are the
+/// subtrees the one-thread search explores one after the other.
+#[derive(Clone, Debug)]
+pub(crate) struct Root(Node);
+
+impl Root {
+    /// The branches known so far, in the order the one-thread search takes them: every store
+    /// of a data decision; the backtrack set of a scheduling decision (which races found in
+    /// its branches extend through [`Root::answer`]).
+    pub fn branches(&self) -> Vec<usize> {
+        match &self.0 {
+            Node::Data { options, .. } => (0..*options).collect(),
+            Node::Sched { backtrack, .. } => backtrack.clone(),
+        }
+    }
+
+    /// Answer a race found in a branch ([`add_initial`]), as the one-thread search does when
+    /// it meets the race.
+    pub fn answer(&mut self, initials: &[usize]) {
+        if let Node::Sched {
+            enabled,
+            backtrack,
+            sleep,
+            ..
+        } = &mut self.0
+        {
+            add_initial(enabled, backtrack, sleep, initials);
+        }
+    }
+}
+
+/// Where a branch of a parallel search reports the root it created and the races it found at
+/// the root (`parallel.rs`).
+pub(crate) trait RootSink: Send + Sync {
+    /// Branch 0 created the root decision.
+    fn root(&self, root: Root);
+    /// A race of `branch` to answer at the root, with its initials enabled there.
+    fn wish(&self, branch: usize, initials: Vec<usize>);
+}
+
 /// The decisions of the DFS: replay a prefix, branch at the deepest node with an alternative.
 pub struct Tree {
     stack: Vec<Node>,
@@ -234,6 +451,13 @@ pub struct Tree {
     sleep: Vec<(usize, Point)>,
     /// The current execution ended; the remaining threads only unwind.
     halted: bool,
+    /// Nodes below this depth belong to a parallel search's coordinator: the search never
+    /// backtracks into them, and their races go to `sink` (0: the whole tree is this search's).
+    frozen: usize,
+    /// The coordinator of a parallel search, and which of its root's branches this tree is.
+    sink: Option<(std::sync::Arc<dyn RootSink>, usize)>,
+    /// Branch 0 of a parallel search reported the root.
+    published: bool,
 }
 
 impl Tree {
@@ -250,6 +474,52 @@ impl Tree {
             trace: Trace::default(),
             sleep: Vec::new(),
             halted: false,
+            frozen: 0,
+            sink: None,
+            published: false,
+        }
+    }
+
+    /// The search of branch `branch` of a parallel search's root (see `parallel.rs`):
+    /// branch 0 creates the root and reports it to `sink`; a later branch starts from `root`
+    /// with `branch`'s choice taken there after the `done` ones (the branches the one-thread
+    /// search explores before it), exactly as the one-thread search enters it.
+    pub(crate) fn root_branch(
+        reduce: bool,
+        sink: std::sync::Arc<dyn RootSink>,
+        branch: usize,
+        root: Option<(&Root, &[usize])>,
+    ) -> Tree {
+        let mut tree = Tree::new(reduce);
+        tree.frozen = 1;
+        tree.sink = Some((sink, branch));
+        if let Some((Root(node), done)) = root {
+            let mut node = node.clone();
+            match &mut node {
+                Node::Data { chosen, .. } => *chosen = done[branch],
+                Node::Sched {
+                    chosen,
+                    done: taken,
+                    ..
+                } => {
+                    *chosen = done[branch];
+                    *taken = done[..=branch].to_vec();
+                }
+            }
+            tree.stack.push(node);
+            tree.replayed = 1;
+        }
+        tree
+    }
+
+    /// After a node was pushed: in a parallel search's branch 0, the first one is the root,
+    /// which the coordinator learns of.
+    fn created(&mut self) {
+        if let (Some((sink, 0)), Some(root), false) =
+            (&self.sink, self.stack.first(), self.published)
+        {
+            sink.root(Root(root.clone()));
+            self.published = true;
         }
     }
 
@@ -262,7 +532,10 @@ impl Tree {
         if !std::mem::replace(&mut self.started, true) {
             return true;
         }
-        while let Some(top) = self.stack.last_mut() {
+        while self.stack.len() > self.frozen {
+            let Some(top) = self.stack.last_mut() else {
+                break;
+            };
             match top {
                 Node::Data { chosen, options } if *chosen + 1 < *options => {
                     *chosen += 1;
@@ -308,6 +581,7 @@ impl Tree {
                     chosen: 0,
                     options: n,
                 });
+                self.created();
                 0
             }
         };
@@ -395,6 +669,7 @@ impl Tree {
                 }
             }
             self.pos += 1;
+            self.created();
             (chosen, Some(self.pos - 1))
         };
         let index = threads
@@ -468,20 +743,15 @@ impl Tree {
                 unreachable!("events point at scheduling nodes")
             };
             initials.retain(|q| enabled.contains(q));
-            if initials.is_empty() {
-                // Not expected (an initial of `v` was enabled before `e`); stay sound.
-                for &t in enabled.iter() {
-                    if !backtrack.contains(&t) {
-                        backtrack.push(t);
-                    }
+            if node < self.frozen {
+                // A node the parallel search's coordinator owns: it applies the race in the
+                // one-thread search's order (see `parallel.rs`).
+                if let Some((sink, branch)) = &self.sink {
+                    sink.wish(*branch, initials);
                 }
-            } else if !initials.iter().any(|q| backtrack.contains(q)) {
-                let awake = initials
-                    .iter()
-                    .copied()
-                    .find(|q| !sleep.iter().any(|(s, _)| s == q));
-                backtrack.push(awake.unwrap_or(initials[0]));
+                continue;
             }
+            add_initial(enabled, backtrack, sleep, &initials);
         }
     }
 

@@ -291,8 +291,13 @@ impl Checker {
         })
     }
 
-    /// The engine a command line names: `dfs`, `loom`, `random` or `pct` (the sampling engines
-    /// run `iterations` executions; PCT with depth 3). `None` for any other name.
+    /// The uniform random walk over our decisions ([`engine::Urw`]).
+    pub fn urw(iterations: usize, seed: u64) -> Checker {
+        Checker::new(engine::Urw { iterations, seed })
+    }
+
+    /// The engine a command line names: `dfs`, `loom`, `random`, `pct` or `urw` (the sampling
+    /// engines run `iterations` executions; PCT with depth 3). `None` for any other name.
     pub fn by_name(name: &str, iterations: usize) -> Option<Checker> {
         Some(match name {
             "dfs" => Checker::dfs(),
@@ -300,6 +305,7 @@ impl Checker {
             "loom" => Checker::loom(),
             "random" => Checker::random(iterations, 1),
             "pct" => Checker::pct(iterations, 3, 1),
+            "urw" => Checker::urw(iterations, 1),
             _ => return None,
         })
     }

@@ -364,7 +364,7 @@ impl Machine {
     }
 
     /// The position of agent `a` in `setup.agents`, which indexes its work.
-    fn agent_slot(&self, a: usize) -> usize {
+    pub(super) fn agent_slot(&self, a: usize) -> usize {
         self.setup
             .agents
             .iter()
@@ -787,20 +787,12 @@ impl Ctx {
                         self.wait();
                     }
                 }
-                AgentNext::Element { src, dst } => {
-                    self.sched.point(self.thread, Point::Copy { src, dst });
-                    self.step(|m| m.agent_step(self.thread));
-                }
-                AgentNext::Read(src) => {
-                    self.sched.point(self.thread, Point::Read(src));
-                    self.step(|m| m.agent_step(self.thread));
-                }
-                AgentNext::Write(dst) => {
-                    self.sched.point(self.thread, Point::Write(dst));
-                    self.step(|m| m.agent_step(self.thread));
-                }
-                AgentNext::Complete => {
-                    self.sched.point(self.thread, Point::Other);
+                AgentNext::Element { .. }
+                | AgentNext::Read(_)
+                | AgentNext::Write(_)
+                | AgentNext::Complete => {
+                    let point = self.step(|m| Ok(m.agent_point(self.thread)));
+                    self.sched.point(self.thread, point);
                     self.step(|m| m.agent_step(self.thread));
                 }
             }
@@ -817,7 +809,8 @@ impl Ctx {
         completion: Completion,
         site: Site,
     ) {
-        self.sched.point(self.thread, Point::Other);
+        let point = self.step(|m| Ok(m.block_issue_point(self.thread, completion)));
+        self.sched.point(self.thread, point);
         self.step(|m| m.bulk_copy(self.thread, src, dst, bytes, completion, site))
     }
 
@@ -827,7 +820,8 @@ impl Ctx {
     }
 
     pub fn bulk_wait(&self, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched
+            .point(self.thread, Machine::groups_point(self.thread));
         if self.step(|m| m.bulk_wait(self.thread, site)) {
             self.wait();
         }
@@ -839,7 +833,8 @@ impl Ctx {
     }
 
     pub fn bulk_wait_group(&self, n: usize, read: bool, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched
+            .point(self.thread, Machine::groups_point(self.thread));
         if self.step(|m| m.bulk_wait_group(self.thread, n, read, site)) {
             self.wait();
         }

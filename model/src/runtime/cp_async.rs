@@ -33,7 +33,7 @@ use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, Site};
 use super::view::{View, ALL_LEVELS};
-use crate::engine::Point;
+use crate::engine::{Footprint, Point};
 use std::sync::Arc;
 
 /// A `cp.async.mbarrier.arrive` waiting for its thread's prior copies.
@@ -230,7 +230,11 @@ impl Machine {
 impl Ctx {
     /// `cp.async` (see [`Machine::cp_async`]).
     pub fn cp_async(&self, src: Vec<usize>, dst: Vec<usize>, bytes: u64, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        let point = self.step(|m| {
+            let group = m.threads[self.thread].cp.open;
+            Ok(m.block_issue_point(self.thread, Completion::CpAsyncGroup(group)))
+        });
+        self.sched.point(self.thread, point);
         self.step(|m| m.cp_async(self.thread, src, dst, bytes, site))
     }
 
@@ -242,14 +246,22 @@ impl Ctx {
     }
 
     /// `cp.async.mbarrier.arrive{.noinc}` (see [`Machine::cp_async_mbarrier_arrive`]).
+    /// It reads the thread's groups (the copies still pending), which the agent's completions
+    /// write, and operates on `bar`.
     pub fn cp_async_mbarrier_arrive(&self, bar: usize, noinc: bool, site: Site) {
-        self.sched.point(self.thread, Point::MBarrier(bar));
+        let point = Point::Async(Footprint {
+            queues: [Some(self.thread), None],
+            mbarriers: [Some(bar), None, None, None],
+            ..Footprint::default()
+        });
+        self.sched.point(self.thread, point);
         self.step(|m| m.cp_async_mbarrier_arrive(self.thread, bar, noinc, site))
     }
 
     /// `cp.async.wait_group n`.
     pub fn cp_async_wait(&self, n: usize, site: Site) {
-        self.sched.point(self.thread, Point::Other);
+        self.sched
+            .point(self.thread, Machine::groups_point(self.thread));
         if self.step(|m| m.cp_async_wait(self.thread, n, site)) {
             self.wait();
         }

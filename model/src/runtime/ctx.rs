@@ -57,9 +57,14 @@ impl Ctx {
         Point::Barrier(self.info.block as usize)
     }
 
-    /// The scheduling point of an arrival at one of this thread's block's named barriers.
-    pub(crate) fn named_barrier_point(&self) -> Point {
-        Point::NamedBarrier(self.info.block as usize)
+    /// The scheduling point of an arrival at this thread's block's named barrier `id`,
+    /// `counted` when the arrival names its thread count.
+    pub(crate) fn named_barrier_point(&self, id: i64, counted: bool) -> Point {
+        Point::NamedBarrier {
+            block: self.info.block as usize,
+            id,
+            counted,
+        }
     }
 
     /// Park until the machine marks this thread running again.
@@ -137,7 +142,8 @@ impl Ctx {
         future: Option<Vec<i64>>,
         site: Site,
     ) {
-        self.sched.point(self.thread, self.named_barrier_point());
+        self.sched
+            .point(self.thread, self.named_barrier_point(id, quorum.is_some()));
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
             m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)

@@ -404,7 +404,13 @@ impl Ctx {
         value: u64,
         site: Site,
     ) -> LaneValues {
-        self.sched.point(self.thread, Point::Warp(warp.key));
+        let point = Point::Warp {
+            block: self.info.block as usize,
+            warp: warp.key,
+            mask,
+            op,
+        };
+        self.sched.point(self.thread, point);
         if self.step(|m| m.warp_sync(self.thread, warp, lane, mask, op, value, site)) {
             self.wait();
         }
@@ -415,9 +421,15 @@ impl Ctx {
     /// the lane reaches the instruction, the other threads may run (and reach it too), then its
     /// group forms.
     pub fn active_mask(&self, warp: &WarpLanes, lane: u32, site: Site) -> u64 {
-        self.sched.point(self.thread, Point::Warp(warp.key));
+        let point = Point::Warp {
+            block: self.info.block as usize,
+            warp: warp.key,
+            mask: 0,
+            op: crate::engine::tree::ACTIVEMASK,
+        };
+        self.sched.point(self.thread, point);
         self.step(|m| m.active_mask_arrive(self.thread, warp, lane, site));
-        self.sched.point(self.thread, Point::Warp(warp.key));
+        self.sched.point(self.thread, point);
         let sched = &self.sched;
         self.step(|m| m.active_mask_take(self.thread, site, &|n| sched.choose(n)))
     }
