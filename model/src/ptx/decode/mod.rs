@@ -5,10 +5,12 @@
 //! know — is an error naming the instruction (the caller adds its `line:col` and CUDA line).
 //! Nothing is skipped silently.
 
+mod asynchronous;
 mod memory;
 mod operand;
 mod sync;
 
+pub use self::asynchronous::AsyncOp;
 pub use self::operand::{Addr, AddrBase, Dst, LaneCmp, Names, Special, Src};
 
 use super::alu::{AluOp, Rnd};
@@ -295,10 +297,12 @@ pub enum Op {
     /// `trap`: aborts the kernel; reported as an assertion failure.
     Trap,
     /// Instructions with no effect on what the model checks: `prefetch`, `prefetchu`,
-    /// `nanosleep`, `brkpt` (a debugger breakpoint), `pmevent`, `discard` (its lines read as
-    /// undefined values afterwards: it is refused unless `.L2` on global memory), and
-    /// `fence.proxy.*`/`fence.mbarrier_init` while no asynchronous-proxy operation exists.
+    /// `cp.async.bulk.prefetch`, `nanosleep`, `brkpt` (a debugger breakpoint), `pmevent`, and
+    /// the proxy fences of proxies the model has no operation in (`fence.proxy.alias`,
+    /// `fence.proxy.tensormap::generic`).
     Nop,
+    /// An asynchronous operation: mbarriers, `cp.async`, bulk copies, cluster addresses.
+    Async(AsyncOp),
     /// `call{.uni} (rets), func, (args)`: arguments and returns are `.param` variables (or
     /// registers) of the caller.
     Call {
@@ -408,9 +412,10 @@ pub fn decode(i: &Instruction, names: &mut Names) -> Result<Op, String> {
         "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "prefetch" | "prefetchu"
         | "discard" | "createpolicy" => memory::decode(&i.opcode, &m, ops, names),
         "membar" | "fence" | "bar" | "barrier" | "shfl" | "vote" | "match" | "activemask"
-        | "redux" | "elect" | "nanosleep" | "mbarrier" | "cp" | "mapa" | "getctarank" => {
-            sync::decode(&i.opcode, &m, ops, names)
-        }
+        | "redux" | "elect" | "nanosleep" => sync::decode(&i.opcode, &m, ops, names),
+        "mbarrier" => asynchronous::mbarrier(&m, ops, names),
+        "cp" => asynchronous::cp(&m, ops, names),
+        "mapa" | "getctarank" => asynchronous::cluster_address(&i.opcode, &m, ops, names),
         "bra" => {
             only(&m, &["uni"])?;
             match ops.as_slice() {
