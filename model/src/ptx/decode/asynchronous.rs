@@ -5,7 +5,8 @@
 //! `mbarrier.complete_tx` by a thread, `cp.async`'s zero-filling `src-size`) is refused with
 //! the reason.
 
-use super::{Addr, Dst, Names, Op, Space, Src};
+use super::operand::{Addr, Dst, Names, Src};
+use super::space::Space;
 use crate::ptx::ast::Operand;
 use crate::scope::Scope;
 
@@ -148,6 +149,9 @@ pub enum AsyncOp {
     FenceProxyAsync(Option<Space>),
     /// `fence.mbarrier_init.release.cluster`.
     FenceMbarrierInit,
+    /// `cp.async.bulk.prefetch.L2.global [srcMem], size`: a hint to bring global memory into
+    /// the L2 cache, no effect on what the model checks.
+    BulkPrefetch,
     /// `mapa{.shared::cluster}.type d, a, b`.
     Mapa {
         /// `d`.
@@ -220,7 +224,7 @@ fn imm(o: &Operand, what: &str) -> Result<u64, String> {
 }
 
 /// Decode `mbarrier.*`.
-pub fn mbarrier(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
+pub fn mbarrier(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<AsyncOp, String> {
     let cta = [Space::Shared];
     let cluster = [Space::Shared, Space::SharedCluster];
     let (verb, rest) = m.split_first().ok_or("mbarrier: missing the operation")?;
@@ -366,11 +370,11 @@ pub fn mbarrier(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, St
         }
         _ => return Err(format!("unknown mbarrier operation `.{verb}`")),
     };
-    Ok(Op::Async(op))
+    Ok(op)
 }
 
 /// Decode `cp.async*` and `cp.async.bulk*`.
-pub fn cp(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
+pub fn cp(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<AsyncOp, String> {
     let rest = match m.split_first() {
         Some((&"async", rest)) => rest,
         _ => return Err("expected `cp.async…`".into()),
@@ -439,11 +443,11 @@ pub fn cp(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> 
         }
         _ => return Err("unknown cp.async form".into()),
     };
-    Ok(Op::Async(op))
+    Ok(op)
 }
 
 /// `cp.async.bulk…` after `cp.async.bulk`.
-fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
+fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<AsyncOp, String> {
     let cache_hint = |x: &&str| x.starts_with("L2::") || *x == "level::cache_hint";
     let op = match m {
         ["commit_group"] if ops.is_empty() => AsyncOp::BulkCommit,
@@ -462,7 +466,7 @@ fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
                     .into(),
             )
         }
-        ["prefetch", ..] => return Ok(Op::Nop),
+        ["prefetch", ..] => AsyncOp::BulkPrefetch,
         // "cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dstMem], [srcMem],
         //  size{, cache-policy};"
         ["global", src, "bulk_group", more @ ..] if Space::parse(src) == Some(Space::Shared) => {
@@ -532,7 +536,7 @@ fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
         }
         _ => return Err("unknown cp.async.bulk form".into()),
     };
-    Ok(Op::Async(op))
+    Ok(op)
 }
 
 /// Decode `mapa` and `getctarank`: "mapa{.space}.type d, a, b; .space = { .shared::cluster };
@@ -542,7 +546,7 @@ pub fn cluster_address(
     m: &[&str],
     ops: &[Operand],
     names: &mut Names,
-) -> Result<Op, String> {
+) -> Result<AsyncOp, String> {
     let generic = match m {
         ["shared::cluster", "u32" | "u64"] => false,
         ["u32" | "u64"] => true,
@@ -566,22 +570,22 @@ pub fn cluster_address(
         },
         _ => return Err(format!("{opcode}: wrong number of operands")),
     };
-    Ok(Op::Async(op))
+    Ok(op)
 }
 
 /// `fence.proxy.async{.global,.shared::{cta,cluster}}` ("fence.proxy.proxykind; .proxykind
 /// = { .alias, .async, .async.global, .async.shared::{cta, cluster} }") and
 /// `fence.mbarrier_init.release.cluster`; `None` for other proxy fences.
-pub fn fence(m: &[&str]) -> Option<Result<Op, String>> {
+pub fn fence(m: &[&str]) -> Option<Result<AsyncOp, String>> {
     Some(match m {
-        ["proxy", "async"] => Ok(Op::Async(AsyncOp::FenceProxyAsync(None))),
+        ["proxy", "async"] => Ok(AsyncOp::FenceProxyAsync(None)),
         ["proxy", "async", space] => match Space::parse(space) {
             Some(s @ (Space::Global | Space::Shared | Space::SharedCluster)) => {
-                Ok(Op::Async(AsyncOp::FenceProxyAsync(Some(s))))
+                Ok(AsyncOp::FenceProxyAsync(Some(s)))
             }
             _ => Err(format!("fence.proxy.async.{space}: unknown state space")),
         },
-        ["mbarrier_init", "release", "cluster"] => Ok(Op::Async(AsyncOp::FenceMbarrierInit)),
+        ["mbarrier_init", "release", "cluster"] => Ok(AsyncOp::FenceMbarrierInit),
         ["mbarrier_init", ..] => Err("expected `fence.mbarrier_init.release.cluster`".into()),
         _ => return None,
     })

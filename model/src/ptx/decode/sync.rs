@@ -155,7 +155,7 @@ fn pair(o: &Operand, names: &mut Names) -> Result<(super::Dst, Option<super::Dst
 /// fence … fence.sc is a slower fence that can restore sequential consistency".
 fn fence(m: &[&str]) -> Result<Op, String> {
     if let Some(op) = super::asynchronous::fence(m) {
-        return op;
+        return op.map(Op::Async);
     }
     match m {
         // The async proxy's fences are decoded above. No other operation of an interpreted

@@ -108,7 +108,7 @@ impl Thread<'_> {
         let rt = self.t.rt;
         if !matches!(
             op,
-            AsyncOp::MbarWait { .. } | AsyncOp::MbarPendingCount { .. }
+            AsyncOp::MbarWait { .. } | AsyncOp::MbarPendingCount { .. } | AsyncOp::BulkPrefetch
         ) {
             self.synced = true;
         }
@@ -244,6 +244,7 @@ impl Thread<'_> {
             AsyncOp::FenceProxyAsync(space) => self.fence_proxy_async(*space, site),
             // "fence.mbarrier_init … applies to prior mbarrier.init operations".
             AsyncOp::FenceMbarrierInit => rt.fence_mbarrier_init(site),
+            AsyncOp::BulkPrefetch => {}
         }
     }
 
