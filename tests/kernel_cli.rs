@@ -117,3 +117,75 @@ fn command_line_overrides_the_first_line() {
     let out = run(&[ok.to_str().unwrap(), "--grid", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The issue's bad-input list at the command line, one case each: a malformed `.loc` (exit 2,
+/// one line with `file:line:col`), an out-of-bounds access (a failure of its own: exit 1), a
+/// 100,000-line PTX (runs: no hang, no stack overflow).
+#[test]
+fn malformed_loc_out_of_bounds_and_a_huge_kernel() {
+    let loc = write(
+        "badloc.ptx",
+        &MP.replace("ret;\n$READER", ".loc 1 twelve 5\n    ret;\n$READER"),
+    );
+    let out = run(&[loc.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("badloc.ptx:17:"), "{err}");
+    let oob = write(
+        "oob.ptx",
+        &MP.replace(
+            "ld.global.u32 %r4, [%rd1];",
+            "ld.global.u32 %r4, [%rd1+64];",
+        ),
+    );
+    let out = run(&[oob.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("out-of-bounds access") && text.contains("data"),
+        "{text}"
+    );
+    let mut big = String::from(
+        "// scopecheck: --arg out=u32[1]\n.version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry big(.param .u64 out)\n{\n    .reg .b32 %r<3>;\n    .reg .b64 %rd<2>;\n",
+    );
+    for _ in 0..100_000 {
+        big.push_str("    add.s32 %r1, %r1, 1;\n");
+    }
+    big.push_str("    ld.param.u64 %rd1, [out];\n    st.global.u32 [%rd1], %r1;\n    ret;\n}\n");
+    let out = run(&[write("big.ptx", &big).to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("PASS: verified"), "{text}");
+}
+
+#[test]
+fn timeout_ends_in_a_bounded_verdict() {
+    let ok = write("mp-timeout.ptx", MP);
+    let out = run(&[ok.to_str().unwrap(), "--timeout", "0", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        (v["verdict"].as_str(), v["bounded"].as_bool()),
+        (Some("pass"), Some(true))
+    );
+    // In the first line, and overridden by the command line.
+    let first = write(
+        "mp-timeout-line.ptx",
+        &MP.replace("// scopecheck:", "// scopecheck: --timeout 0"),
+    );
+    let out = run(&[first.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("bounded"), "{text}");
+    let out = run(&[first.to_str().unwrap(), "--timeout", "600"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("PASS: verified"), "{text}");
+    for bad in ["-1", "soon", "nan"] {
+        let out = run(&[ok.to_str().unwrap(), &format!("--timeout={bad}")]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--timeout"), "{err}");
+    }
+}

@@ -76,6 +76,11 @@ extern "C" __global__ void pipeline(const unsigned *src, unsigned *out) {
         if (v != src[p * kTileWords + t])
             __trap();
         acc += v;
+        // The stage is refilled by a later bulk copy, whose writes are in the async proxy: the
+        // generic reads of it must be ordered before them by a proxy fence (PTX ISA, "Proxies":
+        // "Accessing the same memory location across multiple proxies needs a cross-proxy
+        // fence. For the async proxy, fence.proxy.async should be used").
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
     }
     out[t] = acc;

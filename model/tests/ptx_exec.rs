@@ -9,10 +9,10 @@ const HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
 /// Check `body` (a module without its header; the first line may carry `// scopecheck:` flags).
 fn check(flags: &str, body: &str) -> Result<Report, String> {
-    check_with(flags, body, &Checker::dfs())
+    check_with(flags, body, Checker::dfs())
 }
 
-fn check_with(flags: &str, body: &str, checker: &Checker) -> Result<Report, String> {
+fn check_with(flags: &str, body: &str, checker: Checker) -> Result<Report, String> {
     let src = format!("// scopecheck: {flags}\n{HEAD}{body}");
     let start = Instant::now();
     let r = check_ptx(&src, "test.ptx", &Launch::default(), &[], checker);

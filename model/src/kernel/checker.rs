@@ -33,6 +33,7 @@ struct Options {
     all_failures: bool,
     trace_limit: Option<usize>,
     bank_report: bool,
+    timeout: Option<Duration>,
 }
 
 /// The outcome of a check.
@@ -176,6 +177,8 @@ pub fn common_verdict(reports: &[Report]) -> Result<Verdict, String> {
 #[derive(Default)]
 struct Acc {
     executions: u64,
+    /// The exploration stopped at the checker's timeout.
+    timed_out: bool,
     /// The execution count at the first possible hang (see [`AFTER_POSSIBLE_HANG`]).
     possible_hang_at: Option<u64>,
     failures: Vec<FailureReport>,
@@ -268,6 +271,25 @@ impl Checker {
     /// ```
     pub fn bank_report(mut self) -> Checker {
         self.options.bank_report = true;
+        self
+    }
+
+    /// Stop exploring once `limit` of wall-clock time has passed (checked after each
+    /// execution): a report cut short by it is *bounded* ([`Report::complete`] is false), like
+    /// one that hit an execution budget.
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// use std::time::Duration;
+    /// let mut k = Kernel::new("counter", Grid::new(1, 3));
+    /// let n = k.global::<u32>("n", 1);
+    /// let report = Checker::dfs().timeout(Duration::ZERO).check(&k, move |t| {
+    ///     t.atomic_add(&n, 0, 1, MemoryOrder::Relaxed, MemoryScope::Block);
+    /// });
+    /// assert!(report.passed() && !report.complete && report.executions == 1, "{report}");
+    /// ```
+    pub fn timeout(mut self, limit: Duration) -> Checker {
+        self.options.timeout = Some(limit);
         self
     }
 
@@ -465,7 +487,12 @@ impl Checker {
                         }
                     }
                 }
+                let out_of_time = options.timeout.is_some_and(|t| start.elapsed() >= t);
                 let Some(f) = &m.failure else {
+                    if out_of_time {
+                        acc.timed_out = true;
+                        return Flow::Stop;
+                    }
                     return past_possible_hang(acc);
                 };
                 let seen = acc
@@ -477,7 +504,10 @@ impl Checker {
                     report.trace_limit = options.trace_limit;
                     acc.failures.push(report);
                 }
-                if options.all_failures {
+                if out_of_time {
+                    acc.timed_out = true;
+                    Flow::Stop
+                } else if options.all_failures {
                     Flow::Continue
                 } else if f.kind == FailureKind::PossibleHang {
                     acc.possible_hang_at.get_or_insert(acc.executions);
@@ -487,7 +517,9 @@ impl Checker {
                 }
             },
         );
-        let complete = exploration.complete && (options.all_failures || acc.failures.is_empty());
+        let complete = exploration.complete
+            && !acc.timed_out
+            && (options.all_failures || acc.failures.is_empty());
         Report {
             kernel: kernel.name.clone(),
             engine: self.engine.name(),

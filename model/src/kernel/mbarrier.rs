@@ -689,4 +689,21 @@ impl ThreadCtx<'_> {
     pub fn fence_proxy_async(&self) {
         self.rt.fence_proxy_async(Loc::caller())
     }
+
+    /// `fence.proxy.async.{global,shared::cta,shared::cluster}`: [`ThreadCtx::fence_proxy_async`]
+    /// restricted to the runtime locations `locations` of the state space the fence names
+    /// (PTX ISA, *membar/fence*: the state space qualifier restricts the fence to it), shown as
+    /// `name` in traces. For front ends that know which locations a state space holds (the PTX
+    /// interpreter).
+    pub(crate) fn fence_proxy_async_locations(
+        &self,
+        locations: std::sync::Arc<[usize]>,
+        name: &str,
+        site: Loc,
+    ) {
+        let t = self.rt.thread();
+        self.rt.sched.point(t, crate::engine::Point::Local);
+        self.rt
+            .step(|m| m.fence_proxy_async_in(t, Some(locations), name, site))
+    }
 }

@@ -72,6 +72,9 @@ pub struct Launch {
     pub dynamic_smem: u64,
     /// `--entry NAME`.
     pub entry: Option<String>,
+    /// `--timeout S`: a wall-clock budget for the exploration, in seconds (a result cut short
+    /// by it is bounded).
+    pub timeout: Option<f64>,
 }
 
 impl Default for Launch {
@@ -83,6 +86,7 @@ impl Default for Launch {
             args: Vec::new(),
             dynamic_smem: 0,
             entry: None,
+            timeout: None,
         }
     }
 }
@@ -198,6 +202,14 @@ impl Launch {
                     .map_err(|_| format!("--dynamic-smem `{value}` is not a byte count"))?
             }
             "entry" => self.entry = Some(value.to_string()),
+            "timeout" => {
+                let secs = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .ok_or_else(|| format!("--timeout `{value}` is not a number of seconds"))?;
+                self.timeout = Some(secs);
+            }
             other => return Err(format!("unknown launch flag `--{other}`")),
         }
         Ok(())
@@ -248,6 +260,7 @@ impl Launch {
                 "cluster" => self.cluster = over.cluster,
                 "dynamic-smem" => self.dynamic_smem = over.dynamic_smem,
                 "entry" => self.entry.clone_from(&over.entry),
+                "timeout" => self.timeout = over.timeout,
                 _ => {}
             }
         }
@@ -267,6 +280,10 @@ impl Launch {
         }
     }
 }
+
+/// The most 8-byte words of shared memory per CTA that get an mbarrier
+/// ([`Layout::mbarrier_slots`]).
+pub const MAX_MBARRIER_SLOTS: usize = 1024;
 
 /// A kernel ready to check: the model kernel with its buffers and the closure every thread
 /// runs.
@@ -415,6 +432,22 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
         r.first_loc = first;
         r.per_block = per_block;
     }
+    if layout.shared_size >= 1 << super::layout::CTA_SHIFT {
+        return Err(format!(
+            "{path}: {} bytes of shared memory per CTA; the model addresses at most {}",
+            layout.shared_size,
+            1u64 << super::layout::CTA_SHIFT
+        ));
+    }
+    let (mbarriers, copies) = program.async_use();
+    if mbarriers {
+        for (name, n) in layout.mbarrier_slots(MAX_MBARRIER_SLOTS)? {
+            kernel.mbarriers(&name, n);
+        }
+    }
+    if copies {
+        kernel.bulk_copies();
+    }
     let kernel = kernel.max_steps(20_000);
     Ok(Prepared {
         kernel,
@@ -435,20 +468,27 @@ fn kind_of(ty: Ty) -> ElemKind {
 
 /// Check the kernel in the PTX file `path` (its text `source`): the launch flags of its first
 /// line, overridden by `cli` for the flags named in `cli_set` (`grid`, `block`, …; `--arg`s
-/// replace by name). A `.cu` file must be compiled to PTX first. Errors (bad input, exit 2 for
-/// a CLI): a parse error, an instruction the interpreter does not decode, a missing `--arg`, an
+/// replace by name). A `.cu` file must be compiled to PTX first. The launch's `--timeout`
+/// bounds `checker`'s exploration ([`Checker::timeout`]). Errors (bad input, exit 2 for a
+/// CLI): a parse error, an instruction the interpreter does not decode, a missing `--arg`, an
 /// access the model cannot represent.
 pub fn check_ptx(
     source: &str,
     path: &str,
     cli: &Launch,
     cli_set: &[&str],
-    checker: &Checker,
+    checker: Checker,
 ) -> Result<Report, String> {
     let launch = Launch::from_source(source)
         .map_err(|e| format!("{path}:{e}"))?
         .overridden_by(cli, cli_set);
     let module = super::parse(source, path).map_err(|e| e.to_string())?;
     let program = Program::new(&module, path)?;
-    prepare(program, &launch)?.check(checker)
+    let checker = match launch.timeout {
+        Some(secs) => checker.timeout(
+            std::time::Duration::try_from_secs_f64(secs).unwrap_or(std::time::Duration::MAX),
+        ),
+        None => checker,
+    };
+    prepare(program, &launch)?.check(&checker)
 }

@@ -33,6 +33,12 @@
 //! constant addresses appear in the generic space at `SHARED_WINDOW`, `LOCAL_WINDOW` and
 //! `CONST_WINDOW` (`cvta.shared` adds the window's base, `cvta.to.shared` subtracts it), each
 //! window 2^32 bytes.
+//!
+//! Shared addresses of the cluster (PTX ISA, *State spaces*: "the .shared::cta window is
+//! contained in the .shared::cluster window"): bits `CTA_SHIFT..32` of a shared address name
+//! its CTA, 0 the executing CTA (every `.shared::cta` address), `r + 1` the CTA of rank `r` in
+//! the cluster (what `mapa` makes); the bits below are the offset in that CTA's shared memory,
+//! which must stay below `2^CTA_SHIFT` bytes.
 
 use super::decode::Space;
 use super::program::Program;
@@ -46,6 +52,8 @@ pub const SHARED_WINDOW: u64 = 0x10_0000_0000;
 pub const LOCAL_WINDOW: u64 = 0x20_0000_0000;
 /// The generic address of constant address 0.
 pub const CONST_WINDOW: u64 = 0x30_0000_0000;
+/// Where the CTA of a shared address starts (see the module documentation).
+pub const CTA_SHIFT: u32 = 24;
 /// Each window's size.
 pub const WINDOW: u64 = 1 << 32;
 /// Where the address of a function's `.param` slot `s` is: `PARAM_BASE + s * 2^16` (for
@@ -99,6 +107,9 @@ pub struct Layout {
     pub shared_size: u64,
     /// Dynamic shared memory per CTA.
     pub dynamic_smem: u64,
+    /// The shared regions that hold mbarriers ([`Layout::mbarrier_slots`]): region index and
+    /// the slot of its first 8-byte word.
+    pub mbarrier_regions: Vec<(usize, usize)>,
 }
 
 /// The granule of a variable's region: its type's size, or for byte arrays their alignment up
@@ -222,6 +233,54 @@ impl Layout {
             frame_size,
             shared_size: dyn_start + dynamic_smem,
             dynamic_smem,
+            mbarrier_regions: Vec::new(),
+        }
+    }
+
+    /// Give every 8-byte word of the shared regions that can hold an mbarrier a slot (PTX ISA,
+    /// *mbarrier*: "an opaque object in shared memory … of size 8 bytes … aligned to 8 bytes"):
+    /// the regions that start 8-byte aligned. Returns each such region's name and number of
+    /// words, in slot order, for the launch to declare as the kernel's mbarriers; slot `k` of
+    /// the launch is mbarrier `k` of each CTA. At most `limit` slots: more is an error.
+    pub fn mbarrier_slots(&mut self, limit: usize) -> Result<Vec<(String, usize)>, String> {
+        let mut slots = Vec::new();
+        let mut next = 0;
+        for (i, r) in self.regions.iter().enumerate() {
+            if r.space != Space::Shared || !r.start.is_multiple_of(8) || r.size < 8 {
+                continue;
+            }
+            let words = (r.size / 8) as usize;
+            self.mbarrier_regions.push((i, next));
+            slots.push((r.name.clone(), words));
+            next += words;
+        }
+        if next > limit {
+            return Err(format!(
+                "the kernel's shared memory has {next} 8-byte words that may hold an mbarrier; \
+                 the model declares at most {limit} (use less shared memory in the check)"
+            ));
+        }
+        Ok(slots)
+    }
+
+    /// The mbarrier slot of the 8-byte word at shared offset `offset`, or why there is none.
+    pub fn mbarrier_at(&self, offset: u64) -> Result<usize, String> {
+        let Some((r, off)) = self.find(Space::Shared, offset) else {
+            return Err("not in any shared variable".into());
+        };
+        if !off.is_multiple_of(8) {
+            return Err(format!("not 8-byte aligned in `{}`", self.regions[r].name));
+        }
+        match self
+            .mbarrier_regions
+            .iter()
+            .find(|(region, _)| *region == r)
+        {
+            Some(&(_, first)) => Ok(first + (off / 8) as usize),
+            None => Err(format!(
+                "`{}` is not 8-byte aligned, so it cannot hold an mbarrier",
+                self.regions[r].name
+            )),
         }
     }
 
@@ -240,6 +299,19 @@ impl Layout {
             .filter(|r| r.space == space && r.start <= addr)
             .max_by_key(|r| r.start)
     }
+}
+
+/// A shared address's CTA (`None`: the executing CTA; `Some(r)`: rank `r` of the cluster) and
+/// its offset in that CTA's shared memory.
+pub fn shared_cta(addr: u64) -> (Option<u32>, u64) {
+    let rank = ((addr & (WINDOW - 1)) >> CTA_SHIFT) as u32;
+    let offset = addr & ((1 << CTA_SHIFT) - 1);
+    (rank.checked_sub(1), offset)
+}
+
+/// The `.shared::cluster` address of `offset` in the CTA of rank `rank` (`mapa`).
+pub fn shared_cluster(rank: u32, offset: u64) -> u64 {
+    (u64::from(rank) + 1) << CTA_SHIFT | (offset & ((1 << CTA_SHIFT) - 1))
 }
 
 /// A generic address's state space and its address there.

@@ -162,6 +162,37 @@ impl Program {
         })
     }
 
+    /// Which runtime objects the asynchronous instructions need: `(mbarriers, copies)`: whether
+    /// any instruction operates on an mbarrier (`mbarrier.*`, `cp.async.mbarrier.arrive`, a
+    /// bulk copy into shared memory), and whether any issues an asynchronous copy (which a
+    /// CTA's copy agent performs).
+    pub fn async_use(&self) -> (bool, bool) {
+        use super::decode::AsyncOp as A;
+        let ops = self
+            .funcs
+            .iter()
+            .flat_map(|f| &f.code)
+            .filter_map(|s| match &s.op {
+                Op::Async(a) => Some(a),
+                _ => None,
+            });
+        let (mut mbarriers, mut copies) = (false, false);
+        for a in ops {
+            match a {
+                A::MbarInit { .. }
+                | A::MbarArrive { .. }
+                | A::MbarExpectTx { .. }
+                | A::MbarWait { .. }
+                | A::MbarInval { .. }
+                | A::CpAsyncMbarArrive { .. } => mbarriers = true,
+                A::BulkToShared { .. } => (mbarriers, copies) = (true, true),
+                A::CpAsync { .. } | A::BulkToGlobal { .. } => copies = true,
+                _ => {}
+            }
+        }
+        (mbarriers, copies)
+    }
+
     /// The kernel to launch: `entry`, or the module's only `.entry`.
     pub fn entry(&self, entry: Option<&str>) -> Result<usize, Error> {
         let entries: Vec<usize> = (0..self.funcs.len())

@@ -5,50 +5,20 @@
 //! know — is an error naming the instruction (the caller adds its `line:col` and CUDA line).
 //! Nothing is skipped silently.
 
+mod asynchronous;
 mod memory;
 mod operand;
+mod space;
 mod sync;
 
 pub use self::operand::{Addr, AddrBase, Dst, LaneCmp, Names, Special, Src};
+pub use self::space::Space;
+pub use asynchronous::AsyncOp;
 
 use super::alu::{AluOp, Rnd};
 use super::ast::Instruction;
 use super::value::{BoolOp, Cmp, Ty};
 use crate::scope::{Order, Scope};
-
-/// A PTX state space as an instruction names it (`.param` and `.reg` aside).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Space {
-    /// No state space: a generic address.
-    Generic,
-    /// `.global`.
-    Global,
-    /// `.shared` / `.shared::cta`.
-    Shared,
-    /// `.shared::cluster`.
-    SharedCluster,
-    /// `.local`.
-    Local,
-    /// `.const`.
-    Const,
-    /// `.param` (kernel and function parameters).
-    Param,
-}
-
-impl Space {
-    /// The state space a modifier names.
-    pub fn parse(m: &str) -> Option<Space> {
-        Some(match m {
-            "global" => Space::Global,
-            "shared" | "shared::cta" => Space::Shared,
-            "shared::cluster" => Space::SharedCluster,
-            "local" => Space::Local,
-            "const" => Space::Const,
-            "param" | "param::entry" | "param::func" => Space::Param,
-            _ => return None,
-        })
-    }
-}
 
 /// The memory semantics of `ld`/`st` (PTX ISA, *Memory Consistency Model*, "Operation types").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -295,10 +265,12 @@ pub enum Op {
     /// `trap`: aborts the kernel; reported as an assertion failure.
     Trap,
     /// Instructions with no effect on what the model checks: `prefetch`, `prefetchu`,
-    /// `nanosleep`, `brkpt` (a debugger breakpoint), `pmevent`, `discard` (its lines read as
-    /// undefined values afterwards: it is refused unless `.L2` on global memory), and
-    /// `fence.proxy.*`/`fence.mbarrier_init` while no asynchronous-proxy operation exists.
+    /// `nanosleep`, `brkpt` (a debugger breakpoint), `pmevent`, and
+    /// the proxy fences of proxies the model has no operation in (`fence.proxy.alias`,
+    /// `fence.proxy.tensormap::generic`).
     Nop,
+    /// An asynchronous operation: mbarriers, `cp.async`, bulk copies, cluster addresses.
+    Async(AsyncOp),
     /// `call{.uni} (rets), func, (args)`: arguments and returns are `.param` variables (or
     /// registers) of the caller.
     Call {
@@ -408,8 +380,11 @@ pub fn decode(i: &Instruction, names: &mut Names) -> Result<Op, String> {
         "ld" | "ldu" | "st" | "atom" | "red" | "cvta" | "isspacep" | "prefetch" | "prefetchu"
         | "discard" | "createpolicy" => memory::decode(&i.opcode, &m, ops, names),
         "membar" | "fence" | "bar" | "barrier" | "shfl" | "vote" | "match" | "activemask"
-        | "redux" | "elect" | "nanosleep" | "mbarrier" | "cp" | "mapa" | "getctarank" => {
-            sync::decode(&i.opcode, &m, ops, names)
+        | "redux" | "elect" | "nanosleep" => sync::decode(&i.opcode, &m, ops, names),
+        "mbarrier" => asynchronous::mbarrier(&m, ops, names).map(Op::Async),
+        "cp" => asynchronous::cp(&m, ops, names).map(Op::Async),
+        "mapa" | "getctarank" => {
+            asynchronous::cluster_address(&i.opcode, &m, ops, names).map(Op::Async)
         }
         "bra" => {
             only(&m, &["uni"])?;

@@ -1,6 +1,5 @@
-//! Synchronization instructions: fences, CTA barriers, warp-synchronous operations; and the
-//! asynchronous ones the interpreter refuses for now (`mbarrier`, `cp.async*`, cluster shared
-//! memory).
+//! Synchronization instructions: fences, CTA and cluster barriers, warp-synchronous
+//! operations (the asynchronous ones are in [`super::asynchronous`]).
 
 use super::{only, ty_of, Names, Op, RedOp, ShflMode, VoteMode};
 use crate::ptx::ast::Operand;
@@ -16,7 +15,8 @@ pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> R
                 ["cta"] => Scope::Cta,
                 ["gl"] => Scope::Gpu,
                 ["sys"] => Scope::Sys,
-                ["proxy", ..] => return Ok(Op::Nop),
+                // "membar.proxy" is the older spelling of "fence.proxy".
+                ["proxy", ..] => return fence(m),
                 _ => return Err("membar: expected .cta, .gl or .sys".into()),
             };
             Ok(Op::Fence {
@@ -135,12 +135,9 @@ pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> R
                 mask: names.src(mask)?,
             })
         }
+        // "nanosleep suspends the thread for a sleep duration approximately close to the delay
+        // t": no effect on memory, and every schedule already lets the thread run later.
         "nanosleep" => Ok(Op::Nop),
-        "mbarrier" | "cp" | "mapa" | "getctarank" => Err(format!(
-            "`{opcode}.{}` is not supported by the PTX interpreter yet (asynchronous copies, \
-             mbarriers and cluster shared memory: use a Rust kernel model)",
-            m.join(".")
-        )),
         _ => Err("unknown instruction".into()),
     }
 }
@@ -157,11 +154,17 @@ fn pair(o: &Operand, names: &mut Names) -> Result<(super::Dst, Option<super::Dst
 /// `fence.proxy.*`, `fence.mbarrier_init.release.cluster`. "fence.acq_rel is a light-weight
 /// fence … fence.sc is a slower fence that can restore sequential consistency".
 fn fence(m: &[&str]) -> Result<Op, String> {
+    if let Some(op) = super::asynchronous::fence(m) {
+        return op.map(Op::Async);
+    }
     match m {
-        // No operation of an interpreted kernel is in another proxy than the generic one
-        // (texture, surface, constant-cache aliasing, bulk copies and mbarriers are refused), so
-        // a proxy fence orders nothing the model tracks.
-        ["proxy", ..] | ["mbarrier_init", ..] => Ok(Op::Nop),
+        // The async proxy's fences are decoded above. No other operation of an interpreted
+        // kernel is in another proxy than the generic one (texture, surface and constant-cache
+        // aliasing, tensor maps are refused), so the other proxy fences order nothing the model
+        // tracks.
+        ["proxy", "alias"] => Ok(Op::Nop),
+        ["proxy", kind, ..] if kind.starts_with("tensormap") => Ok(Op::Nop),
+        ["proxy", ..] => Err(format!("unknown proxy fence `.{}`", m[1..].join("."))),
         [sem, scope]
         | [sem, scope, "sync_restrict::shared::cta" | "sync_restrict::shared::cluster"]
             if matches!(*sem, "sc" | "acq_rel") =>

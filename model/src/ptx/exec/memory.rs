@@ -10,9 +10,9 @@ use crate::runtime::report::{FailureKind, RmwKind, Site};
 use crate::scope::{Order, Scope};
 
 /// Where an access lands.
-enum Target {
-    /// Model memory: region, byte offset.
-    Model(usize, u64),
+pub(super) enum Target {
+    /// Model memory: region, byte offset, and the block whose copy of a shared region it is.
+    Model(usize, u64, u32),
     /// The thread's local memory, at this offset.
     Local(u64),
     /// A `.const` region (read-only bytes), byte offset.
@@ -88,8 +88,15 @@ impl Thread<'_> {
                 self.set(d, r);
             }
             Op::Isspacep { p, a, space } => {
-                let (s, _) = from_generic(self.src(a));
-                let yes = s == *space || (*space == Space::SharedCluster && s == Space::Shared);
+                // PTX ISA, *isspacep*: "isspacep.shared::cta returns 1 if the generic address is
+                // in the .shared::cta window of the executing CTA", ".shared::cluster" if in any
+                // CTA's window of the cluster (which contains it).
+                let (s, at) = from_generic(self.src(a));
+                let yes = match space {
+                    Space::Shared => s == Space::Shared && self.own_shared(at),
+                    Space::SharedCluster => s == Space::Shared,
+                    _ => s == *space,
+                };
                 self.set(p, yes as u64);
             }
             Op::Fence { order, scope } => {
@@ -103,7 +110,7 @@ impl Thread<'_> {
     }
 
     /// The address an operand names, in the instruction's space.
-    fn address(&self, a: &Addr) -> u64 {
+    pub(super) fn address(&self, a: &Addr) -> u64 {
         let base = match a.base {
             AddrBase::Reg(r) => self.frame().regs[r as usize],
             AddrBase::Var(v) => self.src(&Src::Var(v, 0)),
@@ -114,14 +121,20 @@ impl Thread<'_> {
     }
 
     /// Resolve `addr` in `space` for an access of `size` bytes.
-    fn target(&self, space: Space, addr: u64, size: u64, site: Site) -> Target {
+    pub(super) fn target(&self, space: Space, addr: u64, size: u64, site: Site) -> Target {
+        let cta_only = space == Space::Shared;
         let (space, addr) = match space {
             Space::Generic => from_generic(addr),
-            // A `.shared::cluster` address of the executing CTA is its `.shared::cta` address
-            // ("the .shared::cta window is contained in the .shared::cluster window"); `mapa`,
-            // which makes other CTAs' addresses, is refused by the decoder.
-            Space::SharedCluster => (Space::Shared, addr),
             s => (s, addr),
+        };
+        // Shared addresses name their CTA (`layout::CTA_SHIFT`): a `.shared::cluster` or
+        // generic one any CTA of the cluster, a `.shared::cta` one only the executing CTA.
+        let (space, addr, block) = match space {
+            Space::Shared | Space::SharedCluster => {
+                let (block, offset) = self.shared_block(addr, cta_only, site);
+                (Space::Shared, offset, block)
+            }
+            s => (s, addr, self.t.bid()),
         };
         let oob = |what: &str| -> ! {
             self.fail(
@@ -160,7 +173,7 @@ impl Thread<'_> {
                     if space == Space::Const {
                         Target::Const(r, off)
                     } else {
-                        Target::Model(r, off)
+                        Target::Model(r, off, block)
                     }
                 }
                 _ => oob(match space {
@@ -172,9 +185,16 @@ impl Thread<'_> {
         }
     }
 
-    /// The locations an access of `size` bytes at `off` of region `r` covers, or an
-    /// unsupported error (see the layout's module docs).
-    fn locations(&self, r: &Region, off: u64, size: u64, strong: bool, site: Site) -> Vec<usize> {
+    /// The locations an access of `size` bytes at `off` of region `r` (of `block`, for shared
+    /// memory) covers, or an unsupported error (see the layout's module docs).
+    pub(super) fn locations(
+        &self,
+        r: &Region,
+        (off, block): (u64, u32),
+        size: u64,
+        strong: bool,
+        site: Site,
+    ) -> Vec<usize> {
         let g = r.granule;
         if !off.is_multiple_of(g) || !size.is_multiple_of(g) || (strong && size != g) {
             self.fail(
@@ -194,7 +214,7 @@ impl Thread<'_> {
             );
         }
         let block = if r.space == Space::Shared {
-            self.t.bid() as usize * r.per_block
+            block as usize * r.per_block
         } else {
             0
         };
@@ -237,18 +257,21 @@ impl Thread<'_> {
                     })
                     .collect()
             }
-            Target::Model(r, off) => {
+            Target::Model(r, off, block) => {
+                self.loaded = true;
                 let region = &self.layout.regions[r];
                 let defined = region.space == Space::Shared;
                 let rt = self.t.rt;
                 match sem {
                     Sem::Weak if nc => {
-                        let locs = self.locations(region, off, size * n as u64, false, site);
+                        let locs =
+                            self.locations(region, (off, block), size * n as u64, false, site);
                         let bits: Vec<Bits> = locs.iter().map(|&l| rt.load_nc(l, site)).collect();
                         split(&bits, region.granule, size, n)
                     }
                     Sem::Weak => {
-                        let locs = self.locations(region, off, size * n as u64, false, site);
+                        let locs =
+                            self.locations(region, (off, block), size * n as u64, false, site);
                         let bits = rt.load_multi(&locs, Order::Weak, None, defined, site);
                         split(&bits, region.granule, size, n)
                     }
@@ -257,7 +280,7 @@ impl Thread<'_> {
                         (0..n)
                             .map(|i| {
                                 let at = off + i as u64 * size;
-                                let locs = self.locations(region, at, size, true, site);
+                                let locs = self.locations(region, (at, block), size, true, site);
                                 rt.load_multi(&locs, order, Some(scope), defined, site)[0]
                             })
                             .collect()
@@ -290,12 +313,13 @@ impl Thread<'_> {
                 site,
                 "a store to constant memory".into(),
             ),
-            Target::Model(r, off) => {
+            Target::Model(r, off, block) => {
                 let region = &self.layout.regions[r];
                 let rt = self.t.rt;
                 match sem {
                     Sem::Weak => {
-                        let locs = self.locations(region, off, size * n as u64, false, site);
+                        let locs =
+                            self.locations(region, (off, block), size * n as u64, false, site);
                         let bits = join(values, size, region.granule);
                         rt.store_multi(&locs, &bits, site);
                     }
@@ -303,7 +327,7 @@ impl Thread<'_> {
                         let (order, scope) = strong(sem);
                         for (i, v) in values.iter().enumerate() {
                             let at = off + i as u64 * size;
-                            let locs = self.locations(region, at, size, true, site);
+                            let locs = self.locations(region, (at, block), size, true, site);
                             rt.store(locs[0], *v, order, Some(scope), site);
                         }
                     }
@@ -325,7 +349,7 @@ impl Thread<'_> {
         site: Site,
     ) -> u64 {
         let size = ty.bytes();
-        let Target::Model(r, off) = self.target(space, addr, size, site) else {
+        let Target::Model(r, off, block) = self.target(space, addr, size, site) else {
             self.fail(
                 FailureKind::Unsupported,
                 site,
@@ -333,7 +357,7 @@ impl Thread<'_> {
             )
         };
         let region = &self.layout.regions[r];
-        let loc = self.locations(region, off, size, true, site)[0];
+        let loc = self.locations(region, (off, block), size, true, site)[0];
         let (x, y) = (b[0], b.get(1).copied().unwrap_or(0));
         let kind = match op {
             AtomOp::And => RmwKind::And,

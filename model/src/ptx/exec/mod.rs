@@ -18,7 +18,17 @@
 //! operation, `fence.sc`) is never ended as a spin (it restarts instead), since repeating it is
 //! not invisible to them. A loop whose state changes every iteration (a counter) is never
 //! treated as a spin: it runs to the step bound like any loop.
+//!
+//! An mbarrier spin (`L: mbarrier.try_wait.parity p, [bar], 0; @!p bra L`, what
+//! `cuda::barrier::wait` and CUTLASS's `wait` compile to) gets the await treatment of the
+//! Rust API's [`crate::kernel::MBarrier::wait_parity`]: when such an iteration left the
+//! thread's state as it was, its only observation was the failed wait (it read no memory and
+//! synchronized with nobody), so it ends by blocking until the awaited phase completes (a
+//! phase that never completes is a proven hang). An iteration that also read memory restarts
+//! instead (its reads may be what ends it: it runs to the step bound).
 
+mod asynchronous;
+mod cluster;
 mod memory;
 mod warp;
 
@@ -68,6 +78,10 @@ pub struct Thread<'a> {
     synced: bool,
     /// The thread's last `barrier.cluster.arrive`, for the `barrier.cluster.wait` after it.
     cluster_arrival: Option<crate::kernel::ClusterArrival>,
+    /// The current iteration's last failed mbarrier wait (module docs).
+    failed_wait: Option<asynchronous::FailedWait>,
+    /// The current iteration read model memory.
+    loaded: bool,
 }
 
 /// Run `entry` for the calling thread with the kernel parameters' bytes `params`.
@@ -92,6 +106,8 @@ pub fn run(prog: &Program, layout: &Layout, entry: usize, params: &[Vec<u8>], t:
         mark: None,
         synced: false,
         cluster_arrival: None,
+        failed_wait: None,
+        loaded: false,
     };
     th.push_frame(entry, slots, vec![]);
     th.run_loop();
@@ -332,6 +348,7 @@ impl Thread<'_> {
             ),
             Op::Nop => {}
             Op::Call { callee, rets, args } => self.call(callee, rets, args, site),
+            Op::Async(op) => self.exec_async(op, site),
             _ => self.exec_shared(op, site),
         }
         false
@@ -366,13 +383,21 @@ impl Thread<'_> {
             return;
         }
         let same = matches!(&self.mark, Some((pc, st)) if *pc == from && *st == self.st);
-        if same && !self.synced {
-            self.t.rt.spin_wait(site);
-        } else {
-            self.mark = Some((from, self.st.clone()));
-            self.t.rt.spin_restart();
+        let failed_wait = self.failed_wait.take();
+        match failed_wait {
+            // A spin on an mbarrier wait: block until the awaited phase completes.
+            Some(w) if same && !self.synced && !self.loaded => {
+                self.t.rt.mbar_wait(w.bar, w.on, w.sem, true, site);
+                self.t.rt.spin_restart();
+            }
+            None if same && !self.synced => self.t.rt.spin_wait(site),
+            _ => {
+                self.mark = Some((from, self.st.clone()));
+                self.t.rt.spin_restart();
+            }
         }
         self.synced = false;
+        self.loaded = false;
     }
 
     fn call(&mut self, callee: &Callee, rets: &[Src], args: &[Src], site: Site) {
