@@ -52,13 +52,23 @@ impl Expected {
             ));
         }
         let columns: Vec<String> = header.iter().skip(1).map(str::to_string).collect();
+        // The csv crate's position is where it began skipping blank lines before a record: the
+        // record's own line is the first non-blank one from there.
+        let lines: Vec<&str> = text.lines().collect();
+        let line_of = |pos: Option<&csv::Position>| {
+            let mut line = pos.map_or(0, |p| p.line());
+            while lines
+                .get((line as usize).wrapping_sub(1))
+                .is_some_and(|l| l.trim().is_empty())
+            {
+                line += 1;
+            }
+            line
+        };
         let mut rows = Vec::new();
         for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e.position().map_or(0, |p| p.line());
-                format!("{file}:{line}: {e}")
-            })?;
-            let line = record.position().map_or(0, |p| p.line());
+            let record = record.map_err(|e| format!("{file}:{}: {e}", line_of(e.position())))?;
+            let line = line_of(record.position());
             if record.iter().all(str::is_empty) {
                 continue;
             }
