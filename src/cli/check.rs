@@ -17,7 +17,10 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Corpus directories (searched recursively for `MANIFEST.csv`; `bugs/` runs the kernel models).
+    /// Corpus directories (searched recursively for `MANIFEST.csv`; `bugs/` runs the kernel
+    /// models). A manifest row is `file,model,expected`: the model named as `--model` names it
+    /// (a registered name or `NAME.cat`, see `scopecheck litmus --help`, or a `.cat` path
+    /// relative to the manifest's directory).
     #[arg(default_value = "corpus")]
     pub paths: Vec<PathBuf>,
     /// Loop unrolling bound for litmus tests.

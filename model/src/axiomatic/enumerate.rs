@@ -20,7 +20,7 @@
 //!   being given values, once the reads-from pairs they force fail these same axioms.
 //!
 //! A reported location's coherence-last write is chosen before its morally strong pairs are
-//! oriented ([`Search::choose_last`]), so the final value is known before the orientations.
+//! oriented (`Search::choose_last`), so the final value is known before the orientations.
 //!
 //! Searching for the final states only ([`super::analyze_states`]), branches that can only
 //! reach states already found are dropped as well ([`super::targets`]).
@@ -389,7 +389,7 @@ impl<'p> Explorer<'p> {
 /// valued so far cannot be read from those writes in any consistent execution — instead of
 /// listing every valuation and letting [`Explorer`] reject each in turn.
 ///
-/// It asks what [`Search::coherence_floor`], the per-location axioms and
+/// It asks what `Search::coherence_floor`, the per-location axioms and
 /// [`Checker::partial_ok`] ask of a prefix,
 /// with the least of everything the later choices can only add to: the forced reads-from
 /// pairs, the synchronization common to every fence.sc order and barrier matching,
@@ -411,7 +411,7 @@ impl Prefix {
     /// For the events of `combo` (one trace per thread; their values are not used).
     /// `lasts`: writes that end coherence at their location, each with the other writes there
     /// (deciding a condition that only such a final value can decide: every execution looked
-    /// for has those pairs, which [`Search::choose_last`] adds). `barriers_fixed`: every
+    /// for has those pairs, which `Search::choose_last` adds). `barriers_fixed`: every
     /// barrier's id and count are constants, so `combo`'s barriers match as every
     /// valuation's do.
     pub fn new(
