@@ -1,6 +1,6 @@
 //! `scopecheck`: the command-line front end.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 // Every report line of this binary goes through `output`, so that an output that cannot be
@@ -33,7 +33,8 @@ mod output;
 #[command(
     name = "scopecheck",
     version,
-    about = "Model-checking fuzzer for scoped GPU memory models"
+    about = "Model-checking fuzzer for scoped GPU memory models",
+    after_help = cli::EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,16 +43,31 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Every final state a memory model allows for PTX litmus programs.
+    /// Every final state a memory model allows for litmus programs (PTX, Vulkan and OpenCL
+    /// dialects).
+    #[command(after_help = cli::EXIT_CODES)]
     Litmus(cli::litmus::Args),
     /// Run the corpus (litmus tests and bug models) against its expected verdicts.
+    #[command(after_help = cli::EXIT_CODES)]
     Check(cli::check::Args),
     /// Run litmus programs on the GPU and diff the outcomes against the model.
+    #[cfg(feature = "gpu")]
+    #[command(after_help = cli::EXIT_CODES)]
     Gpu(cli::gpu::Args),
+    /// Run litmus programs on the GPU (this build has no GPU support: exit status 2).
+    #[cfg(not(feature = "gpu"))]
+    #[command(after_help = cli::EXIT_CODES)]
+    Gpu(cli::no_gpu::Args),
     /// Fuzz the engines against each other: generated programs, runtime states ⊆ axiomatic.
+    #[command(after_help = cli::EXIT_CODES)]
     Fuzz(cli::fuzz::Args),
     /// Check a CUDA kernel's PTX: every thread's PTX interpreted on the scoped runtime.
+    #[command(after_help = cli::EXIT_CODES)]
     Kernel(cli::kernel::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(cli::shell::CompletionsArgs),
+    /// Print the man page (roff) on standard output: `scopecheck man > scopecheck.1`.
+    Man(cli::shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,9 +75,14 @@ fn main() -> ExitCode {
     let code = match Cli::parse().command {
         Command::Litmus(args) => cli::litmus::run(args),
         Command::Check(args) => cli::check::run(args),
+        #[cfg(feature = "gpu")]
         Command::Gpu(args) => cli::gpu::run(args),
+        #[cfg(not(feature = "gpu"))]
+        Command::Gpu(args) => cli::no_gpu::run(args),
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Kernel(args) => cli::kernel::run(args),
+        Command::Completions(args) => cli::shell::completions(args, Cli::command()),
+        Command::Man(args) => cli::shell::man(args, Cli::command()),
     };
     output::flush();
     code

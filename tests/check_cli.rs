@@ -173,3 +173,129 @@ fn all_failures_lists_further_distinct_failures() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains(" more: "), "{stdout}");
 }
+
+/// A program whose search takes minutes: six threads of four accesses to three locations.
+fn slow_program() -> String {
+    let n = 6;
+    let head: Vec<String> = (0..n).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
+    let rows: Vec<String> = (0..4)
+        .map(|k| {
+            let cells: Vec<String> = (0..n)
+                .map(|i| match (i + k) % 2 {
+                    0 => format!("st.relaxed.gpu x{}, {}", (i + k) % 3, i + 1),
+                    _ => format!("ld.relaxed.gpu r{k}, x{}", (i + k) % 3),
+                })
+                .collect();
+            format!(" {} ;\n", cells.join(" | "))
+        })
+        .collect();
+    format!(
+        "PTX slow\n{{\nx0=0; x1=0; x2=0;\n}}\n {} ;\n{}exists (P1:r0 == 1)\n",
+        head.join(" | "),
+        rows.concat()
+    )
+}
+
+const MP: &str = "PTX MP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;
+ st.weak x, 1        | ld.acquire.gpu r0, y ;
+ st.release.gpu y, 1 | ld.weak r1, x        ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)
+";
+
+#[test]
+fn json_lists_every_entry_with_stable_fields() {
+    let dir = scratch("json");
+    std::fs::write(dir.join("MP.litmus"), MP).unwrap();
+    std::fs::write(
+        dir.join("MANIFEST.csv"),
+        "file,model,expected\nMP.litmus,ptx-v7.5,forbidden\nMP.litmus,ptx-v6.0,allowed\nMP.litmus,nope,allowed\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = scopecheck(&["check", "--json", path(&dir)]);
+    assert_eq!(code, 1, "one mismatch and one bad row: {stderr}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    let entries = json["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3, "{json}");
+    for e in entries {
+        for field in [
+            "entry", "kind", "expected", "got", "status", "seconds", "about",
+        ] {
+            assert!(e.get(field).is_some(), "{field} in {e}");
+        }
+    }
+    let statuses: Vec<&str> = entries
+        .iter()
+        .map(|e| e["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses.iter().filter(|s| **s == "ok").count(), 1, "{json}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == "mismatch").count(),
+        1,
+        "{json}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == "error").count(),
+        1,
+        "{json}"
+    );
+    assert_eq!(json["total"], 3);
+    assert_eq!(json["failed"], 2);
+    assert_eq!(json["as_expected"], 1);
+    assert_eq!(json["interrupted"], false);
+    assert!(json["seconds"].as_f64().is_some());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_prints_the_table_so_far_marked_interrupted() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = scratch("signal");
+    std::fs::write(dir.join("MP.litmus"), MP).unwrap();
+    std::fs::write(dir.join("slow.litmus"), slow_program()).unwrap();
+    std::fs::write(
+        dir.join("MANIFEST.csv"),
+        "file,model,expected\nMP.litmus,ptx-v7.5,forbidden\nslow.litmus,ptx-v7.5,allowed\n",
+    )
+    .unwrap();
+    for (signal, json) in [(libc::SIGINT, false), (libc::SIGTERM, true)] {
+        let mut args = vec!["check", "--verbose", "--jobs", "1", path(&dir)];
+        if json {
+            args.push("--json");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: kill sends a signal to the child we spawned.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if child.try_wait().unwrap().is_none() {
+            let _ = child.kill();
+            panic!("check did not end after the signal");
+        }
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(130), "{stdout}");
+        if json {
+            let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("JSON");
+            assert_eq!(v["interrupted"], true);
+            let entries = v["entries"].as_array().unwrap();
+            assert_eq!(entries.len(), 1, "MP finished, slow did not: {v}");
+            assert!(entries[0]["entry"].as_str().unwrap().ends_with("MP.litmus"));
+        } else {
+            let rows = table_rows(&stdout);
+            assert_eq!(rows.len(), 1, "{stdout}");
+            assert!(rows[0][0].ends_with("MP.litmus"), "{stdout}");
+            assert!(stdout.contains("interrupted"), "{stdout}");
+        }
+    }
+}

@@ -121,3 +121,36 @@ fn fuzz_gpu_writes_programs_the_harness_runs() {
     let (code, _, stderr) = scopecheck(&["fuzz", "--gpu", "--programs", "3"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+#[test]
+fn fuzz_json_is_one_object_with_stable_fields() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-fuzz-json-{}", std::process::id()));
+    let (code, stdout, stderr) = scopecheck(&[
+        "fuzz",
+        "--seconds",
+        "120",
+        "--programs",
+        "10",
+        "--seed",
+        "0",
+        "--json",
+        "--save",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    assert_eq!(json["first_seed"], 0);
+    assert_eq!(json["programs_checked"], 10);
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(0));
+    assert_eq!(json["interrupted"], false);
+    for field in [
+        "seconds",
+        "workers",
+        "incomplete",
+        "hopper",
+        "bulk_copies",
+        "cluster_barriers",
+    ] {
+        assert!(json[field].is_number(), "{field}: {json}");
+    }
+}

@@ -3,6 +3,7 @@
 
 use std::process::Command;
 
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
 fn scopecheck(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
         .args(args)
@@ -16,6 +17,7 @@ fn scopecheck(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn gpu_on_a_file_runs_or_says_there_is_no_gpu() {
     let (ok, stdout, stderr) = scopecheck(&[
@@ -41,6 +43,7 @@ fn gpu_on_a_file_runs_or_says_there_is_no_gpu() {
     }
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn gpu_reports_parse_errors_with_a_position() {
     let dir = std::env::temp_dir().join(format!("scopecheck-gpu-cli-{}", std::process::id()));
@@ -57,6 +60,7 @@ fn gpu_reports_parse_errors_with_a_position() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn emit_writes_the_harness_without_a_gpu() {
     let dir = std::env::temp_dir().join(format!("scopecheck-gpu-emit-{}", std::process::id()));
@@ -72,6 +76,7 @@ fn emit_writes_the_harness_without_a_gpu() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn gpu_refuses_impossible_arguments() {
     let shape = "corpus/gpu-shapes/MP-relaxed-gpu.litmus";
@@ -96,6 +101,7 @@ fn gpu_refuses_impossible_arguments() {
     }
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn emit_counts_the_async_corpus_refusals_with_their_reason() {
     let dir = std::env::temp_dir().join(format!("scopecheck-gpu-async-{}", std::process::id()));
@@ -120,5 +126,81 @@ fn emit_counts_the_async_corpus_refusals_with_their_reason() {
     assert!(cu.contains("mapa.shared::cluster.u32"));
     let cu = std::fs::read_to_string(dir.join("TMA-load-wait.cu")).unwrap();
     assert!(cu.contains("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn json_without_a_gpu_records_the_skip() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-gpu-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("results.json");
+    let (ok, stdout, stderr) = scopecheck(&[
+        "gpu",
+        "corpus/gpu-shapes/MP-relaxed-gpu.litmus",
+        "--iterations",
+        "2",
+        "--json",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("the JSON is written")).unwrap();
+    if stdout.starts_with("scopecheck gpu: no GPU") {
+        let skipped = json["skipped"].as_str().unwrap();
+        assert!(skipped.starts_with("skipped: no GPU"), "{json}");
+        assert_eq!(json["tests"].as_array().unwrap().len(), 1, "{json}");
+        assert_eq!(json["model"], "ptx-v7.5");
+    } else {
+        eprintln!("a GPU is here: the JSON holds its results");
+        assert!(json.get("skipped").is_none(), "{json}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn a_build_without_gpu_support_says_so_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("scopecheck-nogpu-{}", std::process::id()));
+    let cu = dir.join("k.cu");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&cu, "__global__ void k() {}\n").unwrap();
+    for args in [
+        vec![
+            "gpu",
+            "corpus/gpu-shapes/MP-relaxed-gpu.litmus",
+            "--iterations",
+            "2",
+        ],
+        vec![
+            "fuzz",
+            "--gpu",
+            "--programs",
+            "1",
+            "--save",
+            dir.to_str().unwrap(),
+        ],
+        vec![
+            "kernel",
+            cu.to_str().unwrap(),
+            "--grid",
+            "1",
+            "--block",
+            "1",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("built without GPU support"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

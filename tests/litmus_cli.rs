@@ -1,28 +1,7 @@
 //! `scopecheck litmus` end to end: output forms, exit codes and error positions.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn scopecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scopecheck"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh directory under the target dir for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, file: &str, text: &str) -> String {
-    let path = dir.join(file);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
+mod runner;
+use runner::{assert_underlined, scopecheck, scratch, write};
 
 const MP: &str = "PTX MP
 { x=0; y=0; }
@@ -119,29 +98,6 @@ fn loop_beyond_the_unroll_bound_warns_at_the_branch() {
     assert_underlined(&err, " beq r0, 0, LC00  ;", 2, 3);
 }
 
-/// The error report shows `source` (a line of the file) with characters `col..col + width`
-/// underlined on the next line.
-fn assert_underlined(err: &str, source: &str, col: usize, width: usize) {
-    let lines: Vec<&str> = err.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.trim_end().ends_with(source.trim_end()))
-        .unwrap_or_else(|| panic!("source line `{source}` not shown:\n{err}"));
-    let start = lines[at].trim_end().chars().count() - source.trim_end().chars().count();
-    let marks: Vec<usize> = lines[at + 1]
-        .chars()
-        .enumerate()
-        .filter(|(_, c)| matches!(c, '─' | '┬' | '^'))
-        .map(|(i, _)| i)
-        .collect();
-    let first = start + col - 1;
-    assert_eq!(
-        marks,
-        (first..first + width).collect::<Vec<_>>(),
-        "underline of {col}+{width}:\n{err}"
-    );
-}
-
 #[test]
 fn bad_input_exits_2_and_the_other_files_are_still_reported() {
     let dir = scratch("bad");
@@ -180,7 +136,11 @@ fn dot_witnesses_render_with_graphviz() {
             text.starts_with("digraph") && text.contains("label=\"rf\""),
             "{text}"
         );
-        match Command::new("dot").arg("-Tsvg").arg(&dot).output() {
+        match std::process::Command::new("dot")
+            .arg("-Tsvg")
+            .arg(&dot)
+            .output()
+        {
             Ok(svg) => {
                 assert!(
                     svg.status.success(),

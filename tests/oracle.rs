@@ -11,6 +11,7 @@
 mod herd_shape;
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
+use scopecheck_model::expected::Expected;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::parse_file;
 use std::path::PathBuf;
@@ -32,11 +33,9 @@ fn main() {
         return;
     };
     let oracle = shared.join("oracle/ptx");
-    let csv =
-        std::fs::read_to_string(oracle.join("expected.csv")).expect("expected.csv is readable");
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
-    let columns: Vec<(usize, Model)> = header
+    let table = Expected::read(&oracle.join("expected.csv")).unwrap_or_else(|e| panic!("{e}"));
+    let columns: Vec<(usize, Model)> = table
+        .columns
         .iter()
         .enumerate()
         .filter_map(|(i, h)| {
@@ -46,7 +45,8 @@ fn main() {
     assert_eq!(
         columns.len(),
         2,
-        "expected.csv names both PTX models: {header:?}"
+        "expected.csv names both PTX models: {:?}",
+        table.columns
     );
 
     let mut agree = vec![0usize; columns.len()];
@@ -54,22 +54,20 @@ fn main() {
     let mut disagreements = Vec::new();
     let mut herd_mismatches = Vec::new();
     let mut passed = 0usize;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split(',').collect();
-        let path = oracle.join("tests").join(fields[0]);
+    for row in &table.rows {
+        let test = row.test.as_str();
+        let path = oracle.join("tests").join(test);
         let program = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
         for (k, (col, model)) in columns.iter().enumerate() {
-            let expected = match fields.get(*col).map(|s| s.trim()) {
-                Some("1") => true,
-                Some("0") => false,
-                _ => continue,
+            let Some(expected) = row.verdicts[*col] else {
+                continue;
             };
             total[k] += 1;
             let analysis = analyze(&program, model.clone(), &Options::default());
             let herd_ok = match &analysis {
-                Ok(a) => herd_log_agrees(&herd::log(&program, a, 0.0), expected)
+                Ok(a) => herd_log_agrees(&herd::log(&program, a, 0.0, true), expected)
                     .map_err(|e| {
-                        herd_mismatches.push(format!("{} under {model}: herd log: {e}", fields[0]))
+                        herd_mismatches.push(format!("{} under {model}: herd log: {e}", test))
                     })
                     .is_ok(),
                 Err(_) => false,
@@ -81,13 +79,13 @@ fn main() {
                 Ok(a) if a.holds == expected => agree[k] += 1,
                 Ok(a) => disagreements.push(format!(
                     "{} under {model}: expected {}, got {} ({} states{})",
-                    fields[0],
+                    test,
                     expected as u8,
                     a.holds as u8,
                     a.states.len(),
                     if a.bounded { ", bounded" } else { "" }
                 )),
-                Err(e) => disagreements.push(format!("{} under {model}: error {e}", fields[0])),
+                Err(e) => disagreements.push(format!("{} under {model}: error {e}", test)),
             }
         }
     }

@@ -4,37 +4,8 @@
 //! with `--races`), and `--runtime` compares the runtime's states with the model's also when
 //! the model's list of states is partial (`--condition-only`, a budget).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn scopecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scopecheck"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, file: &str, text: &str) -> String {
-    let path = dir.join(file);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+mod runner;
+use runner::{scopecheck, scratch, stderr, stdout, write};
 
 /// Bumps a counter while f is 0; nobody sets f: it never ends, and never repeats a state.
 const COUNTER: &str = "PTX counter-loop

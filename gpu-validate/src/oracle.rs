@@ -6,9 +6,10 @@ use crate::diff::Allowed;
 use scopecheck_model::axiomatic::{self, Model, Options};
 use scopecheck_model::litmus::{Program, Value};
 
-/// Parse a model name (`ptx-v6.0`, `ptx-v7.5`, ...).
+/// A model by name or `.cat` path, by the model registry's rules
+/// (`scopecheck_model::cat::registry`).
 pub fn model(name: &str) -> Result<Model, String> {
-    Model::from_name(name).ok_or_else(|| format!("unknown model `{name}`"))
+    Model::load(name).map_err(|e| e.to_string())
 }
 
 /// Every final state the model allows, projected onto `observables`; `none` asks no model.

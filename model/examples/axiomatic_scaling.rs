@@ -58,10 +58,9 @@ fn shared_dir() -> Option<PathBuf> {
 /// The shared tests with their expected verdicts per model.
 fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
     let oracle = shared_dir()?.join("oracle/ptx");
-    let csv = std::fs::read_to_string(oracle.join("expected.csv")).ok()?;
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next()?.split(',').collect();
-    let columns: Vec<(usize, Model)> = header
+    let table = scopecheck_model::expected::Expected::read(&oracle.join("expected.csv")).ok()?;
+    let columns: Vec<(usize, Model)> = table
+        .columns
         .iter()
         .enumerate()
         .filter_map(|(i, h)| {
@@ -69,14 +68,11 @@ fn shared_suite() -> Option<Vec<(Program, Model, bool)>> {
         })
         .collect();
     let mut suite = Vec::new();
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split(',').collect();
-        let program = parse_file(&oracle.join("tests").join(fields[0])).ok()?;
+    for row in &table.rows {
+        let program = parse_file(&oracle.join("tests").join(&row.test)).ok()?;
         for &(col, ref model) in &columns {
-            let expected = match fields.get(col).map(|s| s.trim()) {
-                Some("1") => true,
-                Some("0") => false,
-                _ => continue,
+            let Some(expected) = row.verdicts[col] else {
+                continue;
             };
             suite.push((program.clone(), model.clone(), expected));
         }

@@ -10,6 +10,7 @@
 
 use scopecheck_model::axiomatic::liveness::{liveness, Options, Progress};
 use scopecheck_model::axiomatic::Model;
+use scopecheck_model::expected::{Expected, Row};
 use scopecheck_model::litmus::parse_file;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -64,28 +65,26 @@ fn main() {
     ];
     for (suite, unroll, column) in &suites {
         let dir = shared.join("oracle").join(suite);
-        let Ok(csv) = std::fs::read_to_string(dir.join("expected.csv")) else {
+        let Ok(table) = Expected::read(&dir.join("expected.csv")) else {
             println!("no suite at {} (pass the shared directory)", dir.display());
             continue;
         };
-        let mut lines = csv.lines();
-        let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-        let rows: Vec<Vec<&str>> = lines
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split(',').map(str::trim).collect::<Vec<&str>>())
-            .filter(|r| only.is_empty() || only.iter().any(|o| r[0].contains(o.as_str())))
+        let rows: Vec<&Row> = table
+            .rows
+            .iter()
+            .filter(|r| only.is_empty() || only.iter().any(|o| r.test.contains(o.as_str())))
             .collect();
         let programs: Vec<_> = rows
             .iter()
-            .map(|r| parse_file(&dir.join("tests").join(r[0])))
+            .map(|r| parse_file(&dir.join("tests").join(&r.test)))
             .collect();
         let all = Instant::now();
         let mut columns = 0;
-        for (col, h) in header.iter().enumerate().skip(1) {
-            if !wanted_columns.is_empty() && !wanted_columns.iter().any(|c| c == h.trim()) {
+        for (col, h) in table.columns.iter().enumerate() {
+            if !wanted_columns.is_empty() && !wanted_columns.iter().any(|c| c == h) {
                 continue;
             }
-            let Some((model, progress)) = column(h.trim()) else {
+            let Some((model, progress)) = column(h) else {
                 continue;
             };
             columns += 1;
@@ -98,11 +97,9 @@ fn main() {
             let (mut decided, mut hangs, mut agree, mut errors) = (0, 0, 0, 0);
             let mut slowest = (Duration::ZERO, "-");
             for (row, p) in rows.iter().zip(&programs) {
-                let expected = match row.get(col) {
-                    Some(&"1") => true,
-                    Some(&"0") => false,
-                    // No verdict to compare with: not timed.
-                    _ => continue,
+                // No verdict to compare with: not timed.
+                let Some(expected) = row.verdicts[col] else {
+                    continue;
                 };
                 let Ok(p) = p else {
                     errors += 1;
@@ -127,18 +124,15 @@ fn main() {
                     let want = expected as u8;
                     println!(
                         "  {} {progress}: got {got} expected {want} {:.3} s",
-                        row[0],
+                        row.test,
                         took.as_secs_f64()
                     );
                 }
                 if took > slowest.0 {
-                    slowest = (took, row[0]);
+                    slowest = (took, row.test.as_str());
                 }
             }
-            let given = rows
-                .iter()
-                .filter(|r| matches!(r.get(col), Some(&"0" | &"1")))
-                .count();
+            let given = rows.iter().filter(|r| r.verdicts[col].is_some()).count();
             println!(
                 "{suite} under {model}, progress {progress}, unroll {unroll}: {decided} tests, \
                  {hangs} can hang, {agree}/{given} oracle verdicts agree, {errors} errors, \

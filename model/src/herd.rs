@@ -28,6 +28,9 @@
 //! - `Positive: P Negative: N`: the executions that satisfy the proposition and those that do
 //!   not, swapped for `~exists` (herd's `check_wit`); `Observation NAME Never|Always|Sometimes P N`
 //!   unswapped.
+//! - `Flag NAME`, one line per flag of the model (`flag ~empty race as data-race`) that some
+//!   consistent execution raises (an execution `filter` leaves out raises none), in the order of
+//!   the names, as herd7 prints them after the witnesses.
 //! - `Condition`: herd's printing of the condition (`=` atoms, `not (...)`, n-ary `/\`, `\/`).
 //! - `Interrupted NAME` (scopecheck's, not herd's) when a signal stopped the search: the states
 //!   are those found so far.
@@ -125,8 +128,9 @@ fn test_name(p: &Program) -> String {
 }
 
 /// herd7's log of one test: the lines described in the module documentation, ending with an
-/// empty line. `seconds` is the time the analysis took.
-pub fn log(p: &Program, a: &Analysis, seconds: f64) -> String {
+/// empty line. `seconds` is the time the analysis took; `flags` says whether to print the
+/// `Flag` lines (the CLI leaves out the PTX models' data races unless asked for them).
+pub fn log(p: &Program, a: &Analysis, seconds: f64, flags: bool) -> String {
     let name = test_name(p);
     let shown = displayed(p);
     // Final states restricted to the displayed locations, with the executions reaching them.
@@ -159,6 +163,17 @@ pub fn log(p: &Program, a: &Analysis, seconds: f64) -> String {
         Quantifier::Exists | Quantifier::Forall => (pos, neg),
     };
     writeln!(out, "Witnesses\nPositive: {wit_pos} Negative: {wit_neg}").unwrap();
+    // herd7 prints one `Flag NAME` line per flag some consistent execution raised, in the
+    // order of the flags' names (its `Flag.Map`), between the witnesses and the condition.
+    let raised: BTreeSet<&str> = a
+        .states
+        .iter()
+        .flat_map(|s| s.flags.iter().copied())
+        .filter(|_| flags)
+        .collect();
+    for flag in raised {
+        writeln!(out, "Flag {flag}").unwrap();
+    }
     writeln!(out, "Condition {}", condition(p)).unwrap();
     let observation = if pos == 0 {
         "Never"

@@ -1,11 +1,13 @@
 //! Reading input files with bounds: every file scopecheck reads (litmus programs, cat models,
 //! manifests, expected-verdict tables) goes through [`read_text`], which refuses what is not a
 //! regular file (a FIFO would block the reader forever, `/dev/zero` never ends) and what is
-//! larger than [`MAX_INPUT_BYTES`], before reading a byte of it.
+//! larger than [`MAX_INPUT_BYTES`], before reading a byte of it; every directory given on the
+//! command line is walked by [`walk`], which never loops.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The largest input file read: 64 MiB, far above any litmus test or model (the largest in
 /// the shared suites is under 20 KiB), and small enough that parsing it stays within memory.
@@ -20,8 +22,13 @@ pub enum InputError {
     NotRegular(&'static str),
     /// It is larger than [`MAX_INPUT_BYTES`].
     TooLarge(u64),
-    /// It is not UTF-8: the byte offset of the first bad byte.
-    NotUtf8 { bytes: Vec<u8>, valid_up_to: usize },
+    /// It is not UTF-8.
+    NotUtf8 {
+        /// The file's bytes, as read.
+        bytes: Vec<u8>,
+        /// The byte offset of the first bad byte (everything before it is valid UTF-8).
+        valid_up_to: usize,
+    },
 }
 
 impl fmt::Display for InputError {
@@ -101,6 +108,39 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
             valid_up_to,
         }
     })
+}
+
+/// Every entry under `root` (`root` itself first), walked with `walkdir`: each directory's
+/// entries sorted by name, symbolic links followed, but never around a cycle (a link back to a
+/// directory being walked is skipped) and each file or directory yielded once however many links
+/// lead to it, by its canonical path in `seen` (shared across the roots of one command). An
+/// entry that cannot be read is an error naming its path; the walk goes on past it.
+pub fn walk<'a>(
+    root: &'a Path,
+    seen: &'a mut HashSet<PathBuf>,
+) -> impl Iterator<Item = std::io::Result<walkdir::DirEntry>> + 'a {
+    walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(move |entry| match entry {
+            Ok(entry) => first_visit(seen, entry.path()).then_some(Ok(entry)),
+            // A cycle through a link: its directory is being walked already.
+            Err(e) if e.loop_ancestor().is_some() => None,
+            Err(e) => {
+                let at = e.path().unwrap_or(root).display().to_string();
+                let io = e
+                    .into_io_error()
+                    .unwrap_or_else(|| std::io::Error::other("cannot walk this directory"));
+                Some(Err(std::io::Error::new(io.kind(), format!("{at}: {io}"))))
+            }
+        })
+}
+
+/// Whether `path` (by its canonical path, or as given when it has none) is not in `seen` yet;
+/// it is then.
+pub fn first_visit(seen: &mut HashSet<PathBuf>, path: &Path) -> bool {
+    seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
 #[cfg(test)]

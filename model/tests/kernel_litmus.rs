@@ -92,11 +92,12 @@ fn store_buffering_outcomes_agree_with_the_axiomatic_model() {
 
 /// Run by `shared_oracle.rs`, which reports it as skipped when there is no shared oracle.
 pub fn runtime_outcomes_are_within_the_axiomatic_ones_on_the_oracle_tests(shared: &Path) {
-    let csv = std::fs::read_to_string(shared.join("oracle/ptx/expected.csv")).unwrap();
+    let table = scopecheck_model::expected::Expected::read(&shared.join("oracle/ptx/expected.csv"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let (mut checked, mut equal, mut skipped) = (0, 0, Vec::new());
     let mut violations = Vec::new();
-    for line in csv.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-        let test = line.split(',').next().unwrap();
+    for row in &table.rows {
+        let test = row.test.as_str();
         let path: PathBuf = shared.join("oracle/ptx/tests").join(test);
         let p = match parse_file(Path::new(&path)) {
             Ok(p) => p,

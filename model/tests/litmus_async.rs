@@ -249,6 +249,8 @@ fn an_initialised_mbarrier_is_declared_and_printed_by_its_count() {
 /// model (ptx-v8 for them: `differential::Reference::for_program`) — each final state it reaches
 /// is allowed, and it finds a data race (in a run ending in a given state) exactly where the
 /// axioms do (`differential::check`, races compared).
+// The litmus runtime and the differential need the `shuttle` feature.
+#[cfg(feature = "shuttle")]
 #[test]
 fn the_runtime_agrees_with_the_axioms_on_the_async_corpus() {
     use scopecheck_model::differential::{check, runtime_unmodelled, Options};

@@ -13,6 +13,7 @@ mod common_shared;
 
 use scopecheck_model::axiomatic::liveness::{liveness, Options, Progress, Verdict};
 use scopecheck_model::axiomatic::Model;
+use scopecheck_model::expected::Expected;
 use scopecheck_model::litmus::parse_file;
 use std::path::Path;
 
@@ -87,13 +88,11 @@ fn main() {
 
 /// Every verdict of one suite: how many agree, and the disagreements.
 fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
-    let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("a readable expected.csv");
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
-    let columns: Vec<(usize, Model, Progress)> = header
+    let table = Expected::read(&dir.join("expected.csv")).unwrap_or_else(|e| panic!("{e}"));
+    let columns: Vec<(usize, Model, Progress)> = table
+        .columns
         .iter()
         .enumerate()
-        .skip(1)
         .map(|(i, h)| {
             let (m, p) = (suite.column)(h.trim())
                 .unwrap_or_else(|| panic!("{}: unknown column {h:?}", suite.name));
@@ -103,15 +102,12 @@ fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
     let mut agreed = 0;
     let mut disagreements = Vec::new();
     let mut bounded = Vec::new();
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let program =
-            parse_file(&dir.join("tests").join(fields[0])).unwrap_or_else(|e| panic!("{e}"));
+    for row in &table.rows {
+        let test = row.test.as_str();
+        let program = parse_file(&dir.join("tests").join(test)).unwrap_or_else(|e| panic!("{e}"));
         for (col, model, progress) in &columns {
-            let expected = match fields.get(*col) {
-                Some(&"1") => true,
-                Some(&"0") => false,
-                _ => continue,
+            let Some(expected) = row.verdicts[*col] else {
+                continue;
             };
             let opts = Options {
                 unroll: suite.unroll,
@@ -124,20 +120,19 @@ fn run(suite: &Suite, dir: &Path) -> (usize, Vec<String>, Vec<String>) {
                 Ok(l) if l.terminates == expected => agreed += 1,
                 Ok(l) if expected && l.verdict == Verdict::Bounded => bounded.push(format!(
                     "{} under {model}, {progress}: bounded at unroll {}",
-                    fields[0], l.unroll
+                    test, l.unroll
                 )),
                 Ok(l) => disagreements.push(format!(
                     "{} under {model}, {progress}: expected {}, got {} ({} at unroll {})",
-                    fields[0],
+                    test,
                     expected as u8,
                     l.terminates as u8,
                     l.verdict.name(),
                     l.unroll
                 )),
-                Err(e) => disagreements.push(format!(
-                    "{} under {model}, {progress}: error {e}",
-                    fields[0]
-                )),
+                Err(e) => {
+                    disagreements.push(format!("{} under {model}, {progress}: error {e}", test))
+                }
             }
         }
     }

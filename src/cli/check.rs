@@ -9,13 +9,18 @@ use rayon::prelude::*;
 use scopecheck_model::axiomatic::liveness::{self, Progress};
 use scopecheck_model::axiomatic::{self, Model, Options};
 use scopecheck_model::litmus;
+use serde::Serialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Corpus directories (searched recursively for `MANIFEST.csv`; `bugs/` runs the kernel models).
+    /// Corpus directories (searched recursively for `MANIFEST.csv`; `bugs/` runs the kernel
+    /// models). A manifest row is `file,model,expected`: the model named as `--model` names it
+    /// (a registered name or `NAME.cat`, see `scopecheck litmus --help`, or a `.cat` path
+    /// relative to the manifest's directory).
     #[arg(default_value = "corpus")]
     pub paths: Vec<PathBuf>,
     /// Loop unrolling bound for litmus tests.
@@ -35,6 +40,13 @@ pub struct Args {
     /// Worker threads (default: one per core; at most 256).
     #[arg(long, short, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
+    /// Print one JSON object instead of the table: `entries` (every entry, in table order, each
+    /// with `entry`, `kind` (litmus, model, cuda, manifest), `expected`, `got`, `status` (ok,
+    /// bounded, mismatch, error), `seconds`, `about`), `total`, `as_expected`, `failed`,
+    /// `seconds` (wall clock) and `interrupted` (true when a signal stopped the run: `entries`
+    /// are those finished by then).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What an entry is expected to do and what it did.
@@ -73,6 +85,16 @@ impl Status {
 
     fn failed(self) -> bool {
         matches!(self, Status::Mismatch | Status::Error)
+    }
+
+    /// The status in `--json`: one lowercase word.
+    fn json_word(self) -> &'static str {
+        match self {
+            Status::Match => "ok",
+            Status::Bounded => "bounded",
+            Status::Mismatch => "mismatch",
+            Status::Error => "error",
+        }
     }
 }
 
@@ -136,47 +158,100 @@ pub fn run(args: Args) -> ExitCode {
         .chain(bugs.iter().map(Job::Bug))
         .chain(cuda.iter().map(Job::Cuda))
         .collect();
-    let bar = ProgressBar::new(jobs.len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").expect("static template"),
+    // The bar counts what the table counts: one row per litmus row, CUDA row and manifest
+    // error, and per bug model one row, or one per engine under `--every-engine`.
+    let rows_of = |job: &Job| match job {
+        Job::Bug(bug) if args.every_engine => bug.every_engine().len() as u64,
+        _ => 1,
+    };
+    let total = outcomes.len() as u64 + jobs.iter().map(rows_of).sum::<u64>();
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} rows, {elapsed} elapsed, ETA {eta} {msg}",
+        )
+        .expect("static template"),
     );
+    bar.set_position(outcomes.len() as u64);
     let opts = Options {
         unroll: args.unroll,
         witnesses: false,
         ..Options::default()
     };
-    let work = || -> Vec<Vec<Outcome>> {
-        jobs.par_iter()
-            .map(|job| {
-                let done = match job {
-                    Job::Litmus(row) => vec![check_litmus(row, &opts)],
-                    Job::Bug(bug) => crate::bugs::check(bug, args.every_engine, args.all_failures),
-                    Job::Cuda(row) => vec![crate::cuda_check::check(row)],
-                };
-                if let Some(first) = done.first() {
-                    bar.set_message(first.entry.clone());
-                }
-                bar.inc(1);
-                done
-            })
-            .collect()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
+    let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.map_or(0, usize::from))
-        .build();
-    let done = match pool {
-        Ok(pool) => pool.install(work),
+        .build()
+    {
+        Ok(pool) => pool,
         Err(e) => {
             eprintln!("scopecheck check: cannot start worker threads: {e}");
             return ExitCode::from(2);
         }
     };
-    outcomes.extend(done.into_iter().flatten());
+    let interrupt = crate::interrupt::flag();
+    // The workers send each job's rows as it finishes; this thread gathers them and, on SIGINT
+    // or SIGTERM, reports the rows finished so far (marked interrupted) without waiting for the
+    // jobs still running.
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<Outcome>)>();
+    let mut finished: Vec<Option<Vec<Outcome>>> = (0..jobs.len()).map(|_| None).collect();
+    let interrupted = std::thread::scope(|scope| {
+        let (jobs, opts, bar, interrupt) = (&jobs, &opts, &bar, &interrupt);
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, job)| {
+                        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                            return;
+                        }
+                        let done = match job {
+                            Job::Litmus(row) => vec![check_litmus(row, opts)],
+                            Job::Bug(bug) => {
+                                crate::bugs::check(bug, args.every_engine, args.all_failures)
+                            }
+                            Job::Cuda(row) => vec![crate::cuda_check::check(row)],
+                        };
+                        if let Some(first) = done.first() {
+                            bar.set_message(first.entry.clone());
+                        }
+                        bar.inc(done.len() as u64);
+                        let _ = tx.send((i, done));
+                    })
+            })
+        });
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok((i, done)) => finished[i] = Some(done),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    break crate::interrupt::requested();
+                }
+            }
+            if crate::interrupt::requested() {
+                // The rows that arrived meanwhile are reported too.
+                while let Ok((i, done)) = rx.try_recv() {
+                    finished[i] = Some(done);
+                }
+                bar.finish_and_clear();
+                outcomes.extend(finished.iter_mut().filter_map(Option::take).flatten());
+                let code = report(&outcomes, &args, start.elapsed().as_secs_f64(), true);
+                crate::output::flush();
+                // The jobs still running are abandoned, not waited for.
+                std::process::exit(i32::from(code));
+            }
+        }
+    });
     bar.finish_and_clear();
-    report(&outcomes, args.verbose, start.elapsed().as_secs_f64())
+    outcomes.extend(finished.into_iter().flatten().flatten());
+    ExitCode::from(report(
+        &outcomes,
+        &args,
+        start.elapsed().as_secs_f64(),
+        interrupted,
+    ))
 }
 
 /// Finds manifests (litmus or CUDA, told apart by their header) and `bugs/` directories under
-/// `path` (walked with `walkdir`, sorted by name, following links but never around a cycle: each
+/// `path` (walked by `scopecheck_model::input::walk`, sorted by name, following links but never around a cycle: each
 /// directory is visited once). Malformed manifest rows become `Error` outcomes so the rest of the
 /// corpus still runs.
 fn collect(
@@ -188,34 +263,15 @@ fn collect(
 ) -> std::io::Result<()> {
     let is_manifest = |p: &Path| p.file_name().is_some_and(|n| n == "MANIFEST.csv");
     let mut seen = std::collections::HashSet::new();
-    let walk = walkdir::WalkDir::new(path)
-        .follow_links(true)
-        .sort_by_file_name();
-    for entry in walk {
-        let entry = match entry {
-            Ok(entry) => entry,
-            // A link back to a directory being walked: it is walked once already.
-            Err(e) if e.loop_ancestor().is_some() => continue,
-            Err(e) => {
-                let at = e.path().unwrap_or(path).display().to_string();
-                let io = e
-                    .into_io_error()
-                    .unwrap_or_else(|| std::io::Error::other("cannot walk this directory"));
-                return Err(std::io::Error::new(io.kind(), format!("{at}: {io}")));
-            }
-        };
-        // Two links to one directory (not a cycle) would list its manifest twice.
-        let key = std::fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path().into());
-        if !seen.insert(key) {
-            continue;
-        }
+    for entry in scopecheck_model::input::walk(path, &mut seen) {
+        let entry = entry?;
         if entry.file_type().is_dir() && entry.file_name() == "bugs" {
             bug_dirs.push(entry.path().to_path_buf());
         } else if is_manifest(entry.path()) {
             let manifest = entry.path();
-            let bytes = std::fs::read(manifest).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("{}: {e}", manifest.display()))
-            })?;
+            // Bounded, and never blocking on a FIFO (`scopecheck_model::input`).
+            let bytes = scopecheck_model::input::read_bytes(manifest)
+                .map_err(|e| std::io::Error::other(format!("{}: {e}", manifest.display())))?;
             if crate::cuda_corpus::is_manifest(&bytes) {
                 let (found, errors) = crate::cuda_corpus::read_manifest(manifest)
                     .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
@@ -327,6 +383,9 @@ fn read_manifest(
             return Ok(());
         }
     }
+    // The model column by the registry's rules (a `.cat` path relative to the manifest's
+    // directory), each name loaded once per manifest.
+    let mut models: HashMap<String, Result<Model, String>> = HashMap::new();
     for record in reader.records() {
         let record = match record {
             Ok(r) => r,
@@ -341,17 +400,10 @@ fn read_manifest(
             continue;
         }
         let parsed = match (record.len(), record.get(0), record.get(1), record.get(2)) {
-            (3, Some(file), Some(model), Some(expected)) => Model::from_name(model)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown model `{model}` (one of {})",
-                        Model::ALL
-                            .iter()
-                            .map(|m| m.name())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })
+            (3, Some(file), Some(model), Some(expected)) => models
+                .entry(model.to_string())
+                .or_insert_with(|| Model::load_from(model, Some(dir)).map_err(|e| e.to_string()))
+                .clone()
                 .and_then(|model| Ok((file, model, Expect::parse(expected)?))),
             (n, ..) => Err(format!(
                 "expected 3 fields `file,model,expected`, found {n}"
@@ -479,10 +531,82 @@ fn check_litmus(row: &LitmusRow, opts: &Options) -> Outcome {
     }
 }
 
+/// One entry in `check --json`.
+#[derive(Serialize)]
+struct JsonEntry<'a> {
+    entry: &'a str,
+    kind: &'a str,
+    expected: &'a str,
+    got: &'a str,
+    status: &'static str,
+    seconds: f64,
+    about: &'a str,
+}
+
+/// `check --json`: every entry and the totals (field names documented at [`Args::json`]).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    entries: Vec<JsonEntry<'a>>,
+    total: usize,
+    as_expected: usize,
+    failed: usize,
+    seconds: f64,
+    interrupted: bool,
+}
+
+/// Prints the report of `outcomes` (the table, or `--json`) and returns the exit status: 130
+/// when interrupted, else 1 when an entry failed, else 0.
+fn report(outcomes: &[Outcome], args: &Args, seconds: f64, interrupted: bool) -> u8 {
+    let failed = outcomes.iter().filter(|o| o.status.failed()).count();
+    if args.json {
+        let json = JsonReport {
+            entries: outcomes
+                .iter()
+                .map(|o| JsonEntry {
+                    entry: &o.entry,
+                    kind: o.kind,
+                    expected: &o.expected,
+                    got: &o.got,
+                    status: o.status.json_word(),
+                    seconds: o.seconds,
+                    about: &o.about,
+                })
+                .collect(),
+            total: outcomes.len(),
+            as_expected: outcomes.len() - failed,
+            failed,
+            seconds,
+            interrupted,
+        };
+        match serde_json::to_string(&json) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("scopecheck check: {e}");
+                return 2;
+            }
+        }
+    } else {
+        table(outcomes, args.verbose, seconds);
+        if interrupted {
+            println!(
+                "interrupted: the table holds the {} entries finished before the signal",
+                outcomes.len()
+            );
+        }
+    }
+    if interrupted {
+        crate::interrupt::EXIT_INTERRUPTED
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    }
+}
+
 /// The summary table: mismatches and errors always, every entry with `--verbose`; then the full
 /// text of each error (a caret diagnostic would break the table), the counts per kind, and the
 /// wall-clock time of the run.
-fn report(outcomes: &[Outcome], verbose: bool, seconds: f64) -> ExitCode {
+fn table(outcomes: &[Outcome], verbose: bool, seconds: f64) {
     let shown: Vec<&Outcome> = outcomes
         .iter()
         .filter(|o| verbose || o.status.failed())
@@ -538,7 +662,7 @@ fn report(outcomes: &[Outcome], verbose: bool, seconds: f64) -> ExitCode {
         "mismatched",
         "errors",
     ]);
-    for kind in ["litmus", "model", "manifest"] {
+    for kind in ["litmus", "model", "cuda", "manifest"] {
         let total = count(kind, &|_| true);
         if total == 0 {
             continue;
@@ -564,9 +688,4 @@ fn report(outcomes: &[Outcome], verbose: bool, seconds: f64) -> ExitCode {
         failed,
         seconds
     );
-    if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
 }

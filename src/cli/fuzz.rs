@@ -17,6 +17,7 @@ use scopecheck_model::differential::{
 };
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{print, Program};
+use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,6 +66,39 @@ pub struct Args {
     /// reported and not written (exit status 1).
     #[arg(long, requires_all = ["save", "programs"])]
     pub gpu: bool,
+    /// Print one JSON object at the end instead of the findings' lines: `first_seed`,
+    /// `seconds` (wall clock), `workers`, `programs_checked`, `incomplete` (runtime explorations
+    /// cut by the budget), `hopper`, `bulk_copies`, `cluster_barriers` (programs that agreed
+    /// with those features), `findings` (each with `seed`, `finding`, `saved`, `reproduce`,
+    /// `shrunk`: the shrunk program, or null when the run ended before the shrinking did) and
+    /// `interrupted` (true when a signal stopped the run).
+    #[arg(long, conflicts_with = "gpu")]
+    pub json: bool,
+}
+
+/// One finding in `fuzz --json`.
+#[derive(Serialize)]
+struct JsonFinding {
+    seed: u64,
+    finding: String,
+    saved: PathBuf,
+    reproduce: String,
+    shrunk: Option<String>,
+}
+
+/// `fuzz --json` (field names documented at [`Args::json`]).
+#[derive(Serialize)]
+struct JsonSummary {
+    first_seed: u64,
+    seconds: f64,
+    workers: u64,
+    programs_checked: u64,
+    incomplete: u64,
+    hopper: u64,
+    bulk_copies: u64,
+    cluster_barriers: u64,
+    findings: Vec<JsonFinding>,
+    interrupted: bool,
 }
 
 /// What the worker counts as it goes (read by the main thread once a second: waking it for
@@ -206,6 +240,8 @@ pub fn run(args: Args) -> ExitCode {
     let mut findings = 0u64;
     // Each finding's seed, in the order found, for the closing summary.
     let mut seeds: Vec<u64> = Vec::new();
+    // With --json: every finding, in the order found.
+    let mut json_findings: Vec<JsonFinding> = Vec::new();
     let interrupt = crate::interrupt::flag();
     let progress = |findings: u64, end: &str| {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -237,15 +273,29 @@ pub fn run(args: Args) -> ExitCode {
             }) => {
                 findings += 1;
                 seeds.push(seed);
-                if tty {
-                    eprintln!();
+                let again = reproduce.replace("SEED", &seed.to_string());
+                if args.json {
+                    json_findings.push(JsonFinding {
+                        seed,
+                        finding: summary,
+                        saved: path,
+                        reproduce: again,
+                        shrunk: None,
+                    });
+                } else {
+                    if tty {
+                        eprintln!();
+                    }
+                    println!("finding at seed {seed}: {summary}");
+                    println!("reproduce: {again}");
+                    println!("saved {} (shrinking it now)", path.display());
                 }
-                println!("finding at seed {seed}: {summary}");
-                println!(
-                    "reproduce: {}",
-                    reproduce.replace("SEED", &seed.to_string())
-                );
-                println!("saved {} (shrinking it now)", path.display());
+            }
+            Ok(Message::Shrunk(report)) if args.json => {
+                if let Some(f) = json_findings.iter_mut().find(|f| f.seed == report.seed) {
+                    f.finding = report.finding.to_string();
+                    f.shrunk = Some(print(&report.shrunk));
+                }
             }
             Ok(Message::Shrunk(report)) => show(&report),
             Ok(Message::Unsaved(e)) => {
@@ -278,14 +328,36 @@ pub fn run(args: Args) -> ExitCode {
         100.0 * cluster as f64 / agreed
     );
     progress(findings, "\n");
-    for seed in &seeds {
+    let interrupted = crate::interrupt::requested();
+    if args.json {
+        let summary = JsonSummary {
+            first_seed: first,
+            seconds: start.elapsed().as_secs_f64(),
+            workers: jobs,
+            programs_checked: counts.checked.load(Relaxed) + findings,
+            incomplete: counts.incomplete.load(Relaxed),
+            hopper,
+            bulk_copies: copies,
+            cluster_barriers: cluster,
+            findings: json_findings,
+            interrupted,
+        };
+        match serde_json::to_string(&summary) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("scopecheck fuzz: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    for seed in seeds.iter().filter(|_| !args.json) {
         println!(
             "finding at seed {seed}: reproduce: {} (saved in {})",
             reproduce.replace("SEED", &seed.to_string()),
             save.display()
         );
     }
-    if crate::interrupt::requested() {
+    if interrupted {
         eprintln!(
             "scopecheck fuzz: interrupted; the summary above counts the programs checked so far"
         );
@@ -386,9 +458,29 @@ fn reproduce_command(args: &Args) -> String {
     cmd
 }
 
+/// Why the GPU harness generator refuses `p`, if it does.
+#[cfg(feature = "gpu")]
+fn harness_refuses(p: &Program) -> Result<(), String> {
+    scopecheck_gpu::codegen::generate(p)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
 /// `--gpu`: the GPU fuzzer's programs of seeds `first ..` into `dir`, each checked against the
 /// harness generator (which refuses what the GPU cannot run as the model judges it).
 fn gpu_programs(first: u64, n: u64, dir: &Path) -> ExitCode {
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = (first, n, dir);
+        eprintln!("{}", super::NO_GPU.replace("{what}", "fuzz --gpu"));
+        ExitCode::from(2)
+    }
+    #[cfg(feature = "gpu")]
+    gpu_programs_checked(first, n, dir)
+}
+
+#[cfg(feature = "gpu")]
+fn gpu_programs_checked(first: u64, n: u64, dir: &Path) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("scopecheck fuzz: {}: {e}", dir.display());
         return ExitCode::from(2);
@@ -397,7 +489,7 @@ fn gpu_programs(first: u64, n: u64, dir: &Path) -> ExitCode {
     for seed in (0..n).map(|i| first.wrapping_add(i)) {
         let mut p = from_seed_with(seed, &Limits::gpu());
         p.name = format!("gpu-{seed}");
-        if let Err(e) = scopecheck_gpu::codegen::generate(&p) {
+        if let Err(e) = harness_refuses(&p) {
             refused += 1;
             println!(
                 "seed {seed}: the GPU harness refuses it: {e}\n{}",

@@ -25,10 +25,13 @@ pub struct Args {
     /// Instances per test (replaces `--iterations`: as many launches as this budget needs).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: Option<u64>,
-    /// Memory model the observations are checked against.
-    #[arg(long, default_value = "ptx-v7.5")]
+    // Every registered model, one per line, and `none` (`cat::registry::help`).
+    #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model,
+          help = format!("{}\n  none  ask no model: report the observed states only", scopecheck_model::cat::registry::help()))]
     pub model: String,
-    /// Write every result as JSON here.
+    /// Write every result as JSON here. Without a GPU the file records
+    /// `"skipped": "skipped: no GPU (REASON)"` and the tests that would have run, and the exit
+    /// status is 0 (2 if a test could not be read).
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Where forbidden observations are recorded.
@@ -62,6 +65,8 @@ pub struct Args {
     /// Scratch lines the stress traffic spreads over, as a power of two (fewer: more contention).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub scratch_lines_log2: u32,
+    /// Seed of the random stream that picks each launch's location permutations and stress
+    /// addresses: the same seed, settings and GPU repeat a run's launches.
     #[arg(long, default_value_t = 0x5c09ec4ec)]
     pub seed: u64,
     /// Index each location array through a fresh random permutation per launch (`false`:
@@ -119,6 +124,15 @@ pub struct Args {
     /// Write the generated CUDA harness of each test into this directory and exit (no GPU used).
     #[arg(long)]
     pub emit: Option<PathBuf>,
+}
+
+/// `--model`: `none`, or a model by the registry's rules, checked now so that an unknown name
+/// is a usage error before any GPU work.
+fn parse_model(s: &str) -> Result<String, String> {
+    if s != "none" {
+        super::parse_model(s)?;
+    }
+    Ok(s.to_string())
 }
 
 /// A finite number of seconds above zero.
@@ -236,32 +250,13 @@ struct Test {
     program: Program,
 }
 
+/// The litmus files under `paths`, walked as every command walks them
+/// (`scopecheck_model::input::walk`: sorted, loop-safe, each file once).
 fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .collect();
-            entries.sort();
-            for e in entries {
-                if e.is_dir() || e.extension().is_some_and(|x| x == "litmus") {
-                    walk(&e, out)?;
-                }
-            }
-            Ok(())
-        } else if p.exists() {
-            out.push(p.to_path_buf());
-            Ok(())
-        } else {
-            Err(format!("{}: no such file or directory", p.display()))
-        }
+    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+        return Err(format!("{}: no such file or directory", missing.display()));
     }
-    let mut out = Vec::new();
-    for p in paths {
-        walk(p, &mut out)?;
-    }
-    Ok(out)
+    litmus::collect_files(paths).map_err(|e| e.to_string())
 }
 
 fn load(files: &[PathBuf]) -> (Vec<Test>, usize) {
@@ -310,6 +305,21 @@ pub fn run(args: Args) -> ExitCode {
                 "scopecheck gpu: no GPU ({why}); skipped {} test(s)",
                 tests.len()
             );
+            if let Some(path) = &args.json {
+                let record = NoGpu {
+                    command: std::env::args().collect(),
+                    date: record::now_utc(),
+                    model: args.model.clone(),
+                    skipped: format!("skipped: no GPU ({why})"),
+                    tests: tests.iter().map(|t| t.file.display().to_string()).collect(),
+                };
+                let json = serde_json::to_string_pretty(&record).expect("a record serialises");
+                if let Err(e) = std::fs::write(path, json + "\n") {
+                    eprintln!("scopecheck gpu: writing {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+                println!("results written to {}", path.display());
+            }
             return if bad == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -504,6 +514,18 @@ struct Output {
     operators: Vec<OperatorRow>,
     /// Tuned environments written by `--tune`.
     tuned: Vec<TunedRow>,
+}
+
+/// `--json` on a machine without a GPU: what was asked, and why nothing ran.
+#[derive(Serialize)]
+struct NoGpu {
+    command: Vec<String>,
+    date: String,
+    model: String,
+    /// `skipped: no GPU (REASON)`.
+    skipped: String,
+    /// The tests that would have run.
+    tests: Vec<String>,
 }
 
 /// `--json` with `--devices` naming several GPUs: one result set per device.

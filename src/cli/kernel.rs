@@ -64,9 +64,14 @@ pub fn run(args: Args) -> ExitCode {
 
 fn check(args: &Args) -> Result<(scopecheck_model::kernel::Report, String), String> {
     let source = if args.file.ends_with(".cu") {
-        scopecheck_gpu::nvrtc::compile_file(std::path::Path::new(&args.file))
-            .map_err(|e| e.to_string())?
-            .ptx
+        #[cfg(feature = "gpu")]
+        {
+            scopecheck_gpu::nvrtc::compile_file(std::path::Path::new(&args.file))
+                .map_err(|e| e.to_string())?
+                .ptx
+        }
+        #[cfg(not(feature = "gpu"))]
+        return Err(super::NO_GPU.replace("{what}", "compiling a .cu file (NVRTC)"));
     } else {
         std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?
     };

@@ -14,6 +14,7 @@ use scopecheck_model::axiomatic::{
     allowed_among, analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory,
     FinalState, Model, Options, Progress as Reporter, Report as ProgressReport, Stop,
 };
+use scopecheck_model::cat::registry;
 use scopecheck_model::differential::runtime_unmodelled;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::error::render as litmus_errors;
@@ -32,9 +33,8 @@ pub struct Args {
     /// Litmus files or directories (searched recursively for `*.litmus`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Memory model: ptx-v7.5, ptx-v6.0, tile-ir, a built-in cat file (ptx-v7.5.cat, …) or
-    /// the path to your own cat model.
-    #[arg(long, default_value = "ptx-v7.5", value_parser = parse_model)]
+    // Every registered model, one per line (`cat::registry::help`).
+    #[arg(long, default_value = "ptx-v7.5", value_parser = super::parse_model, help = registry::help())]
     pub model: Model,
     /// How many times each backward branch may be taken in one run of a thread.
     #[arg(long, default_value_t = Options::default().unroll)]
@@ -100,17 +100,6 @@ pub enum Format {
     Herd,
     /// One JSON object per test and line.
     Json,
-}
-
-fn parse_model(name: &str) -> Result<Model, String> {
-    if Model::from_name(name).is_none() && !name.ends_with(".cat") {
-        let known: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-        return Err(format!(
-            "unknown model `{name}` (known: {}, or a path to a .cat file)",
-            known.join(", ")
-        ));
-    }
-    Model::load(name).map_err(|e| e.to_string())
 }
 
 /// The `--json` line of one test.
@@ -383,7 +372,7 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<De
     // some value the axioms allow, so the PTX models report races only with `--races`.
     let show_races = args.races || (args.model.defines_races() && !args.model.is_ptx());
     if format == Format::Herd {
-        print!("{}", herd::log(&program, &analysis, seconds));
+        print!("{}", herd::log(&program, &analysis, seconds, show_races));
         if let Some(r) = runtime.as_ref().filter(|r| !r.forbidden.is_empty()) {
             eprintln!(
                 "{name}: the runtime reaches {} state(s) {} forbids",

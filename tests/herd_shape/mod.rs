@@ -75,7 +75,15 @@ pub fn check_block(lines: &[&str]) -> (String, String, String, u64, u64) {
         (4, "Positive:", "Negative:"),
         "{wit:?}"
     );
-    let condition = next();
+    // herd7's `Flag NAME` lines (flags some execution raised), sorted by name.
+    let mut condition = next();
+    let mut flags = Vec::new();
+    while let Some(flag) = condition.strip_prefix("Flag ") {
+        assert!(!flag.is_empty() && !flag.contains(' '), "{condition}");
+        flags.push(flag);
+        condition = next();
+    }
+    assert!(flags.windows(2).all(|w| w[0] < w[1]), "{flags:?}");
     let cond = condition.strip_prefix("Condition ").expect("Condition");
     assert!(
         ["exists (", "~exists (", "forall ("]

@@ -4,7 +4,7 @@
 //! run past their first second.
 //!
 //! The search asks [`Budget::go_on`] at every step (each location, reads-from choice and
-//! coherence pair); the clock is read once every [`CLOCK_EVERY`] steps, so asking costs a
+//! coherence pair); the clock is read once every `CLOCK_EVERY` steps, so asking costs a
 //! counter increment.
 
 use std::cell::Cell;

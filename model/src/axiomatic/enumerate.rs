@@ -20,7 +20,7 @@
 //!   being given values, once the reads-from pairs they force fail these same axioms.
 //!
 //! A reported location's coherence-last write is chosen before its morally strong pairs are
-//! oriented ([`Search::choose_last`]), so the final value is known before the orientations.
+//! oriented (`Search::choose_last`), so the final value is known before the orientations.
 //!
 //! Searching for the final states only ([`super::analyze_states`]), branches that can only
 //! reach states already found are dropped as well ([`super::targets`]).
@@ -48,8 +48,9 @@ pub struct Collector {
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
-    /// Those racy executions by final state (herd's `filter` drops some states).
-    pub racy_states: HashMap<FinalState, u64, BuildHasherDefault<Mix>>,
+    /// Those racy executions by final state (herd's `filter` drops some states), each with the
+    /// flags they raise ([`super::models::Checker::raised`]).
+    pub racy_states: HashMap<FinalState, (u64, u64), BuildHasherDefault<Mix>>,
     /// States only (see [`super::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
@@ -388,7 +389,7 @@ impl<'p> Explorer<'p> {
 /// valued so far cannot be read from those writes in any consistent execution — instead of
 /// listing every valuation and letting [`Explorer`] reject each in turn.
 ///
-/// It asks what [`Search::coherence_floor`], the per-location axioms and
+/// It asks what `Search::coherence_floor`, the per-location axioms and
 /// [`Checker::partial_ok`] ask of a prefix,
 /// with the least of everything the later choices can only add to: the forced reads-from
 /// pairs, the synchronization common to every fence.sc order and barrier matching,
@@ -410,7 +411,7 @@ impl Prefix {
     /// For the events of `combo` (one trace per thread; their values are not used).
     /// `lasts`: writes that end coherence at their location, each with the other writes there
     /// (deciding a condition that only such a final value can decide: every execution looked
-    /// for has those pairs, which [`Search::choose_last`] adds). `barriers_fixed`: every
+    /// for has those pairs, which `Search::choose_last` adds). `barriers_fixed`: every
     /// barrier's id and count are constants, so `combo`'s barriers match as every
     /// valuation's do.
     pub fn new(
@@ -662,8 +663,9 @@ impl Place {
 pub struct Tally {
     executions: u64,
     racy: u64,
-    /// Last writes, executions, racy executions, the first execution (on request).
-    by_last_writes: Vec<(Set, u64, u64, Option<Execution>)>,
+    /// Last writes, executions, racy executions, the flags they raise, the first execution (on
+    /// request).
+    by_last_writes: Vec<(Set, u64, u64, u64, Option<Execution>)>,
     /// States only: the final memories still to find.
     targets: Option<Targets>,
     /// The collector's further condition on executions.
@@ -1215,16 +1217,18 @@ impl Search<'_> {
             .fold(Set::EMPTY, |s, w| s | bit(w));
         tally.executions += 1;
         self.budget.execution();
-        let racy = u64::from(!self.checker.races(self.ev, x).is_empty());
+        let raised = self.checker.raised(self.ev, x);
+        let racy = u64::from(raised != 0);
         tally.racy += racy;
         match tally.by_last_writes.iter_mut().find(|(l, ..)| *l == last) {
             Some(entry) => {
                 entry.1 += 1;
                 entry.2 += racy;
+                entry.3 |= raised;
             }
             None => {
                 let example = self.witnesses.then(|| self.witness(x));
-                tally.by_last_writes.push((last, 1, racy, example));
+                tally.by_last_writes.push((last, 1, racy, raised, example));
             }
         }
     }
@@ -1239,7 +1243,7 @@ impl Search<'_> {
         }
         let p = self.p;
         let regs = registers(self.combo, self.reg_keys);
-        for (last, count, racy, example) in tally.by_last_writes {
+        for (last, count, racy, raised, example) in tally.by_last_writes {
             let mut state = FinalState {
                 regs: regs.clone(),
                 mem: BTreeMap::new(),
@@ -1252,7 +1256,9 @@ impl Search<'_> {
                 );
             }
             if racy > 0 {
-                *out.racy_states.entry(state.clone()).or_insert(0) += racy;
+                let entry = out.racy_states.entry(state.clone()).or_insert((0, 0));
+                entry.0 += racy;
+                entry.1 |= raised;
             }
             let entry = out.states.entry(state).or_insert((0, None));
             entry.0 += count;

@@ -59,10 +59,10 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use crate::cat::CatModel;
+use crate::cat::{registry, CatModel};
 
 /// The memory models the engine knows, by their command-line names, and models loaded from cat
 /// text. Every model's semantics is its cat text ([`crate::cat`]): the named ones are the
@@ -101,61 +101,92 @@ impl std::hash::Hash for Model {
     }
 }
 
+/// A registered model other than the three with variants of their own, compiled once per
+/// process, so that every use of one name is one model (equal under `==`).
+fn registered_cat(m: &'static registry::Registered) -> Arc<CatModel> {
+    static COMPILED: Mutex<BTreeMap<&'static str, Arc<CatModel>>> = Mutex::new(BTreeMap::new());
+    let mut compiled = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+    Arc::clone(compiled.entry(m.name).or_insert_with(|| {
+        Arc::new(CatModel::builtin(m.name).expect("a registered model compiles"))
+    }))
+}
+
 /// A built-in model, compiled once per process.
 fn builtin(cell: &'static OnceLock<Arc<CatModel>>, name: &str) -> &'static Arc<CatModel> {
     cell.get_or_init(|| Arc::new(CatModel::builtin(name).expect("a built-in model")))
 }
 
+/// Why a model name could not be turned into a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// Neither a registered name nor a `.cat` path.
+    Unknown(registry::UnknownModel),
+    /// A `.cat` file that cannot be read or compiled.
+    Cat(crate::cat::CatError),
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::Unknown(e) => e.fmt(f),
+            ModelError::Cat(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl ModelError {
+    /// The error as the command line prints it: one line, and for a cat error the source line
+    /// with the place underlined ([`crate::cat::CatError::render`]).
+    pub fn render(&self) -> String {
+        match self {
+            ModelError::Unknown(e) => e.to_string(),
+            ModelError::Cat(e) => e.render(),
+        }
+    }
+}
+
 impl Model {
-    /// The built-in models by name (see [`Model::from_name`]).
+    /// The models with variants of their own (see [`crate::cat::registry::MODELS`] for every
+    /// registered model).
     pub const ALL: [Model; 3] = [Model::PtxV75, Model::PtxV60, Model::TileIr];
 
-    /// A model by name: `ptx-v7.5`, `ptx-v6.0`, `tile-ir`, `ptx-v8` (PTX 8's async proxy, bulk
-    /// copies and clusters), `ptx-v8-lenient` (ptx-v8 with a generic read ordered before a later
-    /// bulk copy's write without a proxy fence), `opencl`, `vulkan`, each its built-in `.cat`
-    /// file.
+    /// A registered model by name or alias, with or without `.cat`
+    /// ([`crate::cat::registry`]): `ptx-v7.5`, `ptx-v6.0`, `ptx-v8`, `ptx-v8-lenient`,
+    /// `tile-ir`, `vulkan`, `vulkan-nochains`, `opencl`.
     pub fn from_name(name: &str) -> Option<Model> {
-        Some(match name {
-            "ptx-v7.5" | "ptx75" | "ptx" => Model::PtxV75,
-            "ptx-v6.0" | "ptx60" => Model::PtxV60,
-            "tile-ir" | "tileir" => Model::TileIr,
-            "ptx-v8" | "ptx80" => {
-                static PTX_V8: OnceLock<Arc<CatModel>> = OnceLock::new();
-                Model::Cat(Arc::clone(builtin(&PTX_V8, "ptx-v8")))
-            }
-            "ptx-v8-lenient" => {
-                static PTX_V8_LENIENT: OnceLock<Arc<CatModel>> = OnceLock::new();
-                Model::Cat(Arc::clone(builtin(&PTX_V8_LENIENT, "ptx-v8-lenient")))
-            }
-            "opencl" => {
-                static OPENCL: OnceLock<Arc<CatModel>> = OnceLock::new();
-                Model::Cat(Arc::clone(builtin(&OPENCL, "opencl")))
-            }
-            "vulkan" => {
-                static VULKAN: OnceLock<Arc<CatModel>> = OnceLock::new();
-                Model::Cat(Arc::clone(builtin(&VULKAN, "vulkan")))
-            }
-            _ => return None,
-        })
+        registry::find(name).map(Model::registered)
     }
 
-    /// A model by name (as [`Model::from_name`], or a built-in `.cat` file's name such as
-    /// `ptx-v7.5.cat`), or else a path to a cat file.
-    pub fn load(name_or_path: &str) -> Result<Model, crate::cat::CatError> {
-        if let Some(m) = Model::from_name(name_or_path) {
-            return Ok(m);
+    /// The model a registry entry stands for.
+    pub fn registered(m: &'static registry::Registered) -> Model {
+        match m.name {
+            "ptx-v7.5" => Model::PtxV75,
+            "ptx-v6.0" => Model::PtxV60,
+            "tile-ir" => Model::TileIr,
+            _ => Model::Cat(registered_cat(m)),
         }
-        if name_or_path.ends_with(".cat") && !std::path::Path::new(name_or_path).exists() {
-            // A built-in model's file is that model: `ptx-v7.5.cat` is `ptx-v7.5`, with the
-            // same checks of what it may run and report.
-            if let Some(m) = name_or_path.strip_suffix(".cat").and_then(Model::from_name) {
-                return Ok(m);
-            }
-            if let Some(m) = CatModel::builtin(name_or_path) {
-                return Ok(Model::Cat(Arc::new(m)));
-            }
+    }
+
+    /// A model by name or path, as `--model` takes it: the registry's rules
+    /// ([`crate::cat::registry`]), a relative path read from the current directory.
+    pub fn load(name_or_path: &str) -> Result<Model, ModelError> {
+        Model::load_from(name_or_path, None)
+    }
+
+    /// A model by name or path, as a `MANIFEST.csv` row names it: a relative path is read from
+    /// `base` (the manifest's directory; `None`: the current directory).
+    pub fn load_from(
+        name_or_path: &str,
+        base: Option<&std::path::Path>,
+    ) -> Result<Model, ModelError> {
+        match registry::resolve(name_or_path, base).map_err(ModelError::Unknown)? {
+            registry::ModelRef::Registered(m) => Ok(Model::registered(m)),
+            registry::ModelRef::File(path) => CatModel::load(&path)
+                .map(|m| Model::Cat(Arc::new(m)))
+                .map_err(ModelError::Cat),
         }
-        CatModel::load(std::path::Path::new(name_or_path)).map(|m| Model::Cat(Arc::new(m)))
     }
 
     /// The cat model that gives this model its semantics.
@@ -337,6 +368,9 @@ pub struct StateCount {
     /// How many of those executions have a data race (as the model defines one; 0 for models
     /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
     pub racy: u64,
+    /// The model's flags (`flag ... as NAME`) some of those executions raise, in the order of
+    /// the model text.
+    pub flags: Vec<&'static str>,
     pub example: Option<Execution>,
 }
 
@@ -683,11 +717,16 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
         }
     }
     let stopped = budget.stopped();
+    let flag_names = model.cat().flag_names();
     let mut states: Vec<StateCount> = out
         .states
         .into_iter()
         .map(|(state, (witnesses, example))| StateCount {
-            racy: out.racy_states.get(&state).copied().unwrap_or(0),
+            racy: out.racy_states.get(&state).map_or(0, |r| r.0),
+            flags: models::flag_names_in(
+                &flag_names,
+                out.racy_states.get(&state).map_or(0, |r| r.1),
+            ),
             state,
             witnesses,
             example,
@@ -723,7 +762,7 @@ fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analys
                 .racy_states
                 .iter()
                 .filter(|(s, _)| filter_admits(p, s))
-                .map(|(_, n)| n)
+                .map(|(_, n)| n.0)
                 .sum(),
         },
     })

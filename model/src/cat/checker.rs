@@ -28,6 +28,7 @@ pub struct CatChecker {
 }
 
 impl CatChecker {
+    /// The model prepared for the events `ev` (its static values computed once).
     pub fn new(model: Arc<CatModel>, ev: &Events) -> CatChecker {
         let (prep, memo) = Prepared::new(&model.compiled, &model.needed, ev);
         let ms = match model.ms {
@@ -164,6 +165,28 @@ impl Checker for CatChecker {
             Some(sync) => self.with(x, None, |e| e.get(sync).to_rel(ev.n)),
             None => Rel::empty(ev.n),
         }
+    }
+
+    fn raised(&self, _ev: &Events, x: &Dynamic<'_>) -> u64 {
+        if self.model.flags.is_empty() {
+            return 0;
+        }
+        self.with(x, None, |e| {
+            self.model
+                .flags
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| self.passes(e, c))
+                .fold(0, |mask, (i, _)| mask | 1 << i.min(63))
+        })
+    }
+
+    fn flag_names(&self) -> Vec<&'static str> {
+        self.model
+            .flags
+            .iter()
+            .map(|&c| self.model.compiled.checks[c].name)
+            .collect()
     }
 
     fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel {

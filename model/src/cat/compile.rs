@@ -20,7 +20,9 @@ use std::rc::Rc;
 /// A value's type: a set of events or a relation over them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
+    /// A set of events.
     Set,
+    /// A relation between events.
     Rel,
 }
 
@@ -28,41 +30,77 @@ pub enum Ty {
 /// [`super`] for what each means).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Base {
+    /// `_`: every event.
     All,
+    /// `R`: reads.
     R,
+    /// `W`: writes (the initial ones included).
     W,
+    /// `M`: memory events (reads and writes).
     M,
+    /// `F`: fences.
     F,
+    /// `IW`: the initial writes.
     Iw,
+    /// `RMW`: the events of read-modify-writes.
     RmwEvents,
+    /// `BAR`: barrier events.
     Bar,
+    /// `WEAK`: weak accesses and the initial writes.
     Weak,
+    /// `RLX`: `.relaxed` events.
     Rlx,
+    /// `ACQ`: `.acquire` events.
     Acq,
+    /// `REL`: `.release` events.
     Rel,
+    /// `ACQ_REL`: `.acq_rel` events.
     AcqRel,
+    /// `SC`: `fence.sc`.
     Sc,
+    /// `CTA`: events of scope `.cta`.
     Cta,
+    /// `CLUSTER`: events of scope `.cluster`.
     Cluster,
+    /// `GPU`: events of scope `.gpu`.
     Gpu,
+    /// `SYS`: events of scope `.sys`.
     Sys,
+    /// `GEN`: generic-proxy accesses and fences (with `fence.sc`, `fence.acq_rel`).
     Gen,
+    /// `SUR`: surface-proxy accesses and fences.
     Sur,
+    /// `TEX`: texture-proxy accesses and fences.
     Tex,
+    /// `CON`: constant-proxy accesses and fences.
     Con,
+    /// `ASYNC`: async-proxy accesses and fences.
     Async,
+    /// `ALIAS`: `fence.proxy.alias`.
     Alias,
+    /// `id`: each event with itself.
     Id,
+    /// `po`: program order.
     Po,
+    /// `int`: pairs of one thread.
     Int,
+    /// `ext`: pairs of different threads.
     Ext,
+    /// `loc`: pairs of one physical location.
     Loc,
+    /// `vloc`: pairs of one virtual (generic) address.
     Vloc,
+    /// `po-loc`: `po & loc`.
     PoLoc,
+    /// `rmw`: from the read to the write of one read-modify-write.
     Rmw,
+    /// `dep`: address, data and control dependencies.
     Dep,
+    /// `sr`: same scope (each event's scope includes the other's thread).
     Sr,
+    /// `scta`: pairs of one CTA.
     Scta,
+    /// `token-order`: Tile IR token order (without tokens, `rmw`).
     TokenOrder,
     /// PTX: the events of bulk copies (`cp.async.bulk`).
     Bulk,
@@ -85,15 +123,19 @@ pub enum Base {
     Atom,
     /// Vulkan: `.nonpriv` accesses.
     NonPriv,
-    /// Vulkan: `.av` stores and `.vis` loads (per-instruction availability, visibility).
+    /// Vulkan: `.av` stores (per-instruction availability).
     Av,
+    /// Vulkan: `.vis` loads (per-instruction visibility).
     Vis,
-    /// Vulkan: MakeAvailable and MakeVisible semantics (`.semav`, `.semvis`).
+    /// Vulkan: MakeAvailable semantics (`.semav`).
     SemAv,
+    /// Vulkan: MakeVisible semantics (`.semvis`).
     SemVis,
-    /// Vulkan: `avdevice`, `visdevice`, `cbar`.
+    /// Vulkan: `avdevice`.
     AvDevice,
+    /// Vulkan: `visdevice`.
     VisDevice,
+    /// Vulkan: control barriers (`cbar`).
     Cbar,
     /// Vulkan: accesses in storage class N (`.scN`).
     StorageClass(u8),
@@ -101,33 +143,42 @@ pub enum Base {
     Semantics(u8),
     /// Vulkan: operations of this memory scope.
     VulkanScope(VulkanScope),
-    /// OpenCL: operations of scope `memory_scope_work_item`, `memory_scope_all_svm_devices`
-    /// (work-group and device scopes are `WG` and `DV`, shared with Vulkan).
+    /// OpenCL: operations of scope `memory_scope_work_item` (work-group and device scopes
+    /// are `WG` and `DV`, shared with Vulkan).
     WorkItem,
+    /// OpenCL: operations of scope `memory_scope_all_svm_devices`.
     AllSvm,
-    /// OpenCL: accesses to global (local) memory and fences whose flags hold
-    /// `CLK_GLOBAL_MEM_FENCE` (`CLK_LOCAL_MEM_FENCE`).
+    /// OpenCL: accesses to global memory and fences whose flags hold `CLK_GLOBAL_MEM_FENCE`.
     Global,
+    /// OpenCL: accesses to local memory and fences with `CLK_LOCAL_MEM_FENCE`.
     Local,
     /// OpenCL: accesses to a non-atomic object (a location no declaration gives an atomic
     /// type; herd's and Dat3M's `NAL`).
     NonAtomicLoc,
     /// Same device.
     Sdv,
-    /// Vulkan: same subgroup, workgroup, queue family instance; system-synchronizes-with.
+    /// Vulkan: same subgroup instance.
     Ssg,
+    /// Same workgroup (Vulkan workgroup instance, OpenCL `wg`).
     Swg,
+    /// Vulkan: same queue family instance.
     Sqf,
+    /// Vulkan: system-synchronizes-with.
     Ssw,
 }
 
 /// The execution's choices, one bit each in [`Node::reads`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Choice {
+    /// `rf`: reads-from.
     Rf = 1,
+    /// `co`: coherence order.
     Co = 2,
+    /// `fr`: from-reads.
     Fr = 4,
+    /// `sync_fence`: the fence.sc order between morally strong fences.
     SyncFence = 8,
+    /// `sync_barrier`: barrier synchronization.
     SyncBarrier = 16,
 }
 
@@ -229,21 +280,37 @@ impl Base {
 /// One operation; operands are node indices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// A relation or set the engine gives ([`Base`]).
     Base(Base),
+    /// One of the execution's choices ([`Choice`]).
     Choice(Choice),
+    /// `0`: the empty relation.
     Zero,
+    /// `a | b`.
     Union(usize, usize),
+    /// `a & b`.
     Inter(usize, usize),
+    /// `a \ b`.
     Diff(usize, usize),
+    /// `a ; b`.
     Seq(usize, usize),
+    /// `a * b`: every pair of an event of set `a` and one of set `b`.
     Cross(usize, usize),
+    /// `~a`.
     Complement(usize),
+    /// `a^-1`.
     Inverse(usize),
+    /// `a+`: transitive closure.
     Plus(usize),
+    /// `a*`: reflexive-transitive closure.
     Star(usize),
+    /// `a?`: `a` with the identity.
     Opt(usize),
+    /// `[a]`: the identity on set `a`.
     Identity(usize),
+    /// `domain(a)`: the events `a` relates to something.
     Domain(usize),
+    /// `range(a)`: the events something relates to by `a`.
     Range(usize),
     /// Inside the bodies of a `let rec` group: the current approximation of its variable.
     RecVar(usize, usize),
@@ -278,7 +345,9 @@ impl Op {
 /// A node of the graph: its operation, type and classification.
 #[derive(Clone, Debug)]
 pub struct Node {
+    /// The operation, over other nodes' indices.
     pub op: Op,
+    /// Whether it is a set of events or a relation.
     pub ty: Ty,
     /// The choices it reads ([`Choice`] bits).
     pub reads: u8,
@@ -309,29 +378,41 @@ pub const MAX_INLINED: usize = 1_000_000;
 /// A `let rec … and …` group: the variables' nodes and their bodies'.
 #[derive(Clone, Debug)]
 pub struct Group {
+    /// The nodes of the group's variables, which stand for their current approximations.
     pub vars: Vec<usize>,
+    /// The nodes of the variables' bodies, in the same order.
     pub bodies: Vec<usize>,
 }
 
 /// A check of the model.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// The name after `as`, else the check's text as written.
     pub name: &'static str,
+    /// Which of cat's three conditions it tests.
     pub kind: CheckKind,
+    /// `~acyclic …`: the check passes when the condition fails.
     pub negated: bool,
+    /// A `flag`: reported when raised, never a consistency failure.
     pub flag: bool,
+    /// The node of the relation tested.
     pub node: usize,
+    /// Where the check is written.
     pub pos: Pos,
 }
 
 /// A compiled model.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    /// The quoted title the main file starts with, if any.
     pub title: Option<String>,
     /// The options after the main file's title.
     pub options: Vec<syntax::ModelOption>,
+    /// Every node of the graph of operations, operands before the nodes that use them.
     pub nodes: Vec<Node>,
+    /// The `let rec` groups, by the index [`Op::Fix`] and [`Op::RecVar`] name.
     pub groups: Vec<Group>,
+    /// The checks and flags, in the order of the text.
     pub checks: Vec<Check>,
     /// The top-level bindings to values, by name, after the last statement.
     pub bindings: HashMap<String, usize>,
@@ -647,9 +728,12 @@ impl Compiler<'_> {
         text: &str,
         env: &mut Names,
     ) -> Result<(Option<String>, Vec<syntax::ModelOption>), CatError> {
-        let parsed = syntax::parse(file, text)?;
+        // Every error in this file gets its source line here (those of included files got
+        // theirs from their own text).
+        let with_line = |e: CatError| e.in_text(file, text);
+        let parsed = syntax::parse(file, text).map_err(with_line)?;
         for stmt in &parsed.stmts {
-            self.stmt(file, stmt, env)?;
+            self.stmt(file, stmt, env).map_err(with_line)?;
         }
         Ok((parsed.title, parsed.options))
     }

@@ -13,12 +13,15 @@ use std::rc::Rc;
 pub enum Binding {
     /// A set or relation: its node.
     Value(usize),
+    /// A function (`let f(x) = …`), inlined at each application.
     Function(Rc<Function>),
 }
 
 /// A function: its parameters, its body and where it was defined (the names its body sees).
 pub struct Function {
+    /// The parameters' names, in order.
     pub params: Vec<String>,
+    /// The body, compiled anew at each application.
     pub body: syntax::Expr,
     /// The bindings made before this function.
     pub defined: Moment,
@@ -76,8 +79,11 @@ impl Names {
 /// its moment.
 #[derive(Clone)]
 pub struct Scope<'a> {
+    /// Every binding of the model.
     pub names: &'a Names,
+    /// How many of them the expression sees (those made before it).
     pub at: Moment,
+    /// The parameters of the function being applied, each with its argument's node.
     pub params: Rc<Vec<(String, usize)>>,
 }
 

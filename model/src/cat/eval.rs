@@ -21,11 +21,14 @@ use crate::scope::{Order, Scope};
 /// A value: a set of events or a relation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Val {
+    /// A set of events.
     Set(Set),
+    /// A relation between events.
     Rel(Rel),
 }
 
 impl Val {
+    /// The relation this value is (the type checker makes sure it is one).
     pub fn rel(&self) -> &Rel {
         match self {
             Val::Rel(r) => r,
@@ -40,6 +43,7 @@ impl Val {
         }
     }
 
+    /// Whether the set or relation has no member.
     pub fn is_empty(&self) -> bool {
         match self {
             Val::Set(s) => *s == Set::EMPTY,
@@ -279,6 +283,7 @@ struct GroupPlan {
 /// knows which choices it reads, so an evaluation recomputes only the entries whose choices
 /// changed since the last one ([`Memo`]).
 pub struct Prepared {
+    /// How many events there are.
     pub n: usize,
     /// Per compiled node, its entry ([`NONE`] for nodes nothing asks for).
     at: Vec<u32>,

@@ -59,29 +59,73 @@ pub mod checker;
 pub mod compile;
 mod env;
 pub mod eval;
+pub mod registry;
 pub mod syntax;
 
+use crate::diagnostic;
 use compile::{CheckKind, Choice, Compiled, Op};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A model the engine cannot read, with the place to blame (`file:line:col: message`).
+/// A model the engine cannot read, with the place to blame: `Display` gives the one line
+/// `file:line:col: message`, [`CatError::render`] adds the source line with the place
+/// underlined.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CatError {
+    /// The model file (or built-in model) the error is in, as it was named.
     pub file: String,
+    /// The line of the error, from 1.
     pub line: usize,
+    /// The column of the error, from 1, in characters.
     pub col: usize,
+    /// What is wrong, on one line.
     pub message: String,
+    /// The text of line `line` of `file`, for the snippet (empty when unknown or too long).
+    pub source_line: String,
 }
 
 impl CatError {
+    /// An error at `pos` of `file`; the compiler adds the source line ([`CatError::in_text`]).
     pub fn at(file: &str, pos: syntax::Pos, message: String) -> CatError {
         CatError {
             file: file.to_string(),
             line: pos.line,
             col: pos.col,
-            message,
+            message: diagnostic::one_line(&message),
+            source_line: String::new(),
+        }
+    }
+
+    /// An error about a whole file (one it cannot read, a definition it lacks): at its start.
+    pub fn whole_file(file: &str, message: String) -> CatError {
+        CatError::at(file, syntax::Pos { line: 1, col: 1 }, message)
+    }
+
+    /// The error with its source line taken from `text`, when `text` is the text of the file
+    /// the error is in and the line is not known yet.
+    pub fn in_text(mut self, file: &str, text: &str) -> CatError {
+        if self.file == file && self.source_line.is_empty() {
+            let line = text.lines().nth(self.line.saturating_sub(1)).unwrap_or("");
+            self.source_line = diagnostic::shown_line(line);
+        }
+        self
+    }
+
+    /// The `file:line:col: message` line, then the source line with the offending token
+    /// underlined ([`crate::diagnostic::snippet`]), as litmus errors print.
+    pub fn render(&self) -> String {
+        let snippet = diagnostic::snippet(
+            &self.file,
+            self.line,
+            self.col,
+            diagnostic::token_width(&self.source_line, self.col),
+            &self.source_line,
+            &self.message,
+        );
+        match snippet.is_empty() {
+            true => self.to_string(),
+            false => format!("{self}\n{snippet}"),
         }
     }
 }
@@ -98,43 +142,15 @@ impl fmt::Display for CatError {
 
 impl std::error::Error for CatError {}
 
-/// The models shipped with scopecheck, by file name.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("ptx-v7.5.cat", include_str!("../../cat/ptx-v7.5.cat")),
-    ("ptx-v8.cat", include_str!("../../cat/ptx-v8.cat")),
-    (
-        "ptx-v8-lenient.cat",
-        include_str!("../../cat/ptx-v8-lenient.cat"),
-    ),
-    (
-        "ptx-v8-order.cat",
-        include_str!("../../cat/ptx-v8-order.cat"),
-    ),
-    (
-        "ptx-v8-axioms.cat",
-        include_str!("../../cat/ptx-v8-axioms.cat"),
-    ),
-    ("ptx-v6.0.cat", include_str!("../../cat/ptx-v6.0.cat")),
-    ("tile-ir.cat", include_str!("../../cat/tile-ir.cat")),
-    ("vulkan.cat", include_str!("../../cat/vulkan.cat")),
-    (
-        "vulkan-nochains.cat",
-        include_str!("../../cat/vulkan-nochains.cat"),
-    ),
-    ("vulkan-sync.cat", include_str!("../../cat/vulkan-sync.cat")),
-    ("opencl.cat", include_str!("../../cat/opencl.cat")),
-    (
-        "vulkan-axioms.cat",
-        include_str!("../../cat/vulkan-axioms.cat"),
-    ),
-];
-
-/// A built-in model's text, by its name with or without `.cat`.
+/// A built-in model's or model fragment's text, by its name with or without `.cat`
+/// ([`registry::MODELS`], [`registry::FRAGMENTS`]).
 pub fn builtin_text(name: &str) -> Option<&'static str> {
-    BUILTIN
-        .iter()
-        .find(|(file, _)| *file == name || file.strip_suffix(".cat") == Some(name))
-        .map(|(_, text)| *text)
+    registry::find(name).map(|m| m.text).or_else(|| {
+        registry::FRAGMENTS
+            .iter()
+            .find(|(file, _)| *file == name || file.strip_suffix(".cat") == Some(name))
+            .map(|(_, text)| *text)
+    })
 }
 
 /// The relation the enumeration may take as causality, and the sets the Coherence check
@@ -179,19 +195,17 @@ impl CatModel {
     /// Reads and compiles a model file.
     pub fn load(path: &Path) -> Result<CatModel, CatError> {
         let file = path.display().to_string();
-        let text = crate::input::read_text(path).map_err(|e| CatError {
-            file: file.clone(),
-            line: 1,
-            col: 1,
-            message: format!("cannot read the model: {e}"),
-        })?;
+        let text = crate::input::read_text(path)
+            .map_err(|e| CatError::whole_file(&file, format!("cannot read the model: {e}")))?;
         Self::parse(&file, &text)
     }
 
-    /// A built-in model by name (`ptx-v7.5`, `ptx-v6.0`, `tile-ir`, with or without `.cat`).
+    /// A built-in model or fragment by name (`ptx-v7.5`, `ptx-v6.0`, `tile-ir`, with or without
+    /// `.cat`; see [`registry`]), named after its registered name.
     pub fn builtin(name: &str) -> Option<CatModel> {
         let text = builtin_text(name)?;
-        let file = format!("{}.cat", name.strip_suffix(".cat").unwrap_or(name));
+        let bare = name.strip_suffix(".cat").unwrap_or(name);
+        let file = format!("{}.cat", registry::find(name).map_or(bare, |m| m.name));
         Some(Self::parse(&file, text).unwrap_or_else(|e| panic!("built-in model: {e}")))
     }
 
@@ -200,12 +214,10 @@ impl CatModel {
         let ms = compiled.bindings.get("ms").copied();
         if let Some(i) = ms {
             if nodes[i].reads != 0 {
-                return Err(CatError {
-                    file: file.to_string(),
-                    line: 1,
-                    col: 1,
-                    message: "`ms` (the pairs the fence.sc order relates) must not read rf, co, fr or the synchronization".into(),
-                });
+                return Err(CatError::whole_file(
+                    file,
+                    "`ms` (the pairs the fence.sc order relates) must not read rf, co, fr or the synchronization".into(),
+                ));
             }
         }
         let sync = compiled.bindings.get("sync").copied();
@@ -280,6 +292,14 @@ impl CatModel {
     /// The model's name: its file name without `.cat`.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The names of the model's flags (`flag ... as NAME`), in the order of the model text.
+    pub fn flag_names(&self) -> Vec<&'static str> {
+        self.flags
+            .iter()
+            .map(|&c| self.compiled.checks[c].name)
+            .collect()
     }
 
     /// The string the model file starts with, if any.
@@ -388,8 +408,11 @@ impl CatModel {
 /// How the enumeration checks one of a model's checks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CheckClass {
+    /// Checked as each location's choices are made (see the module documentation).
     PerLocation,
+    /// Checked on complete candidate executions (and on partial ones where monotone).
     Global,
+    /// A `flag`: reported when raised, never a consistency failure.
     Flag,
 }
 

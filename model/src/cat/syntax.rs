@@ -20,84 +20,124 @@ use super::CatError;
 /// A place in a model file: 1-based line and column.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pos {
+    /// The line, from 1.
     pub line: usize,
+    /// The column, from 1, in characters.
     pub col: usize,
 }
 
 /// An expression with the place it starts.
 #[derive(Clone, Debug)]
 pub struct Expr {
+    /// Where the expression starts.
     pub pos: Pos,
+    /// What the expression is.
     pub kind: ExprKind,
 }
 
+/// The forms of a cat expression.
 #[derive(Clone, Debug)]
 pub enum ExprKind {
+    /// A name bound by `let`, a parameter or a name the engine gives (`po`, `W`, …).
     Name(String),
     /// `0`: the empty relation.
     Zero,
     /// `f(args)`: a function (or `domain`/`range`) applied.
     Call(String, Vec<Expr>),
+    /// Two operands joined by an infix operator.
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A prefix (`~`) or postfix (`^-1`, `+`, `*`, `?`) operator applied to its operand.
     Unary(UnOp, Box<Expr>),
     /// `[S]`.
     Identity(Box<Expr>),
 }
 
+/// cat's infix operators.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `r | s`: pairs (or events) in either.
     Union,
+    /// `r ; s`: relational composition.
     Seq,
+    /// `r \ s`: pairs in `r` and not in `s`.
     Diff,
+    /// `r & s`: pairs in both.
     Inter,
+    /// `S * T`: every pair of an event of `S` and an event of `T`.
     Cross,
 }
 
+/// cat's prefix and postfix operators.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnOp {
+    /// `~r`: the pairs (or events) not in `r`.
     Complement,
+    /// `r^-1`: every pair reversed.
     Inverse,
+    /// `r+`: the transitive closure.
     Plus,
+    /// `r*`: the reflexive-transitive closure.
     Star,
+    /// `r?`: `r` with the identity added.
     Opt,
 }
 
 /// The three checks cat has.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CheckKind {
+    /// `acyclic r`: `r` has no cycle.
     Acyclic,
+    /// `irreflexive r`: no event is related to itself.
     Irreflexive,
+    /// `empty r`: no pair at all.
     Empty,
 }
 
 /// One binding of a `let`: a value (`params` empty and `function` false) or a function.
 #[derive(Clone, Debug)]
 pub struct Binding {
+    /// Where the bound name is written.
     pub pos: Pos,
+    /// The bound name.
     pub name: String,
+    /// Whether it is a function (`let f(x) = …`), even one without parameters.
     pub function: bool,
+    /// The function's parameters, in order.
     pub params: Vec<String>,
+    /// The expression bound.
     pub body: Expr,
 }
 
+/// A statement of a model file.
 #[derive(Clone, Debug)]
 pub enum Stmt {
+    /// `let a = … and b = …`, or with `rec` the least fixed point of the bindings together.
     Let {
+        /// `let rec`: the bindings may refer to each other (and themselves).
         rec: bool,
+        /// The bindings joined by `and`.
         bindings: Vec<Binding>,
     },
+    /// `include "file.cat"`: the file's statements, read in place.
     Include {
+        /// Where the statement is.
         pos: Pos,
+        /// The file name as written.
         file: String,
     },
+    /// A check (`acyclic`, `irreflexive`, `empty`) or a `flag`.
     Check {
+        /// Where the statement is.
         pos: Pos,
+        /// Which of cat's three conditions it tests.
         kind: CheckKind,
         /// `~acyclic …`: the check passes when the condition fails.
         negated: bool,
         /// `flag …`: reported, never a consistency failure.
         flag: bool,
+        /// The relation the condition is tested on.
         expr: Expr,
+        /// The name after `as`, if any.
         name: Option<String>,
     },
 }
@@ -105,8 +145,11 @@ pub enum Stmt {
 /// A parsed file: its optional title, the model options after it and its statements.
 #[derive(Clone, Debug)]
 pub struct File {
+    /// The quoted string the file starts with, if any.
     pub title: Option<String>,
+    /// The model options written after the title.
     pub options: Vec<ModelOption>,
+    /// The statements, in order.
     pub stmts: Vec<Stmt>,
 }
 

@@ -78,28 +78,37 @@ pub struct Agreement {
 pub enum Finding {
     /// The runtime reached states the axioms forbid.
     Disagreement {
+        /// The program, as printed in the litmus dialect.
         program: String,
         /// The reference model's name.
         model: &'static str,
+        /// The final states the model allows.
         allowed: BTreeSet<FinalState>,
+        /// The final states the runtime reached that the model forbids.
         reached: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the axioms forbid.
     ScForbidden {
+        /// The program, as printed in the litmus dialect.
         program: String,
         /// The reference model's name.
         model: &'static str,
+        /// The sequentially consistent final states the model forbids.
         states: BTreeSet<FinalState>,
     },
     /// Sequentially consistent outcomes the runtime never reached in a complete exploration.
     ScNotReached {
+        /// The program, as printed in the litmus dialect.
         program: String,
+        /// The sequentially consistent final states the runtime never reached.
         states: BTreeSet<FinalState>,
     },
     /// The engines disagree on whether some execution has a data race (`state: None`), or the
     /// runtime reports a race on the way to a final state no racy consistent execution ends in.
     RaceVerdict {
+        /// The program, as printed in the litmus dialect.
         program: String,
+        /// The final state the verdicts differ on, or `None` for the program as a whole.
         state: Option<FinalState>,
         /// The reference model's name.
         model: &'static str,
@@ -110,9 +119,19 @@ pub enum Finding {
         runtime_racy: bool,
     },
     /// The axiomatic engine refused a program it should analyse.
-    AxiomaticError { program: String, message: String },
+    AxiomaticError {
+        /// The program, as printed in the litmus dialect.
+        program: String,
+        /// The engine's error.
+        message: String,
+    },
     /// The runtime could not run the program at all.
-    RuntimeError { program: String, message: String },
+    RuntimeError {
+        /// The program, as printed in the litmus dialect.
+        program: String,
+        /// The runtime's error.
+        message: String,
+    },
 }
 
 impl Finding {

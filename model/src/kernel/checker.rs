@@ -66,7 +66,7 @@ pub struct Report {
     pub failure: Option<FailureReport>,
     /// Every distinct failure found (kind and headline), one trace each, in the order found:
     /// only the first unless the checker was built with [`Checker::all_failures`] (or the
-    /// first was a possible hang, after which the search goes on: [`AFTER_POSSIBLE_HANG`]).
+    /// first was a possible hang, after which the search goes on: `AFTER_POSSIBLE_HANG`).
     pub failures: Vec<FailureReport>,
     /// Worst bank conflict per shared-memory access site.
     pub bank_conflicts: Vec<BankConflict>,
@@ -179,7 +179,7 @@ struct Acc {
     executions: u64,
     /// The exploration stopped at the checker's timeout.
     timed_out: bool,
-    /// The execution count at the first possible hang (see [`AFTER_POSSIBLE_HANG`]).
+    /// The execution count at the first possible hang (see `AFTER_POSSIBLE_HANG`).
     possible_hang_at: Option<u64>,
     failures: Vec<FailureReport>,
     bank: Vec<BankConflict>,
@@ -550,7 +550,7 @@ impl Checker {
 /// every engine; 20,000 made `check --every-engine corpus/bugs` run for more than 7 minutes.)
 pub const AFTER_POSSIBLE_HANG: u64 = 2_000;
 
-/// After a possible hang: go on until [`AFTER_POSSIBLE_HANG`] more executions were explored.
+/// After a possible hang: go on until `AFTER_POSSIBLE_HANG` more executions were explored.
 fn past_possible_hang(acc: &Acc) -> Flow {
     match acc.possible_hang_at {
         Some(at) if acc.executions - at >= AFTER_POSSIBLE_HANG => Flow::Stop,

@@ -1,11 +1,8 @@
 //! Errors in litmus input, as compilers print them: one line `file:line:col: message`, then the
-//! offending source line with the range it covers underlined, drawn by [`ariadne`] (a maintained
-//! diagnostics crate; chosen over `miette` and `codespan-reporting` because it renders a report
-//! from a plain source string and a range with no trait plumbing, and keeps its output stable
-//! without color).
+//! offending source line with the range it covers underlined ([`crate::diagnostic`]).
 
 use super::ir::Span;
-use ariadne::{Config, Label, Report, ReportKind, Source};
+use crate::diagnostic;
 use std::fmt;
 
 /// One error in a litmus file: where it is, what is wrong, and the source line it is on.
@@ -34,76 +31,27 @@ impl LitmusError {
     /// An error at `span`, on the source line `line` (its text), covering the token there (as
     /// [`LitmusError::at`], without searching the file for the line).
     pub fn on_line(file: &str, line: &str, span: Span, message: impl Into<String>) -> LitmusError {
-        // A line too long to show (generated input) is left out of the snippet.
-        let source_line = match line.len() > MAX_LINE {
-            true => String::new(),
-            false => line.to_string(),
-        };
-        let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | ':' | '-');
-        let rest = source_line
-            .chars()
-            .skip(span.col.saturating_sub(1) as usize);
-        let width = match rest.clone().next() {
-            Some(c) if word(c) => rest.take_while(|&c| word(c)).count(),
-            _ => 1,
-        };
-        // Messages quote input, which may span lines or be huge; an error stays one line.
-        let mut message = message.into().replace('\n', " ");
-        if message.len() > MAX_LINE {
-            let mut cut = MAX_LINE;
-            while !message.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            message.truncate(cut);
-            message.push('…');
-        }
+        let source_line = diagnostic::shown_line(line);
+        let width = diagnostic::token_width(&source_line, span.col as usize);
         LitmusError {
             file: file.to_string(),
             span,
             width: width as u32,
-            message,
+            message: diagnostic::one_line(&message.into()),
             source_line,
         }
     }
 
     /// The source line with the error's range underlined, as ariadne draws it (no color).
     fn snippet(&self) -> String {
-        if self.source_line.is_empty() {
-            return String::new();
-        }
-        // Earlier lines are left empty, so that ariadne numbers the line as in the file and
-        // shows only it (ariadne 0.6's display line offset numbers the header but not the
-        // margin). This costs a byte per earlier line: [`render`] draws at most [`MAX_SHOWN`]
-        // snippets per file, so rendering stays linear.
-        let line = self.span.line.max(1) as usize;
-        let col = self.span.col.max(1) as usize;
-        // An error just past the end of the line (something missing) points at a blank there.
-        let pad =
-            (col + self.width.max(1) as usize - 1).saturating_sub(self.source_line.chars().count());
-        let text = format!(
-            "{}{}{}",
-            "\n".repeat(line - 1),
-            self.source_line,
-            " ".repeat(pad)
-        );
-        let start = line - 1 + col - 1;
-        let end = start + self.width.max(1) as usize;
-        let id = self.file.as_str();
-        let mut out = Vec::new();
-        let written = Report::build(ReportKind::Error, (id, start..end))
-            .with_config(Config::default().with_color(false))
-            .with_message(&self.message)
-            .with_label(Label::new((id, start..end)).with_message("here"))
-            .finish()
-            .write((id, Source::from(text)), &mut out);
-        if written.is_err() {
-            return String::new();
-        }
-        let rendered = String::from_utf8_lossy(&out).into_owned();
-        // The report's own first line repeats the message, which our first line already gives.
-        rendered
-            .split_once('\n')
-            .map_or(String::new(), |(_, rest)| rest.trim_end().to_string())
+        diagnostic::snippet(
+            &self.file,
+            self.span.line as usize,
+            self.span.col as usize,
+            self.width as usize,
+            &self.source_line,
+            &self.message,
+        )
     }
 }
 
@@ -125,7 +73,7 @@ impl fmt::Display for LitmusError {
 impl std::error::Error for LitmusError {}
 
 /// The longest message, and the longest source line shown, in bytes.
-pub const MAX_LINE: usize = 500;
+pub const MAX_LINE: usize = diagnostic::MAX_LINE;
 
 /// How many errors of one file [`render`] shows in full.
 pub const MAX_SHOWN: usize = 20;

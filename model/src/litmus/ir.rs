@@ -405,7 +405,7 @@ pub enum Instr {
     },
     /// `bar.warp.sync membermask`: a barrier among the lanes of the executing thread's warp
     /// named by `mask` (bit `i`: lane `i`, see [`Program::lane`]), which also orders memory
-    /// among them (PTX ISA, *bar.warp.sync*: it "also guarantee[s] memory ordering among threads
+    /// among them (PTX ISA, *bar.warp.sync*: it "also guarantee\[s\] memory ordering among threads
     /// participating in barrier. Thus, threads within warp that wish to communicate via memory
     /// can store to memory, execute bar.warp.sync, and then safely read values stored by other
     /// threads in warp"). The executing lane is in the mask, and every lane in it must arrive:

@@ -82,38 +82,23 @@ pub fn walk_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<std::io::Error>) {
     let mut errors = Vec::new();
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    let mut once = |path: PathBuf, out: &mut Vec<PathBuf>| {
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.insert(key) {
-            out.push(path);
-        }
-    };
     for p in paths {
         if !p.is_dir() {
-            once(p.clone(), &mut out);
+            if crate::input::first_visit(&mut seen, p) {
+                out.push(p.clone());
+            }
             continue;
         }
-        let walk = walkdir::WalkDir::new(p)
-            .follow_links(true)
-            .sort_by_file_name();
-        for entry in walk {
-            let entry = match entry {
-                Ok(entry) => entry,
-                // A cycle through a link: its directory is being walked already.
-                Err(e) if e.loop_ancestor().is_some() => continue,
-                Err(e) => {
-                    let at = e.path().unwrap_or(p).display().to_string();
-                    let io = e
-                        .into_io_error()
-                        .unwrap_or_else(|| std::io::Error::other("cannot walk this directory"));
-                    errors.push(std::io::Error::new(io.kind(), format!("{at}: {io}")));
-                    continue;
+        for entry in crate::input::walk(p, &mut seen) {
+            match entry {
+                Ok(entry)
+                    if entry.file_type().is_file()
+                        && entry.path().extension().is_some_and(|x| x == "litmus") =>
+                {
+                    out.push(entry.into_path())
                 }
-            };
-            if entry.file_type().is_file()
-                && entry.path().extension().is_some_and(|x| x == "litmus")
-            {
-                once(entry.into_path(), &mut out);
+                Ok(_) => {}
+                Err(e) => errors.push(e),
             }
         }
     }

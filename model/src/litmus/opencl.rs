@@ -19,7 +19,7 @@
 //! ```
 //!
 //! A test keeps its C text as a small syntax tree ([`ast`]): the printer ([`print_kernels`])
-//! prints it back, and the parser ([`parse`]) reads it and lowers it ([`lower`]) to the IR
+//! prints it back, and the parser (`parse`) reads it and lowers it (`lower`) to the IR
 //! every engine reads, each statement annotated with an [`OpenClOp`] saying what it is in
 //! OpenCL.
 

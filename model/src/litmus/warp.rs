@@ -1,7 +1,7 @@
 //! Warp-level register exchanges: `shfl.sync`, `vote.sync` and `match.sync`.
 //!
 //! A lane of a warp hands a register value to other lanes without memory (PTX ISA,
-//! *shfl.sync*: it "exchange[s] register data between threads of a warp"; *vote.sync*: it
+//! *shfl.sync*: it "exchange\[s\] register data between threads of a warp"; *vote.sync*: it
 //! performs "a reduction of the source predicate across all non-exited threads in
 //! membermask"; *match.sync*: it "performs broadcast and compare of operand a across all
 //! non-exited threads in membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause

@@ -4,6 +4,7 @@
 
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::cat::CatModel;
+use scopecheck_model::expected::Expected;
 use scopecheck_model::litmus::{parse, parse_file, print, Program};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,31 +38,22 @@ fn verdict(p: &Program, model: &Model, races: bool) -> Result<bool, String> {
 /// and prints each disagreement.
 pub fn agreement(shared: &Path, suite: &str, columns: &[Column]) -> Vec<(String, usize, usize)> {
     let dir = shared.join("oracle").join(suite);
-    let csv = std::fs::read_to_string(dir.join("expected.csv")).expect("expected.csv");
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
-    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let table = Expected::read(&dir.join("expected.csv")).unwrap_or_else(|e| panic!("{e}"));
     let mut out = Vec::new();
     for &(column, model_name, races) in columns {
-        let col = header
-            .iter()
-            .position(|h| *h == column)
+        let col = table
+            .column(column)
             .unwrap_or_else(|| panic!("column {column}"));
         let model = Model::Cat(Arc::new(CatModel::builtin(model_name).expect("built in")));
         let (mut agree, mut total) = (0, 0);
-        for row in &rows {
-            let expected = match row.get(col).copied() {
-                Some("1") => true,
-                Some("0") => false,
-                _ => continue,
-            };
+        for (test, expected) in table.verdicts(col) {
             total += 1;
-            let path = dir.join("tests").join(row[0]);
+            let path = dir.join("tests").join(test);
             let p = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
             match verdict(&p, &model, races) {
                 Ok(v) if v == expected => agree += 1,
-                Ok(v) => println!("  {column}: {} expected {expected}, got {v}", row[0]),
-                Err(e) => println!("  {column}: {} error {e}", row[0]),
+                Ok(v) => println!("  {column}: {test} expected {expected}, got {v}"),
+                Err(e) => println!("  {column}: {test} error {e}"),
             }
         }
         println!("{column}: {agree}/{total} agree with Dartagnan");

@@ -64,6 +64,21 @@ pub trait Checker {
     /// conflicting accesses neither morally strong nor ordered by causality; Tile IR, where they
     /// are undefined behaviour: the same with happens-before).
     fn races(&self, ev: &Events, x: &Dynamic<'_>) -> Rel;
+    /// The flags a consistent execution raises, as a bit set: bit `i` for the `i`-th of
+    /// [`Checker::flag_names`] (a model's 64th and later flags share bit 63).
+    fn raised(&self, ev: &Events, x: &Dynamic<'_>) -> u64;
+    /// The names of the model's flags (`flag ... as NAME`), in the order of the model text.
+    fn flag_names(&self) -> Vec<&'static str>;
+}
+
+/// The names of the flags in `mask` ([`Checker::raised`]), in the order of `names`.
+pub fn flag_names_in(names: &[&'static str], mask: u64) -> Vec<&'static str> {
+    names
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| mask & (1 << i.min(63)) != 0)
+        .map(|(_, &name)| name)
+        .collect()
 }
 
 /// The model's checker for these events.
