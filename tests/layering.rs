@@ -84,6 +84,20 @@ const KNOWN: &[(&str, &[&str])] = &[
     // report through them (grew by `cuda_check` on 2026-11-27).
     ("src", &["bugs", "cli::check", "cuda_check"]),
     ("src", &["cli::litmus", "cli::liveness"]),
+    // The async harness generator (2026-11-27, issue 32): `emit` dispatches to the async and
+    // CTA-barrier emitters, which call back into `emit`/`harness` helpers. Debt for issue 28:
+    // move the shared helpers below all emitters.
+    (
+        "gpu-validate/src",
+        &[
+            "codegen::asyncops",
+            "codegen::ctabar",
+            "codegen::emit",
+            "codegen::harness",
+            "codegen::shared",
+            "codegen::support",
+        ],
+    ),
 ];
 
 /// The crates' source roots, relative to the workspace root.

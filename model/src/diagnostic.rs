@@ -2,7 +2,7 @@
 //! range an error covers underlined, drawn by [`ariadne`] (a maintained diagnostics crate; chosen
 //! over `miette` and `codespan-reporting` because it renders a report from a plain source string
 //! and a range with no trait plumbing, and keeps its output stable without color). The litmus
-//! front ends ([`crate::litmus::error`]) and the cat models ([`crate::cat::CatError`]) both draw
+//! front ends (`litmus/error.rs`) and the cat models (`cat/mod.rs`) both draw
 //! their snippets here.
 
 use ariadne::{Config, Label, Report, ReportKind, Source};
