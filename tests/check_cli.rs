@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod runner;
+use runner::slow_program;
+
 fn scopecheck(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))
         .args(args)
@@ -172,28 +175,6 @@ fn all_failures_lists_further_distinct_failures() {
         scopecheck(&["check", "--all-failures", "--verbose", "corpus/bugs"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains(" more: "), "{stdout}");
-}
-
-/// A program whose search takes minutes: six threads of four accesses to three locations.
-fn slow_program() -> String {
-    let n = 6;
-    let head: Vec<String> = (0..n).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
-    let rows: Vec<String> = (0..4)
-        .map(|k| {
-            let cells: Vec<String> = (0..n)
-                .map(|i| match (i + k) % 2 {
-                    0 => format!("st.relaxed.gpu x{}, {}", (i + k) % 3, i + 1),
-                    _ => format!("ld.relaxed.gpu r{k}, x{}", (i + k) % 3),
-                })
-                .collect();
-            format!(" {} ;\n", cells.join(" | "))
-        })
-        .collect();
-    format!(
-        "PTX slow\n{{\nx0=0; x1=0; x2=0;\n}}\n {} ;\n{}exists (P1:r0 == 1)\n",
-        head.join(" | "),
-        rows.concat()
-    )
 }
 
 const MP: &str = "PTX MP

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod runner;
+use runner::slow_program;
+
 const MEMORY: u64 = 1 << 30;
 const KILL_AFTER: Duration = Duration::from_secs(10);
 
@@ -1029,28 +1032,6 @@ fn hostile_inputs_end_cleanly() {
     eprintln!("{} hostile inputs, {} failed", cases.len(), failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(cases.len() >= 100, "only {} cases", cases.len());
-}
-
-/// A program whose search takes minutes: six threads of four accesses to three locations.
-fn slow_program() -> String {
-    let n = 6;
-    let head: Vec<String> = (0..n).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
-    let rows: Vec<String> = (0..4)
-        .map(|k| {
-            let cells: Vec<String> = (0..n)
-                .map(|i| match (i + k) % 2 {
-                    0 => format!("st.relaxed.gpu x{}, {}", (i + k) % 3, i + 1),
-                    _ => format!("ld.relaxed.gpu r{k}, x{}", (i + k) % 3),
-                })
-                .collect();
-            format!(" {} ;\n", cells.join(" | "))
-        })
-        .collect();
-    format!(
-        "PTX slow\n{{\nx0=0; x1=0; x2=0;\n}}\n {} ;\n{}exists (P1:r0 == 1)\n",
-        head.join(" | "),
-        rows.concat()
-    )
 }
 
 #[test]

@@ -62,3 +62,25 @@ pub fn assert_underlined(err: &str, source: &str, col: usize, width: usize) {
         "underline of {col}+{width}:\n{err}"
     );
 }
+
+/// A program whose search takes minutes: six threads of four accesses to three locations.
+pub fn slow_program() -> String {
+    let n = 6;
+    let head: Vec<String> = (0..n).map(|i| format!("P{i}@cta {i},gpu 0")).collect();
+    let rows: Vec<String> = (0..4)
+        .map(|k| {
+            let cells: Vec<String> = (0..n)
+                .map(|i| match (i + k) % 2 {
+                    0 => format!("st.relaxed.gpu x{}, {}", (i + k) % 3, i + 1),
+                    _ => format!("ld.relaxed.gpu r{k}, x{}", (i + k) % 3),
+                })
+                .collect();
+            format!(" {} ;\n", cells.join(" | "))
+        })
+        .collect();
+    format!(
+        "PTX slow\n{{\nx0=0; x1=0; x2=0;\n}}\n {} ;\n{}exists (P1:r0 == 1)\n",
+        head.join(" | "),
+        rows.concat()
+    )
+}
