@@ -17,6 +17,7 @@ pub mod oracle;
 pub mod outcome;
 pub mod record;
 pub mod runner;
+pub mod session;
 pub mod shapes;
 pub mod tune;
 
