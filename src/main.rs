@@ -22,9 +22,8 @@ macro_rules! eprintln {
 }
 
 mod budget;
-mod bugs;
+mod check;
 mod cli;
-mod cuda_check;
 mod cuda_corpus;
 mod interrupt;
 mod output;

@@ -80,10 +80,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("model/src", &["ptx::decode", "ptx::decode::operand"]),
     ("model/src", &["ptx::error", "ptx::parse"]),
     ("model/src", &["ptx::parse::module", "ptx::parse::stmt"]),
-    // `Outcome`/`Status` live in the CLI file that prints them; bug models and CUDA kernels
-    // report through them (grew by `cuda_check` on 2026-11-27).
-    ("src", &["bugs", "cli::check", "cuda_check"]),
-    ("src", &["cli::litmus", "cli::liveness"]),
     // The async harness generator (2026-11-27, issue 32): `emit` dispatches to the async and
     // CTA-barrier emitters, which call back into `emit`/`harness` helpers. Debt for issue 28:
     // move the shared helpers below all emitters.

@@ -321,7 +321,14 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<De
         ));
     }
     if args.liveness {
-        return super::liveness::decide(file, &src, &program, args).map(|verdict| {
+        let ask = super::liveness::Ask {
+            model: &args.model,
+            unroll: args.unroll,
+            progress: args.progress,
+            dot: args.dot.as_deref(),
+            json: args.json,
+        };
+        return super::liveness::decide(file, &src, &program, &ask).map(|verdict| {
             Decided::Liveness {
                 bounded: verdict == Verdict::Bounded,
             }

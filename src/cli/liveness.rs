@@ -6,8 +6,8 @@
 //! `"terminates": bool`, `"verdict"` and `"bounded": bool`; `--dot DIR`: the hanging execution
 //! with the iteration marked.
 
-use super::litmus::Args;
 use scopecheck_model::axiomatic::liveness::{self, Cut, Fate, Hang, Options, Progress, Verdict};
+use scopecheck_model::axiomatic::Model;
 use scopecheck_model::litmus::{LitmusError, Program};
 use serde::Serialize;
 use std::path::Path;
@@ -44,8 +44,22 @@ struct Report<'a> {
     seconds: f64,
 }
 
+/// What `litmus --liveness` asks of one test (from the `litmus` command's arguments).
+pub struct Ask<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// Loop unrolling bound.
+    pub unroll: u32,
+    /// The progress model.
+    pub progress: Progress,
+    /// `--dot DIR`: write a hang's graph there.
+    pub dot: Option<&'a Path>,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
 /// Decides and reports one parsed test; returns the verdict.
-pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<Verdict, String> {
+pub fn decide(file: &Path, src: &str, p: &Program, args: &Ask) -> Result<Verdict, String> {
     let name = file.display().to_string();
     let opts = Options {
         unroll: args.unroll,
@@ -56,7 +70,7 @@ pub fn decide(file: &Path, src: &str, p: &Program, args: &Args) -> Result<Verdic
     let verdict = liveness::liveness(p, args.model.clone(), &opts)
         .map_err(|e| LitmusError::at(&name, src, e.span, e.message).to_string())?;
     let seconds = start.elapsed().as_secs_f64();
-    if let (Some(dir), Some(hang)) = (&args.dot, &verdict.hang) {
+    if let (Some(dir), Some(hang)) = (args.dot, &verdict.hang) {
         let stem = file
             .file_stem()
             .map_or("test".into(), |s| s.to_string_lossy().into_owned());

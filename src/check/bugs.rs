@@ -1,12 +1,12 @@
 //! The corpus's bug-reproduction kernel models (`corpus/bugs/`), compiled into the CLI so that
 //! `scopecheck check corpus/` runs them next to the litmus tests.
 
-#[path = "../corpus/bugs/mod.rs"]
+#[path = "../../corpus/bugs/mod.rs"]
 mod corpus;
 
 pub use corpus::{all, BugCase};
 
-use crate::cli::check::{Outcome, Status};
+use super::outcome::{Outcome, Status};
 use scopecheck_model::kernel::{Checker, Report};
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 //! its exit status and failure kind are compared with the row's expectation; a failure's trace
 //! must name a line of the source file (the `.cu`).
 
-use crate::cli::check::{Outcome, Status};
+use super::outcome::{Outcome, Status};
 use crate::cuda_corpus::Row;
 use std::time::{Duration, Instant};
 
