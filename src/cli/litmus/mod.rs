@@ -11,22 +11,21 @@
 
 use scopecheck_model::axiomatic::liveness::{Progress, Verdict};
 use scopecheck_model::axiomatic::{
-    allowed_among, analyze, condition_holds_on, dot, filter_admits, Analysis, FinalMemory,
-    FinalState, Model, Options, Progress as Reporter, Report as ProgressReport, Stop,
+    analyze, dot, Model, Options, Progress as Reporter, Report as ProgressReport,
 };
 use scopecheck_model::cat::registry;
-use scopecheck_model::differential::runtime_unmodelled;
+use scopecheck_model::differential::reached::RuntimeStates;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::error::render as litmus_errors;
-use scopecheck_model::litmus::print::{prop, Level};
-use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError, Program};
-use scopecheck_model::runtime::litmus::{explore_states, Options as RuntimeOptions};
-use serde::Serialize;
-use std::collections::BTreeSet;
+use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod print;
+
+use print::{print_human, write_dot, Report};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -100,128 +99,6 @@ pub enum Format {
     Herd,
     /// One JSON object per test and line.
     Json,
-}
-
-/// The `--json` line of one test.
-#[derive(Serialize)]
-struct Report<'a> {
-    test: &'a str,
-    file: String,
-    model: &'a str,
-    condition: &'static str,
-    holds: bool,
-    states: Vec<&'a scopecheck_model::axiomatic::FinalState>,
-    bounded: bool,
-    /// Why the search stopped early (`timeout`, `max-executions`), if it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stopped: Option<Stop>,
-    seconds: f64,
-    /// Executions with a data race (undefined behaviour); Tile IR only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    racy_executions: Option<u64>,
-    /// With `--races`: no consistent execution has a data race.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    race_free: Option<bool>,
-    /// With `--runtime`: the final states the operational runtime reaches.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    runtime: Option<&'a RuntimeStates>,
-}
-
-/// What the operational runtime reaches on a test (`--runtime`).
-#[derive(Serialize)]
-struct RuntimeStates {
-    reached: BTreeSet<FinalState>,
-    /// Reached, but forbidden by the model: an engine disagreement.
-    forbidden: Vec<FinalState>,
-    /// Every execution explored (not cut by the search budget, a deadlock or the unroll bound).
-    complete: bool,
-    /// Allowed states the runtime does not reach: the runtime never lets a load read a store
-    /// that is not yet executed (load buffering), so these are outside what it can verify.
-    unreached: usize,
-    configurations: u64,
-    /// Seconds the runtime's exploration took (part of the test's `Time`).
-    seconds: f64,
-    /// Why the runtime was not compared, if it was not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    skipped: Option<String>,
-}
-
-impl RuntimeStates {
-    /// `allowed` is the model's analysis; when it lists only some allowed states (stopped by
-    /// its budget, or `--condition-only`), the reached states it does not list are decided by
-    /// the model one by one ([`allowed_among`], without the budget): a state is called
-    /// forbidden only when the model has been asked about it.
-    fn explore(p: &Program, model: &Model, opts: &Options, allowed: &Analysis) -> RuntimeStates {
-        let mut out = RuntimeStates {
-            reached: BTreeSet::new(),
-            forbidden: Vec::new(),
-            complete: false,
-            unreached: 0,
-            configurations: 0,
-            seconds: 0.0,
-            skipped: None,
-        };
-        let partial = allowed_listed_partially(opts, allowed);
-        let start = Instant::now();
-        if let Some(why) = runtime_unmodelled(p) {
-            out.skipped = Some(why.to_string());
-            return out;
-        }
-        let mut o = explore_states(p, &RuntimeOptions::default());
-        out.seconds = start.elapsed().as_secs_f64();
-        // The runtime reports every location; compare the ones the analysis reports.
-        o.states = std::mem::take(&mut o.states)
-            .into_iter()
-            .map(|s| s.reported(p, FinalMemory::Condition))
-            .collect();
-        if let Some(e) = o.error {
-            out.skipped = Some(e);
-            return out;
-        }
-        let allowed: BTreeSet<&FinalState> = allowed.states.iter().map(|s| &s.state).collect();
-        // States the test's `filter` leaves out are not compared, as the model's are not.
-        let o_states: BTreeSet<FinalState> = o
-            .states
-            .into_iter()
-            .filter(|s| filter_admits(p, s))
-            .collect();
-        let mut unlisted: BTreeSet<FinalState> = o_states
-            .iter()
-            .filter(|s| !allowed.contains(s))
-            .cloned()
-            .collect();
-        if partial && !unlisted.is_empty() {
-            let exact = Options {
-                condition_only: false,
-                timeout: None,
-                max_executions: None,
-                progress: None,
-                ..opts.clone()
-            };
-            match allowed_among(p, model.clone(), &exact, &unlisted) {
-                Ok(also) => unlisted.retain(|s| !also.contains(s)),
-                Err(e) => {
-                    out.skipped = Some(format!(
-                        "the model cannot decide the runtime's states: {}",
-                        e.message
-                    ));
-                    return out;
-                }
-            }
-        }
-        out.forbidden = unlisted.into_iter().collect();
-        out.unreached = allowed.iter().filter(|s| !o_states.contains(s)).count();
-        out.reached = o_states;
-        out.complete = o.complete;
-        out.configurations = o.configurations;
-        out
-    }
-}
-
-/// Whether the analysis lists only some of the allowed states: its search stopped at a budget,
-/// or it was asked to decide the condition only.
-fn allowed_listed_partially(opts: &Options, a: &Analysis) -> bool {
-    opts.condition_only || a.stopped.is_some()
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -420,128 +297,4 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<De
     Ok(Decided::Runtime {
         agree: runtime.is_none_or(|r| r.forbidden.is_empty()),
     })
-}
-
-fn condition_text(p: &Program) -> String {
-    format!(
-        "{} ({})",
-        p.condition.quantifier.keyword(),
-        prop(p, &p.condition.prop, Level::Or)
-    )
-}
-
-fn print_human(
-    p: &Program,
-    file: &str,
-    model: &Model,
-    a: &Analysis,
-    runtime: Option<&RuntimeStates>,
-    seconds: f64,
-    show_races: bool,
-) {
-    println!("Test {} ({file}) under {model}", p.name);
-    println!("States {}", a.states.len());
-    if a.states.is_empty() {
-        println!("  (no execution runs to its end: every candidate is forbidden or deadlocks)");
-    }
-    for s in &a.states {
-        let mark = if condition_holds_on(p, &s.state) {
-            " *"
-        } else {
-            ""
-        };
-        let reached = match runtime {
-            Some(r) if r.reached.contains(&s.state) => "  [runtime]",
-            _ => "",
-        };
-        println!("  {:>6} x  {}{mark}{reached}", s.witnesses, s.state);
-    }
-    // herd7's verdict: `Ok` when the condition validates (exists: some state satisfies the
-    // proposition; ~exists: none does; forall: all do), `No` otherwise.
-    println!("{}", if a.holds { "Ok" } else { "No" });
-    let why = match a.stopped {
-        Some(Stop::Interrupted) => {
-            " (interrupted: bounded, the states found before the signal)".to_string()
-        }
-        Some(stop) => {
-            format!(" (bounded: the search stopped at its {stop} budget; states found so far)")
-        }
-        None if a.bounded => " (bounded: loops cut at the unroll bound)".to_string(),
-        None => String::new(),
-    };
-    let verdict = if a.holds { "holds" } else { "does not hold" };
-    println!("Condition {} {verdict}{why}", condition_text(p));
-    if show_races {
-        println!(
-            "Data races in {} of {} executions{}",
-            a.racy_executions,
-            a.executions,
-            if a.racy_executions > 0 && *model == Model::TileIr {
-                " (undefined behaviour)"
-            } else {
-                ""
-            }
-        );
-        println!(
-            "{}",
-            if a.racy_executions == 0 {
-                "Race-free: no consistent execution has a data race"
-            } else {
-                "Racy: some consistent execution has a data race"
-            }
-        );
-    }
-    if let Some(r) = runtime {
-        print_runtime(model, a, r);
-    }
-    // With `--runtime`, `Time` includes the runtime's exploration, shown in parentheses.
-    let of_runtime = runtime.map_or(String::new(), |r| format!(" (runtime {:.4} s)", r.seconds));
-    println!(
-        "Executions {}  Time {seconds:.4} s{of_runtime}",
-        a.executions
-    );
-    println!();
-}
-
-fn print_runtime(model: &Model, a: &Analysis, r: &RuntimeStates) {
-    if let Some(why) = &r.skipped {
-        println!("Runtime: {why}");
-        return;
-    }
-    let extent = if r.complete {
-        "exhaustive"
-    } else {
-        "bounded: the search was cut short"
-    };
-    println!(
-        "Runtime reaches {} of {} allowed states ({extent}, {} configurations)",
-        r.reached.len() - r.forbidden.len(),
-        a.states.len(),
-        r.configurations
-    );
-    if r.unreached > 0 {
-        println!(
-            "Runtime cannot reach {} allowed state(s): its verdicts cover executions without \
-             load buffering (a load never reads a store not yet executed)",
-            r.unreached
-        );
-    }
-    if !r.forbidden.is_empty() {
-        println!(
-            "Runtime reaches {} state(s) {model} forbids (an engine disagreement):",
-            r.forbidden.len()
-        );
-        for s in &r.forbidden {
-            println!("  {s}");
-        }
-    }
-}
-
-/// `DIR/<file stem>.dot`: a witness of a state satisfying the proposition when there is one
-/// (the interesting execution), else of the first allowed state.
-fn write_dot(path: &Path, p: &Program, model: &Model, a: &Analysis) -> Result<(), String> {
-    let Some(text) = dot::render_analysis(p, model, a) else {
-        return Ok(());
-    };
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
