@@ -29,6 +29,7 @@
 //! axiomatic engine looks for those and not for every allowed state
 //! ([`axiomatic::allowed_among`]); a disagreement is reported with every allowed state.
 
+pub mod campaign;
 pub mod reached;
 pub mod sc;
 

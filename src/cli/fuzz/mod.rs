@@ -11,18 +11,18 @@
 //! directory), as generated, before it is shrunk or reported; then its seed and the command
 //! that reproduces it are printed on a line of their own, and again in the closing summary.
 
-use scopecheck_model::differential::{
-    check, finding_file, shrink, uses_bulk_copies, uses_cluster_barriers, uses_hopper, Finding,
-    Options,
-};
-use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
-use scopecheck_model::litmus::{print, Program};
+mod gpu;
+
+use scopecheck_model::differential::campaign::{self, Campaign, Message, Report};
+use scopecheck_model::differential::Options;
+use scopecheck_model::litmus::arbitrary::Limits;
+use scopecheck_model::litmus::print;
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(clap::Args)]
@@ -101,43 +101,10 @@ struct JsonSummary {
     interrupted: bool,
 }
 
-/// What the worker counts as it goes (read by the main thread once a second: waking it for
-/// every program would cost more than some programs take).
-#[derive(Default)]
-struct Counts {
-    checked: AtomicU64,
-    incomplete: AtomicU64,
-    /// Programs with Hopper features (`differential::uses_hopper`), with bulk copies, and with
-    /// cluster barriers.
-    hopper: AtomicU64,
-    bulk_copies: AtomicU64,
-    cluster_barriers: AtomicU64,
-}
-
-struct Report {
-    seed: u64,
-    generated: Program,
-    shrunk: Program,
-    finding: Finding,
-}
-
-/// What a worker tells the main thread.
-enum Message {
-    /// A finding, already saved (as generated) at `path`; shrinking follows.
-    Found {
-        seed: u64,
-        summary: String,
-        path: PathBuf,
-    },
-    /// The finding shrunk (and saved again, shrunk).
-    Shrunk(Box<Report>),
-    /// A finding could not be saved.
-    Unsaved(String),
-}
-
 /// The directory findings are saved into when `--save` is not given.
 const DEFAULT_SAVE: &str = "fuzz-findings";
 
+/// `scopecheck fuzz`.
 pub fn run(args: Args) -> ExitCode {
     let first = args.seed.unwrap_or_else(|| {
         SystemTime::now()
@@ -145,7 +112,7 @@ pub fn run(args: Args) -> ExitCode {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     if let (true, Some(dir), Some(n)) = (args.gpu, &args.save, args.programs) {
-        return gpu_programs(first, n, dir);
+        return gpu::programs(first, n, dir);
     }
     let limits = Limits {
         max_events: args.max_events as usize,
@@ -170,69 +137,16 @@ pub fn run(args: Args) -> ExitCode {
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_SAVE));
     let reproduce = reproduce_command(&args);
-    let (tx, rx) = mpsc::channel::<Message>();
-    let counts = Arc::new(Counts::default());
-    let per_worker: Arc<Vec<AtomicU64>> = Arc::new((0..jobs).map(|_| AtomicU64::new(0)).collect());
-    let limit = args.programs;
-    // Worker k checks the seeds first + k, first + k + jobs, … (all of them below `limit` programs
-    // together). Detached: at the deadline the process ends with them still inside a program.
-    for k in 0..jobs {
-        let (tx, counts, per_worker) = (tx.clone(), Arc::clone(&counts), Arc::clone(&per_worker));
-        let opts = opts.clone();
-        let save = save.clone();
-        let reproduce = reproduce.clone();
-        std::thread::spawn(move || {
-            let mut i = k;
-            while limit.is_none_or(|n| i < n) {
-                let found = |seed: u64, generated: &Program, finding: &Finding| {
-                    let message = match save_finding(&save, seed, generated, finding, &reproduce) {
-                        Ok(path) => Message::Found {
-                            seed,
-                            summary: finding.to_string(),
-                            path,
-                        },
-                        Err(e) => Message::Unsaved(e),
-                    };
-                    tx.send(message).is_ok()
-                };
-                match differential(first.wrapping_add(i), &limits, &opts, found) {
-                    Ok(checked) => {
-                        counts
-                            .incomplete
-                            .fetch_add(u64::from(!checked.complete), Relaxed);
-                        counts.hopper.fetch_add(u64::from(checked.hopper), Relaxed);
-                        counts
-                            .bulk_copies
-                            .fetch_add(u64::from(checked.bulk_copies), Relaxed);
-                        counts
-                            .cluster_barriers
-                            .fetch_add(u64::from(checked.cluster_barriers), Relaxed);
-                        counts.checked.fetch_add(1, Relaxed);
-                    }
-                    Err(None) => return,
-                    Err(Some(report)) => {
-                        let saved = save_finding(
-                            &save,
-                            report.seed,
-                            &report.shrunk,
-                            &report.finding,
-                            &reproduce,
-                        );
-                        let message = match saved {
-                            Ok(_) => Message::Shrunk(report),
-                            Err(e) => Message::Unsaved(e),
-                        };
-                        if tx.send(message).is_err() {
-                            return;
-                        }
-                    }
-                }
-                per_worker[k as usize].fetch_add(1, Relaxed);
-                i += jobs;
-            }
-        });
-    }
-    drop(tx);
+    let running = campaign::start(&Campaign {
+        first,
+        jobs,
+        programs: args.programs,
+        limits,
+        options: opts,
+        save: save.clone(),
+        reproduce: reproduce.clone(),
+    });
+    let (rx, counts, per_worker) = (running.messages, running.counts, running.per_worker);
 
     let tty = std::io::stderr().is_terminal();
     let start = Instant::now();
@@ -369,74 +283,12 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// A program the engines agreed on.
-struct Checked {
-    /// The runtime explored it completely.
-    complete: bool,
-    hopper: bool,
-    bulk_copies: bool,
-    cluster_barriers: bool,
-}
-
-/// Checks the program of one seed: what it was, or the finding, shrunk (`Err(None)`: `found`,
-/// told of the finding before the shrinking, asked to stop).
-fn differential(
-    seed: u64,
-    limits: &Limits,
-    opts: &Options,
-    found: impl Fn(u64, &Program, &Finding) -> bool,
-) -> Result<Checked, Option<Box<Report>>> {
-    let generated = from_seed_with(seed, limits);
-    match check(&generated, opts) {
-        Ok(agreement) => Ok(Checked {
-            complete: agreement.runtime_complete,
-            hopper: uses_hopper(&generated),
-            bulk_copies: uses_bulk_copies(&generated),
-            cluster_barriers: uses_cluster_barriers(&generated),
-        }),
-        Err(finding) => {
-            if !found(seed, &generated, &finding) {
-                return Err(None);
-            }
-            let kind = std::mem::discriminant(&finding);
-            let shrunk = shrink(&generated, |c| {
-                check(c, opts).is_err_and(|f| std::mem::discriminant(&f) == kind)
-            });
-            let finding = check(&shrunk, opts).err().unwrap_or(finding);
-            Err(Some(Box::new(Report {
-                seed,
-                generated,
-                shrunk,
-                finding,
-            })))
-        }
-    }
-}
-
 /// Prints a shrunk finding (saved already).
 fn show(r: &Report) {
     println!("finding at seed {} shrunk: {}", r.seed, r.finding);
     if r.shrunk != r.generated {
         println!("--- shrunk from:\n{}", print(&r.generated));
     }
-}
-
-/// Writes a finding as `DIR/fuzz-seed-SEED.litmus` (the record `corpus/fuzz-findings` keeps).
-fn save_finding(
-    dir: &Path,
-    seed: u64,
-    p: &Program,
-    finding: &Finding,
-    reproduce: &str,
-) -> Result<PathBuf, String> {
-    let name = format!("fuzz-seed-{seed}");
-    let origin = reproduce.replace("SEED", &seed.to_string());
-    let text = finding_file(p, &name, finding, &origin);
-    let path = dir.join(format!("{name}.litmus"));
-    std::fs::create_dir_all(dir)
-        .and_then(|_| std::fs::write(&path, text))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
 }
 
 /// The command that checks one seed's program again, with the options that shape the program
@@ -456,63 +308,4 @@ fn reproduce_command(args: &Args) -> String {
         cmd += &format!(" --runtime-configurations {}", args.runtime_configurations);
     }
     cmd
-}
-
-/// Why the GPU harness generator refuses `p`, if it does.
-#[cfg(feature = "gpu")]
-fn harness_refuses(p: &Program) -> Result<(), String> {
-    scopecheck_gpu::codegen::generate(p)
-        .map(drop)
-        .map_err(|e| e.to_string())
-}
-
-/// `--gpu`: the GPU fuzzer's programs of seeds `first ..` into `dir`, each checked against the
-/// harness generator (which refuses what the GPU cannot run as the model judges it).
-fn gpu_programs(first: u64, n: u64, dir: &Path) -> ExitCode {
-    #[cfg(not(feature = "gpu"))]
-    {
-        let _ = (first, n, dir);
-        eprintln!("{}", super::NO_GPU.replace("{what}", "fuzz --gpu"));
-        ExitCode::from(2)
-    }
-    #[cfg(feature = "gpu")]
-    gpu_programs_checked(first, n, dir)
-}
-
-#[cfg(feature = "gpu")]
-fn gpu_programs_checked(first: u64, n: u64, dir: &Path) -> ExitCode {
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("scopecheck fuzz: {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
-    let (mut written, mut warps, mut refused) = (0u64, 0u64, 0u64);
-    for seed in (0..n).map(|i| first.wrapping_add(i)) {
-        let mut p = from_seed_with(seed, &Limits::gpu());
-        p.name = format!("gpu-{seed}");
-        if let Err(e) = harness_refuses(&p) {
-            refused += 1;
-            println!(
-                "seed {seed}: the GPU harness refuses it: {e}\n{}",
-                print(&p)
-            );
-            continue;
-        }
-        let path = dir.join(format!("{}.litmus", p.name));
-        if let Err(e) = std::fs::write(&path, print(&p)) {
-            eprintln!("scopecheck fuzz: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-        written += 1;
-        warps += u64::from(p.uses_warps());
-    }
-    eprintln!(
-        "scopecheck fuzz --gpu: wrote {written} programs from seed {first} into {} ({warps} with warp-level instructions), {refused} refused by the harness; run them with `scopecheck gpu {}`",
-        dir.display(),
-        dir.display()
-    );
-    if refused == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
 }
