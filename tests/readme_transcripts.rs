@@ -18,7 +18,9 @@
 //! - ` ```LANG skip: REASON `: not run here (a GPU run, an installation, CI itself): reported as
 //!   ignored, with the reason, never as passed.
 //!
-//! Any other block fails, so that no block goes unchecked.
+//! Any other block fails, so that no block goes unchecked. One more trial per page, `FILE links`,
+//! checks that every relative link names a file of the repository and, into a Markdown page, one
+//! of its headings (GitHub's and mdBook's anchors).
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -390,6 +392,72 @@ fn dependency_lines(block: &Block) -> Result<(), String> {
     Ok(())
 }
 
+/// GitHub's and mdBook's anchor of a heading: lower case, spaces to `-`, punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a page's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// Every relative link `](PATH#ANCHOR)` of `page` names a file of the repository and, with an
+/// anchor into a Markdown page, one of its headings.
+fn links_resolve(page: &str, text: &str) -> Result<(), String> {
+    let dir = Path::new(page).parent().unwrap_or(Path::new(""));
+    let mut broken = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for piece in line.split("](").skip(1) {
+            let Some(target) = piece.split(')').next() else {
+                continue;
+            };
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let file = if path.is_empty() {
+                repo_root().join(page)
+            } else {
+                repo_root().join(dir).join(path)
+            };
+            if !file.exists() {
+                broken.push(format!("{page}:{}: `{target}`: no such file", i + 1));
+                continue;
+            }
+            if !fragment.is_empty() && (path.is_empty() || path.ends_with(".md")) {
+                let linked = std::fs::read_to_string(&file).unwrap_or_default();
+                if !anchors(&linked).iter().any(|a| a == fragment) {
+                    broken.push(format!("{page}:{}: `{target}`: no such heading", i + 1));
+                }
+            }
+        }
+    }
+    if broken.is_empty() {
+        Ok(())
+    } else {
+        Err(broken.join("\n"))
+    }
+}
+
 /// The trial that checks `block`.
 fn trial(block: Block) -> Trial {
     let name = block.at();
@@ -458,6 +526,10 @@ fn main() {
     for page in pages() {
         let text = std::fs::read_to_string(repo_root().join(&page))
             .unwrap_or_else(|e| panic!("{page}: {e}"));
+        let (name, links_page, links_text) = (format!("{page} links"), page.clone(), text.clone());
+        trials.push(Trial::test(name, move || {
+            links_resolve(&links_page, &links_text).map_err(Failed::from)
+        }));
         match blocks(&page, &text) {
             Ok(found) => trials.extend(found.into_iter().map(trial)),
             Err(e) => trials.push(Trial::test(page, move || Err(e.into()))),
