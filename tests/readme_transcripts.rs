@@ -20,7 +20,8 @@
 //!
 //! Any other block fails, so that no block goes unchecked. One more trial per page, `FILE links`,
 //! checks that every relative link names a file of the repository and, into a Markdown page, one
-//! of its headings (GitHub's and mdBook's anchors).
+//! of its headings (GitHub's and mdBook's anchors); one more, that `docs/SUMMARY.md` lists every
+//! page.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -458,6 +459,23 @@ fn links_resolve(page: &str, text: &str) -> Result<(), String> {
     }
 }
 
+/// The book's table of contents, `docs/SUMMARY.md`, links every page of `docs/` (mdBook leaves
+/// out a page it does not list).
+fn summary_lists_every_page(pages: &[String]) -> Result<(), String> {
+    let summary = std::fs::read_to_string(repo_root().join("docs/SUMMARY.md"))
+        .map_err(|e| format!("docs/SUMMARY.md: {e}"))?;
+    let missing: Vec<&str> = pages
+        .iter()
+        .filter_map(|p| p.strip_prefix("docs/"))
+        .filter(|p| *p != "SUMMARY.md" && !summary.contains(&format!("]({p})")))
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("docs/SUMMARY.md: no entry for {missing:?}"))
+    }
+}
+
 /// The trial that checks `block`.
 fn trial(block: Block) -> Trial {
     let name = block.at();
@@ -522,8 +540,12 @@ fn pages() -> Vec<String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = Vec::new();
-    for page in pages() {
+    let pages = pages();
+    let listed = pages.clone();
+    let mut trials = vec![Trial::test("docs/SUMMARY.md lists every page", move || {
+        summary_lists_every_page(&listed).map_err(Failed::from)
+    })];
+    for page in pages {
         let text = std::fs::read_to_string(repo_root().join(&page))
             .unwrap_or_else(|e| panic!("{page}: {e}"));
         let (name, links_page, links_text) = (format!("{page} links"), page.clone(), text.clone());
