@@ -14,8 +14,11 @@
 pub mod axiomatic;
 pub mod cat;
 pub mod diagnostic;
+// The book's Rust examples (docs/*.md), run by `cargo test --doc`; the kernel API needs shuttle.
 #[cfg(feature = "shuttle")]
 pub mod differential;
+#[cfg(all(doctest, feature = "shuttle"))]
+mod docs;
 #[cfg(feature = "shuttle")]
 #[allow(missing_docs)]
 pub mod engine;

@@ -1,5 +1,5 @@
-//! Warps, named barriers and voting barriers through the kernel API: the README's warp example,
-//! and each misuse the runtime reports.
+//! Warps, named barriers and voting barriers through the kernel API: the warp example of
+//! `docs/kernel-api.md`, and each misuse the runtime reports.
 
 use scopecheck_model::kernel::*;
 
