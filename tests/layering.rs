@@ -28,10 +28,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ),
     (
         "model/src",
-        &["axiomatic", "axiomatic::execution", "axiomatic::rel", "cat"],
-    ),
-    (
-        "model/src",
         &[
             "engine",
             "engine::dfs",
@@ -75,9 +71,7 @@ const KNOWN: &[(&str, &[&str])] = &[
             "kernel::warp",
         ],
     ),
-    ("model/src", &["axiomatic::enumerate", "axiomatic::values"]),
     // Added by the PTX front end (2026-11-27): a parent module whose children import it.
-    ("model/src", &["ptx::decode", "ptx::decode::operand"]),
     ("model/src", &["ptx::error", "ptx::parse"]),
     ("model/src", &["ptx::parse::module", "ptx::parse::stmt"]),
     // The async harness generator (2026-11-27, issue 32): `emit` dispatches to the async and
@@ -130,8 +124,49 @@ fn module_of(root: &Path, file: &Path) -> String {
     parts.join("::")
 }
 
-/// Every `crate::a::b`, `super::a`, `self::a` path in `text`, as its first keyword and segments.
-fn paths(text: &str) -> Vec<(&str, Vec<&str>)> {
+/// The inline modules (`mod NAME {` … `}`) of a file, as (name, byte range of the body). Braces
+/// are matched by counting, which format strings keep balanced.
+fn inline_modules(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("mod ") {
+        let at = from + i;
+        from = at + 4;
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let rest = &text[at + 4..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if len == 0 || !rest[len..].trim_start().starts_with('{') {
+            continue; // `mod name;`: a file of its own
+        }
+        let open = at + 4 + len + rest[len..].find('{').unwrap();
+        let mut depth = 0usize;
+        let mut end = text.len();
+        for (k, &b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((&rest[..len], open..end));
+    }
+    out
+}
+
+/// Every `crate::a::b`, `super::a`, `self::a` path in `text`, as its first keyword, segments and
+/// byte offset.
+fn paths(text: &str) -> Vec<(&str, Vec<&str>, usize)> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     for kw in ["crate::", "super::", "self::"] {
@@ -160,7 +195,7 @@ fn paths(text: &str) -> Vec<(&str, Vec<&str>)> {
                     None => break,
                 }
             }
-            out.push((&kw[..kw.len() - 2], segs));
+            out.push((&kw[..kw.len() - 2], segs, at));
         }
     }
     out
@@ -182,11 +217,20 @@ fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
         } else {
             module.split("::").collect()
         };
-        for (kw, segs) in paths(&text) {
+        let inline = inline_modules(&text);
+        for (kw, segs, at) in paths(&text) {
+            // Inside `mod tests { use super::*; }` the path starts from the inline module.
+            let mut within = here.clone();
+            within.extend(
+                inline
+                    .iter()
+                    .filter(|(_, body)| body.contains(&at))
+                    .map(|(name, _)| *name),
+            );
             let mut base: Vec<&str> = match kw {
                 "crate" => Vec::new(),
-                "super" => here[..here.len().saturating_sub(1)].to_vec(),
-                _ => here.clone(),
+                "super" => within[..within.len().saturating_sub(1)].to_vec(),
+                _ => within.clone(),
             };
             let mut target =
                 (kw != "self" && modules.contains_key(&base.join("::"))).then(|| base.join("::"));
@@ -309,9 +353,9 @@ fn no_new_import_circle() {
 fn the_graph_reader_resolves_paths_to_the_longest_module() {
     let p = paths("use crate::runtime::machine::Machine; use super::x; let y = self::z::w;");
     assert_eq!(p.len(), 3);
-    assert_eq!(p[0], ("crate", vec!["runtime", "machine", "Machine"]));
-    assert_eq!(p[1], ("super", vec!["x"]));
-    assert_eq!(p[2], ("self", vec!["z", "w"]));
+    assert_eq!(p[0], ("crate", vec!["runtime", "machine", "Machine"], 4));
+    assert_eq!(p[1], ("super", vec!["x"], 42));
+    assert_eq!(p[2], ("self", vec!["z", "w"], 60));
     // Inside an identifier the keyword is no path.
     assert!(paths("notcrate::x").is_empty());
     let mut g = BTreeMap::new();
@@ -319,4 +363,11 @@ fn the_graph_reader_resolves_paths_to_the_longest_module() {
     g.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
     g.insert("c".to_string(), BTreeSet::from(["a".to_string()]));
     assert_eq!(circles(&g), vec![vec!["a".to_string(), "b".to_string()]]);
+    // `super` inside an inline module is the file's own module: no edge out of the file.
+    let text = "mod kernel { use super::Row; }\nmod file;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}";
+    let inline = inline_modules(text);
+    let names: Vec<&str> = inline.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["kernel", "tests"]);
+    let (_, _, at) = paths(text)[0];
+    assert!(inline[0].1.contains(&at) && !inline[1].1.contains(&at));
 }

@@ -225,7 +225,9 @@ fn row_members<R: Row>(mut s: R) -> impl Iterator<Item = usize> {
 
 /// The row kernels, written once for either width.
 mod kernel {
-    use super::{row_members, Row};
+    // Paths name `rel` itself (not `super`, which from this inline module reads as the parent
+    // module to tests/layering.rs).
+    use crate::axiomatic::rel::{row_members, Row, Set};
 
     pub fn seq<R: Row>(a: &[R], b: &[R], out: &mut [R]) {
         for (o, &row) in out.iter_mut().zip(a) {
@@ -261,7 +263,7 @@ mod kernel {
         }
     }
 
-    pub fn restrict<R: Row>(r: &mut [R], dom: super::Set, ran: super::Set) {
+    pub fn restrict<R: Row>(r: &mut [R], dom: Set, ran: Set) {
         let ran = R::from_set(ran);
         for (i, row) in r.iter_mut().enumerate() {
             *row = if dom.contains(i) { *row & ran } else { R::ZERO };
@@ -300,7 +302,7 @@ mod kernel {
     /// Peels off events with no successor left until none remain (or a cycle blocks it).
     /// Events are visited last first and peeled at once, so relations that mostly point
     /// forward (program order, initial writes first) peel in one or two passes.
-    pub fn acyclic<R: Row>(r: &[R], all: super::Set) -> bool {
+    pub fn acyclic<R: Row>(r: &[R], all: Set) -> bool {
         let mut left = R::from_set(all);
         loop {
             let before = left;

@@ -285,7 +285,7 @@ impl<'a> Valuations<'a> {
         Some(out)
     }
 
-    /// The paths' events as traces (every read returning 0): what [`super::enumerate::Prefix`]
+    /// The paths' events as traces (every read returning 0): what `enumerate.rs`'s `Prefix`
     /// needs, which does not look at values.
     pub fn skeleton(&self) -> Vec<Trace> {
         let n = self.paths.iter().map(|path| path.events.len()).sum();
