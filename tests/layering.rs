@@ -74,20 +74,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     // Added by the PTX front end (2026-11-27): a parent module whose children import it.
     ("model/src", &["ptx::error", "ptx::parse"]),
     ("model/src", &["ptx::parse::module", "ptx::parse::stmt"]),
-    // The async harness generator (2026-11-27, issue 32): `emit` dispatches to the async and
-    // CTA-barrier emitters, which call back into `emit`/`harness` helpers. Debt for issue 28:
-    // move the shared helpers below all emitters.
-    (
-        "gpu-validate/src",
-        &[
-            "codegen::asyncops",
-            "codegen::ctabar",
-            "codegen::emit",
-            "codegen::harness",
-            "codegen::shared",
-            "codegen::support",
-        ],
-    ),
 ];
 
 /// The crates' source roots, relative to the workspace root.

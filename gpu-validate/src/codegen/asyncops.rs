@@ -3,8 +3,8 @@
 //! epilogue that shared memory and clusters need. Each litmus instruction is one `asm volatile`
 //! in its exact PTX form.
 
-use super::emit::Gen;
-use super::shared::{cluster_index, is_shared};
+use super::gen::{ident, Gen};
+use super::shared::{cluster_index, is_shared, names};
 use scopecheck_model::litmus::async_ops::{Arrival, AsyncOp, BulkCompletion, MbarrierState};
 use scopecheck_model::litmus::{Instr, LocId, LocationKind, ThreadId};
 use std::collections::BTreeSet;
@@ -12,34 +12,6 @@ use std::fmt::Write;
 
 macro_rules! emit {
     ($g:expr, $($arg:tt)*) => {{ let _ = writeln!($g.out, $($arg)*); }};
-}
-
-/// Every location an instruction names (for a bulk copy or `cp.async`: both ends, and the
-/// mbarrier of its completion).
-pub(super) fn names(i: &Instr) -> Vec<LocId> {
-    match i {
-        Instr::Load { loc, .. }
-        | Instr::Store { loc, .. }
-        | Instr::Atom { loc, .. }
-        | Instr::Red { loc, .. } => vec![*loc],
-        Instr::CpAsync { dst, src } => vec![*dst, *src],
-        Instr::Async(op) => match op {
-            AsyncOp::BulkCopy {
-                dst,
-                src,
-                completion,
-                ..
-            } => {
-                let mut v = vec![*dst, *src];
-                if let BulkCompletion::Mbarrier(b) = completion {
-                    v.push(*b);
-                }
-                v
-            }
-            other => other.mbarrier().into_iter().collect(),
-        },
-        _ => vec![],
-    }
 }
 
 /// Tries of a litmus `mbarrier.try_wait` (each a potentially blocking PTX `try_wait` with a
@@ -195,7 +167,7 @@ impl Gen<'_> {
                 scope.ptx_name(),
                 a(bar),
                 self.operand(parity),
-                super::emit::ident(&dst.0)
+                ident(&dst.0)
             ),
             // PTX ISA, cp.async.bulk: "cp.async.bulk.dst.src.completion_mechanism [dstMem],
             // [srcMem], size, [mbar]" with .dst = .shared::cluster, .src = .global or

@@ -10,8 +10,7 @@
 //! harness's `__syncthreads`), and passes `b = 32 × the litmus thread count`. So at most
 //! `15 / ids` instances share a block.
 
-use super::harness::Unsupported;
-use super::support::unsupported;
+use super::unsupported::{unsupported, Unsupported};
 use scopecheck_model::litmus::{BarrierOp, Instr, Operand, Program, ThreadId, Value};
 
 /// The litmus barriers of a program and how many instances a block may hold.

@@ -1,33 +1,20 @@
 //! The CUDA C++ text of the two kernels: one `asm volatile` per litmus instruction.
 
-use super::harness::{Observable, Spin, Unsupported};
+use super::gen::{ident, Gen};
+use super::harness::Observable;
 use super::layout::{
     value_bits, CHECK_KERNEL, STEP_LIMIT, TABLE_SLOTS, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE,
     TEST_KERNEL,
 };
-use super::shared::{ClusterShape, SharedMap};
-use super::support::{is_nc, roles_devices, unsupported};
+use super::support::{is_nc, roles_devices};
+use super::unsupported::unsupported;
+use super::unsupported::Unsupported;
 use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
 use scopecheck_model::litmus::{
-    Access, BarrierOp, Cmp, Fence, Instr, LocId, Operand, Program, Reg, RmwOp, ThreadId,
+    Access, BarrierOp, Cmp, Fence, Instr, LocId, Operand, Reg, RmwOp, ThreadId,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// A C identifier for a litmus name: letters, digits and `_` kept, anything else hex-escaped.
-pub(super) fn ident(name: &str) -> String {
-    let mut s = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            s.push(c);
-        } else if c == '_' {
-            s.push_str("__");
-        } else {
-            let _ = write!(s, "_{:x}", c as u32);
-        }
-    }
-    s
-}
 
 /// The PTX qualifiers for an RMW. PTX ISA (`atom`, `red`): "If no `.sem` is specified, `.relaxed`
 /// is assumed" and with no scope `.gpu` is, so a weak RMW runs as `atom.relaxed.gpu`; that only
@@ -49,27 +36,6 @@ pub(super) fn sem(a: &Access) -> String {
         }
         _ => "weak".to_string(),
     }
-}
-
-/// The generator: the program, what the harness records, and the text written so far.
-pub(super) struct Gen<'a> {
-    pub(super) program: &'a Program,
-    pub(super) out: String,
-    pub(super) roles: &'a [Vec<ThreadId>],
-    pub(super) slots: usize,
-    pub(super) saved: &'a [(ThreadId, Reg)],
-    pub(super) locations: &'a [LocId],
-    pub(super) observables: &'a [Observable],
-    pub(super) spins: &'a [Spin],
-    pub(super) warp_lanes: bool,
-    /// Which locations live in shared memory, and where.
-    pub(super) shared: &'a SharedMap,
-    /// The cluster launch, for a program with cluster placements.
-    pub(super) cluster: Option<&'a ClusterShape>,
-    /// The program's CTA barriers.
-    pub(super) bars: &'a super::ctabar::CtaBarriers,
-    /// Each litmus thread is lane 0 of a warp of its own (see `Harness::warp_per_thread`).
-    pub(super) warp_per_thread: bool,
 }
 
 macro_rules! emit {

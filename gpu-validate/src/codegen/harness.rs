@@ -1,19 +1,9 @@
 //! What the generator hands the runner: the harness and the facts about it, or why there is none.
 
 use super::shared::{ClusterShape, SharedMap};
+pub use super::unsupported::Unsupported;
 use crate::host::HostThread;
 use scopecheck_model::litmus::{LocId, Program, Reg, ThreadId};
-use std::fmt;
-
-/// A program the harness cannot express, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported(pub String);
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported on GPU: {}", self.0)
-    }
-}
 
 impl std::error::Error for Unsupported {}
 

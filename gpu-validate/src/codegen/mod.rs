@@ -21,11 +21,13 @@
 mod asyncops;
 pub mod ctabar;
 mod emit;
+mod gen;
 mod harness;
 pub mod layout;
 mod observe;
 pub mod shared;
 mod support;
+mod unsupported;
 
 pub use self::harness::{Harness, Observable, Spin, Unsupported};
 pub use self::layout::{
@@ -35,7 +37,7 @@ pub use self::layout::{
 pub use self::observe::{observables, spins};
 pub use self::shared::{ClusterShape, SharedMap};
 
-use self::emit::Gen;
+use self::gen::Gen;
 use self::observe::saved_registers;
 use self::shared::{cluster_shape, shared_map};
 use self::support::{check_shared, check_supported, roles};

@@ -3,7 +3,7 @@
 
 use super::harness::{Observable, Spin, Unsupported};
 use super::layout::MAX_OBSERVABLES;
-use super::support::unsupported;
+use super::unsupported::unsupported;
 use scopecheck_model::litmus::{Cmp, Instr, Program, Prop, Quantifier, Reg, Term, ThreadId};
 use std::collections::BTreeSet;
 

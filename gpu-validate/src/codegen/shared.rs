@@ -15,9 +15,8 @@
 //! 16"; mbarrier objects are 8 bytes and "must be 8-byte aligned" (*mbarrier*: size and
 //! alignment).
 
-use super::harness::Unsupported;
-use super::support::unsupported;
-use scopecheck_model::litmus::async_ops::{AsyncOp, MbarrierState};
+use super::unsupported::{unsupported, Unsupported};
+use scopecheck_model::litmus::async_ops::{AsyncOp, BulkCompletion, MbarrierState};
 use scopecheck_model::litmus::{Instr, LocId, LocationKind, Program, ThreadId};
 use serde::{Deserialize, Serialize};
 
@@ -175,7 +174,7 @@ pub(super) fn shared_map(p: &Program, roles: &[Vec<ThreadId>]) -> Result<SharedM
     // declared shared locations).
     for (tid, t) in p.threads.iter().enumerate() {
         for s in &t.body {
-            for l in super::asyncops::names(&s.instr) {
+            for l in names(&s.instr) {
                 let l = p.physical(l);
                 if p.locations[l].shared.is_none() {
                     if let Some(r) = owner[l] {
@@ -301,4 +300,32 @@ pub(super) fn cluster_index(shape: &ClusterShape, role: usize) -> usize {
 /// Whether a location is in shared memory under this map.
 pub(super) fn is_shared(map: &SharedMap, loc: LocId) -> bool {
     map.slot.get(loc).is_some_and(Option::is_some)
+}
+
+/// Every location an instruction names (for a bulk copy or `cp.async`: both ends, and the
+/// mbarrier of its completion).
+pub(super) fn names(i: &Instr) -> Vec<LocId> {
+    match i {
+        Instr::Load { loc, .. }
+        | Instr::Store { loc, .. }
+        | Instr::Atom { loc, .. }
+        | Instr::Red { loc, .. } => vec![*loc],
+        Instr::CpAsync { dst, src } => vec![*dst, *src],
+        Instr::Async(op) => match op {
+            AsyncOp::BulkCopy {
+                dst,
+                src,
+                completion,
+                ..
+            } => {
+                let mut v = vec![*dst, *src];
+                if let BulkCompletion::Mbarrier(b) = completion {
+                    v.push(*b);
+                }
+                v
+            }
+            other => other.mbarrier().into_iter().collect(),
+        },
+        _ => vec![],
+    }
 }

@@ -1,17 +1,14 @@
 //! What the harness can run: every refusal names the PTX feature or the hardware limit.
 
-use super::harness::{Observable, Unsupported};
+use super::harness::Observable;
 use super::shared::SharedMap;
+use super::unsupported::{unsupported, Unsupported};
 use scopecheck_model::litmus::warp::{WarpOp, WarpPart};
 use scopecheck_model::litmus::{
     Access, Fence, Instr, LocationKind, Operand, Program, Proxy, ProxyFence, RmwOp, ThreadId,
 };
 use scopecheck_model::scope::Order;
 use std::collections::BTreeSet;
-
-pub(super) fn unsupported<T>(msg: impl Into<String>) -> Result<T, Unsupported> {
-    Err(Unsupported(msg.into()))
-}
 
 /// Everything the harness cannot express, found before any code is written.
 pub(super) fn check_supported(p: &Program) -> Result<(), Unsupported> {
