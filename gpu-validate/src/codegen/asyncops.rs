@@ -5,7 +5,7 @@
 
 use super::gen::{ident, Gen};
 use super::shared::{cluster_index, is_shared, names};
-use scopecheck_model::litmus::async_ops::{Arrival, AsyncOp, BulkCompletion, MbarrierState};
+use scopecheck_model::litmus::async_ops::{AsyncOp, BulkCompletion, MbarrierState};
 use scopecheck_model::litmus::{Instr, LocId, LocationKind, ThreadId};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -101,10 +101,7 @@ impl Gen<'_> {
                 window,
                 arrival,
             } => {
-                let (tx, n) = match arrival {
-                    Arrival::Count(n) => ("", n),
-                    Arrival::ExpectTx(n) => (".expect_tx", n),
-                };
+                let (tx, n) = arrival.ptx_parts();
                 let (space, _) = self.space(tid, *bar);
                 let q = format!(
                     "mbarrier.arrive{tx}.{}.{}.{space}.b64",

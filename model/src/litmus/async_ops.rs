@@ -65,6 +65,17 @@ pub enum Arrival {
     ExpectTx(Operand),
 }
 
+impl Arrival {
+    /// The instruction's `.expect_tx` qualifier (or nothing) and its count operand, as PTX
+    /// writes them: `mbarrier.arrive{.expect_tx}... bar, n`.
+    pub fn ptx_parts(&self) -> (&'static str, &Operand) {
+        match self {
+            Arrival::Count(n) => ("", n),
+            Arrival::ExpectTx(n) => (".expect_tx", n),
+        }
+    }
+}
+
 /// How a bulk copy reports its completion.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BulkCompletion {
@@ -211,10 +222,7 @@ impl AsyncOp {
                 window,
                 arrival,
             } => {
-                let (tx, n) = match arrival {
-                    Arrival::Count(n) => ("", n),
-                    Arrival::ExpectTx(n) => (".expect_tx", n),
-                };
+                let (tx, n) = arrival.ptx_parts();
                 let name = window.name();
                 format!(
                     "mbarrier.arrive{tx}.{order}.{scope}.{name} {}, {n}",
