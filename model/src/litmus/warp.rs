@@ -1,10 +1,14 @@
-//! Warp-level register exchanges: `shfl.sync`, `vote.sync` and `match.sync`.
+//! Warp-level register exchanges: `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` and
+//! `elect.sync`.
 //!
 //! A lane of a warp hands a register value to other lanes without memory (PTX ISA,
 //! *shfl.sync*: it "exchange\[s\] register data between threads of a warp"; *vote.sync*: it
 //! performs "a reduction of the source predicate across all non-exited threads in
 //! membermask"; *match.sync*: it "performs broadcast and compare of operand a across all
-//! non-exited threads in membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
+//! non-exited threads in membermask"; *redux.sync*: it "performs a reduction operation .op of
+//! the 32 bit source register src across all non-exited threads in the membermask"; *elect.sync*:
+//! it "elects one predicated active leader thread from among a set of threads specified by
+//! membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
 //! executing thread to wait until all non-exited threads corresponding to membermask have
 //! executed shfl.sync with the same qualifiers and same membermask value before resuming
 //! execution"); issue 19 gives both the synchronization of `bar.warp.sync` over the mask.
@@ -142,6 +146,127 @@ pub enum WarpOp {
         src: Operand,
         mask: u32,
     },
+    /// `redux.sync.OP.TYPE dst, src, membermask` (PTX ISA, *redux.sync*: ".op = {.add, .min,
+    /// .max}" with ".type = {.u32, .s32}", ".op = {.and, .or, .xor}" with `.b32`): `dst` gets
+    /// `OP` folded over the `src` of every member lane. Litmus values are integers, compared
+    /// as such: `.s32`'s order, and `.u32`'s for the nonnegative values litmus tests write.
+    Redux {
+        op: ReduxOp,
+        /// The type qualifier as written (`u32`, `s32` or `b32`).
+        ty: ReduxType,
+        dst: Reg,
+        src: Operand,
+        mask: u32,
+    },
+    /// `elect.sync dst, membermask` (PTX ISA, *elect.sync*: "laneid of the elected thread is
+    /// returned in the 32-bit destination operand d"). The ISA leaves which member lane is
+    /// elected open, but "Election of a leader thread happens deterministically, i.e. the same
+    /// leader thread is elected for the same membermask every time": the first `elect.sync`
+    /// over a mask elects any member lane, every later one over that mask the same. The litmus
+    /// dialect splits rows at `|`, so the predicate destination of `d|p` is not written: it is
+    /// `dst ==` the lane's id.
+    Elect { dst: Reg, mask: u32 },
+}
+
+/// The reduction `redux.sync` computes (PTX ISA, *redux.sync*, `.op`).
+///
+/// ```
+/// use scopecheck_model::litmus::warp::ReduxOp;
+/// assert_eq!(ReduxOp::from_name("xor"), Some(ReduxOp::Xor));
+/// assert_eq!(ReduxOp::Min.apply(3, -2), -2);
+/// assert!(ReduxOp::And.bitwise());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReduxOp {
+    /// `.add`: the sum ("For the .add operation result is truncated to 32 bits").
+    Add,
+    /// `.min`: the smallest value.
+    Min,
+    /// `.max`: the largest value.
+    Max,
+    /// `.and`: bitwise and.
+    And,
+    /// `.or`: bitwise or.
+    Or,
+    /// `.xor`: bitwise exclusive or.
+    Xor,
+}
+
+/// The type qualifier of `redux.sync` (PTX ISA, *redux.sync*: `.u32`/`.s32` for `.add`, `.min`,
+/// `.max`; `.b32` for `.and`, `.or`, `.xor`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReduxType {
+    /// `.u32`.
+    U32,
+    /// `.s32`.
+    S32,
+    /// `.b32`.
+    B32,
+}
+
+impl ReduxOp {
+    /// Every operation, in the order the PTX ISA lists them.
+    pub const ALL: [ReduxOp; 6] = [
+        ReduxOp::Add,
+        ReduxOp::Min,
+        ReduxOp::Max,
+        ReduxOp::And,
+        ReduxOp::Or,
+        ReduxOp::Xor,
+    ];
+
+    /// The operation as PTX writes it (`add`, `min`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduxOp::Add => "add",
+            ReduxOp::Min => "min",
+            ReduxOp::Max => "max",
+            ReduxOp::And => "and",
+            ReduxOp::Or => "or",
+            ReduxOp::Xor => "xor",
+        }
+    }
+
+    /// The operation a PTX qualifier names.
+    pub fn from_name(name: &str) -> Option<ReduxOp> {
+        ReduxOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// Whether the operation is bitwise (typed `.b32`), else arithmetic (`.u32`/`.s32`).
+    pub fn bitwise(self) -> bool {
+        matches!(self, ReduxOp::And | ReduxOp::Or | ReduxOp::Xor)
+    }
+
+    /// The atomic read-modify-write that folds one more value in (the lowering accumulates
+    /// with it).
+    pub fn rmw(self) -> RmwOp {
+        match self {
+            ReduxOp::Add => RmwOp::Add,
+            ReduxOp::Min => RmwOp::Min,
+            ReduxOp::Max => RmwOp::Max,
+            ReduxOp::And => RmwOp::And,
+            ReduxOp::Or => RmwOp::Or,
+            ReduxOp::Xor => RmwOp::Xor,
+        }
+    }
+
+    /// Fold `b` into `a`.
+    pub fn apply(self, a: Value, b: Value) -> Value {
+        self.rmw()
+            .apply(a, b, 0)
+            .expect("a reduction always writes")
+    }
+}
+
+impl ReduxType {
+    /// The type as PTX writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduxType::U32 => "u32",
+            ReduxType::S32 => "s32",
+            ReduxType::B32 => "b32",
+        }
+    }
 }
 
 /// What a lowered statement is part of: the first statement of an exchange carries the
@@ -182,9 +307,11 @@ impl WarpOp {
     /// The member mask.
     pub fn mask(&self) -> u32 {
         match self {
-            WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } | WarpOp::Match { mask, .. } => {
-                *mask
-            }
+            WarpOp::Shfl { mask, .. }
+            | WarpOp::Vote { mask, .. }
+            | WarpOp::Match { mask, .. }
+            | WarpOp::Redux { mask, .. }
+            | WarpOp::Elect { mask, .. } => *mask,
         }
     }
 
@@ -238,6 +365,18 @@ impl WarpOp {
                 let mode = if *all { "all" } else { "any" };
                 format!("match.{mode}.sync.b32 {dst}, {src}, {mask:#x}")
             }
+            WarpOp::Redux {
+                op,
+                ty,
+                dst,
+                src,
+                mask,
+            } => format!(
+                "redux.sync.{}.{} {dst}, {src}, {mask:#x}",
+                op.name(),
+                ty.name()
+            ),
+            WarpOp::Elect { dst, mask } => format!("elect.sync {dst}, {mask:#x}"),
         }
     }
 
@@ -248,13 +387,23 @@ impl WarpOp {
             WarpOp::Shfl { mode, .. } => *mode as Value,
             WarpOp::Vote { mode, .. } => 4 + *mode as Value,
             WarpOp::Match { all, .. } => 8 + Value::from(*all),
+            WarpOp::Redux { op, ty, .. } => 16 + 4 * *op as Value + *ty as Value,
+            WarpOp::Elect { .. } => 48,
         }
     }
 
-    /// Whether the exchange writes the lane's value to its slot (`P<t>%lane`): a shuffle or a
-    /// match.
+    /// Whether the exchange writes the lane's value to its slot (`P<t>%lane`): a shuffle, a
+    /// match or a reduction.
     fn uses_slot(&self) -> bool {
-        matches!(self, WarpOp::Shfl { .. } | WarpOp::Match { .. })
+        matches!(
+            self,
+            WarpOp::Shfl { .. } | WarpOp::Match { .. } | WarpOp::Redux { .. }
+        )
+    }
+
+    /// Whether the exchange folds values in the lane's accumulator (`P<t>%acc`): a reduction.
+    fn uses_accumulator(&self) -> bool {
+        matches!(self, WarpOp::Redux { .. })
     }
 
     /// Whether the exchange gathers a lane mask in the lane's counter (`P<t>%vote`): a vote or
@@ -361,7 +510,19 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
             .collect()
     };
     let (shuffling, voting) = (using(WarpOp::uses_slot), using(WarpOp::uses_counter));
-    if shuffling.is_empty() && voting.is_empty() {
+    let reducing = using(WarpOp::uses_accumulator);
+    // Each CTA's member masks of `elect.sync`, in the order the threads first name them.
+    let mut electing: Vec<((u32, u32), u32)> = Vec::new();
+    for th in threads.iter() {
+        for s in &th.body {
+            if let Some(WarpOp::Elect { mask, .. }) = pending(s) {
+                if !electing.contains(&(cta(th), *mask)) {
+                    electing.push((cta(th), *mask));
+                }
+            }
+        }
+    }
+    if shuffling.is_empty() && voting.is_empty() && electing.is_empty() {
         return;
     }
     let mut add = |name: String| {
@@ -374,6 +535,7 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
         Some(locations.len() - 1)
     };
     let (mut slot, mut counter) = (vec![None; threads.len()], vec![None; threads.len()]);
+    let mut accumulator = vec![None; threads.len()];
     for (t, th) in threads.iter().enumerate() {
         if shuffling.contains(&cta(th)) {
             slot[t] = add(format!("P{t}%lane"));
@@ -381,7 +543,19 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
         if voting.contains(&cta(th)) {
             counter[t] = add(format!("P{t}%vote"));
         }
+        if reducing.contains(&cta(th)) {
+            accumulator[t] = add(format!("P{t}%acc"));
+        }
     }
+    // One election word per CTA and member mask, named after the CTA's first thread.
+    let elections: Vec<((u32, u32), u32, LocId)> = electing
+        .iter()
+        .map(|&(c, mask)| {
+            let first = threads.iter().position(|th| cta(th) == c).unwrap_or(0);
+            let loc = add(format!("P{first}%elect{mask:x}")).expect("added");
+            (c, mask, loc)
+        })
+        .collect();
     let placements: Vec<(u32, u32)> = threads.iter().map(cta).collect();
     for t in 0..threads.len() {
         // The thread of each lane of `t`'s warp.
@@ -426,6 +600,25 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
                         counter[t].expect("a matching thread has a counter"),
                     );
                     matching(&op, lane, own, &others, &label)
+                }
+                WarpOp::Redux { .. } => {
+                    let others: Vec<LocId> = (0..warp.len())
+                        .filter(|&k| k as u32 != lane && op.mask() & (1 << k) != 0)
+                        .map(|k| slot[warp[k]].expect("lanes of one CTA have slots"))
+                        .collect();
+                    let own = (
+                        slot[t].expect("a reducing thread has a slot"),
+                        accumulator[t].expect("a reducing thread has an accumulator"),
+                    );
+                    reduce(&op, own, &others)
+                }
+                WarpOp::Elect { mask, .. } => {
+                    let word = elections
+                        .iter()
+                        .find(|e| e.0 == placements[t] && e.1 == *mask)
+                        .expect("every election has its word")
+                        .2;
+                    elect(&op, lane, word)
                 }
             };
             for (i, instr) in lowered.into_iter().enumerate() {
@@ -685,4 +878,98 @@ fn matching(
     }
     out.push(barrier(op));
     out
+}
+
+/// `redux.sync`: store `src` to the lane's slot and to its accumulator (which only this lane
+/// touches), meet; for each other member lane, load its slot into `dst` and fold it into the
+/// accumulator with the operation's atomic reduction; load the accumulator into `dst`; meet
+/// again (no lane overwrites its slot before every lane read it). PTX ISA, *redux.sync*: "The
+/// result of the reduction operation is written to the 32 bit destination register dst" of
+/// every participating thread.
+fn reduce(op: &WarpOp, (slot, acc): (LocId, LocId), others: &[LocId]) -> Vec<Instr> {
+    let WarpOp::Redux {
+        op: red, dst, src, ..
+    } = op
+    else {
+        unreachable!("a reduction")
+    };
+    let mut out = vec![
+        Instr::Store {
+            access: WEAK,
+            loc: slot,
+            value: src.clone(),
+        },
+        Instr::Store {
+            access: WEAK,
+            loc: acc,
+            value: src.clone(),
+        },
+        barrier(op),
+    ];
+    for &other in others {
+        out.extend([
+            Instr::Load {
+                access: WEAK,
+                dst: dst.clone(),
+                loc: other,
+            },
+            Instr::Red {
+                access: Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Relaxed,
+                    scope: Some(Scope::Cta),
+                },
+                op: red.rmw(),
+                loc: acc,
+                operand: Operand::Reg(dst.clone()),
+            },
+        ]);
+    }
+    out.extend([
+        Instr::Load {
+            access: WEAK,
+            dst: dst.clone(),
+            loc: acc,
+        },
+        barrier(op),
+    ]);
+    out
+}
+
+/// `elect.sync`: every member lane tries to write its lane id plus one into the mask's election
+/// word with a compare-and-swap from 0, meet, load the word and subtract one, meet again. The
+/// first election over a mask is won by whichever lane's CAS comes first in coherence order (any
+/// member lane: the ISA does not say which); the word keeps its value, so every later election
+/// over the same mask fails every CAS and elects that lane again ("the same leader thread is
+/// elected for the same membermask every time").
+fn elect(op: &WarpOp, lane: u32, word: LocId) -> Vec<Instr> {
+    let WarpOp::Elect { dst, .. } = op else {
+        unreachable!("an election")
+    };
+    vec![
+        Instr::Atom {
+            access: Access {
+                proxy: Proxy::Generic,
+                order: Order::Relaxed,
+                scope: Some(Scope::Cta),
+            },
+            op: RmwOp::Cas,
+            dst: dst.clone(),
+            loc: word,
+            operand: Operand::Imm(0),
+            new: Some(Operand::Imm(lane as Value + 1)),
+        },
+        barrier(op),
+        Instr::Load {
+            access: WEAK,
+            dst: dst.clone(),
+            loc: word,
+        },
+        Instr::Add {
+            dst: dst.clone(),
+            a: Operand::Reg(dst.clone()),
+            b: Operand::Imm(-1),
+        },
+        barrier(op),
+    ]
 }
