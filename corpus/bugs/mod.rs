@@ -15,6 +15,7 @@ mod kernel_api;
 mod liveness;
 pub mod mbarrier;
 mod tile_ir;
+mod warp_intrinsics;
 mod warp_semantics;
 
 /// A kernel body: one closure per thread, or per tile block.
@@ -169,6 +170,7 @@ pub fn all() -> Vec<BugCase> {
         liveness::cases(),
         hopper::cases(),
         warp_semantics::cases(),
+        warp_intrinsics::cases(),
         async_proxy::cases(),
     ]
     .into_iter()

@@ -190,6 +190,15 @@ fn generator_covers_the_feature_space() {
                     seen.insert(format!("match.{}.sync", if *all { "all" } else { "any" }));
                     continue;
                 }
+                Some(WarpPart::Start(WarpOp::Redux { op, ty, .. })) => {
+                    seen.insert(format!("redux.sync.{}", op.name()));
+                    seen.insert(format!("redux.sync .{}", ty.name()));
+                    continue;
+                }
+                Some(WarpPart::Start(WarpOp::Elect { .. })) => {
+                    seen.insert("elect.sync".into());
+                    continue;
+                }
                 Some(WarpPart::Rest) => continue,
                 None => {}
             }
@@ -349,6 +358,16 @@ fn generator_covers_the_feature_space() {
         "vote.sync.uni",
         "match.any.sync",
         "match.all.sync",
+        "redux.sync.add",
+        "redux.sync.min",
+        "redux.sync.max",
+        "redux.sync.and",
+        "redux.sync.or",
+        "redux.sync.xor",
+        "redux.sync .u32",
+        "redux.sync .s32",
+        "redux.sync .b32",
+        "elect.sync",
         "mbarrier.arrive.release.shared::cta",
         "mbarrier.arrive.relaxed.shared::cluster",
         "mbarrier.try_wait.acquire",

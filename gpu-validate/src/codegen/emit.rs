@@ -415,6 +415,24 @@ impl Gen<'_> {
                 self.operand(src),
                 ident(&dst.0)
             ),
+            WarpOp::Redux {
+                op: red,
+                ty,
+                dst,
+                src,
+                ..
+            } => format!(
+                "asm volatile(\"redux.sync.{}.{} %0, %1, %2;\" : \"=r\"(r_{}) : \"r\"({}), \"r\"({mask}) : \"memory\");",
+                red.name(),
+                ty.name(),
+                ident(&dst.0),
+                self.operand(src)
+            ),
+            // The leader's laneid, shifted back to the litmus lane.
+            WarpOp::Elect { dst, .. } => format!(
+                "{{ u32 leader_; asm volatile(\"{{ .reg .pred p; elect.sync %0|p, %1; }}\" : \"=r\"(leader_) : \"r\"({mask}) : \"memory\"); r_{} = (int)(leader_ - lane_base); }}",
+                ident(&dst.0)
+            ),
         }
     }
 

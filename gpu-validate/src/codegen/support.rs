@@ -45,8 +45,11 @@ pub(super) fn check_supported(p: &Program) -> Result<(), Unsupported> {
                 Some(WarpPart::Start(op)) => {
                     check_warp_collective(p, tid, op.mask(), &exchange_form(op), &at)?;
                     let value = match op {
-                        WarpOp::Shfl { src, .. } | WarpOp::Match { src, .. } => src,
+                        WarpOp::Shfl { src, .. }
+                        | WarpOp::Match { src, .. }
+                        | WarpOp::Redux { src, .. } => src,
                         WarpOp::Vote { pred, .. } => pred,
+                        WarpOp::Elect { .. } => &Operand::Imm(0),
                     };
                     if let Operand::Imm(v) = value {
                         check_i32(*v, &format!("{at}: immediate"))?;
@@ -250,6 +253,8 @@ pub(super) fn exchange_form(op: &WarpOp) -> String {
         WarpOp::Vote { mode, .. } => format!("vote.sync.{}", mode.name()),
         WarpOp::Match { all: true, .. } => "match.all.sync.b32".to_string(),
         WarpOp::Match { all: false, .. } => "match.any.sync.b32".to_string(),
+        WarpOp::Redux { op, ty, .. } => format!("redux.sync.{}.{}", op.name(), ty.name()),
+        WarpOp::Elect { .. } => "elect.sync".to_string(),
     }
 }
 

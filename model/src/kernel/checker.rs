@@ -11,6 +11,14 @@ use std::time::{Duration, Instant};
 
 /// Explores kernels with one engine.
 ///
+/// By default a check stops at the first failure it finds, as loom and shuttle do (both stop at
+/// the first failing execution): its report gives that failure, says the search stopped there
+/// ([`Report::stopped_at_failure`]) and that other failures may exist, and its result is not
+/// *complete*. A harness that wants every distinct failure asks for it with
+/// [`Checker::all_failures`] (`--all-failures` on the command line). The one exception is a
+/// *possible hang* (a thread past the step bound, a bounded finding): the search goes on past it
+/// for [`AFTER_POSSIBLE_HANG`] executions, so that it does not hide a definite failure.
+///
 /// ```
 /// use scopecheck_model::kernel::*;
 /// // Two threads of one block store to one shared word without ordering: a data race, found by
@@ -72,6 +80,10 @@ pub struct Report {
     pub bank_conflicts: Vec<BankConflict>,
     /// Print the bank report ([`Checker::bank_report`]).
     pub show_bank_report: bool,
+    /// The search stopped at its first failure ([`Report::failure`]) without
+    /// [`Checker::all_failures`]: executions were left unexplored, and they may hold other
+    /// failures. The report says so when printed.
+    pub stopped_at_failure: bool,
     /// Why the exploration could not run, if it could not.
     pub error: Option<String>,
     /// Wall-clock time of the exploration.
@@ -149,6 +161,13 @@ impl fmt::Display for Report {
             }
             None => {}
         }
+        if self.stopped_at_failure {
+            writeln!(
+                f,
+                "the search stopped at its first failure: other failures may exist (explore \
+                 past it with `Checker::all_failures()`, `--all-failures` on the command line)"
+            )?;
+        }
         if self.show_bank_report && !self.bank_conflicts.is_empty() {
             writeln!(f, "shared-memory bank report:")?;
             for c in &self.bank_conflicts {
@@ -181,6 +200,8 @@ struct Acc {
     timed_out: bool,
     /// The execution count at the first possible hang (see `AFTER_POSSIBLE_HANG`).
     possible_hang_at: Option<u64>,
+    /// The search stopped because of a failure (not a budget or the timeout).
+    stopped_at_failure: bool,
     failures: Vec<FailureReport>,
     bank: Vec<BankConflict>,
 }
@@ -236,6 +257,27 @@ impl Checker {
     ///     }
     /// });
     /// assert_eq!(report.failures.len(), 2, "{report}");
+    /// assert!(!report.stopped_at_failure, "{report}");
+    /// ```
+    ///
+    /// A default run finds one of the two, and its report says it stopped there:
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// let mut k = Kernel::new("two bugs", Grid::new(1, 2));
+    /// let x = k.global::<i32>("x", 1);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     if t.tid() == 0 {
+    ///         t.atomic_store(&x, 0, 1, MemoryOrder::Relaxed, MemoryScope::Block);
+    ///     } else {
+    ///         let v = t.atomic_load(&x, 0, MemoryOrder::Relaxed, MemoryScope::Block);
+    ///         scopecheck_model::check!(v == 0 || v == 2, "saw {v}");
+    ///         scopecheck_model::check!(v == 1 || v == 2, "missed the store");
+    ///     }
+    /// });
+    /// assert_eq!(report.failures.len(), 1);
+    /// assert!(report.stopped_at_failure && !report.complete);
+    /// assert!(report.to_string().contains("other failures may exist"), "{report}");
     /// ```
     pub fn all_failures(mut self) -> Checker {
         self.options.all_failures = true;
@@ -444,6 +486,7 @@ impl Checker {
                 failures: vec![],
                 bank_conflicts: vec![],
                 show_bank_report: false,
+                stopped_at_failure: false,
                 error: Some(e),
                 wall: Duration::ZERO,
             })
@@ -493,7 +536,9 @@ impl Checker {
                         acc.timed_out = true;
                         return Flow::Stop;
                     }
-                    return past_possible_hang(acc);
+                    let flow = past_possible_hang(acc);
+                    acc.stopped_at_failure = matches!(flow, Flow::Stop);
+                    return flow;
                 };
                 let seen = acc
                     .failures
@@ -511,8 +556,11 @@ impl Checker {
                     Flow::Continue
                 } else if f.kind == FailureKind::PossibleHang {
                     acc.possible_hang_at.get_or_insert(acc.executions);
-                    past_possible_hang(acc)
+                    let flow = past_possible_hang(acc);
+                    acc.stopped_at_failure = matches!(flow, Flow::Stop);
+                    flow
                 } else {
+                    acc.stopped_at_failure = true;
                     Flow::Stop
                 }
             },
@@ -536,6 +584,8 @@ impl Checker {
             failures: acc.failures,
             bank_conflicts: acc.bank,
             show_bank_report: options.bank_report,
+            // A search that stopped at a failure on the very last execution left nothing out.
+            stopped_at_failure: acc.stopped_at_failure && !exploration.complete,
             error: exploration.error,
             wall: start.elapsed(),
         }

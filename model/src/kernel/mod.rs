@@ -43,7 +43,7 @@ pub use self::mbarrier::{
 pub use self::shape::Dim3;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;
-pub use self::warp::FULL_MASK;
+pub use self::warp::{ReduxInt, FULL_MASK};
 pub use crate::runtime::bank::BankConflict;
 pub use crate::runtime::cluster::ClusterArrival;
 pub use crate::runtime::report::FailureKind;

@@ -22,7 +22,7 @@
 //! [`Limits::cluster_barriers`]); and a condition over the final registers.
 
 use super::ir::*;
-use super::warp::{self, ShflMode, VoteMode, WarpOp};
+use super::warp::{self, ReduxOp, ReduxType, ShflMode, VoteMode, WarpOp};
 use crate::scope::{Order, Placement, Scope};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use rand::{RngCore, SeedableRng};
@@ -425,10 +425,11 @@ fn warp_sync(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limits) 
     insert_in_each(u, threads, &members, Instr::WarpSync { mask }, limits)
 }
 
-/// Now and then a `shfl.sync`, `vote.sync` or `match.sync` between two lanes of one CTA's warp,
-/// which both execute once, each at a random place: a shuffle whose source lanes lie in the mask
-/// (`.idx` of one lane, `.bfly` across the two, `.down`/`.up` to the other lane clamped there),
-/// a vote or a match; the value is a register loaded before (else a constant: distinct ones for
+/// Now and then a `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` or `elect.sync` between
+/// two lanes of one CTA's warp, which both execute once, each at a random place: a shuffle whose
+/// source lanes lie in the mask (`.idx` of one lane, `.bfly` across the two, `.down`/`.up` to the
+/// other lane clamped there), a vote, a match, a reduction (any operation and type) or an
+/// election; the value is a register loaded before (else a constant: distinct ones for
 /// a shuffle or a vote, 1 for a match, so that constants match). Two lanes at most: a wider
 /// vote multiplies the axiomatic engine's executions (its counters' reductions are ordered in
 /// every way).
@@ -447,13 +448,28 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
     }
     let members = [cta[lo as usize], cta[hi as usize]];
     let mask = (1 << lo) | (1 << hi);
-    let kind = u.int_in_range(0..=9u8)?;
+    // Kinds 10 to 15 are `redux.sync`, 16 `elect.sync`. The operation and an arithmetic
+    // reduction's type also follow the lanes' program lengths, so that no further byte is drawn
+    // (the bytes often run out by now) and every operation comes with each type.
+    let kind = u.int_in_range(0..=16u8)?;
+    let salt = members
+        .iter()
+        .map(|&i| threads[i].body.len())
+        .sum::<usize>() as u32;
+    let redux = ReduxOp::ALL[((kind.clamp(10, 15) - 10) as u32 + salt) as usize % 6];
+    let redux_ty = match (redux.bitwise(), (kind as u32 + hi + salt / 6) % 2) {
+        (true, _) => ReduxType::B32,
+        (false, 0) => ReduxType::U32,
+        (false, _) => ReduxType::S32,
+    };
     // What a lane's exchange costs the exhaustive engines, in instructions: a shuffle is a store,
     // a load and two barriers; a vote adds one reduction per lane; a match loads the other
-    // lane's slot, may add to its counter, and loads and clears the counter.
+    // lane's slot, may add to its counter, and loads and clears the counter; a reduction stores
+    // twice, loads the other lane's slot, folds it in and loads the result; an election is a
+    // CAS, a load and an add.
     let cost = match kind {
         0..=3 => 2,
-        4..=7 => 3,
+        4..=7 | 16 => 3,
         _ => 4,
     };
     let events: usize = threads.iter().map(|t| t.body.len()).sum();
@@ -535,7 +551,18 @@ fn warp_exchange(u: &mut Unstructured<'_>, threads: &mut [Thread], limits: &Limi
             6 => vote(VoteMode::Ballot),
             7 => vote(VoteMode::Uni),
             8 => matching(false),
-            _ => matching(true),
+            9 => matching(true),
+            10..=15 => WarpOp::Redux {
+                op: redux,
+                ty: redux_ty,
+                dst: dst.clone(),
+                src: value.clone(),
+                mask,
+            },
+            _ => WarpOp::Elect {
+                dst: dst.clone(),
+                mask,
+            },
         };
         threads[i]
             .body

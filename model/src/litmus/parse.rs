@@ -28,7 +28,7 @@ use super::lines::LineIndex;
 use super::vulkan::{
     VulkanKind, VulkanOp, VulkanPlacement, VulkanScope, VulkanTest, STORAGE_CLASSES,
 };
-use super::warp::{self, ShflMode, VoteMode, WarpOp, WarpPart};
+use super::warp::{self, ReduxOp, ReduxType, ShflMode, VoteMode, WarpOp, WarpPart};
 use crate::scope::{Order, Placement, Scope};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -867,7 +867,7 @@ impl<'a> Parser<'a> {
                         Parsed::Warp(_) if threads[t].placement.is_host() => {
                             return self.err(
                                 cell.at,
-                                "a host thread has no warp: shfl.sync, vote.sync and match.sync are GPU instructions",
+                                "a host thread has no warp: shfl.sync, vote.sync, match.sync, redux.sync and elect.sync are GPU instructions",
                             );
                         }
                         Parsed::Warp(_) => {}
@@ -1123,7 +1123,7 @@ impl<'a> Parser<'a> {
         if async_ops::is_async(&parts) {
             return Ok((Parsed::Instr(ins.async_op(&parts)?), None));
         }
-        if matches!(parts[0], "shfl" | "vote" | "match") {
+        if matches!(parts[0], "shfl" | "vote" | "match" | "redux" | "elect") {
             return Ok((Parsed::Warp(ins.exchange(&parts)?), None));
         }
         let instr = match parts[0] {
@@ -1942,7 +1942,9 @@ impl<'a> Ins<'_, 'a> {
     /// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` (`b`, `c` constants) and
     /// `vote.sync.{all,any,uni}.pred d, a, membermask`, `vote.sync.ballot.b32 d, a,
     /// membermask`, `match.any.sync.b32 d, a, membermask` and `match.all.sync.b32 d, a,
-    /// membermask` (see [`super::warp`]).
+    /// membermask`, `redux.sync.{add,min,max}.{u32,s32} d, a, membermask`,
+    /// `redux.sync.{and,or,xor}.b32 d, a, membermask` and `elect.sync d, membermask` (see
+    /// [`super::warp`]).
     fn exchange(self, parts: &[&str]) -> Result<WarpOp> {
         let unknown = |what: &str| {
             self.p.err(
@@ -2008,6 +2010,34 @@ impl<'a> Ins<'_, 'a> {
                     mask: self.member_mask(2)?,
                 })
             }
+            ["redux", "sync", op, ty] => {
+                // PTX ISA, *redux.sync*: ".op = {.and, .or, .xor}; .type = {.b32}" and ".op =
+                // {.add, .min, .max}; .type = {.u32, .s32}".
+                let op = ReduxOp::from_name(op);
+                let ty = match (op, *ty) {
+                    (Some(op), "b32") if op.bitwise() => ReduxType::B32,
+                    (Some(op), "u32") if !op.bitwise() => ReduxType::U32,
+                    (Some(op), "s32") if !op.bitwise() => ReduxType::S32,
+                    _ => return unknown("`redux.sync.{add,min,max}.{u32,s32}` or `redux.sync.{and,or,xor}.b32` `d, a, membermask`"),
+                };
+                self.arity(3)?;
+                Ok(WarpOp::Redux {
+                    op: op.expect("matched above"),
+                    ty,
+                    dst: self.reg(0)?,
+                    src: self.operand(1)?,
+                    mask: self.member_mask(2)?,
+                })
+            }
+            ["elect", "sync"] => {
+                self.arity(2)?;
+                Ok(WarpOp::Elect {
+                    dst: self.reg(0)?,
+                    mask: self.member_mask(1)?,
+                })
+            }
+            ["redux", ..] => unknown("`redux.sync.OP.TYPE d, a, membermask`"),
+            ["elect", ..] => unknown("`elect.sync d, membermask`"),
             ["match", ..] => unknown(
                 "`match.any.sync.b32 d, a, membermask` or `match.all.sync.b32 d, a, membermask` (rows are split at `|`, so the optional predicate `d|p` of match.all is not written: it is `d != 0`)",
             ),

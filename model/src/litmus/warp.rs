@@ -1,10 +1,14 @@
-//! Warp-level register exchanges: `shfl.sync`, `vote.sync` and `match.sync`.
+//! Warp-level register exchanges: `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` and
+//! `elect.sync`.
 //!
 //! A lane of a warp hands a register value to other lanes without memory (PTX ISA,
 //! *shfl.sync*: it "exchange\[s\] register data between threads of a warp"; *vote.sync*: it
 //! performs "a reduction of the source predicate across all non-exited threads in
 //! membermask"; *match.sync*: it "performs broadcast and compare of operand a across all
-//! non-exited threads in membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
+//! non-exited threads in membermask"; *redux.sync*: it "performs a reduction operation .op of
+//! the 32 bit source register src across all non-exited threads in the membermask"; *elect.sync*:
+//! it "elects one predicated active leader thread from among a set of threads specified by
+//! membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
 //! executing thread to wait until all non-exited threads corresponding to membermask have
 //! executed shfl.sync with the same qualifiers and same membermask value before resuming
 //! execution"); issue 19 gives both the synchronization of `bar.warp.sync` over the mask.
@@ -30,6 +34,11 @@
 use super::ir::*;
 use crate::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
+
+mod redux;
+
+use redux::{elect, reduce};
+pub use redux::{ReduxOp, ReduxType};
 
 /// The first barrier id of the barriers an exchange lowers to (the second is its member mask,
 /// the third its qualifiers): they meet only the same exchange over the same mask, never a
@@ -142,6 +151,26 @@ pub enum WarpOp {
         src: Operand,
         mask: u32,
     },
+    /// `redux.sync.OP.TYPE dst, src, membermask` (PTX ISA, *redux.sync*: ".op = {.add, .min,
+    /// .max}" with ".type = {.u32, .s32}", ".op = {.and, .or, .xor}" with `.b32`): `dst` gets
+    /// `OP` folded over the `src` of every member lane. Litmus values are integers, compared
+    /// as such: `.s32`'s order, and `.u32`'s for the nonnegative values litmus tests write.
+    Redux {
+        op: ReduxOp,
+        /// The type qualifier as written (`u32`, `s32` or `b32`).
+        ty: ReduxType,
+        dst: Reg,
+        src: Operand,
+        mask: u32,
+    },
+    /// `elect.sync dst, membermask` (PTX ISA, *elect.sync*: "laneid of the elected thread is
+    /// returned in the 32-bit destination operand d"). The ISA leaves which member lane is
+    /// elected open, but "Election of a leader thread happens deterministically, i.e. the same
+    /// leader thread is elected for the same membermask every time": the first `elect.sync`
+    /// over a mask elects any member lane, every later one over that mask the same. The litmus
+    /// dialect splits rows at `|`, so the predicate destination of `d|p` is not written: it is
+    /// `dst ==` the lane's id.
+    Elect { dst: Reg, mask: u32 },
 }
 
 /// What a lowered statement is part of: the first statement of an exchange carries the
@@ -182,9 +211,11 @@ impl WarpOp {
     /// The member mask.
     pub fn mask(&self) -> u32 {
         match self {
-            WarpOp::Shfl { mask, .. } | WarpOp::Vote { mask, .. } | WarpOp::Match { mask, .. } => {
-                *mask
-            }
+            WarpOp::Shfl { mask, .. }
+            | WarpOp::Vote { mask, .. }
+            | WarpOp::Match { mask, .. }
+            | WarpOp::Redux { mask, .. }
+            | WarpOp::Elect { mask, .. } => *mask,
         }
     }
 
@@ -238,6 +269,18 @@ impl WarpOp {
                 let mode = if *all { "all" } else { "any" };
                 format!("match.{mode}.sync.b32 {dst}, {src}, {mask:#x}")
             }
+            WarpOp::Redux {
+                op,
+                ty,
+                dst,
+                src,
+                mask,
+            } => format!(
+                "redux.sync.{}.{} {dst}, {src}, {mask:#x}",
+                op.name(),
+                ty.name()
+            ),
+            WarpOp::Elect { dst, mask } => format!("elect.sync {dst}, {mask:#x}"),
         }
     }
 
@@ -248,13 +291,23 @@ impl WarpOp {
             WarpOp::Shfl { mode, .. } => *mode as Value,
             WarpOp::Vote { mode, .. } => 4 + *mode as Value,
             WarpOp::Match { all, .. } => 8 + Value::from(*all),
+            WarpOp::Redux { op, ty, .. } => 16 + 4 * *op as Value + *ty as Value,
+            WarpOp::Elect { .. } => 48,
         }
     }
 
-    /// Whether the exchange writes the lane's value to its slot (`P<t>%lane`): a shuffle or a
-    /// match.
+    /// Whether the exchange writes the lane's value to its slot (`P<t>%lane`): a shuffle, a
+    /// match or a reduction.
     fn uses_slot(&self) -> bool {
-        matches!(self, WarpOp::Shfl { .. } | WarpOp::Match { .. })
+        matches!(
+            self,
+            WarpOp::Shfl { .. } | WarpOp::Match { .. } | WarpOp::Redux { .. }
+        )
+    }
+
+    /// Whether the exchange folds values in the lane's accumulator (`P<t>%acc`): a reduction.
+    fn uses_accumulator(&self) -> bool {
+        matches!(self, WarpOp::Redux { .. })
     }
 
     /// Whether the exchange gathers a lane mask in the lane's counter (`P<t>%vote`): a vote or
@@ -361,7 +414,19 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
             .collect()
     };
     let (shuffling, voting) = (using(WarpOp::uses_slot), using(WarpOp::uses_counter));
-    if shuffling.is_empty() && voting.is_empty() {
+    let reducing = using(WarpOp::uses_accumulator);
+    // Each CTA's member masks of `elect.sync`, in the order the threads first name them.
+    let mut electing: Vec<((u32, u32), u32)> = Vec::new();
+    for th in threads.iter() {
+        for s in &th.body {
+            if let Some(WarpOp::Elect { mask, .. }) = pending(s) {
+                if !electing.contains(&(cta(th), *mask)) {
+                    electing.push((cta(th), *mask));
+                }
+            }
+        }
+    }
+    if shuffling.is_empty() && voting.is_empty() && electing.is_empty() {
         return;
     }
     let mut add = |name: String| {
@@ -374,6 +439,7 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
         Some(locations.len() - 1)
     };
     let (mut slot, mut counter) = (vec![None; threads.len()], vec![None; threads.len()]);
+    let mut accumulator = vec![None; threads.len()];
     for (t, th) in threads.iter().enumerate() {
         if shuffling.contains(&cta(th)) {
             slot[t] = add(format!("P{t}%lane"));
@@ -381,7 +447,19 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
         if voting.contains(&cta(th)) {
             counter[t] = add(format!("P{t}%vote"));
         }
+        if reducing.contains(&cta(th)) {
+            accumulator[t] = add(format!("P{t}%acc"));
+        }
     }
+    // One election word per CTA and member mask, named after the CTA's first thread.
+    let elections: Vec<((u32, u32), u32, LocId)> = electing
+        .iter()
+        .map(|&(c, mask)| {
+            let first = threads.iter().position(|th| cta(th) == c).unwrap_or(0);
+            let loc = add(format!("P{first}%elect{mask:x}")).expect("added");
+            (c, mask, loc)
+        })
+        .collect();
     let placements: Vec<(u32, u32)> = threads.iter().map(cta).collect();
     for t in 0..threads.len() {
         // The thread of each lane of `t`'s warp.
@@ -427,6 +505,25 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
                     );
                     matching(&op, lane, own, &others, &label)
                 }
+                WarpOp::Redux { .. } => {
+                    let others: Vec<LocId> = (0..warp.len())
+                        .filter(|&k| k as u32 != lane && op.mask() & (1 << k) != 0)
+                        .map(|k| slot[warp[k]].expect("lanes of one CTA have slots"))
+                        .collect();
+                    let own = (
+                        slot[t].expect("a reducing thread has a slot"),
+                        accumulator[t].expect("a reducing thread has an accumulator"),
+                    );
+                    reduce(&op, own, &others)
+                }
+                WarpOp::Elect { mask, .. } => {
+                    let word = elections
+                        .iter()
+                        .find(|e| e.0 == placements[t] && e.1 == *mask)
+                        .expect("every election has its word")
+                        .2;
+                    elect(&op, lane, word)
+                }
             };
             for (i, instr) in lowered.into_iter().enumerate() {
                 out.push(Stmt {
@@ -447,14 +544,14 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
     }
 }
 
-const WEAK: Access = Access {
+pub(super) const WEAK: Access = Access {
     proxy: Proxy::Generic,
     order: Order::Weak,
     scope: None,
 };
 
 /// The barrier an exchange meets its lanes at.
-fn barrier(op: &WarpOp) -> Instr {
+pub(super) fn barrier(op: &WarpOp) -> Instr {
     Instr::Barrier {
         op: BarrierOp::Sync,
         id: vec![

@@ -23,6 +23,8 @@
 //!   by a `__ballot_sync` alone race with the reads that follow it.
 //! - *Warp Shuffle Functions*: "Threads may only read data from another thread which is
 //!   actively participating in the `__shfl_sync()` command": reading an exited lane is misuse.
+//! - `elect.sync`: the leader is any participating lane the first time a mask elects, the same
+//!   one afterwards (see [`Machine::elect`]).
 //! - `activemask` (PTX ISA, *activemask*: it "queries predicated-on active threads from the
 //!   executing warp"; the lanes executing one `activemask` together get one set): see
 //!   [`Machine::active_mask_arrive`].
@@ -70,6 +72,8 @@ pub struct Warps {
     active: Vec<ActiveArrival>,
     /// Per thread, the mask of the `activemask` group it was placed in and has not read yet.
     active_results: Vec<Option<u64>>,
+    /// The leader each `elect.sync` member mask elected: (warp key, mask, lane).
+    elected: Vec<(usize, u64, u32)>,
 }
 
 /// A warp as the kernel API sees it: which thread runs each lane (`None`: the block ends before
@@ -390,9 +394,77 @@ impl Machine {
         self.event(t, site, EventKind::Note(format!("activemask -> {mask:#x}")));
         Ok(mask)
     }
+
+    /// `elect.sync` (PTX ISA: it "elects one predicated active leader thread from among a set
+    /// of threads specified by membermask"; "Election of a leader thread happens
+    /// deterministically, i.e. the same leader thread is elected for the same membermask every
+    /// time"): the leader of the instance whose participating lanes are `lanes`. The ISA does not
+    /// say which lane, so the first election over a mask in a warp lets the schedule choose any
+    /// participating lane, and every later one over the same mask elects the same lane while it
+    /// takes part (a leader that has exited is not active: another is chosen then).
+    pub fn elect(
+        &mut self,
+        t: usize,
+        warp: usize,
+        mask: u64,
+        lanes: &[u32],
+        site: Site,
+        choose: &dyn Fn(usize) -> usize,
+    ) -> Result<u32, Halt> {
+        self.begin(t)?;
+        let known = self
+            .warps
+            .elected
+            .iter()
+            .position(|&(w, m, _)| w == warp && m == mask);
+        if let Some(i) = known {
+            let leader = self.warps.elected[i].2;
+            if lanes.contains(&leader) {
+                return Ok(leader);
+            }
+            self.warps.elected.remove(i);
+        }
+        let pick = if lanes.len() >= 2 {
+            let pick = choose(lanes.len());
+            if self.trace {
+                self.decisions.push(Decision::Pick(pick as u32));
+            }
+            pick
+        } else {
+            0
+        };
+        let leader = lanes[pick];
+        self.warps.elected.push((warp, mask, leader));
+        self.event(
+            t,
+            site,
+            EventKind::Note(format!("elect.sync({mask:#x}) elects lane {leader}")),
+        );
+        Ok(leader)
+    }
 }
 
 impl Ctx {
+    /// `elect.sync` over `mask`: meet the lanes as every warp-synchronous operation does, then
+    /// the elected lane (see [`Machine::elect`]).
+    pub fn elect(&self, warp: &WarpLanes, lane: u32, mask: u64, site: Site) -> u32 {
+        let values = self.warp_sync(warp, lane, mask, "elect.sync", 0, site);
+        let lanes: Vec<u32> = values.iter().map(|&(l, _)| l).collect();
+        let point = Point::Warp {
+            block: self.info.block as usize,
+            warp: warp.key,
+            mask,
+            op: "elect.sync",
+        };
+        self.sched.point(self.thread, point);
+        let sched = &self.sched;
+        self.step(|m| {
+            m.elect(self.thread, warp.key, mask, &lanes, site, &|n| {
+                sched.choose(n)
+            })
+        })
+    }
+
     /// A warp-synchronous operation: blocks until every lane of `mask` arrived, then returns
     /// every participating lane's value, by lane.
     pub fn warp_sync(

@@ -148,12 +148,13 @@ impl Thread<'_> {
                 self.set(d, ty.norm(r));
             }
             Op::Elect { d, p, mask } => {
-                let mask = self.src(mask);
-                let values = self.warp(mask, "elect.sync", 0, site);
+                let mask = self.src(mask) & 0xffff_ffff;
                 // "elect.sync elects one predicated active leader thread from among a set of
                 // threads specified by membermask. laneid of the elected thread is returned":
-                // the leader is the lowest lane here (a deterministic choice the ISA allows).
-                let leader = values.iter().map(|(l, _)| *l).min().unwrap_or(0);
+                // which lane the ISA leaves open ("the same leader thread is elected for the
+                // same membermask every time"): the runtime explores each (`Machine::elect`).
+                let lanes = self.t.warp_lanes();
+                let leader = self.t.rt.elect(&lanes, self.t.lane(), mask, site);
                 self.set(d, leader as u64);
                 self.set(p, (leader == self.t.lane()) as u64);
             }
