@@ -206,4 +206,24 @@ fn fences_and_mbarriers() {
     assert!(dep(ScFence, ScFence) && !dep(ScFence, Write(0)));
     assert!(!dep(Local, Other) && dep(Other, Read(0)));
     assert!(dep(MBarrier(0), MBarrier(0)) && !dep(MBarrier(0), MBarrier(1)));
+    assert!(
+        !dep(MBarrierWait(0), MBarrierWait(0)),
+        "two waits only read"
+    );
+    assert!(
+        dep(MBarrierWait(0), MBarrier(0)),
+        "an arrival may complete the phase a wait tests"
+    );
+    assert!(!dep(MBarrierWait(0), MBarrier(1)) && !dep(MBarrierWait(0), Write(0)));
+    let complete_tx = Point::Async(Footprint {
+        mbarriers: [Some(0), None, None, None],
+        ..Footprint::default()
+    });
+    let any = Point::Async(Footprint {
+        any_mbarrier: true,
+        ..Footprint::default()
+    });
+    assert!(dep(MBarrierWait(0), complete_tx) && dep(MBarrierWait(3), any));
+    assert!(!dep(MBarrierWait(1), complete_tx));
+    assert!(!dep(MBarrierWait(0), Local) && dep(MBarrierWait(0), Other));
 }

@@ -66,9 +66,15 @@ pub enum Point {
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
     /// view only.
     ScFence,
-    /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
-    /// mbarrier's state and its own thread's view only.
+    /// An operation that changes this mbarrier's state (init, arrive, expect-tx, inval, a
+    /// cluster barrier's arrive): it touches that mbarrier's state and its own thread's view
+    /// only.
     MBarrier(usize),
+    /// A `test_wait`/`try_wait` of this mbarrier (or a cluster barrier's wait): it reads the
+    /// mbarrier's state (its phase, what its completed phases released) and writes only its own
+    /// thread's (its view, whether it blocks). Two waits commute; a wait conflicts with every
+    /// operation that changes the mbarrier.
+    MBarrierWait(usize),
     /// Anything else visible: dependent with every operation but [`Point::Local`] ones.
     Other,
 }
@@ -188,7 +194,8 @@ pub type RunOne = Arc<dyn Fn(&Arc<dyn Sched>) -> Flow + Send + Sync>;
 pub struct Shape {
     pub threads: usize,
     pub locations: usize,
-    /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`]).
+    /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`],
+    /// [`Point::MBarrierWait`]).
     pub blocks: usize,
     pub mbarriers: usize,
 }

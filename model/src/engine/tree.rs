@@ -88,6 +88,13 @@ pub const ACTIVEMASK: &str = "activemask";
 ///   conflict. Different warps share nothing. A warp arrival blocks its lane as a barrier
 ///   does, which a named barrier without a count reads: they conflict within the block;
 /// - `fence.sc`s meet in the fence-SC order; mbarrier operations meet on their mbarrier;
+///   a wait on an mbarrier ([`Point::MBarrierWait`]: `test_wait`/`try_wait`, blocking or not)
+///   only reads it: whether the awaited phase completed, and what that phase released, which the
+///   waiter joins into its own view (PTX ISA, *mbarrier.test_wait/try_wait*: "test_wait and
+///   try_wait test for the completion of the current or the immediately preceding phase"), so
+///   two waits commute, and a wait meets every other operation on its mbarrier (an arrival, a
+///   `complete_tx`, an init may complete or start the phase it tests); a wait that blocks stays
+///   blocked until an operation that changes the mbarrier wakes it, which the wake-up orders;
 ///   release/acquire fences ([`Point::Local`]) touch their own thread only; anything else
 ///   ([`Point::Other`]) conflicts with everything.
 pub fn dependent(a: Point, b: Point) -> bool {
@@ -104,7 +111,7 @@ pub fn dependent(a: Point, b: Point) -> bool {
     /// The mbarriers an operation touches: `None` for any.
     fn mbarriers(p: Point) -> Option<Vec<usize>> {
         match p {
-            MBarrier(m) => Some(vec![m]),
+            MBarrier(m) | MBarrierWait(m) => Some(vec![m]),
             Async(f) if f.any_mbarrier => None,
             Async(f) => Some(f.mbarriers().collect()),
             _ => Some(Vec::new()),
@@ -113,7 +120,7 @@ pub fn dependent(a: Point, b: Point) -> bool {
     /// Whether an operation touches an mbarrier at all.
     fn on_mbarrier(p: Point) -> bool {
         match p {
-            MBarrier(_) => true,
+            MBarrier(_) | MBarrierWait(_) => true,
             Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
             _ => false,
         }
@@ -129,7 +136,8 @@ pub fn dependent(a: Point, b: Point) -> bool {
     if hits(wa, rb, wb) || hits(wb, ra, wa) {
         return true;
     }
-    if on_mbarrier(a) && on_mbarrier(b) {
+    let both_wait = matches!((a, b), (MBarrierWait(_), MBarrierWait(_)));
+    if on_mbarrier(a) && on_mbarrier(b) && !both_wait {
         match (mbarriers(a), mbarriers(b)) {
             (Some(x), Some(y)) if !x.iter().any(|m| y.contains(m)) => {}
             _ => return true,
@@ -235,9 +243,11 @@ struct Trace {
     /// Per location, the join of its writes' clocks and of its reads' clocks.
     writes: Vec<Clock>,
     reads: Vec<Clock>,
-    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
+    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of the operations
+    /// that change it, and of its waits.
     barriers: Vec<Clock>,
     mbarriers: Vec<Clock>,
+    mbarrier_waits: Vec<Clock>,
     /// Per thread, the join of the clocks of the asynchronous steps that touched its
     /// bookkeeping ([`super::Footprint::queues`]); the join of the clocks of the steps that may touch
     /// any mbarrier ([`super::Footprint::any_mbarrier`]).
@@ -314,12 +324,13 @@ impl Trace {
                     }
                 }
                 if f.any_mbarrier {
-                    for m in &self.mbarriers {
+                    for m in self.mbarriers.iter().chain(&self.mbarrier_waits) {
                         join(clock, m);
                     }
                 }
                 for m in f.mbarriers() {
                     join(clock, Trace::slot(&mut self.mbarriers, m));
+                    join(clock, Trace::slot(&mut self.mbarrier_waits, m));
                 }
                 if f.any_mbarrier || f.mbarriers().next().is_some() {
                     join(clock, &self.any_mbarrier);
@@ -332,6 +343,13 @@ impl Trace {
             // ([`dependent`]): they are rare, so they look the earlier ones up.
             Point::NamedBarrier { .. } | Point::Warp { .. } => self.join_dependent(point, clock),
             Point::MBarrier(b) => {
+                join(clock, Trace::slot(&mut self.mbarriers, b));
+                join(clock, Trace::slot(&mut self.mbarrier_waits, b));
+                join(clock, &self.any_mbarrier);
+            }
+            // A wait reads the mbarrier: it follows the operations that changed it, not the
+            // other waits.
+            Point::MBarrierWait(b) => {
                 join(clock, Trace::slot(&mut self.mbarriers, b));
                 join(clock, &self.any_mbarrier);
             }
@@ -411,6 +429,7 @@ impl Trace {
             }
             Point::Warp { .. } => {}
             Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
+            Point::MBarrierWait(b) => join(Trace::slot(&mut self.mbarrier_waits, b), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
             Point::Other => join(&mut self.other, &clock),
