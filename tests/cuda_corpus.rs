@@ -1,7 +1,8 @@
 //! The CUDA corpus (`corpus/cuda/MANIFEST.csv`) through the `scopecheck kernel` binary: every
 //! row's committed `.ptx` always, and its `.cu` through NVRTC when NVRTC is found (a visible skip
 //! line otherwise; rows of PTX from other compilers have no `.cu`). Each run must exit as the row
-//! says (0 pass, 1 a failure) with the row's failure kind in its `--json` report, and a failure's
+//! says (0 pass, 1 a failure) with the row's failure kind in its `--json` report, a `pass` row
+//! without bounding flags must be verified complete (every execution explored), and a failure's
 //! trace must name a line of the source (the `.cu`, or the file of the PTX's `.file`).
 //! Without NVRTC, `scopecheck kernel FILE.cu` must say in one line how to get it, exit 2.
 //!
@@ -38,6 +39,18 @@ fn check(row: &Row, file: &Path) -> Result<(), String> {
             row.expected, run.stdout, run.stderr
         )
     })?;
+    // A fixed kernel with no bounding flags must be verified for every execution (the DFS
+    // explored them all), not merely bounded with nothing found.
+    if matches!(row.expected, Expected::Pass) && row.flags.is_empty() {
+        let report: serde_json::Value =
+            serde_json::from_str(&run.stdout).map_err(|e| format!("--json report: {e}"))?;
+        if report["complete"] != serde_json::Value::Bool(true) {
+            return Err(format!(
+                "a pass row without flags must be verified complete, got: {}",
+                run.stdout
+            ));
+        }
+    }
     let source = row.source_name().ok_or("the PTX has no line information")?;
     if matches!(row.expected, Expected::Fail(_)) && !run.names_source_line(&source) {
         return Err(format!(

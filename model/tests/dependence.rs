@@ -1,7 +1,7 @@
 //! Every case of the dependence relation the DFS's partial-order reduction rests on
 //! ([`dependent`]), one assertion per sentence of its argument, both ways round.
 
-use scopecheck_model::engine::{dependent, Footprint, Point};
+use scopecheck_model::engine::{dependent, Footprint, GroupKey, Point};
 
 fn dep(a: Point, b: Point) -> bool {
     let (x, y) = (dependent(a, b), dependent(b, a));
@@ -13,10 +13,37 @@ fn step(f: Footprint) -> Point {
     Point::Async(f)
 }
 
-fn issue(agent: usize, issuer: usize, mbarrier: Option<usize>) -> Point {
+/// `issuer`'s issue at `epoch` on `agent`.
+fn issue(agent: usize, issuer: usize, epoch: u32, mbarrier: Option<usize>) -> Point {
     step(Footprint {
-        queues: [Some(agent), Some(issuer)],
+        queues: [Some(agent), None],
+        copy: Some((issuer, epoch)),
         mbarriers: [mbarrier, None, None, None],
+        ..Footprint::default()
+    })
+}
+
+fn group(thread: usize, bulk: bool, number: usize) -> GroupKey {
+    GroupKey {
+        thread,
+        bulk,
+        number,
+    }
+}
+
+/// A step that marks `g` (a completion), optionally the copy's first step too.
+fn completes(g: GroupKey, copy: Option<(usize, u32)>) -> Point {
+    step(Footprint {
+        group: Some(g),
+        copy,
+        ..Footprint::default()
+    })
+}
+
+/// A wait for `thread`'s groups below `below`.
+fn wait(thread: usize, bulk: bool, below: usize) -> Point {
+    step(Footprint {
+        waits: Some(group(thread, bulk, below)),
         ..Footprint::default()
     })
 }
@@ -62,49 +89,77 @@ fn locations() {
 fn asynchronous_copies() {
     // Agents 10 and 11, issuers 0 and 1, mbarriers 0 and 1.
     let ending = step(Footprint {
-        queues: [Some(10), None],
         mbarriers: [Some(0), None, None, None],
         ..Footprint::default()
     });
     assert!(
-        dep(issue(10, 0, Some(0)), ending),
-        "an issue meets the step that ends a copy"
+        dep(issue(10, 0, 1, None), issue(10, 1, 1, None)),
+        "two issues on one agent: their order is the queue's"
     );
     assert!(
-        !dep(issue(10, 0, None), element(5, 6)),
+        !dep(issue(10, 0, 1, None), issue(11, 1, 1, None)),
+        "issues on two agents"
+    );
+    assert!(
+        !dep(issue(10, 1, 1, None), ending),
+        "an issue commutes with the step that ends another copy"
+    );
+    assert!(
+        dep(issue(10, 0, 1, Some(0)), ending),
+        "but both count on one mbarrier"
+    );
+    assert!(
+        !dep(issue(10, 0, 1, None), element(5, 6)),
         "an element leaves the queue alone"
     );
     assert!(
-        !dep(issue(11, 1, Some(1)), ending),
-        "another CTA's agent and mbarrier"
-    );
-    let wait = step(Footprint {
-        queues: [Some(0), None],
-        ..Footprint::default()
-    });
-    let completes = step(Footprint {
-        queues: [Some(10), Some(0)],
-        ..Footprint::default()
-    });
-    assert!(
-        dep(wait, completes),
-        "a wait_group reads the groups a completion marks"
+        dep(
+            issue(10, 0, 3, None),
+            completes(group(0, false, 0), Some((0, 3)))
+        ),
+        "a copy's first step takes up the copy its issue queued"
     );
     assert!(
-        dep(wait, issue(10, 0, None)),
-        "an issue adds to its issuer's groups"
+        !dep(
+            issue(10, 0, 4, None),
+            completes(group(0, false, 0), Some((0, 3)))
+        ),
+        "another copy of the same issuer"
     );
-    assert!(!dep(wait, issue(11, 1, None)));
+    let g1 = completes(group(0, false, 1), None);
+    assert!(
+        dep(wait(0, false, 2), g1),
+        "a wait_group reads the groups it waits for"
+    );
+    assert!(
+        !dep(wait(0, false, 1), g1),
+        "a completion in a group more recent than those waited for"
+    );
+    assert!(
+        !dep(wait(0, true, 2), g1),
+        "bulk groups and cp.async-groups are numbered apart"
+    );
+    assert!(!dep(wait(1, false, 2), g1), "another thread's groups");
+    assert!(
+        dep(wait(0, false, usize::MAX), g1),
+        "a cp.async.mbarrier.arrive counts every pending copy"
+    );
+    assert!(!dep(wait(0, false, 2), wait(0, false, 2)), "two readers");
+    assert!(dep(g1, g1), "two steps marking one group");
+    assert!(!dep(g1, completes(group(0, false, 2), None)));
+    assert!(
+        !dep(wait(0, false, 2), issue(10, 0, 5, None)),
+        "an issue adds to the open group, which no wait reads before its commit"
+    );
     assert!(dep(ending, Point::MBarrier(0)) && !dep(ending, Point::MBarrier(1)));
     let any = step(Footprint {
-        queues: [Some(10), Some(0)],
         any_mbarrier: true,
         ..Footprint::default()
     });
     assert!(dep(any, Point::MBarrier(7)) && dep(any, ending));
     assert!(!dep(any, Point::Read(3)) && !dep(any, Point::Barrier(0)));
-    assert!(!dep(issue(10, 0, Some(0)), Point::Local));
-    assert!(dep(issue(10, 0, None), Point::Other));
+    assert!(!dep(issue(10, 0, 1, Some(0)), Point::Local));
+    assert!(dep(issue(10, 0, 1, None), Point::Other));
 }
 
 #[test]
@@ -151,4 +206,24 @@ fn fences_and_mbarriers() {
     assert!(dep(ScFence, ScFence) && !dep(ScFence, Write(0)));
     assert!(!dep(Local, Other) && dep(Other, Read(0)));
     assert!(dep(MBarrier(0), MBarrier(0)) && !dep(MBarrier(0), MBarrier(1)));
+    assert!(
+        !dep(MBarrierWait(0), MBarrierWait(0)),
+        "two waits only read"
+    );
+    assert!(
+        dep(MBarrierWait(0), MBarrier(0)),
+        "an arrival may complete the phase a wait tests"
+    );
+    assert!(!dep(MBarrierWait(0), MBarrier(1)) && !dep(MBarrierWait(0), Write(0)));
+    let complete_tx = Point::Async(Footprint {
+        mbarriers: [Some(0), None, None, None],
+        ..Footprint::default()
+    });
+    let any = Point::Async(Footprint {
+        any_mbarrier: true,
+        ..Footprint::default()
+    });
+    assert!(dep(MBarrierWait(0), complete_tx) && dep(MBarrierWait(3), any));
+    assert!(!dep(MBarrierWait(1), complete_tx));
+    assert!(!dep(MBarrierWait(0), Local) && dep(MBarrierWait(0), Other));
 }

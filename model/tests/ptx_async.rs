@@ -585,8 +585,8 @@ $W:
 "#;
     let flags = "--grid 2 --cluster 2 --arg src=u64[2]=1,2";
     // Each CTA reads only its own tile, after the copy into it landed: no trailing cluster
-    // barrier is needed. The whole exploration is 143,412 executions (33 s): the first 3,000
-    // here, the rest in `scopecheck kernel` runs.
+    // barrier is needed. Since mbarrier waits commute with each other (`Point::MBarrierWait`),
+    // the whole exploration fits the budget (2,656 executions; 143,412 before).
     let src = format!(
         "// scopecheck: {flags}\n{HEAD}{}",
         body.replace("MASK", "3")
@@ -599,7 +599,7 @@ $W:
         Checker::dfs_budget(3000),
     );
     let r = r.unwrap_or_else(|e| panic!("{e}"));
-    assert!(r.passed() && r.executions == 3000, "{r}");
+    assert!(r.passed() && r.complete, "{r}");
     // Rank 1 is left out of the mask: its phase never gets its bytes.
     let v = verdict(flags, &body.replace("MASK", "1"));
     assert_eq!(v, Verdict::Fail(FailureKind::Hang));

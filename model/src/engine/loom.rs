@@ -90,7 +90,7 @@ impl Sched for LoomSched {
                 self.blocks[block].fetch_add(1, Relaxed);
                 None
             }
-            Point::MBarrier(bar) => {
+            Point::MBarrier(bar) | Point::MBarrierWait(bar) => {
                 self.mbarriers[bar].fetch_add(1, Relaxed);
                 None
             }

@@ -66,32 +66,47 @@ pub enum Point {
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
     /// view only.
     ScFence,
-    /// An operation on this mbarrier (init, arrive, expect-tx, wait): it touches that
-    /// mbarrier's state and its own thread's view only.
+    /// An operation that changes this mbarrier's state (init, arrive, expect-tx, inval, a
+    /// cluster barrier's arrive): it touches that mbarrier's state and its own thread's view
+    /// only.
     MBarrier(usize),
+    /// A `test_wait`/`try_wait` of this mbarrier (or a cluster barrier's wait): it reads the
+    /// mbarrier's state (its phase, what its completed phases released) and writes only its own
+    /// thread's (its view, whether it blocks). Two waits commute; a wait conflicts with every
+    /// operation that changes the mbarrier.
+    MBarrierWait(usize),
     /// Anything else visible: dependent with every operation but [`Point::Local`] ones.
     Other,
 }
 
 /// What a step of the asynchronous-copy machinery touches besides its own thread's state.
 ///
-/// The state it may share with other threads is of four kinds: memory locations (an element
-/// of a copy reads its source and writes its destination), a copy agent's queue (an issue
-/// appends to it, the step that ends a copy takes the next one from it or lets the agent go
-/// idle), a thread's asynchronous groups (the copies it issued and their completion: an issue
-/// adds one, the agent's step that completes a copy or its reading marks it, a `wait_group`
-/// reads them), and mbarriers (a copy's `complete_tx`; a `cp.async.mbarrier.arrive`
-/// performed when the copy completes).
+/// The state it may share with other threads is of five kinds: memory locations (an element
+/// of a copy reads its source and writes its destination), a copy agent's queue (issues append
+/// to it, in an order that decides the order of the copies), a copy itself (its issue queues it,
+/// its agent's first step takes it up), a thread's asynchronous groups (the agent's step that
+/// completes a copy or its reading marks the copy's group, a `wait_group` reads the groups it
+/// waits for), and mbarriers (a copy's `complete_tx`; a `cp.async.mbarrier.arrive` performed
+/// when the copy completes). [`tree::dependent`] has the argument for each.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
     /// The location it reads.
     pub read: Option<usize>,
     /// The location it stores to (a copy's element write).
     pub write: Option<usize>,
-    /// The threads whose asynchronous bookkeeping it reads or writes: a copy agent (its queue)
-    /// or an issuing thread (its bulk and `cp.async` groups, its pending
-    /// `cp.async.mbarrier.arrive`s).
+    /// The copy agents whose queue it appends to (an issue).
     pub queues: [Option<usize>; 2],
+    /// The copy an issue queues and its agent's first step takes up, named by its issuer and
+    /// the issuer's epoch at the issue (the take-up happens after the issue).
+    pub copy: Option<(usize, u32)>,
+    /// The async-group a step marks: the group of the copy it completes, or whose reading it
+    /// completes (a `.bulk_group` copy's last read).
+    pub group: Option<GroupKey>,
+    /// The async-groups a step reads: those of [`GroupKey::thread`] and
+    /// [`GroupKey::bulk`] numbered below [`GroupKey::number`] (a `wait_group`, which waits
+    /// for every committed group but the most recent ones; a `cp.async.mbarrier.arrive`, which
+    /// counts every pending `cp.async` of its thread: `usize::MAX`).
+    pub waits: Option<GroupKey>,
     /// The mbarriers it may operate on (a `complete_tx`'s; those of the issuer's CTA, for a
     /// `cp.async` completion that performs the issuer's pending `cp.async.mbarrier.arrive`s).
     pub mbarriers: [Option<usize>; 4],
@@ -100,8 +115,36 @@ pub struct Footprint {
     pub any_mbarrier: bool,
 }
 
+/// One thread's async-group: its `cp.async`-groups and its bulk async-groups are numbered
+/// apart (`bulk`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupKey {
+    /// The thread that issued the group's copies.
+    pub thread: usize,
+    /// A bulk async-group (`cp.async.bulk ... .bulk_group`), not a `cp.async`-group.
+    pub bulk: bool,
+    /// The group's number (in [`Footprint::waits`]: the first group not read).
+    pub number: usize,
+}
+
+impl GroupKey {
+    /// Whether a step that reads the groups below `self` reads `group`.
+    pub fn covers(&self, group: GroupKey) -> bool {
+        self.thread == group.thread && self.bulk == group.bulk && group.number < self.number
+    }
+}
+
 impl Footprint {
-    /// The threads whose asynchronous bookkeeping it touches.
+    /// Whether the groups one step marks are read or marked by the other.
+    pub fn groups_meet(&self, other: &Footprint) -> bool {
+        let meets = |a: &Footprint, b: &Footprint| {
+            a.group
+                .is_some_and(|g| b.group == Some(g) || b.waits.is_some_and(|w| w.covers(g)))
+        };
+        meets(self, other) || meets(other, self)
+    }
+
+    /// The copy agents whose queue it appends to.
     pub fn queues(&self) -> impl Iterator<Item = usize> + '_ {
         self.queues.iter().flatten().copied()
     }
@@ -151,7 +194,8 @@ pub type RunOne = Arc<dyn Fn(&Arc<dyn Sched>) -> Flow + Send + Sync>;
 pub struct Shape {
     pub threads: usize,
     pub locations: usize,
-    /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`]).
+    /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`],
+    /// [`Point::MBarrierWait`]).
     pub blocks: usize,
     pub mbarriers: usize,
 }

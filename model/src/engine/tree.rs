@@ -32,7 +32,7 @@
 //! operations — is still explored, so the same final states, races, deadlocks and assertion
 //! failures are reached.
 
-use super::Point;
+use super::{GroupKey, Point};
 
 /// The `op` of an `activemask` step's [`Point::Warp`]. Unlike the exchanges, `activemask` steps
 /// of one warp never commute: the lanes waiting at the instruction when one of them takes its
@@ -49,15 +49,29 @@ pub const ACTIVEMASK: &str = "activemask";
 /// - locations: a load commutes with another load; a store or read-modify-write conflicts with
 ///   every access of its location (a load's choice of store depends only on the stores of its
 ///   location);
-/// - asynchronous copies ([`super::Footprint`]): besides their locations, an issue and the agent step
-///   that ends a copy both touch the agent's queue (the issue appends and may wake an idle
-///   agent, the ending step takes the next copy or idles), so they conflict; an element step
-///   that does not end its copy leaves the queue alone (the agent takes a new copy only once
-///   the current one ended), so another issue commutes with it. A thread's groups are written
-///   by its issues, by the agent steps that complete one of its copies or their reading, and
-///   read by its `wait_group`s and `cp.async.mbarrier.arrive`s: those conflict. A
-///   `complete_tx` conflicts with every operation on its mbarrier. Hence two CTAs that share no
-///   location, agent, thread or mbarrier commute past their TMA copies;
+/// - asynchronous copies ([`super::Footprint`]): besides their locations, two issues on one
+///   agent conflict (their order is the order of the copies in its queue). An issue commutes
+///   with the agent step that ends another copy: that step takes the queue's first copy or,
+///   with the queue empty, lets the agent idle until the issue wakes it to take the new copy —
+///   either way the agent then works on the same copy with the same queue behind it, and
+///   nothing else of the state depends on the order. The issue and the agent's first step of
+///   the copy it queued share the copy ([`super::Footprint::copy`]): the take-up happens after
+///   the issue (an enabling, which the reduction must see as an order). A thread's
+///   async-groups are marked by the agent steps that complete one of its copies or their
+///   reading ([`super::Footprint::group`]: a count and a join of views per group, which
+///   commute with the issuer's issues and commits, which only add copies to its open group)
+///   and read by its `wait_group`s, but only the groups a wait waits for: "until only N or
+///   fewer of the most recent ... groups are pending and all the prior ... groups committed
+///   by the executing thread are complete" (PTX ISA, *cp.async.wait_group*;
+///   *cp.async.bulk.wait_group*): whether it blocks, and what it joins
+///   ([`crate::runtime`]'s async groups, `ready`), depend on those groups alone, and a
+///   completion in a more recent group neither wakes it nor changes what it joins. So a
+///   completion conflicts with a wait only when the wait covers its group
+///   ([`super::GroupKey::covers`]); a `cp.async.mbarrier.arrive` counts every pending
+///   `cp.async` of its thread, so it covers them all. A `complete_tx` conflicts with every
+///   operation on its mbarrier. Hence two CTAs that share no location, agent, thread or
+///   mbarrier commute past their TMA copies, and two threads that share an agent commute past
+///   each other's copies but for the order of their issues;
 /// - `syncthreads` arrivals commute with each other (whichever arrives last completes the one
 ///   instance with the same views); named-barrier arrivals conflict with the block's
 ///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block) and
@@ -74,6 +88,13 @@ pub const ACTIVEMASK: &str = "activemask";
 ///   conflict. Different warps share nothing. A warp arrival blocks its lane as a barrier
 ///   does, which a named barrier without a count reads: they conflict within the block;
 /// - `fence.sc`s meet in the fence-SC order; mbarrier operations meet on their mbarrier;
+///   a wait on an mbarrier ([`Point::MBarrierWait`]: `test_wait`/`try_wait`, blocking or not)
+///   only reads it: whether the awaited phase completed, and what that phase released, which the
+///   waiter joins into its own view (PTX ISA, *mbarrier.test_wait/try_wait*: "test_wait and
+///   try_wait test for the completion of the current or the immediately preceding phase"), so
+///   two waits commute, and a wait meets every other operation on its mbarrier (an arrival, a
+///   `complete_tx`, an init may complete or start the phase it tests); a wait that blocks stays
+///   blocked until an operation that changes the mbarrier wakes it, which the wake-up orders;
 ///   release/acquire fences ([`Point::Local`]) touch their own thread only; anything else
 ///   ([`Point::Other`]) conflicts with everything.
 pub fn dependent(a: Point, b: Point) -> bool {
@@ -90,7 +111,7 @@ pub fn dependent(a: Point, b: Point) -> bool {
     /// The mbarriers an operation touches: `None` for any.
     fn mbarriers(p: Point) -> Option<Vec<usize>> {
         match p {
-            MBarrier(m) => Some(vec![m]),
+            MBarrier(m) | MBarrierWait(m) => Some(vec![m]),
             Async(f) if f.any_mbarrier => None,
             Async(f) => Some(f.mbarriers().collect()),
             _ => Some(Vec::new()),
@@ -99,7 +120,7 @@ pub fn dependent(a: Point, b: Point) -> bool {
     /// Whether an operation touches an mbarrier at all.
     fn on_mbarrier(p: Point) -> bool {
         match p {
-            MBarrier(_) => true,
+            MBarrier(_) | MBarrierWait(_) => true,
             Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
             _ => false,
         }
@@ -115,14 +136,19 @@ pub fn dependent(a: Point, b: Point) -> bool {
     if hits(wa, rb, wb) || hits(wb, ra, wa) {
         return true;
     }
-    if on_mbarrier(a) && on_mbarrier(b) {
+    let both_wait = matches!((a, b), (MBarrierWait(_), MBarrierWait(_)));
+    if on_mbarrier(a) && on_mbarrier(b) && !both_wait {
         match (mbarriers(a), mbarriers(b)) {
             (Some(x), Some(y)) if !x.iter().any(|m| y.contains(m)) => {}
             _ => return true,
         }
     }
     match (a, b) {
-        (Async(f), Async(g)) => f.queues().any(|q| g.queues().any(|r| q == r)),
+        (Async(f), Async(g)) => {
+            f.queues().any(|q| g.queues().any(|r| q == r))
+                || (f.copy.is_some() && f.copy == g.copy)
+                || f.groups_meet(&g)
+        }
         (Barrier(_), Barrier(_)) => false,
         (Barrier(x), NamedBarrier { block: y, .. })
         | (NamedBarrier { block: y, .. }, Barrier(x)) => x == y,
@@ -217,14 +243,23 @@ struct Trace {
     /// Per location, the join of its writes' clocks and of its reads' clocks.
     writes: Vec<Clock>,
     reads: Vec<Clock>,
-    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of its operations'.
+    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of the operations
+    /// that change it, and of its waits.
     barriers: Vec<Clock>,
     mbarriers: Vec<Clock>,
+    mbarrier_waits: Vec<Clock>,
     /// Per thread, the join of the clocks of the asynchronous steps that touched its
     /// bookkeeping ([`super::Footprint::queues`]); the join of the clocks of the steps that may touch
     /// any mbarrier ([`super::Footprint::any_mbarrier`]).
     queues: Vec<Clock>,
     any_mbarrier: Clock,
+    /// Per copy ([`super::Footprint::copy`]), the clock of its issue and first agent step; per
+    /// async-group, the join of the clocks of the steps that marked it
+    /// ([`super::Footprint::group`]) or read it ([`super::Footprint::waits`], by the groups
+    /// below which they read).
+    copies: Vec<((usize, u32), Clock)>,
+    groups: Vec<(GroupKey, Clock)>,
+    waits: Vec<(GroupKey, Clock)>,
     /// The join of the `fence.sc`s' clocks.
     sc_fences: Clock,
     /// The join of every operation's clock, and of every `Other` operation's clock.
@@ -238,6 +273,14 @@ impl Trace {
             v.resize(i + 1, Clock::new());
         }
         &mut v[i]
+    }
+
+    /// Join `clock` into the clock kept for `key`.
+    fn keyed<K: PartialEq>(v: &mut Vec<(K, Clock)>, key: K, clock: &Clock) {
+        match v.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, c)) => join(c, clock),
+            None => v.push((key, clock.clone())),
+        }
     }
 
     fn knows(&self, t: usize, e: &Event) -> bool {
@@ -265,13 +308,29 @@ impl Trace {
                 for q in f.queues() {
                     join(clock, Trace::slot(&mut self.queues, q));
                 }
+                for (c, k) in &self.copies {
+                    if f.copy == Some(*c) {
+                        join(clock, k);
+                    }
+                }
+                for (g, k) in &self.groups {
+                    if f.group == Some(*g) || f.waits.is_some_and(|w| w.covers(*g)) {
+                        join(clock, k);
+                    }
+                }
+                for (w, k) in &self.waits {
+                    if f.group.is_some_and(|g| w.covers(g)) {
+                        join(clock, k);
+                    }
+                }
                 if f.any_mbarrier {
-                    for m in &self.mbarriers {
+                    for m in self.mbarriers.iter().chain(&self.mbarrier_waits) {
                         join(clock, m);
                     }
                 }
                 for m in f.mbarriers() {
                     join(clock, Trace::slot(&mut self.mbarriers, m));
+                    join(clock, Trace::slot(&mut self.mbarrier_waits, m));
                 }
                 if f.any_mbarrier || f.mbarriers().next().is_some() {
                     join(clock, &self.any_mbarrier);
@@ -284,6 +343,13 @@ impl Trace {
             // ([`dependent`]): they are rare, so they look the earlier ones up.
             Point::NamedBarrier { .. } | Point::Warp { .. } => self.join_dependent(point, clock),
             Point::MBarrier(b) => {
+                join(clock, Trace::slot(&mut self.mbarriers, b));
+                join(clock, Trace::slot(&mut self.mbarrier_waits, b));
+                join(clock, &self.any_mbarrier);
+            }
+            // A wait reads the mbarrier: it follows the operations that changed it, not the
+            // other waits.
+            Point::MBarrierWait(b) => {
                 join(clock, Trace::slot(&mut self.mbarriers, b));
                 join(clock, &self.any_mbarrier);
             }
@@ -340,6 +406,15 @@ impl Trace {
                 for q in f.queues() {
                     join(Trace::slot(&mut self.queues, q), &clock);
                 }
+                if let Some(c) = f.copy {
+                    Trace::keyed(&mut self.copies, c, &clock);
+                }
+                if let Some(g) = f.group {
+                    Trace::keyed(&mut self.groups, g, &clock);
+                }
+                if let Some(w) = f.waits {
+                    Trace::keyed(&mut self.waits, w, &clock);
+                }
                 for m in f.mbarriers() {
                     join(Trace::slot(&mut self.mbarriers, m), &clock);
                 }
@@ -354,6 +429,7 @@ impl Trace {
             }
             Point::Warp { .. } => {}
             Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
+            Point::MBarrierWait(b) => join(Trace::slot(&mut self.mbarrier_waits, b), &clock),
             Point::ScFence => join(&mut self.sc_fences, &clock),
             Point::Local => {}
             Point::Other => join(&mut self.other, &clock),

@@ -820,8 +820,8 @@ impl Ctx {
     }
 
     pub fn bulk_wait(&self, site: Site) {
-        self.sched
-            .point(self.thread, Machine::groups_point(self.thread));
+        let point = self.step(|m| Ok(m.groups_point(self.thread, true, None)));
+        self.sched.point(self.thread, point);
         if self.step(|m| m.bulk_wait(self.thread, site)) {
             self.wait();
         }
@@ -833,8 +833,8 @@ impl Ctx {
     }
 
     pub fn bulk_wait_group(&self, n: usize, read: bool, site: Site) {
-        self.sched
-            .point(self.thread, Machine::groups_point(self.thread));
+        let point = self.step(|m| Ok(m.groups_point(self.thread, true, Some(n))));
+        self.sched.point(self.thread, point);
         if self.step(|m| m.bulk_wait_group(self.thread, n, read, site)) {
             self.wait();
         }

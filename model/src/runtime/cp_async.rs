@@ -33,7 +33,7 @@ use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, Site};
 use super::view::{View, ALL_LEVELS};
-use crate::engine::{Footprint, Point};
+use crate::engine::{Footprint, GroupKey, Point};
 use std::sync::Arc;
 
 /// A `cp.async.mbarrier.arrive` waiting for its thread's prior copies.
@@ -247,10 +247,14 @@ impl Ctx {
 
     /// `cp.async.mbarrier.arrive{.noinc}` (see [`Machine::cp_async_mbarrier_arrive`]).
     /// It reads the thread's groups (the copies still pending), which the agent's completions
-    /// write, and operates on `bar`.
+    /// mark, and operates on `bar`.
     pub fn cp_async_mbarrier_arrive(&self, bar: usize, noinc: bool, site: Site) {
         let point = Point::Async(Footprint {
-            queues: [Some(self.thread), None],
+            waits: Some(GroupKey {
+                thread: self.thread,
+                bulk: false,
+                number: usize::MAX,
+            }),
             mbarriers: [Some(bar), None, None, None],
             ..Footprint::default()
         });
@@ -260,8 +264,8 @@ impl Ctx {
 
     /// `cp.async.wait_group n`.
     pub fn cp_async_wait(&self, n: usize, site: Site) {
-        self.sched
-            .point(self.thread, Machine::groups_point(self.thread));
+        let point = self.step(|m| Ok(m.groups_point(self.thread, false, Some(n))));
+        self.sched.point(self.thread, point);
         if self.step(|m| m.cp_async_wait(self.thread, n, site)) {
             self.wait();
         }

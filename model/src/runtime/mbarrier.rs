@@ -696,7 +696,7 @@ impl super::Ctx {
     pub fn mbar_wait(&self, bar: usize, on: WaitOn, sem: WaitSem, block: bool, site: Site) -> bool {
         loop {
             self.sched
-                .point(self.thread, crate::engine::Point::MBarrier(bar));
+                .point(self.thread, crate::engine::Point::MBarrierWait(bar));
             match self.step(|m| m.mbar_wait(self.thread, bar, on, sem, block, site)) {
                 WaitResult::Complete => return true,
                 WaitResult::Incomplete => return false,
