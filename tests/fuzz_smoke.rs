@@ -132,7 +132,7 @@ fn engines_target_runs_clean_under_libfuzzer() -> Result<(), Skip> {
         l.starts_with("stat::")
             || l.starts_with("engines:")
             || l.contains("DONE")
-            || l.contains(" INITED ")
+            || l.contains("INITED cov:")
     }) {
         println!("{line}");
     }
@@ -152,9 +152,9 @@ fn engines_target_runs_clean_under_libfuzzer() -> Result<(), Skip> {
         log.contains("stat::number_of_executed_units"),
         "libFuzzer printed no final stats:\n{log}"
     );
-    // `#N INITED`: libFuzzer replayed the whole seed corpus before the time ran out.
+    // `#N\tINITED cov: ...`: libFuzzer replayed the whole seed corpus before the time ran out.
     assert!(
-        log.contains(" INITED "),
+        log.contains("INITED cov:"),
         "libFuzzer did not finish replaying corpus/litmus:\n{log}"
     );
     Ok(())
