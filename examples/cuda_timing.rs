@@ -1,6 +1,7 @@
 //! `cargo run --release --example cuda_timing [-- --limit SECONDS]`: for each kernel of
-//! `corpus/cuda/MANIFEST.csv`, the time NVRTC takes to compile its `.cu` (when NVRTC is found)
-//! and the time `scopecheck kernel FILE.ptx --json` takes to a complete verdict at the launch of
+//! `corpus/cuda/MANIFEST.csv`, the time NVRTC takes to compile its `.cu` (when NVRTC is found),
+//! the time the same compilation takes answered from the PTX cache (`nvrtc::cache`, a fresh
+//! cache directory under the system's temporary directory, so the first compile fills it) and the time `scopecheck kernel FILE.ptx --json` takes to a complete verdict at the launch of
 //! the kernel's `// scopecheck:` line. Prints a table; asserts nothing.
 //!
 //! It runs the `scopecheck` binary beside this example (`target/release/scopecheck`): build it
@@ -49,9 +50,12 @@ fn main() {
     if let Err(e) = &toolkit {
         println!("(NVRTC compile times not measured: {e})");
     }
+    let cache_dir =
+        std::env::temp_dir().join(format!("scopecheck-cuda-timing-{}", std::process::id()));
+    let cache = nvrtc::Cache::at(&cache_dir);
     println!(
-        "{:<44} {:>10} {:>20} {:>20} {:>10}",
-        "kernel", "nvrtc ms", "expected", "got", "verdict s"
+        "{:<44} {:>10} {:>10} {:>20} {:>20} {:>10}",
+        "kernel", "nvrtc ms", "cached ms", "expected", "got", "verdict s"
     );
     for row in &rows {
         let name = row
@@ -60,18 +64,26 @@ fn main() {
             .unwrap_or(&row.file)
             .display()
             .to_string();
-        let compile = match (row.cu(), &toolkit) {
+        let (compile, hit) = match (row.cu(), &toolkit) {
             (Some(cu), Ok(toolkit)) => match std::fs::read_to_string(cu) {
                 Ok(source) => {
+                    let ms = |start: Instant| format!("{:.1}", start.elapsed().as_secs_f64() * 1e3);
                     let start = Instant::now();
-                    match nvrtc::compile_with(toolkit, cu, &source) {
-                        Ok(_) => format!("{:.1}", start.elapsed().as_secs_f64() * 1e3),
+                    let compile = match nvrtc::compile_cached(toolkit, cu, &source, Some(&cache)) {
+                        Ok(_) => ms(start),
                         Err(_) => "error".to_string(),
-                    }
+                    };
+                    let start = Instant::now();
+                    let hit = match nvrtc::compile_cached(toolkit, cu, &source, Some(&cache)) {
+                        Ok(c) if c.cached => ms(start),
+                        Ok(_) => "not cached".to_string(),
+                        Err(_) => "error".to_string(),
+                    };
+                    (compile, hit)
                 }
-                Err(_) => "unreadable".to_string(),
+                Err(_) => ("unreadable".to_string(), "-".to_string()),
             },
-            _ => "-".to_string(),
+            _ => ("-".to_string(), "-".to_string()),
         };
         let start = Instant::now();
         let (got, seconds) = match cuda_corpus::run(&exe, &row.ptx(), &row.flags, limit) {
@@ -82,12 +94,14 @@ fn main() {
             Err(e) => (e.to_string(), 0.0),
         };
         println!(
-            "{:<44} {:>10} {:>20} {:>20} {:>10.3}",
+            "{:<44} {:>10} {:>10} {:>20} {:>20} {:>10.3}",
             name,
             compile,
+            hit,
             row.expected.to_string(),
             got,
             seconds
         );
     }
+    let _ = std::fs::remove_dir_all(&cache_dir);
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod runner;
+use crate::runner;
 use runner::slow_program;
 
 fn scopecheck(args: &[&str]) -> (i32, String, String) {

@@ -4,7 +4,7 @@
 
 #[path = "../corpus/bugs/mod.rs"]
 #[allow(dead_code)]
-mod corpus;
+mod bugs;
 
 use std::process::Command;
 
@@ -24,7 +24,7 @@ fn the_main_job_passes_on_the_shipped_corpus() {
 #[test]
 fn every_bug_model_has_its_verdict_under_every_engine() {
     let mut disagreements = Vec::new();
-    for case in corpus::all() {
+    for case in bugs::all() {
         for report in case.run_every_engine() {
             println!(
                 "{}: {} under {}",

@@ -6,17 +6,19 @@
 //! trace must name a line of the source (the `.cu`, or the file of the PTX's `.file`).
 //! Without NVRTC, `scopecheck kernel FILE.cu` must say in one line how to get it, exit 2.
 //!
-//! A plain `main` (harness = false) so that the `.cu` runs are reported as *skipped* without
-//! NVRTC, never as passed: libtest has no run-time skip.
+//! libtest-mimic trials of `tests/oracles.rs` (one per file), so that the `.cu` runs are
+//! *ignored* with the reason without NVRTC, never passed: libtest has no run-time skip.
 
 #[path = "../src/cuda_corpus.rs"]
 #[allow(dead_code, unused_imports)]
-mod cuda_corpus;
+mod manifest;
 
-use cuda_corpus::{Expected, Row};
+use libtest_mimic::{Completion, Failed, Trial};
+use manifest::{Expected, Row};
 use scopecheck_gpu::nvrtc::{Search, Toolkit};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One kernel run may take this long before it counts as a failure.
@@ -32,7 +34,7 @@ fn exe() -> &'static Path {
 
 /// Runs one file of a row; `Err` says how it disagreed.
 fn check(row: &Row, file: &Path) -> Result<(), String> {
-    let run = cuda_corpus::run(exe(), file, &row.flags, LIMIT).map_err(|e| e.to_string())?;
+    let run = manifest::run(exe(), file, &row.flags, LIMIT).map_err(|e| e.to_string())?;
     run.agrees(&row.expected).map_err(|got| {
         format!(
             "expected {}, got {got}\n--- stdout\n{}--- stderr\n{}",
@@ -87,50 +89,49 @@ fn missing_nvrtc_is_one_line_exit_2() -> Result<(), String> {
     Ok(())
 }
 
-fn main() {
+/// One trial per row's `.ptx` and per `.cu` (ignored, with NVRTC's absence as the reason, when
+/// NVRTC is not found), and the missing-NVRTC message (ignored where the loader finds NVRTC).
+pub fn trials() -> Vec<Trial> {
     let manifest = root().join("corpus/cuda/MANIFEST.csv");
-    let (rows, errors) = cuda_corpus::read_manifest(&manifest).unwrap_or_else(|e| panic!("{e}"));
+    let (rows, errors) = manifest::read_manifest(&manifest).unwrap_or_else(|e| panic!("{e}"));
     assert!(errors.is_empty(), "{errors:#?}");
-    let nvrtc = Toolkit::find(&Search::from_env());
-    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    let mut record = |name: String, outcome: Result<(), String>| match outcome {
-        Ok(()) => {
-            println!("test {name} ... ok");
-            passed += 1;
-        }
-        Err(why) => {
-            println!("test {name} ... FAILED\n{why}");
-            failed += 1;
-        }
-    };
-    for row in &rows {
+    let nvrtc = Toolkit::find(&Search::from_env()).map_err(|e| e.to_string());
+    let mut trials = Vec::new();
+    for row in rows {
+        let row = Arc::new(row);
         let ptx = row.ptx();
-        record(ptx.display().to_string(), check(row, &ptx));
-        match (row.cu(), &nvrtc) {
-            (None, _) => {}
-            (Some(cu), Ok(_)) => record(cu.display().to_string(), check(row, cu)),
-            (Some(cu), Err(e)) => {
-                println!("SKIP {}: {e}", cu.display());
-                skipped += 1;
-            }
+        let r = Arc::clone(&row);
+        trials.push(Trial::test(
+            format!("cuda_corpus::{}", ptx.display()),
+            move || check(&r, &ptx).map_err(Failed::from),
+        ));
+        if let Some(cu) = row.cu().map(Path::to_path_buf) {
+            let name = format!("cuda_corpus::{}", cu.display());
+            let nvrtc = nvrtc.clone();
+            let r = Arc::clone(&row);
+            trials.push(Trial::ignorable_test(name, move || match nvrtc {
+                Ok(_) => check(&r, &cu)
+                    .map(|()| Completion::Completed)
+                    .map_err(Failed::from),
+                Err(e) => Ok(Completion::ignored_with(e)),
+            }));
         }
     }
-    // Only meaningful where the loader itself cannot find NVRTC.
-    let loader_only = Search {
-        loader_path: true,
-        ..Search::default()
-    };
-    if Toolkit::find(&loader_only).is_ok() {
-        println!("SKIP missing_nvrtc_is_one_line_exit_2: NVRTC is on the loader path");
-        skipped += 1;
-    } else {
-        record(
-            "missing_nvrtc_is_one_line_exit_2".to_string(),
-            missing_nvrtc_is_one_line_exit_2(),
-        );
-    }
-    println!("cuda_corpus: {passed} passed, {failed} failed, {skipped} skipped");
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    trials.push(Trial::ignorable_test(
+        "cuda_corpus::missing_nvrtc_is_one_line_exit_2",
+        || {
+            // Only meaningful where the loader itself cannot find NVRTC.
+            let loader_only = Search {
+                loader_path: true,
+                ..Search::default()
+            };
+            if Toolkit::find(&loader_only).is_ok() {
+                return Ok(Completion::ignored_with("NVRTC is on the loader path"));
+            }
+            missing_nvrtc_is_one_line_exit_2()
+                .map(|()| Completion::Completed)
+                .map_err(Failed::from)
+        },
+    ));
+    trials
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod runner;
+use crate::runner;
 use runner::slow_program;
 
 const MEMORY: u64 = 1 << 30;

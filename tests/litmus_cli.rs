@@ -1,6 +1,6 @@
 //! `scopecheck litmus` end to end: output forms, exit codes and error positions.
 
-mod runner;
+use crate::runner;
 use runner::{assert_underlined, scopecheck, scratch, write};
 
 const MP: &str = "PTX MP

@@ -1,10 +1,8 @@
 //! `scopecheck litmus --format herd`: every line has the shape herd7 prints and herdtools'
 //! log reader (the lexer `mcompare7` and `msum7` share) expects, test after test.
 
+use crate::herd_shape::{blocks, check_block};
 use std::process::Command;
-
-mod herd_shape;
-use herd_shape::{blocks, check_block};
 
 fn herd_log(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_scopecheck"))

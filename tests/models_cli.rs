@@ -6,7 +6,7 @@ use scopecheck_model::cat::registry::MODELS;
 use std::path::Path;
 use std::process::Output;
 
-mod runner;
+use crate::runner;
 use runner::{assert_underlined, scopecheck, scratch, stderr, stdout, write};
 
 /// Weak data published through a `.cta` flag across two CTAs: racy under every PTX model.

@@ -2,21 +2,25 @@
 //!
 //! `expected.csv` gives, per test and model, 1 when the final condition holds and 0 when it does
 //! not. Every verdict must agree. The oracle lives outside the repository: `$SCOPECHECK_SHARED` when
-//! set, else `<repo>/../shared`; without it the test is reported as skipped.
+//! set, else `<repo>/../shared`; without it the check is one *ignored* trial that says so.
+//! With it, one libtest-mimic trial per test (`oracle::NAME`) judges every column it has.
 //!
 //! Each analysis is also written as herd7's log (`litmus --format herd`) and checked line by
 //! line against the shape herd7 prints and herdtools' `mcompare7` reads (`herd_shape`), its
 //! `Ok`/`No` being the expected verdict.
 
-mod herd_shape;
+use crate::herd_shape;
 
+use libtest_mimic::{Completion, Failed, Trial};
 use scopecheck_model::axiomatic::{analyze, Model, Options};
 use scopecheck_model::expected::Expected;
+use scopecheck_model::expected::Row;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::parse_file;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn shared_dir() -> Option<PathBuf> {
+/// The shared data folder when it holds the PTX oracle.
+pub fn shared_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("SCOPECHECK_SHARED") {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
@@ -24,13 +28,14 @@ fn shared_dir() -> Option<PathBuf> {
     Some(dir).filter(|d| d.join("oracle/ptx/expected.csv").is_file())
 }
 
-/// A plain `main` (harness = false) so that a missing oracle is reported as *skipped*, never
-/// as passed: libtest has no run-time skip.
-fn main() {
-    let Some(shared) = shared_dir() else {
-        println!("SKIP oracle: no shared/oracle/ptx (set SCOPECHECK_SHARED)");
-        println!("oracle: 0 passed, 0 failed, 1 skipped");
-        return;
+/// One trial per test of `oracle/ptx`, or one ignored trial when there is no oracle.
+pub fn trials(shared: Option<&Path>) -> Vec<Trial> {
+    let Some(shared) = shared else {
+        return vec![Trial::ignorable_test("oracle", || {
+            Ok(Completion::ignored_with(
+                "no oracle/ptx/expected.csv in $SCOPECHECK_SHARED or ../shared",
+            ))
+        })];
     };
     let oracle = shared.join("oracle/ptx");
     let table = Expected::read(&oracle.join("expected.csv")).unwrap_or_else(|e| panic!("{e}"));
@@ -48,67 +53,49 @@ fn main() {
         "expected.csv names both PTX models: {:?}",
         table.columns
     );
+    table
+        .rows
+        .into_iter()
+        .map(|row| {
+            let (path, columns) = (oracle.join("tests").join(&row.test), columns.clone());
+            Trial::test(format!("oracle::{}", row.test), move || {
+                judge(&path, &row, &columns)
+            })
+        })
+        .collect()
+}
 
-    let mut agree = vec![0usize; columns.len()];
-    let mut total = vec![0usize; columns.len()];
-    let mut disagreements = Vec::new();
-    let mut herd_mismatches = Vec::new();
-    let mut passed = 0usize;
-    for row in &table.rows {
-        let test = row.test.as_str();
-        let path = oracle.join("tests").join(test);
-        let program = parse_file(&path).unwrap_or_else(|e| panic!("{e}"));
-        for (k, (col, model)) in columns.iter().enumerate() {
-            let Some(expected) = row.verdicts[*col] else {
-                continue;
-            };
-            total[k] += 1;
-            let analysis = analyze(&program, model.clone(), &Options::default());
-            let herd_ok = match &analysis {
-                Ok(a) => herd_log_agrees(&herd::log(&program, a, 0.0, true), expected)
-                    .map_err(|e| {
-                        herd_mismatches.push(format!("{} under {model}: herd log: {e}", test))
-                    })
-                    .is_ok(),
-                Err(_) => false,
-            };
-            if herd_ok && analysis.as_ref().is_ok_and(|a| a.holds == expected) {
-                passed += 1;
+/// Every verdict of one test: the analysis under each model with a verdict must agree with it,
+/// and its herd7-format log (`litmus --format herd`) must follow herd7's lines and say `Ok`
+/// exactly when the condition is expected to hold.
+fn judge(path: &Path, row: &Row, columns: &[(usize, Model)]) -> Result<(), Failed> {
+    let test = row.test.as_str();
+    let program = parse_file(path).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for (col, model) in columns {
+        let Some(expected) = row.verdicts[*col] else {
+            continue;
+        };
+        match analyze(&program, model.clone(), &Options::default()) {
+            Ok(a) if a.holds == expected => {
+                if let Err(e) = herd_log_agrees(&herd::log(&program, &a, 0.0, true), expected) {
+                    wrong.push(format!("{test} under {model}: herd log: {e}"));
+                }
             }
-            match analysis {
-                Ok(a) if a.holds == expected => agree[k] += 1,
-                Ok(a) => disagreements.push(format!(
-                    "{} under {model}: expected {}, got {} ({} states{})",
-                    test,
-                    expected as u8,
-                    a.holds as u8,
-                    a.states.len(),
-                    if a.bounded { ", bounded" } else { "" }
-                )),
-                Err(e) => disagreements.push(format!("{} under {model}: error {e}", test)),
-            }
+            Ok(a) => wrong.push(format!(
+                "{test} under {model}: expected {}, got {} ({} states{})",
+                expected as u8,
+                a.holds as u8,
+                a.states.len(),
+                if a.bounded { ", bounded" } else { "" }
+            )),
+            Err(e) => wrong.push(format!("{test} under {model}: error {e}")),
         }
     }
-    for (k, (_, model)) in columns.iter().enumerate() {
-        println!("oracle {model}: {}/{} verdicts agree", agree[k], total[k]);
-    }
-    for d in &disagreements {
-        println!("DISAGREE {d}");
-    }
-    let total: usize = total.iter().sum();
-    println!(
-        "oracle: herd7-format logs of {}/{total} analyses follow herd7's lines",
-        total - herd_mismatches.len()
-    );
-    for m in &herd_mismatches {
-        println!("HERD {m}");
-    }
-    println!(
-        "oracle: {passed} passed, {} failed, 0 skipped",
-        total - passed
-    );
-    if passed < total {
-        std::process::exit(1);
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(wrong.join("\n").into())
     }
 }
 

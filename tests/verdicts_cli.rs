@@ -4,7 +4,7 @@
 //! with `--races`), and `--runtime` compares the runtime's states with the model's also when
 //! the model's list of states is partial (`--condition-only`, a budget).
 
-mod runner;
+use crate::runner;
 use runner::{scopecheck, scratch, stderr, stdout, write};
 
 /// Bumps a counter while f is 0; nobody sets f: it never ends, and never repeats a state.

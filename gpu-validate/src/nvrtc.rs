@@ -23,6 +23,9 @@
 //! loader then answers cudarc's `dlopen("libnvrtc.so.13")` with the object already resident,
 //! since it matches a requested name against the `DT_SONAME` of every loaded object.
 
+pub mod cache;
+
+pub use cache::{compile_cached, Cache};
 use cudarc::nvrtc::result;
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -45,6 +48,8 @@ pub struct Compiled {
     pub ptx: String,
     /// NVRTC's log (warnings), empty when it had nothing to say.
     pub log: String,
+    /// Whether this came from the PTX cache ([`cache`]) rather than an NVRTC run.
+    pub cached: bool,
 }
 
 /// Why a compilation did not produce PTX.
@@ -271,13 +276,15 @@ pub fn compile(path: &Path, source: &str) -> Result<Compiled, CompileError> {
     compile_with(&Toolkit::find(&Search::from_env())?, path, source)
 }
 
-/// Reads and compiles the `.cu` file `path` ([`compile`]) for `scopecheck kernel FILE.cu`. The
-/// returned PTX starts with the file's first line when that is a `// scopecheck: FLAGS` launch
-/// comment, so that the PTX carries the launch the source asks for.
-pub fn compile_file(path: &Path) -> Result<Compiled, CompileError> {
+/// Reads and compiles the `.cu` file `path` ([`compile`]) for `scopecheck kernel FILE.cu`,
+/// through `cache` when given ([`compile_cached`]). The returned PTX starts with the file's first
+/// line when that is a `// scopecheck: FLAGS` launch comment, so that the PTX carries the launch
+/// the source asks for.
+pub fn compile_file(path: &Path, cache: Option<&Cache>) -> Result<Compiled, CompileError> {
     let source = std::fs::read_to_string(path)
         .map_err(|e| CompileError::Source(format!("{}: {e}", path.display())))?;
-    let mut compiled = compile(path, &source)?;
+    let toolkit = Toolkit::find(&Search::from_env())?;
+    let mut compiled = compile_cached(&toolkit, path, &source, cache)?;
     if let Some(first) = source.lines().next() {
         let flags = first.trim_start().strip_prefix("//").map(str::trim_start);
         if flags.is_some_and(|f| f.starts_with("scopecheck:")) {
@@ -322,7 +329,21 @@ pub fn compile_with(
     let ptx = unsafe { result::get_ptx(program.0) }
         .map(|raw| c_text(&raw))
         .map_err(|e| CompileError::Nvrtc(format!("nvrtcGetPTX: {e:?}")))?;
-    Ok(Compiled { ptx, log })
+    Ok(Compiled {
+        ptx,
+        log,
+        cached: false,
+    })
+}
+
+/// The loaded NVRTC's version (`nvrtcVersion`: major, minor).
+fn version() -> Result<(i32, i32), CompileError> {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: NVRTC is loaded (`Toolkit::load`); it writes two ints.
+    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) }
+        .result()
+        .map_err(|e| CompileError::Nvrtc(format!("nvrtcVersion: {e:?}")))?;
+    Ok((major, minor))
 }
 
 /// An NVRTC program, destroyed on drop.

@@ -1,8 +1,9 @@
 //! Every program of `corpus/litmus/async` and `corpus/litmus/cp-async` gets a harness or a
 //! refusal with its reason (each counted), and every harness compiles with NVRTC for
-//! `compute_90` when NVRTC is found (a visible skip line otherwise: `harness = false`, since
-//! libtest has no run-time skip).
+//! `compute_90` when NVRTC is found (otherwise the trial is ignored with the reason: a
+//! libtest-mimic trial, since libtest has no run-time skip).
 
+use libtest_mimic::{Completion, Failed, Trial};
 use scopecheck_gpu::codegen::generate;
 use scopecheck_gpu::nvrtc::{self, Search, Toolkit};
 use scopecheck_model::litmus::parse;
@@ -29,63 +30,55 @@ fn corpus() -> Vec<PathBuf> {
     files
 }
 
-fn main() {
-    let toolkit = Toolkit::find(&Search::from_env());
-    let (mut generated, mut refused, mut compiled, mut failed, mut skipped) = (0, 0, 0, 0, 0);
+/// One trial per program: its harness compiles (ignored, with the reason, without NVRTC), or it
+/// is refused with the expected reason; and one that the directories hold the 56 programs.
+pub fn trials() -> Vec<Trial> {
+    let toolkit = Toolkit::find(&Search::from_env()).map_err(|e| e.to_string());
     let files = corpus();
-    assert_eq!(files.len(), 56, "49 async and 7 cp-async tests");
-    for path in &files {
+    let count = files.len();
+    let mut trials = vec![Trial::test(
+        "async_nvrtc::corpus_holds_56_programs",
+        move || {
+            if count == 56 {
+                Ok(())
+            } else {
+                Err(format!("{count} programs, expected 49 async and 7 cp-async tests").into())
+            }
+        },
+    )];
+    for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let src = std::fs::read_to_string(path).unwrap();
-        let program = parse(&src, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
-        let expected = REFUSALS
-            .iter()
-            .find(|(f, _)| *f == name)
-            .map(|(_, why)| *why);
-        match (generate(&program), expected) {
-            (Ok(h), None) => {
-                generated += 1;
-                match &toolkit {
-                    Ok(t) => {
-                        match nvrtc::compile_with(t, Path::new(&format!("{name}.cu")), &h.source) {
-                            Ok(out) if out.ptx.contains(".entry litmus_test") => {
-                                println!("test {name} ... ok (compiled)");
-                                compiled += 1;
-                            }
-                            Ok(_) => {
-                                println!("test {name} ... FAILED (no litmus_test entry)");
-                                failed += 1;
-                            }
-                            Err(e) => {
-                                println!("test {name} ... FAILED: {e}");
-                                failed += 1;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        println!("SKIP {name} (compile): {e}");
-                        skipped += 1;
-                    }
-                }
-            }
-            (Err(u), Some(why)) if u.to_string().contains(why) => {
-                println!("test {name} ... ok (refused: {u})");
-                refused += 1;
-            }
-            (Err(u), _) => {
-                println!("test {name} ... FAILED: refused: {u}");
-                failed += 1;
-            }
-            (Ok(_), Some(why)) => {
-                println!("test {name} ... FAILED: expected a refusal ({why})");
-                failed += 1;
-            }
-        }
+        let toolkit = toolkit.clone();
+        trials.push(Trial::ignorable_test(
+            format!("async_nvrtc::{name}"),
+            move || judge(&path, &name, &toolkit),
+        ));
     }
-    println!(
-        "async_nvrtc: {generated} generated ({compiled} compiled, {skipped} skipped), {refused} refused, {failed} failed"
-    );
-    if failed > 0 || refused != REFUSALS.len() {
-        std::process::exit(1);
+    trials
+}
+
+/// One program: a harness that compiles to PTX with the `litmus_test` entry, or the refusal
+/// `REFUSALS` expects.
+fn judge(path: &Path, name: &str, toolkit: &Result<Toolkit, String>) -> Result<Completion, Failed> {
+    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let program = parse(&src, &path.display().to_string()).map_err(|e| e.to_string())?;
+    let expected = REFUSALS
+        .iter()
+        .find(|(f, _)| *f == name)
+        .map(|(_, why)| *why);
+    match (generate(&program), expected) {
+        (Ok(h), None) => match toolkit {
+            Ok(t) => match nvrtc::compile_with(t, Path::new(&format!("{name}.cu")), &h.source) {
+                Ok(out) if out.ptx.contains(".entry litmus_test") => Ok(Completion::Completed),
+                Ok(_) => Err("the PTX has no litmus_test entry".into()),
+                Err(e) => Err(e.to_string().into()),
+            },
+            Err(e) => Ok(Completion::ignored_with(format!(
+                "harness generated, not compiled: {e}"
+            ))),
+        },
+        (Err(u), Some(why)) if u.to_string().contains(why) => Ok(Completion::Completed),
+        (Err(u), _) => Err(format!("refused: {u}").into()),
+        (Ok(_), Some(why)) => Err(format!("expected a refusal ({why})").into()),
     }
 }

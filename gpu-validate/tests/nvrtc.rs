@@ -1,16 +1,17 @@
 //! `scopecheck_gpu::nvrtc`: a kernel compiles to PTX with line information when NVRTC is found
-//! (a visible skip line otherwise), a compile error comes back with NVRTC's log, and a missing
-//! NVRTC is one line that says how to get it.
+//! (an ignored trial with the reason otherwise: libtest-mimic, since libtest has no run-time
+//! skip), a compile error comes back with NVRTC's log, and a missing NVRTC is one line that says
+//! how to get it.
 
+use libtest_mimic::{Completion, Trial};
 use scopecheck_gpu::nvrtc::{self, CompileError, Search, Toolkit};
 use std::path::Path;
 
 /// A case that compiles with the toolkit found.
 type NeedsNvrtc = fn(&Toolkit);
 
-/// A plain `main` (harness = false) so that the cases needing NVRTC are reported as *skipped*
-/// without it, never as passed: libtest has no run-time skip.
-fn main() {
+/// One trial per case; those needing NVRTC are ignored, with the reason, without it.
+pub fn trials() -> Vec<Trial> {
     let always: [(&str, fn()); 4] = [
         (
             "missing_nvrtc_is_one_line_saying_how_to_get_it",
@@ -29,7 +30,11 @@ fn main() {
             finds_a_cuda_home_toolkit_and_adds_cuda_include_path,
         ),
     ];
-    let with_nvrtc: [(&str, NeedsNvrtc); 4] = [
+    let with_nvrtc: [(&str, NeedsNvrtc); 5] = [
+        (
+            "a_second_compile_comes_from_the_cache",
+            a_second_compile_comes_from_the_cache,
+        ),
         (
             "compile_file_keeps_the_launch_comment_first",
             compile_file_keeps_the_launch_comment_first,
@@ -47,37 +52,30 @@ fn main() {
             a_warning_is_kept_in_the_log_of_a_successful_compilation,
         ),
     ];
-    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    let mut record = |name: &str, outcome: std::thread::Result<()>| match outcome {
-        Ok(()) => {
-            println!("test {name} ... ok");
-            passed += 1;
-        }
-        Err(_) => {
-            println!("test {name} ... FAILED");
-            failed += 1;
-        }
-    };
-    for (name, case) in always {
-        record(name, std::panic::catch_unwind(case));
+    let mut trials: Vec<Trial> = always
+        .into_iter()
+        .map(|(name, case)| {
+            Trial::test(format!("nvrtc::{name}"), move || {
+                case();
+                Ok(())
+            })
+        })
+        .collect();
+    let toolkit = Toolkit::find(&Search::from_env()).map_err(|e| e.to_string());
+    for (name, case) in with_nvrtc {
+        let toolkit = toolkit.clone();
+        trials.push(Trial::ignorable_test(
+            format!("nvrtc::{name}"),
+            move || match toolkit {
+                Ok(t) => {
+                    case(&t);
+                    Ok(Completion::Completed)
+                }
+                Err(e) => Ok(Completion::ignored_with(e)),
+            },
+        ));
     }
-    match Toolkit::find(&Search::from_env()) {
-        Ok(toolkit) => {
-            for (name, case) in with_nvrtc {
-                record(name, std::panic::catch_unwind(|| case(&toolkit)));
-            }
-        }
-        Err(e) => {
-            for (name, _) in with_nvrtc {
-                println!("SKIP {name}: {e}");
-                skipped += 1;
-            }
-        }
-    }
-    println!("nvrtc: {passed} passed, {failed} failed, {skipped} skipped");
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    trials
 }
 
 const KERNEL: &str = r#"#include <cuda/atomic>
@@ -99,6 +97,37 @@ fn compiles_a_kernel_with_cccl_headers_and_line_info(toolkit: &Toolkit) {
     assert!(out.ptx.contains(".loc"), "{}", out.ptx);
     // The release store at device scope (cuda::atomic_ref, thread_scope_device).
     assert!(out.ptx.contains("release.gpu"), "{}", out.ptx);
+}
+
+/// The PTX cache answers the same compilation with the same PTX and log without NVRTC; another
+/// source, or one with a quoted include, is compiled.
+fn a_second_compile_comes_from_the_cache(toolkit: &Toolkit) {
+    let dir = std::env::temp_dir().join(format!("scopecheck-nvrtc-cache-{}", std::process::id()));
+    let cache = nvrtc::Cache::at(&dir);
+    let source = "__global__ void k(int *p) {\n    int unused = 1;\n    *p = 0;\n}\n";
+    let name = Path::new("cached.cu");
+    let first = nvrtc::compile_cached(toolkit, name, source, Some(&cache)).unwrap();
+    assert!(!first.cached);
+    let again = nvrtc::compile_cached(toolkit, name, source, Some(&cache)).unwrap();
+    assert!(again.cached);
+    assert_eq!((&again.ptx, &again.log), (&first.ptx, &first.log));
+    assert!(again.log.contains("cached.cu(2): warning"), "{}", again.log);
+    let other = nvrtc::compile_cached(toolkit, name, "__global__ void k() {}\n", Some(&cache));
+    assert!(!other.unwrap().cached);
+    let quoted = "#include \"cuda/std/cstdint\"\n__global__ void k() {}\n";
+    for _ in 0..2 {
+        let out = nvrtc::compile_cached(toolkit, name, quoted, Some(&cache)).unwrap();
+        assert!(
+            !out.cached,
+            "a quoted include is never answered from the cache"
+        );
+    }
+    // A failed compilation is not stored: the error comes back each time.
+    for _ in 0..2 {
+        let bad = nvrtc::compile_cached(toolkit, name, "int x = y;\n", Some(&cache));
+        assert!(matches!(bad, Err(CompileError::Compile { .. })), "{bad:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn a_compile_error_returns_nvrtcs_log(toolkit: &Toolkit) {
@@ -129,7 +158,7 @@ fn compile_file_keeps_the_launch_comment_first(_: &Toolkit) {
         "// scopecheck: --block 2 --arg p=u32[2]\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n",
     )
     .unwrap();
-    let out = nvrtc::compile_file(&cu).unwrap_or_else(|e| panic!("{e}"));
+    let out = nvrtc::compile_file(&cu, None).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         out.ptx
             .starts_with("// scopecheck: --block 2 --arg p=u32[2]\n"),
@@ -137,13 +166,13 @@ fn compile_file_keeps_the_launch_comment_first(_: &Toolkit) {
         out.ptx
     );
     std::fs::write(&cu, "__global__ void k(int *p) { *p = 1; }\n").unwrap();
-    let out = nvrtc::compile_file(&cu).unwrap_or_else(|e| panic!("{e}"));
+    let out = nvrtc::compile_file(&cu, None).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         out.ptx.starts_with("//\n// Generated by NVIDIA"),
         "{}",
         out.ptx
     );
-    let missing = nvrtc::compile_file(&dir.join("missing.cu")).unwrap_err();
+    let missing = nvrtc::compile_file(&dir.join("missing.cu"), None).unwrap_err();
     assert!(missing.to_string().contains("missing.cu: "), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

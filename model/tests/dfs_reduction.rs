@@ -3,9 +3,7 @@
 //! ones, and the same verdicts on the corpus's kernel models and on spin-wait kernels (where the
 //! reduced DFS also discards the failed spin iterations other executions cover).
 
-#[path = "../../corpus/bugs/mod.rs"]
-#[allow(dead_code)]
-mod corpus;
+use crate::corpus;
 
 use scopecheck_model::check;
 use scopecheck_model::engine::Dfs;

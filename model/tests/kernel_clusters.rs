@@ -2,9 +2,7 @@
 //! (`corpus/bugs/hopper.rs`) under every engine that fits them, with a readable report for each
 //! failure, and the cluster API's own rules.
 
-#[path = "../../corpus/bugs/mod.rs"]
-#[allow(dead_code)]
-mod corpus;
+use crate::corpus;
 
 use scopecheck_model::check;
 use scopecheck_model::kernel::*;

@@ -1,9 +1,7 @@
 //! mbarriers and bulk copies (TMA): PTX phase semantics, the pipeline bug of
 //! `mbarrier-pipeline-phase-bug.zh.md` and its fixes, the classic hangs, misuse, proxies.
 
-#[path = "../../corpus/bugs/mod.rs"]
-#[allow(dead_code)]
-mod corpus;
+use crate::corpus;
 
 use corpus::mbarrier::{cutlass_pipeline, seed_pipeline, Barriers, Parity};
 use corpus::Body;

@@ -1,13 +1,12 @@
-//! Every model test that reads the shared oracle (Dartagnan's PTX suite with its verdicts, in
-//! `shared/oracle/ptx` beside the repository or under `$SCOPECHECK_SHARED`), in one
-//! `harness = false` target: without the oracle each is reported as *skipped*, in the closing line
-//! `shared_oracle: N passed, N failed, N skipped`, never as passed (libtest has no run-time skip).
-//! The checks themselves live next to their siblings in the files included here.
+//! Every model check that reads the shared oracle (Dartagnan's PTX, Vulkan and OpenCL suites with
+//! their verdicts, in `shared/oracle` beside the repository or under `$SCOPECHECK_SHARED`), one
+//! libtest-mimic trial each (`shared_oracle::FILE::CHECK`): without the oracle each is an
+//! *ignored* trial that says why, never a pass (libtest has no run-time skip). The checks
+//! themselves live next to their siblings in the files included here.
 
 #[allow(dead_code, unused_imports)]
 #[path = "axiomatic_states_only.rs"]
 mod axiomatic_states_only;
-mod common_shared;
 #[allow(dead_code, unused_imports)]
 #[path = "kernel_litmus.rs"]
 mod kernel_litmus;
@@ -26,12 +25,13 @@ mod ptx_oracle;
 #[path = "oracle/vulkan.rs"]
 mod vulkan_oracle;
 
-use std::path::Path;
-use std::process::ExitCode;
+use libtest_mimic::{Completion, Trial};
+use std::path::{Path, PathBuf};
 
 type Check = fn(&Path);
 
-fn main() -> ExitCode {
+/// One trial per check; each is ignored, with the reason, when `shared` is `None`.
+pub fn trials(shared: Option<&Path>) -> Vec<Trial> {
     let checks: [(&str, Check); 9] = [
         (
             "litmus_parse::parses_and_round_trips_every_oracle_test",
@@ -70,43 +70,19 @@ fn main() -> ExitCode {
             opencl_oracle::opencl_model_agrees_with_dartagnan,
         ),
     ];
-    // Like libtest, free arguments select the checks whose name contains one of them.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let selected: Vec<(&str, Check)> = checks
+    checks
         .into_iter()
-        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
-        .collect();
-    let shared = common_shared::shared_dir();
-    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    println!("running {} tests", selected.len());
-    for (name, check) in selected {
-        match &shared {
-            None => {
-                println!(
-                    "test {name} ... SKIPPED: no oracle/ptx/expected.csv in $SCOPECHECK_SHARED or ../shared"
-                );
-                skipped += 1;
-            }
-            Some(dir) => match std::panic::catch_unwind(|| check(dir)) {
-                Ok(()) => {
-                    println!("test {name} ... ok");
-                    passed += 1;
+        .map(|(name, check)| {
+            let shared: Option<PathBuf> = shared.map(Path::to_path_buf);
+            Trial::ignorable_test(format!("shared_oracle::{name}"), move || match shared {
+                None => Ok(Completion::ignored_with(
+                    "no oracle/ptx/expected.csv in $SCOPECHECK_SHARED or ../shared",
+                )),
+                Some(dir) => {
+                    check(&dir);
+                    Ok(Completion::Completed)
                 }
-                Err(_) => {
-                    println!("test {name} ... FAILED");
-                    failed += 1;
-                }
-            },
-        }
-    }
-    println!();
-    println!("shared_oracle: {passed} passed, {failed} failed, {skipped} skipped");
-    if failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+            })
+        })
+        .collect()
 }

@@ -2,8 +2,7 @@
 //! tests skip, not fail: the folder is taken as the shared data only when it holds
 //! `oracle/ptx/expected.csv`.
 
-#[allow(dead_code)]
-mod common_shared;
+use crate::common_shared;
 
 #[test]
 fn a_folder_without_the_oracle_is_no_shared_data() {

@@ -46,6 +46,10 @@ pub struct Args {
     /// One JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Compile a `.cu` with NVRTC even when the PTX cache (`$XDG_CACHE_HOME/scopecheck/ptx`, else
+    /// `~/.cache/scopecheck/ptx`) holds the same compilation.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Run `scopecheck kernel`.
@@ -66,7 +70,9 @@ fn check(args: &Args) -> Result<(scopecheck_model::kernel::Report, String), Stri
     let source = if args.file.ends_with(".cu") {
         #[cfg(feature = "gpu")]
         {
-            scopecheck_gpu::nvrtc::compile_file(std::path::Path::new(&args.file))
+            use scopecheck_gpu::nvrtc::{compile_file, Cache};
+            let cache = Cache::from_env().filter(|_| !args.no_cache);
+            compile_file(std::path::Path::new(&args.file), cache.as_ref())
                 .map_err(|e| e.to_string())?
                 .ptx
         }

@@ -1,6 +1,6 @@
-//! Running the `scopecheck` binary from the CLI tests (`mod runner;` in each): the command in
+//! Running the `scopecheck` binary from the CLI tests (`use crate::runner;` in each): the command in
 //! the package root, a scratch directory per test, and the output as text.
-// Each test binary uses some of these.
+// Each test file uses some of these.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

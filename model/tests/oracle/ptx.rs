@@ -4,7 +4,7 @@
 //! it (as `--condition-only` does; `tests/oracle.rs` checks the full analysis and its herd7
 //! log). Run from `shared_oracle.rs`, which reports it as skipped without the oracle.
 
-use crate::oracle_suite::{agreement, assert_every_verdict, Column};
+use super::oracle_suite::{agreement, assert_every_verdict, Column};
 use std::path::Path;
 
 const COLUMNS: [Column; 2] = [

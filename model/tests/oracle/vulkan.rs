@@ -6,7 +6,7 @@
 //! `vulkan_dr_nochains`: 1 = race-free). Run from `shared_oracle.rs`, which reports it as
 //! skipped without the oracle.
 
-use crate::oracle_suite::{agreement, assert_every_verdict, parse_and_round_trip, Column};
+use super::oracle_suite::{agreement, assert_every_verdict, parse_and_round_trip, Column};
 use std::path::Path;
 
 const COLUMNS: [Column; 4] = [

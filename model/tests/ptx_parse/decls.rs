@@ -1,6 +1,6 @@
 //! Variable and register declarations and initialisers.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 
 #[test]

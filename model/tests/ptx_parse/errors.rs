@@ -1,6 +1,6 @@
 //! Errors: each with its exact `line:col`.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::{parse_errors, MAX_DEPTH, MAX_ERRORS};
 
 #[test]

@@ -1,6 +1,6 @@
 //! The round trip over every `.ptx` fixture.
 
-use crate::common::*;
+use super::common::*;
 
 #[test]
 fn every_fixture_round_trips() {

@@ -1,6 +1,6 @@
 //! Function headers: `.entry` / `.func`, parameters, returns, `.ptr`, performance directives.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 
 #[test]

@@ -1,6 +1,6 @@
 //! Guards: a 100,000-line file, and no panic on any mutated input.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 use scopecheck_model::ptx::parse;
 

@@ -1,7 +1,7 @@
 //! Module directives: `.version`, `.target`, `.address_size`, `.file`, `.section`, `.pragma`
 //! and linkages.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 
 #[test]

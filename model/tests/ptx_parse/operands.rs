@@ -1,6 +1,6 @@
 //! Instructions and every operand form.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 
 #[test]

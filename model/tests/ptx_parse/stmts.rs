@@ -1,7 +1,7 @@
 //! Statements: labels, guards, blocks and their scopes, `.loc`, `.pragma`, declarations in
 //! bodies, `.callprototype`, `.branchtargets`, `.calltargets`.
 
-use crate::common::*;
+use super::common::*;
 use scopecheck_model::ptx::ast::*;
 
 #[test]

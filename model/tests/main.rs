@@ -1,0 +1,129 @@
+//! Every libtest integration test of `scopecheck-model`, in one binary: one compile and one link
+//! against the release crate instead of one per file (issue 33). Each file keeps its content and
+//! becomes a module here; a file that needs a feature is compiled only with it, as its
+//! `required-features` used to say. The checks that read the shared oracle run in the
+//! `harness = false` binary `tests/oracles.rs`, where a missing oracle is an *ignored* trial.
+//!
+//! ADDING A TEST FILE: put `model/tests/NAME.rs` beside this file and add `mod NAME;` below (in
+//! alphabetical order, behind `#[cfg(feature = "...")]` when it needs `shuttle`, `loom` or
+//! `arbitrary`); Cargo no longer discovers test files on its own (`autotests = false`). Shared
+//! helpers are the modules `common_shared` and `corpus` (`use crate::corpus;`, not `mod`).
+//! Run one file's tests with `cargo test --release -p scopecheck-model --test model -- NAME::`.
+
+/// The shared oracle's location (`$SCOPECHECK_SHARED`, else `../shared`).
+#[allow(dead_code)]
+mod common_shared;
+/// The bug models of `corpus/bugs` (also compiled into the CLI), once for every file using them.
+#[cfg(feature = "shuttle")]
+#[path = "../../corpus/bugs/mod.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+#[cfg(feature = "shuttle")]
+mod async_group_reduction;
+#[cfg(feature = "shuttle")]
+mod async_reduction;
+#[cfg(feature = "arbitrary")]
+#[allow(dead_code)]
+mod axiomatic_states_only;
+#[cfg(feature = "arbitrary")]
+mod cat_models;
+#[cfg(feature = "shuttle")]
+mod dependence;
+#[cfg(feature = "shuttle")]
+mod dfs_reduction;
+#[cfg(feature = "shuttle")]
+mod fuzz_corpus;
+#[cfg(all(feature = "shuttle", feature = "arbitrary"))]
+mod fuzz_differential;
+#[cfg(feature = "shuttle")]
+mod fuzz_findings;
+#[cfg(feature = "arbitrary")]
+mod fuzz_generator;
+#[cfg(feature = "loom")]
+mod kernel_atomics;
+#[cfg(feature = "shuttle")]
+mod kernel_clusters;
+#[cfg(feature = "shuttle")]
+mod kernel_hangs;
+#[cfg(feature = "loom")]
+#[allow(dead_code)]
+mod kernel_litmus;
+#[cfg(feature = "loom")]
+mod kernel_mbarrier;
+#[cfg(feature = "shuttle")]
+mod kernel_message_passing;
+#[cfg(feature = "shuttle")]
+mod kernel_occupancy;
+#[cfg(feature = "shuttle")]
+mod kernel_replay;
+#[cfg(feature = "shuttle")]
+mod kernel_shared_memory;
+#[cfg(feature = "shuttle")]
+mod kernel_tokens;
+#[cfg(feature = "shuttle")]
+mod kernel_verified;
+#[cfg(feature = "shuttle")]
+mod kernel_warp_intrinsics;
+#[cfg(feature = "shuttle")]
+mod kernel_warps;
+mod litmus_async;
+mod litmus_dialects;
+#[allow(dead_code)]
+mod litmus_parse;
+#[cfg(all(feature = "shuttle", feature = "arbitrary"))]
+#[allow(dead_code)]
+mod litmus_states;
+mod liveness;
+mod opencl_dialect;
+#[cfg(feature = "shuttle")]
+mod parallel_dfs;
+#[cfg(feature = "shuttle")]
+mod ptx_async;
+#[cfg(feature = "shuttle")]
+mod ptx_exec;
+#[path = "ptx_parse/main.rs"]
+mod ptx_parse;
+mod shared_skip;
+#[cfg(feature = "shuttle")]
+mod spin_polling;
+mod tile_ir_tokens;
+#[cfg(feature = "shuttle")]
+mod urw;
+
+/// With `autotests = false`, a test file nobody declares is never compiled and never runs: every
+/// `.rs` file beside this one must be a module of this binary or of the `harness = false` one
+/// (`mod NAME;`), or a `[[test]]` target of its own in `Cargo.toml`.
+#[test]
+fn every_test_file_is_declared() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tests = root.join("tests");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut undeclared = Vec::new();
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        let (Some(stem), Some("rs")) = (
+            path.file_stem().and_then(|s| s.to_str()),
+            path.extension().and_then(|s| s.to_str()),
+        ) else {
+            continue;
+        };
+        let target = format!("path = \"tests/{stem}.rs\"");
+        let own = format!("name = \"{stem}\"");
+        let declared = std::fs::read_dir(&tests).unwrap().any(|root_file| {
+            let root_file = root_file.unwrap().path();
+            let text = std::fs::read_to_string(&root_file).unwrap_or_default();
+            manifest.contains(&format!(
+                "path = \"tests/{}\"",
+                root_file.file_name().unwrap().to_string_lossy()
+            )) && text.lines().any(|l| l.trim() == format!("mod {stem};"))
+        });
+        if !(declared || manifest.contains(&target) || manifest.contains(&own)) {
+            undeclared.push(path.display().to_string());
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "test files no binary declares (add `mod NAME;` to tests/main.rs): {undeclared:?}"
+    );
+}

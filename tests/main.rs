@@ -1,0 +1,72 @@
+//! Every libtest integration test of the `scopecheck` CLI, in one binary: one compile and one
+//! link instead of one per file (issue 33). Each file keeps its content and becomes a module
+//! here; files that need the `gpu` feature are compiled only with it, as their
+//! `required-features` used to say. The `harness = false` checks (the shared oracle, the CUDA
+//! corpus, the libFuzzer smoke run) are libtest-mimic trials in `tests/oracles.rs`;
+//! `tests/readme_transcripts.rs` stays its own binary.
+//!
+//! ADDING A TEST FILE: put `tests/NAME.rs` beside this file and add `mod NAME;` below (in
+//! alphabetical order, behind `#[cfg(feature = "gpu")]` when it needs the GPU feature); Cargo no
+//! longer discovers test files on its own (`autotests = false`). The shared helpers are the
+//! modules `runner` and `herd_shape`: write `use crate::runner;`, not `mod runner;`. Run one
+//! file's tests with `cargo test --release --test cli -- NAME::`.
+
+mod herd_shape;
+mod runner;
+
+mod check_cli;
+mod corpus;
+mod dot_cli;
+mod examples_cli;
+mod fuzz_cli;
+#[cfg(feature = "gpu")]
+mod fuzz_gpu;
+mod fuzz_smoke_skip;
+mod gpu_cli;
+mod hostile;
+mod kernel_cli;
+mod layering;
+mod litmus_bad_input;
+mod litmus_cli;
+mod litmus_herd;
+mod liveness_cli;
+mod manifests;
+mod models_cli;
+mod verdicts_cli;
+
+/// With `autotests = false`, a test file nobody declares is never compiled and never runs: every
+/// `.rs` file beside this one must be a module of this binary or of the `harness = false` one
+/// (`mod NAME;`), or a `[[test]]` target of its own in `Cargo.toml`.
+#[test]
+fn every_test_file_is_declared() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tests = root.join("tests");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut undeclared = Vec::new();
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        let (Some(stem), Some("rs")) = (
+            path.file_stem().and_then(|s| s.to_str()),
+            path.extension().and_then(|s| s.to_str()),
+        ) else {
+            continue;
+        };
+        let target = format!("path = \"tests/{stem}.rs\"");
+        let own = format!("name = \"{stem}\"");
+        let declared = std::fs::read_dir(&tests).unwrap().any(|root_file| {
+            let root_file = root_file.unwrap().path();
+            let text = std::fs::read_to_string(&root_file).unwrap_or_default();
+            manifest.contains(&format!(
+                "path = \"tests/{}\"",
+                root_file.file_name().unwrap().to_string_lossy()
+            )) && text.lines().any(|l| l.trim() == format!("mod {stem};"))
+        });
+        if !(declared || manifest.contains(&target) || manifest.contains(&own)) {
+            undeclared.push(path.display().to_string());
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "test files no binary declares (add `mod NAME;` to tests/main.rs): {undeclared:?}"
+    );
+}
