@@ -14,9 +14,9 @@
 pub mod axiomatic;
 pub mod cat;
 pub mod diagnostic;
-// The book's Rust examples (docs/*.md), run by `cargo test --doc`; the kernel API needs shuttle.
 #[cfg(feature = "shuttle")]
 pub mod differential;
+// The book's Rust examples (docs/*.md), run by `cargo test --doc`; the kernel API needs shuttle.
 #[cfg(all(doctest, feature = "shuttle"))]
 mod docs;
 #[cfg(feature = "shuttle")]
