@@ -34,39 +34,42 @@ mod manifests;
 mod models_cli;
 mod verdicts_cli;
 
-/// With `autotests = false`, a test file nobody declares is never compiled and never runs: every
-/// `.rs` file beside this one must be a module of this binary or of the `harness = false` one
-/// (`mod NAME;`), or a `[[test]]` target of its own in `Cargo.toml`.
+/// With `autotests = false`, a test file nobody declares is never compiled and never runs: in
+/// every crate of the workspace (this one, `model/`, `gpu-validate/`), every `.rs` file in
+/// `tests/` must be a module of one of that crate's test binaries (`mod NAME;` in a file that
+/// `Cargo.toml` names as a `[[test]]` path), or a `[[test]]` target of its own.
 #[test]
 fn every_test_file_is_declared() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let tests = root.join("tests");
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut undeclared = Vec::new();
-    for entry in std::fs::read_dir(&tests).unwrap() {
-        let path = entry.unwrap().path();
-        let (Some(stem), Some("rs")) = (
-            path.file_stem().and_then(|s| s.to_str()),
-            path.extension().and_then(|s| s.to_str()),
-        ) else {
-            continue;
-        };
-        let target = format!("path = \"tests/{stem}.rs\"");
-        let own = format!("name = \"{stem}\"");
-        let declared = std::fs::read_dir(&tests).unwrap().any(|root_file| {
-            let root_file = root_file.unwrap().path();
-            let text = std::fs::read_to_string(&root_file).unwrap_or_default();
-            manifest.contains(&format!(
-                "path = \"tests/{}\"",
-                root_file.file_name().unwrap().to_string_lossy()
-            )) && text.lines().any(|l| l.trim() == format!("mod {stem};"))
-        });
-        if !(declared || manifest.contains(&target) || manifest.contains(&own)) {
-            undeclared.push(path.display().to_string());
+    for root in [workspace.to_path_buf(), workspace.join("model"), workspace.join("gpu-validate")] {
+        let tests = root.join("tests");
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        for entry in std::fs::read_dir(&tests).unwrap() {
+            let path = entry.unwrap().path();
+            let (Some(stem), Some("rs")) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension().and_then(|s| s.to_str()),
+            ) else {
+                continue;
+            };
+            let target = format!("path = \"tests/{stem}.rs\"");
+            let own = format!("name = \"{stem}\"");
+            let declared = std::fs::read_dir(&tests).unwrap().any(|root_file| {
+                let root_file = root_file.unwrap().path();
+                let text = std::fs::read_to_string(&root_file).unwrap_or_default();
+                manifest.contains(&format!(
+                    "path = \"tests/{}\"",
+                    root_file.file_name().unwrap().to_string_lossy()
+                )) && text.lines().any(|l| l.trim() == format!("mod {stem};"))
+            });
+            if !(declared || manifest.contains(&target) || manifest.contains(&own)) {
+                undeclared.push(path.display().to_string());
+            }
         }
     }
     assert!(
         undeclared.is_empty(),
-        "test files no binary declares (add `mod NAME;` to tests/main.rs): {undeclared:?}"
+        "test files no binary declares (add `mod NAME;` to that crate's tests/main.rs): {undeclared:?}"
     );
 }
