@@ -41,6 +41,7 @@ impl fmt::Display for Stop {
 /// Where a running search stands, as [`Progress`] receives it.
 #[derive(Copy, Clone, Debug)]
 pub struct Report {
+    /// Wall-clock time since the search started.
     pub elapsed: Duration,
     /// Consistent executions found so far.
     pub executions: u64,
@@ -67,10 +68,13 @@ const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// The limits of one analysis (see [`super::Options`]).
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// Wall-clock time the analysis may take (`None`: no deadline).
     pub timeout: Option<Duration>,
+    /// Consistent executions the analysis may find before it stops.
     pub max_executions: Option<u64>,
     /// Bytes of resident memory (the whole process's).
     pub max_memory: Option<u64>,
+    /// Raised from outside (Ctrl-C, a caller giving up) to stop the search at its next step.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
@@ -99,6 +103,8 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// A budget that starts now with these limits, reporting to `progress` (if any) about once
+    /// a second after the first.
     pub fn new(limits: &Limits, progress: Option<Progress>) -> Budget {
         let start = Instant::now();
         Budget {

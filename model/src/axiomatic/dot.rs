@@ -51,6 +51,7 @@ fn escape(s: &str) -> String {
 pub struct Choice<'a> {
     /// Index into [`Analysis::states`].
     pub state: usize,
+    /// The witness execution drawn: one consistent execution that reaches the state.
     pub example: &'a Execution,
     /// One sentence for the title.
     pub why: String,

@@ -22,22 +22,36 @@ use std::rc::Rc;
 pub enum Kind<V = Value> {
     /// `rmw`: a write of the same instruction follows this read.
     Read {
+        /// The location read.
         loc: LocId,
+        /// Its proxy, order and scope.
         access: Access,
+        /// The value the read returns.
         value: V,
+        /// Whether it is the read of a read-modify-write (`atom`, `red`).
         rmw: bool,
     },
     /// `rmw`: this write completes the read just before it.
     Write {
+        /// The location written.
         loc: LocId,
+        /// Its proxy, order and scope.
         access: Access,
+        /// The value written.
         value: V,
+        /// Whether it is the write of a read-modify-write (`atom`, `red`).
         rmw: bool,
     },
+    /// A `fence` / `membar` (its order and scope) or a `fence.proxy.*`.
     Fence(Fence),
+    /// A `bar.cta.sync` / `bar.cta.arrive`: one arrival at a CTA barrier.
     Barrier {
+        /// Arrive and wait (`sync`), or arrive only.
         op: BarrierOp,
+        /// The barrier's name: threads meet only at equal ids.
         id: Vec<V>,
+        /// The number of threads that complete one instance, when the instruction gives it
+        /// (otherwise every thread of the CTA).
         quorum: Option<V>,
     },
     /// `barrier.cluster.arrive{.release|.relaxed}` / `barrier.cluster.wait`: one use of the
@@ -59,15 +73,21 @@ pub enum Kind<V = Value> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ClusterBarrier {
     /// `barrier.cluster.arrive`, `.release` unless `.relaxed`.
-    Arrive { release: bool },
+    Arrive {
+        /// `.release` (the default); `false` for `.relaxed`.
+        release: bool,
+    },
     /// `barrier.cluster.wait` (`.acquire`).
     Wait,
 }
 
+/// One event of a thread's path or trace: what it does ([`Kind`]), the statement it comes from,
+/// the reads it depends on and, for asynchronous copies, where program order applies to it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ThreadEvent<V = Value> {
     /// Index of the statement in the thread's body.
     pub stmt: usize,
+    /// What the event does.
     pub kind: Kind<V>,
     /// Indices (within the trace) of the reads this event depends on (shared: every
     /// valuation of a path has the same).
@@ -90,6 +110,7 @@ pub struct ThreadEvent<V = Value> {
 /// One way a thread can run to its end, with the values its loads returned.
 #[derive(Clone, Debug)]
 pub struct Trace {
+    /// The thread's events in program order, with concrete values.
     pub events: Vec<ThreadEvent>,
     /// The final value of every register of the thread, by register name.
     pub regs: Vec<(Reg, Value)>,
@@ -98,10 +119,13 @@ pub struct Trace {
 /// A value computed from constants and the values of a path's reads.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expr {
+    /// A value known without reading memory (an immediate, an initial register value).
     Const(Value),
     /// The value returned by the read at this index of the path.
     Read(usize),
+    /// The wrapping sum of two values (PTX `add`).
     Add(Box<Expr>, Box<Expr>),
+    /// The wrapping difference of two values (PTX `sub`).
     Sub(Box<Expr>, Box<Expr>),
     /// The value an `atom`/`red` of this operation writes, from the old value and the operand
     /// ([`RmwOp::apply`]; never `Cas`, whose write is its `new` operand).
@@ -188,8 +212,11 @@ impl Expr {
 /// A comparison a path assumed about its values (the side of a branch or a CAS it took).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Assumption {
+    /// The comparison assumed to hold between `a` and `b`.
     pub cmp: Cmp,
+    /// Its left operand.
     pub a: Expr,
+    /// Its right operand.
     pub b: Expr,
     /// How many events the path had when it assumed this: the assumption decides which events
     /// follow, so a prefix of fewer events ([`Path::prefix`]) does not need it.
@@ -210,7 +237,9 @@ impl Assumption {
 /// One way a thread can run, its values symbolic.
 #[derive(Clone, Debug)]
 pub struct Path {
+    /// The thread's events in program order, their values symbolic.
     pub events: Vec<ThreadEvent<Expr>>,
+    /// Every register's value at the path's end (empty for a [`Path::prefix`]).
     pub regs: BTreeMap<Reg, Expr>,
     /// What the path assumed at branches and CAS operations that depend on loaded values.
     pub assumes: Vec<Assumption>,
@@ -258,12 +287,15 @@ impl Path {
 
 /// Every path of every thread (including those cut by the bound).
 pub struct Paths {
+    /// For each thread, by thread index, the paths it can take.
     pub per_thread: Vec<Vec<Path>>,
 }
 
 /// Why a program cannot be turned into paths.
 pub struct TraceError {
+    /// Where in the litmus source the statement that cannot be run is.
     pub span: Span,
+    /// What is wrong, one line.
     pub message: String,
 }
 

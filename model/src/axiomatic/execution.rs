@@ -13,33 +13,47 @@ use std::collections::BTreeMap;
 /// One event of a candidate execution. Initial writes have no thread.
 #[derive(Clone, Debug)]
 pub struct EventInfo {
+    /// The thread that performs it; `None` for an initial write.
     pub thread: Option<ThreadId>,
     /// The statement it comes from (index into the thread's body).
     pub stmt: Option<usize>,
+    /// What the event does, with its concrete values.
     pub kind: Kind,
 }
 
 /// Events and the static (execution-independent) sets and relations over them.
 pub struct Events {
+    /// The number of events (initial writes first); at most [`MAX_EVENTS`].
     pub n: usize,
+    /// Each event, by index.
     pub info: Vec<EventInfo>,
+    /// Where each event happens (thread, CTA, cluster, GPU); `None` for initial writes.
     pub placement: Vec<Option<Placement>>,
     // Sets of events (cat's tags).
+    /// `R`: reads (the read of an RMW included).
     pub r: Set,
+    /// `W`: writes (initial writes and the write of an RMW included).
     pub w: Set,
+    /// `F`: fences (`fence.sc`, `fence.acq_rel`, `fence.proxy.*`, `fence.mbarrier_init`).
     pub f: Set,
+    /// `M`: memory events, `R | W`.
     pub m: Set,
+    /// `IW`: the initial writes, one per location.
     pub init: Set,
     /// `F & SC`.
     pub f_sc: Set,
     /// Proxy tags: generic (`ld`/`st`/`atom` and the `fence.sc`/`fence.acq_rel` fences), surface,
     /// texture, constant (accesses and the matching `fence.proxy.*`).
     pub gen: Set,
+    /// `SUR`: surface accesses (`suld`, `sust`) and `fence.proxy.surface`.
     pub sur: Set,
+    /// `TEX`: texture accesses (`tld`) and `fence.proxy.texture`.
     pub tex: Set,
+    /// `CON`: constant accesses and `fence.proxy.constant`.
     pub con: Set,
     /// `F & ALIAS`: `fence.proxy.alias`.
     pub f_alias: Set,
+    /// CTA barrier arrivals (`bar.cta.*`) and cluster barrier arrives and waits.
     pub barriers: Set,
     /// The events of bulk copies (`cp.async.bulk`): performed by the async proxy, in no
     /// program order.
@@ -82,9 +96,11 @@ pub struct Events {
     pub sr: Rel,
     /// Same CTA.
     pub scta: Rel,
+    /// From the read of an atomic instruction to its write (the event just after it).
     pub rmw: Rel,
     /// `addr | data | ctrl`.
     pub dep: Rel,
+    /// `po & loc`: program order between events of the same physical location.
     pub po_loc: Rel,
     /// Tile IR token order (transitive): from the operations of a statement that produced a
     /// token to those of every later statement waiting for it; the read of an RMW precedes its
@@ -95,6 +111,7 @@ pub struct Events {
     /// instance, and system-synchronizes-with (every event of the first thread of an `ssw`
     /// pair to every event of the second).
     pub vulkan: Vec<Option<VulkanOp>>,
+    /// Vulkan tests: each thread event's placement (subgroup, workgroup, queue family).
     pub vulkan_placement: Vec<Option<VulkanPlacement>>,
     /// OpenCL tests: what each event means in OpenCL (`None` for initial writes and in other
     /// tests); the order is the event's own (a failed compare-exchange's read has its failure
@@ -102,9 +119,14 @@ pub struct Events {
     pub opencl: Vec<Option<OpenClOp>>,
     /// Same device (`Placement::gpu`: an OpenCL `dev`, a PTX `gpu`).
     pub sdv: Rel,
+    /// Vulkan: same subgroup.
     pub ssg: Rel,
+    /// Vulkan: same workgroup.
     pub swg: Rel,
+    /// Vulkan: same queue family instance.
     pub sqf: Rel,
+    /// Vulkan: system-synchronizes-with (transitive), from every event of the first thread of
+    /// an `ssw` pair to every event of the second.
     pub ssw: Rel,
 }
 
@@ -529,6 +551,7 @@ impl Events {
         debug_assert_eq!(i, self.n, "same paths");
     }
 
+    /// The location event `e` reads or writes; `None` for a fence or a barrier.
     pub fn location(&self, e: usize) -> Option<LocId> {
         match self.info[e].kind {
             Kind::Read { loc, .. } | Kind::Write { loc, .. } => Some(loc),
@@ -536,6 +559,7 @@ impl Events {
         }
     }
 
+    /// The value event `e` reads or writes; `None` for a fence or a barrier.
     pub fn value(&self, e: usize) -> Option<Value> {
         match self.info[e].kind {
             Kind::Read { value, .. } | Kind::Write { value, .. } => Some(value),
@@ -648,11 +672,13 @@ fn token_order(p: &Program, combo: &[&Trace], first_of_thread: &[usize], n: usiz
 /// One event of a witness execution.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ExecEvent {
+    /// The event's index, which the edge lists of [`Execution`] name.
     pub id: usize,
     /// `None` for initial writes.
     pub thread: Option<ThreadId>,
     /// Where the instruction was written.
     pub span: Option<Span>,
+    /// A short human label: `W.rlx.gpu x=1`, `R.acq.cta y=0`, `F.sc.gpu`, `bar.sync 1`.
     pub label: String,
 }
 
@@ -660,12 +686,17 @@ pub struct ExecEvent {
 /// event ids; `po` and `co` list immediate successors only.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Execution {
+    /// Every event, initial writes included.
     pub events: Vec<ExecEvent>,
+    /// Program order, immediate successors only.
     pub po: Vec<(usize, usize)>,
     /// The read and the write of one atomic instruction.
     pub rmw: Vec<(usize, usize)>,
+    /// Reads-from: from each write to the reads that return its value.
     pub rf: Vec<(usize, usize)>,
+    /// Coherence order per location, immediate successors only.
     pub co: Vec<(usize, usize)>,
+    /// From-reads (`rf⁻¹; co`): from each read to the writes coherence-after the one it read.
     pub fr: Vec<(usize, usize)>,
     /// Release/acquire synchronization (morally strong release pattern → acquire pattern).
     pub sync: Vec<(usize, usize)>,

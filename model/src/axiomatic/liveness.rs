@@ -92,6 +92,8 @@ pub enum Progress {
 }
 
 impl Progress {
+    /// Every progress model: fair, OBE, HSA, HSA+OBE, LOBE (`--progress` accepts each
+    /// [`Progress::name`]).
     pub const ALL: [Progress; 5] = [
         Progress::Fair,
         Progress::Obe,
@@ -100,6 +102,8 @@ impl Progress {
         Progress::Lobe,
     ];
 
+    /// The model's name on the command line and in reports (`fair`, `obe`, `hsa`, `hsa_obe`,
+    /// `lobe`).
     pub fn name(self) -> &'static str {
         match self {
             Progress::Fair => "fair",
@@ -110,6 +114,7 @@ impl Progress {
         }
     }
 
+    /// The model [`Progress::name`] names; `None` for any other name.
     pub fn from_name(name: &str) -> Option<Progress> {
         Progress::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -160,6 +165,7 @@ pub struct Options {
     /// How many times each backward branch may be taken (at least 1: the repeated iteration is
     /// the one between the last two takings).
     pub unroll: u32,
+    /// Which threads the scheduler guarantees to progress (fair: every one).
     pub progress: Progress,
     /// The budget: when no hang is found but the bound cut a run after an iteration that
     /// changes the state ([`bound`]), the search is repeated with the bound raised by one, up to
@@ -207,6 +213,7 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// The fate as reports print it (`done`, `spins`, `blocked`, `stopped`).
     pub fn name(self) -> &'static str {
         match self {
             Fate::Done => "done",
@@ -220,7 +227,9 @@ impl Fate {
 /// A thread that never finishes, and why.
 #[derive(Clone, Debug, Serialize)]
 pub struct Stuck {
+    /// The thread.
     pub thread: ThreadId,
+    /// How its run ends: [`Fate::Spins`] or [`Fate::Blocked`].
     pub fate: Fate,
     /// Spinning: the backward branch of the loop; blocked: the barrier.
     pub span: Span,
@@ -273,7 +282,9 @@ impl Verdict {
 pub struct Liveness {
     /// No consistent execution hangs, proven: `verdict == Verdict::Terminates`.
     pub terminates: bool,
+    /// What the search proved.
     pub verdict: Verdict,
+    /// [`Verdict::CanHang`]: the hanging execution found.
     pub hang: Option<Hang>,
     /// Bounded: the run the highest bound cut after an iteration that changes the state.
     pub cut: Option<Cut>,

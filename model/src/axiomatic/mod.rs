@@ -238,6 +238,8 @@ impl Model {
             .any(|(_, class)| *class == crate::cat::CheckClass::Flag)
     }
 
+    /// The model's registered name (`ptx-v6.0`, `ptx-v7.5`, `tile-ir`, or the cat model's
+    /// own), as `--model` takes it and reports print it.
     pub fn name(&self) -> &str {
         match self {
             Model::PtxV60 => "ptx-v6.0",
@@ -254,6 +256,7 @@ impl fmt::Display for Model {
     }
 }
 
+/// What an analysis is asked: its unroll bound, what it keeps and reports, and its budget.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// How many times each backward branch may be taken in one run of a thread.
@@ -328,7 +331,9 @@ pub fn observed_locations(p: &Program, memory: FinalMemory) -> Vec<bool> {
 /// [`Options::memory`] asks for, their coherence-last value) at the end of an execution.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct FinalState {
+    /// Every register's final value, by `"P<thread>:<register>"`.
     pub regs: BTreeMap<String, Value>,
+    /// The reported locations' final values (coherence-last write), by location name.
     pub mem: BTreeMap<String, Value>,
 }
 
@@ -363,7 +368,10 @@ impl fmt::Display for FinalState {
 /// from [`analyze_states`]), and (on request) one.
 #[derive(Clone, Debug)]
 pub struct StateCount {
+    /// The final state.
     pub state: FinalState,
+    /// Consistent executions that reach it (at least 1; a lower bound from
+    /// [`analyze_states`]).
     pub witnesses: u64,
     /// How many of those executions have a data race (as the model defines one; 0 for models
     /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
@@ -371,9 +379,12 @@ pub struct StateCount {
     /// The model's flags (`flag ... as NAME`) some of those executions raise, in the order of
     /// the model text.
     pub flags: Vec<&'static str>,
+    /// With [`Options::witnesses`]: one consistent execution that reaches the state.
     pub example: Option<Execution>,
 }
 
+/// The result of an axiomatic analysis of one litmus program under one model: the allowed
+/// final states, the condition's verdict, and whether (and why) the search was partial.
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// Every allowed final state, in order.
@@ -411,7 +422,9 @@ impl Analysis {
 /// A program the engine cannot analyse, with the place to blame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalysisError {
+    /// Where in the litmus source the problem is.
     pub span: Span,
+    /// What is wrong, one line.
     pub message: String,
 }
 

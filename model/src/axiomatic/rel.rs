@@ -361,6 +361,8 @@ macro_rules! zip_rows {
     };
 }
 
+/// A binary relation over the `n` events of one candidate execution (at most [`MAX_EVENTS`]),
+/// as one bit row of successors per event.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Rel {
     rows: Rows,
@@ -381,6 +383,7 @@ impl Rel {
         Rel { rows }
     }
 
+    /// The number of events of the universe the relation is over (not its number of pairs).
     pub fn len(&self) -> usize {
         match &self.rows {
             Rows::Narrow { n, .. } => *n as usize,
@@ -388,6 +391,7 @@ impl Rel {
         }
     }
 
+    /// Whether the universe has no events ([`Rel::len`] is 0).
     pub fn is_empty_universe(&self) -> bool {
         match &self.rows {
             Rows::Narrow { n, .. } => *n == 0,
@@ -431,6 +435,7 @@ impl Rel {
         r
     }
 
+    /// The relation over `n` events holding exactly `pairs` (each naming events below `n`).
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::empty(n);
         for (i, j) in pairs {
@@ -439,6 +444,7 @@ impl Rel {
         r
     }
 
+    /// Adds the pair `(i, j)`.
     pub fn add(&mut self, i: usize, j: usize) {
         assert!(j < self.len(), "event {j} outside the universe");
         match &mut self.rows {
@@ -447,6 +453,7 @@ impl Rel {
         }
     }
 
+    /// Whether `(i, j)` is in the relation.
     pub fn has(&self, i: usize, j: usize) -> bool {
         self.row(i).contains(j)
     }
@@ -465,6 +472,7 @@ impl Rel {
         }
     }
 
+    /// Every pair, in order of `i` then `j`.
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.len()).flat_map(move |i| members(self.row(i)).map(move |j| (i, j)))
     }
@@ -513,6 +521,7 @@ impl Rel {
         r
     }
 
+    /// cat's `irreflexive r`: no event is related to itself.
     pub fn irreflexive(&self) -> bool {
         rows!(self => r; kernel::irreflexive(r))
     }
@@ -525,10 +534,12 @@ impl Rel {
         rows!(self => r; kernel::acyclic(&r[..n], all))
     }
 
+    /// cat's `empty r`: the relation has no pair.
     pub fn is_empty(&self) -> bool {
         rows!(self => r; kernel::is_empty(r))
     }
 
+    /// Whether every pair of `self` is in `other` (in cat: `empty r \ s`).
     pub fn subset_of(&self, other: &Rel) -> bool {
         match (&self.rows, &other.rows) {
             (Rows::Narrow { rows: a, .. }, Rows::Narrow { rows: b, .. }) => {

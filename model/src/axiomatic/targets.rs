@@ -100,6 +100,7 @@ impl Targets {
         self.prefix.push(last);
     }
 
+    /// Undoes the latest [`Self::push`]: the last location's choice is taken back.
     pub fn pop(&mut self) {
         self.prefix.pop();
     }

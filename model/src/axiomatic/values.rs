@@ -93,6 +93,9 @@ struct Rounds {
 }
 
 impl<'a> Valuations<'a> {
+    /// The reads of `paths` (one path per thread of `p`, in thread order) and, for each, the
+    /// writes it may read from: the initial write of its physical location and every write of
+    /// that location in any of the paths, but its own RMW's write.
     pub fn new(p: &Program, paths: &'a [&'a Path]) -> Valuations<'a> {
         let mut offset = Vec::with_capacity(paths.len());
         let mut at = 0;

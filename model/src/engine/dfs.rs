@@ -10,6 +10,8 @@ use super::{Engine, Exploration, RunOne, Shape};
 /// Exhaustive DFS over schedules and store choices, up to `max_executions`.
 #[derive(Clone, Debug)]
 pub struct Dfs {
+    /// The budget: executions started, discarded ones included; the search stops, incomplete,
+    /// when it is spent.
     pub max_executions: u64,
     /// Explore one schedule per class of equivalent ones (dynamic partial-order reduction) and
     /// discard the executions with failed spin-loop iterations that others cover; `false` tries

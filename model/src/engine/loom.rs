@@ -31,6 +31,8 @@ use std::sync::{Arc, Mutex};
 pub struct Loom {
     /// Bound on preemptions per execution (`None`: unbounded, exhaustive).
     pub preemption_bound: Option<usize>,
+    /// Loom's `Builder::max_branches`: "Maximum number of thread switches per permutation"
+    /// (loom's own docs); an execution past it makes loom panic.
     pub max_branches: usize,
 }
 

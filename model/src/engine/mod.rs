@@ -51,16 +51,25 @@ pub enum Point {
     /// counting them), so they do not commute with each other or with the block's `syncthreads`
     /// arrivals; see [`tree::dependent`] for arrivals at different ids.
     NamedBarrier {
+        /// The block (CTA) whose barrier it is, by its grid-wide index.
         block: usize,
+        /// The barrier's id (`bar.sync a`: the operand `a`, 0 to 15 in the PTX ISA).
         id: i64,
+        /// Whether the arrival names a thread count (`bar.sync a, b`) rather than the whole CTA.
         counted: bool,
     },
     /// An arrival at a warp-synchronous operation (`bar.warp.sync`/`__syncwarp`, a shuffle, a
     /// vote, a match) of the warp `warp` (its grid-wide key) in block `block`, over `mask`.
     Warp {
+        /// The block (CTA) the warp belongs to, by its grid-wide index.
         block: usize,
+        /// The warp's grid-wide key.
         warp: usize,
+        /// The `membermask` operand: bit `i` set when lane `i` takes part (0 for
+        /// `activemask`, which has none).
         mask: u64,
+        /// The operation's name as the runtime records it (`elect.sync`,
+        /// [`tree::ACTIVEMASK`], ...).
         op: &'static str,
     },
     /// A `fence.sc`: it meets the other `fence.sc`s (the fence-SC order) and its own thread's
@@ -168,6 +177,7 @@ pub trait Sched: Send + Sync {
     fn choose(&self, n: usize) -> usize;
     /// Block the calling thread until [`Sched::unpark`] (may return spuriously).
     fn park(&self, thread: usize);
+    /// Make parked GPU thread `thread` runnable again (a no-op if it is not parked).
     fn unpark(&self, thread: usize);
     /// `thread`'s latest operation (or what it did after it) ended the execution: a failure,
     /// a bound, a discarded execution. Engines that reason about independence must treat that
@@ -178,7 +188,9 @@ pub trait Sched: Send + Sync {
 /// Whether the engine should go on after an execution.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Go on with the next execution, if the engine has one left.
     Continue,
+    /// End the exploration now (a failure was found, or the caller's budget is spent).
     Stop,
     /// Go on; the execution was discarded (infeasible, or a failed spin iteration another
     /// execution covers): it is not one of the executions a report counts, so it does not
@@ -192,11 +204,14 @@ pub type RunOne = Arc<dyn Fn(&Arc<dyn Sched>) -> Flow + Send + Sync>;
 /// The size of the kernel being explored.
 #[derive(Copy, Clone, Debug)]
 pub struct Shape {
+    /// GPU threads: every thread of every block, and each block's asynchronous copy agent.
     pub threads: usize,
+    /// Memory locations of the runtime ([`Point::Read`] / [`Point::Write`] index them).
     pub locations: usize,
     /// Blocks ([`Point::Barrier`], [`Point::NamedBarrier`]) and mbarriers ([`Point::MBarrier`],
     /// [`Point::MBarrierWait`]).
     pub blocks: usize,
+    /// Mbarrier objects ([`Point::MBarrier`], [`Point::MBarrierWait`] index them).
     pub mbarriers: usize,
 }
 
@@ -211,7 +226,11 @@ pub struct Exploration {
     pub error: Option<String>,
 }
 
+/// An exploration strategy: it runs a kernel's executions (one [`RunOne`] call each) and decides,
+/// through the [`Sched`] it hands each execution, who runs next and which store a load reads.
 pub trait Engine: Send + Sync {
+    /// The engine's name with its parameters, as reports print it (`dfs`, `shuttle-pct(seed=1,
+    /// depth=3, iterations=100)`).
     fn name(&self) -> String;
     /// The most GPU threads the engine can run, if limited.
     fn max_threads(&self) -> Option<usize> {

@@ -7,7 +7,7 @@
 //! data decision). A branch's search depends on the root only through the branches taken there
 //! before it (its sleep set: those of them that commute with its first operation), never
 //! through what later branches do; and it changes the root only by answering races there,
-//! which appends threads to the root's backtrack set ([`Root::answer`]: whether a race adds a
+//! which appends threads to the root's backtrack set (`Root::answer`: whether a race adds a
 //! thread depends on what the set already holds). So given the order of the branches, each
 //! branch's search is fixed and can run as soon as its place in the order is known; only the
 //! answers to root races must be applied in the one-thread order: all of branch 0's, in the
@@ -28,6 +28,7 @@ use std::sync::{Arc, Condvar, Mutex};
 /// Our DFS ([`Dfs`]) on `jobs` worker threads.
 #[derive(Clone, Debug)]
 pub struct ParallelDfs {
+    /// The search each worker runs on its branches (its budget counts over all workers).
     pub dfs: Dfs,
     /// Worker threads (1: the one-thread search on a worker).
     pub jobs: usize,

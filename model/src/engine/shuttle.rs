@@ -12,7 +12,9 @@ use shuttle::scheduler::RandomScheduler;
 /// Shuttle's random scheduler: `iterations` random executions from `seed`.
 #[derive(Clone, Debug)]
 pub struct Random {
+    /// Random executions to run.
     pub iterations: usize,
+    /// The seed of shuttle's random number generator: one seed, one sequence of executions.
     pub seed: u64,
 }
 
@@ -33,8 +35,11 @@ impl Engine for Random {
 /// PCT (probabilistic concurrency testing) with bug depth `depth`, on shuttle's coroutines.
 #[derive(Clone, Debug)]
 pub struct Pct {
+    /// Executions to run, each with fresh priorities and change points.
     pub iterations: usize,
+    /// The bug depth `d`: each execution has `d - 1` priority change points.
     pub depth: usize,
+    /// The seed of the priorities and change points: one seed, one sequence of executions.
     pub seed: u64,
 }
 
@@ -52,12 +57,14 @@ impl Engine for Pct {
     }
 }
 
-/// The uniform random walk ([`super::urw`]): `iterations` executions from `seed`, each
+/// The uniform random walk (`engine/urw.rs`): `iterations` executions from `seed`, each
 /// interleaving drawn with (nearly) the same probability once the first execution estimated
 /// every thread's operations.
 #[derive(Clone, Debug)]
 pub struct Urw {
+    /// Executions to run.
     pub iterations: usize,
+    /// The seed of the walk's random choices: one seed, one sequence of executions.
     pub seed: u64,
 }
 
@@ -78,6 +85,7 @@ impl Engine for Urw {
 /// Re-run exactly the execution a replay token describes.
 #[derive(Clone, Debug)]
 pub struct Replay {
+    /// The recorded execution: its decisions, in order (a token printed by a report).
     pub token: Token,
 }
 

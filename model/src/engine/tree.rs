@@ -856,6 +856,8 @@ impl Tree {
         }
     }
 
+    /// Whether the search is over: every branch of the tree was explored (the last
+    /// execution's backtracking found no decision left to try).
     pub fn exhausted(&self) -> bool {
         self.exhausted
     }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// *complete*. A harness that wants every distinct failure asks for it with
 /// [`Checker::all_failures`] (`--all-failures` on the command line). The one exception is a
 /// *possible hang* (a thread past the step bound, a bounded finding): the search goes on past it
-/// for [`AFTER_POSSIBLE_HANG`] executions, so that it does not hide a definite failure.
+/// for `AFTER_POSSIBLE_HANG` executions, so that it does not hide a definite failure.
 ///
 /// ```
 /// use scopecheck_model::kernel::*;

@@ -31,10 +31,13 @@ use std::fmt;
 /// Bounds on the generated programs' size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// The fewest threads a program gets.
     pub min_threads: usize,
+    /// The most threads a program gets.
     pub max_threads: usize,
     /// Instructions per thread (at least one each).
     pub max_instrs: usize,
+    /// The most memory locations a program declares.
     pub max_locations: usize,
     /// Instructions in the whole program: exhaustive engines pay exponentially for each one.
     pub max_events: usize,

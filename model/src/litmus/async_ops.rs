@@ -92,41 +92,64 @@ pub enum BulkCompletion {
 pub enum AsyncOp {
     /// `mbarrier.init bar, count`: phase 0, `count` pending arrivals, tx-count 0. PTX ISA,
     /// *mbarrier.init*: the barrier must lie in the executing CTA's shared memory.
-    MbarrierInit { bar: LocId, count: Operand },
+    MbarrierInit {
+        /// The mbarrier: a location in shared memory holding its packed state.
+        bar: LocId,
+        /// The expected arrival count of each phase.
+        count: Operand,
+    },
     /// `mbarrier.arrive{.expect_tx}{.release|.relaxed}{.cta|.cluster}{.shared::cta|.shared::cluster}
     /// bar[, n]`. PTX ISA: ".sem defaults to .release and .scope to .cta"; `.shared::cluster`
     /// arrives on a peer CTA's barrier (a remote arrive).
     MbarrierArrive {
+        /// The mbarrier: a location in shared memory holding its packed state.
         bar: LocId,
+        /// `.release` (the default) or `.relaxed`.
         order: Order,
+        /// `.cta` (the default) or `.cluster`.
         scope: Scope,
+        /// Whether the barrier is named in the own CTA's window or the cluster's.
         window: SharedWindow,
+        /// How many arrivals, and whether an expect-tx comes first.
         arrival: Arrival,
     },
     /// `mbarrier.expect_tx{.relaxed}{.cta|.cluster}{window} bar, bytes`: raises the current
     /// phase's tx-count.
     MbarrierExpectTx {
+        /// The mbarrier: a location in shared memory holding its packed state.
         bar: LocId,
+        /// `.cta` (the default) or `.cluster`.
         scope: Scope,
+        /// Whether the barrier is named in the own CTA's window or the cluster's.
         window: SharedWindow,
+        /// Bytes added to the current phase's tx-count.
         bytes: Operand,
     },
     /// `mbarrier.complete_tx{.relaxed}{.cta|.cluster}{window} bar, bytes`: lowers the current
     /// phase's tx-count, as a completed transfer of `bytes` does.
     MbarrierCompleteTx {
+        /// The mbarrier: a location in shared memory holding its packed state.
         bar: LocId,
+        /// `.cta` (the default) or `.cluster`.
         scope: Scope,
+        /// Whether the barrier is named in the own CTA's window or the cluster's.
         window: SharedWindow,
+        /// Bytes subtracted from the current phase's tx-count.
         bytes: Operand,
     },
     /// `mbarrier.try_wait.parity{.acquire|.relaxed}{.cta|.cluster} dst, bar, parity`: `dst` is 1
     /// when the phase of parity `parity` has completed, else 0 (PTX ISA: "waitComplete"; a
     /// failing try_wait may also just time out). `.acquire.cta` by default.
     MbarrierTryWait {
+        /// The predicate register: 1 when the phase completed, else 0.
         dst: Reg,
+        /// The mbarrier: a location in shared memory holding its packed state.
         bar: LocId,
+        /// `.acquire` (the default) or `.relaxed`.
         order: Order,
+        /// `.cta` (the default) or `.cluster`.
         scope: Scope,
+        /// The parity (0 or 1) of the phase waited for.
         parity: Operand,
     },
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes dst, src, size, bar`
@@ -136,22 +159,34 @@ pub enum AsyncOp {
     /// The spaces follow from the locations; `size` (bytes, a multiple of 16) is what the
     /// copy's complete-tx counts.
     BulkCopy {
+        /// The destination location.
         dst: LocId,
+        /// The source location.
         src: LocId,
+        /// The copy's size in bytes.
         size: Value,
+        /// How it reports completion: a complete-tx on an mbarrier, or a bulk async-group.
         completion: BulkCompletion,
     },
     /// `cp.async.bulk.commit_group`: closes the thread's current bulk async-group.
     BulkCommitGroup,
     /// `cp.async.bulk.wait_group{.read} n`: waits until at most `n` of the thread's committed
     /// bulk async-groups are pending (with `.read`: until their source reads are done).
-    BulkWaitGroup { pending: u32, read: bool },
+    BulkWaitGroup {
+        /// `n`: how many of the most recent committed groups may stay pending.
+        pending: u32,
+        /// `.read`: wait only until the groups' source reads are done.
+        read: bool,
+    },
     /// `fence.mbarrier_init.release.cluster`: releases the executing thread's earlier
     /// `mbarrier.init`s to the cluster (PTX ISA, *membar/fence*: "a light-weight fence ... that
     /// applies to prior mbarrier.init operations").
     FenceMbarrierInit,
     /// `barrier.cluster.arrive{.release|.relaxed}`: `.release` by default.
-    ClusterArrive { order: Order },
+    ClusterArrive {
+        /// `.release` (the default) or `.relaxed`.
+        order: Order,
+    },
     /// `barrier.cluster.wait{.acquire}`: waits for every thread of the cluster to arrive; always
     /// `.acquire` (PTX ISA: "barrier.cluster.wait has .acquire semantics by default").
     ClusterWait,

@@ -129,11 +129,19 @@ pub struct Location {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LocationKind {
     /// A physical location with its initial value.
-    Plain { init: Value },
+    Plain {
+        /// The value the location holds before any thread runs (`x = 1` in the init block).
+        init: Value,
+    },
     /// Another virtual address of location `of`, reached through `proxy`. `of` is the location
     /// named in the declaration and may itself be an alias (`s2 @ surface aliases y` with
     /// `y @ generic aliases x`); [`Program::physical`] follows the chain to the plain location.
-    Alias { proxy: Proxy, of: LocId },
+    Alias {
+        /// The proxy accesses through this name use.
+        proxy: Proxy,
+        /// The location named in the declaration (itself possibly an alias).
+        of: LocId,
+    },
 }
 
 /// Read-modify-write operations of `atom` and `red`.
@@ -254,6 +262,8 @@ impl RmwOp {
     }
 }
 
+/// A fence instruction (PTX ISA, *membar/fence*): an ordering fence of a scope (`.sys` when the
+/// instruction names none), or a proxy fence.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Fence {
     /// `fence.sc.<scope>`: acq_rel plus a place in the total order of SC fences.
@@ -264,12 +274,17 @@ pub enum Fence {
     Proxy(ProxyFence),
 }
 
+/// The kind of a `fence.proxy.<kind>` (PTX ISA, *membar/fence*: "a bi-directional proxy
+/// ordering between the generic proxy and the proxy specified by proxykind").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ProxyFence {
     /// `fence.proxy.alias`: orders generic accesses through different virtual aliases.
     Alias,
+    /// `fence.proxy.surface`: orders generic accesses with surface ones (`suld`/`sust`).
     Surface,
+    /// `fence.proxy.texture`: orders generic accesses with texture reads (`tld`).
     Texture,
+    /// `fence.proxy.constant`: orders generic accesses with constant reads (`cold`).
     Constant,
     /// `fence.proxy.async`: makes generic writes visible to the async proxy and back.
     Async,
@@ -282,6 +297,7 @@ pub enum ProxyFence {
 }
 
 impl ProxyFence {
+    /// The kind as written after `fence.proxy.` (`alias`, `async.shared::cta`, ...).
     pub fn name(self) -> &'static str {
         match self {
             ProxyFence::Alias => "alias",
@@ -306,6 +322,7 @@ impl ProxyFence {
         )
     }
 
+    /// The kind [`ProxyFence::name`] spells; `None` for any other text.
     pub fn from_name(name: &str) -> Option<ProxyFence> {
         Some(match name {
             "alias" => ProxyFence::Alias,
@@ -321,6 +338,7 @@ impl ProxyFence {
     }
 }
 
+/// What a CTA barrier instruction does at the barrier (PTX ISA, *bar/barrier*).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BarrierOp {
     /// `bar.cta.sync`: arrive and wait.
@@ -329,58 +347,85 @@ pub enum BarrierOp {
     Arrive,
 }
 
+/// A comparison of two values (branches, the final condition).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Cmp {
+    /// `==` (`beq`).
     Eq,
+    /// `!=` (`bne`).
     Ne,
 }
 
 /// One memory access's addressing: the location named and the proxy used to reach it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Access {
+    /// The proxy the access goes through (generic, surface, texture, constant, async).
     pub proxy: Proxy,
+    /// Its memory order: `weak`, `relaxed`, `acquire` (reads), `release` (writes), `acq_rel`
+    /// (read-modify-writes).
     pub order: Order,
     /// `None` only for weak accesses, which carry no scope.
     pub scope: Option<Scope>,
 }
 
+/// One instruction of a litmus thread, as the PTX litmus dialect writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Instr {
     /// `ld`, `suld`, `tld`, `cold`: `dst := [loc]`.
     Load {
+        /// Proxy, order and scope of the read.
         access: Access,
+        /// The register that receives the value.
         dst: Reg,
+        /// The location read.
         loc: LocId,
     },
     /// `st`, `sust`: `[loc] := value`.
     Store {
+        /// Proxy, order and scope of the write.
         access: Access,
+        /// The location written.
         loc: LocId,
+        /// The value stored.
         value: Operand,
     },
     /// `atom.<order>.<scope>.<op> dst, loc, operand[, new]`: returns the old value.
     Atom {
+        /// Proxy, order and scope of the read-modify-write.
         access: Access,
+        /// The operation that computes the new value.
         op: RmwOp,
+        /// The register that receives the old value.
         dst: Reg,
+        /// The location.
         loc: LocId,
+        /// The operand `b` (for a CAS: the expected value).
         operand: Operand,
         /// The value a CAS writes when it succeeds.
         new: Option<Operand>,
     },
     /// `red.<order>.<scope>.<op> loc, operand`: an RMW with no result.
     Red {
+        /// Proxy, order and scope of the reduction.
         access: Access,
+        /// The operation (never `exch` or `cas`: see [`RmwOp::reduces`]).
         op: RmwOp,
+        /// The location.
         loc: LocId,
+        /// The operand `b`.
         operand: Operand,
     },
+    /// `fence.sc`, `fence.acq_rel`, `fence.proxy.<kind>`.
     Fence(Fence),
     /// `bar.cta.sync`/`bar.cta.arrive`. `id` names the barrier (threads meet only at equal ids);
     /// `quorum`, when given, is the number of threads that complete one barrier instance.
     Barrier {
+        /// Arrive and wait (`sync`), or arrive only.
         op: BarrierOp,
+        /// The barrier's name (one operand in PTX; more for the engines' internal barriers,
+        /// see [`WARP_BARRIER`]).
         id: Vec<Operand>,
+        /// The number of threads that complete one instance; `None`: every thread of the CTA.
         quorum: Option<Operand>,
     },
     /// `cp.async.ca.shared.global dst, src, 4` (Ampere): an asynchronous copy of `src` into
@@ -391,7 +436,9 @@ pub enum Instr {
     /// guarantee between two cp.async operations if they are not explicitly synchronized using
     /// cp.async.wait_all or cp.async.wait_group or mbarrier instructions").
     CpAsync {
+        /// The shared-memory location written.
         dst: LocId,
+        /// The global location read.
         src: LocId,
     },
     /// `cp.async.commit_group`: the copies issued since the last commit become one group.
@@ -400,7 +447,9 @@ pub enum Instr {
     /// its copies are ordered before what follows; `all` is `cp.async.wait_all`, which PTX
     /// defines as `cp.async.commit_group; cp.async.wait_group 0` (`n` is then 0).
     CpAsyncWait {
+        /// How many of the most recent committed groups may stay pending.
         n: u32,
+        /// Written `cp.async.wait_all` (which also commits the open group).
         all: bool,
     },
     /// `bar.warp.sync membermask`: a barrier among the lanes of the executing thread's warp
@@ -411,25 +460,34 @@ pub enum Instr {
     /// threads in warp"). The executing lane is in the mask, and every lane in it must arrive:
     /// one that never does leaves the others waiting.
     WarpSync {
+        /// The `membermask` operand: bit `i` names lane `i`.
         mask: u32,
     },
     /// `ld r, imm` (Dartagnan's register move) or `mov r, src`.
     Mov {
+        /// The register written.
         dst: Reg,
+        /// The value it receives.
         src: Operand,
     },
     /// `add dst, a, b` on registers.
     Add {
+        /// The register written.
         dst: Reg,
+        /// The first addend.
         a: Operand,
+        /// The second addend.
         b: Operand,
     },
     /// An mbarrier, bulk-copy or cluster instruction (Hopper; see [`AsyncOp`]).
     Async(AsyncOp),
+    /// `L:`: a branch target; it does nothing when executed.
     Label(String),
     /// `beq a, b, L` / `bne a, b, L`, or `goto L` when `cond` is `None`.
     Branch {
+        /// The comparison and its operands; the branch is taken when it holds.
         cond: Option<(Cmp, Operand, Operand)>,
+        /// The label jumped to.
         target: String,
     },
 }
@@ -543,7 +601,9 @@ impl Instr {
 /// An instruction and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stmt {
+    /// The instruction.
     pub instr: Instr,
+    /// Where it was written.
     pub span: Span,
     /// Tile IR token order (`[t0, t1 -> t2]` after the instruction); `None` in PTX tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -566,14 +626,20 @@ pub struct Stmt {
 /// only token order (not program order) orders the memory operations of one tile block.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenOrder {
+    /// The tokens waited for (`t0, t1` in `[t0, t1 -> t2]`).
     pub after: Vec<String>,
+    /// The token produced (`t2`), if any.
     pub produces: Option<String>,
 }
 
+/// One litmus thread: where it runs and its instructions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Thread {
+    /// Its place in the hierarchy (`P0@cta 0,gpu 0`): which scopes include which threads.
     pub placement: Placement,
+    /// Its statements, in program order.
     pub body: Vec<Stmt>,
+    /// Where its column header (`P0@...`) was written.
     pub span: Span,
 }
 
@@ -598,18 +664,26 @@ pub enum Term {
     Reg(ThreadId, Reg),
     /// `x`: a location's final value (in coherence order).
     Loc(LocId),
+    /// An integer constant.
     Const(Value),
 }
 
+/// A proposition over a final state (herd's condition language).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Prop {
+    /// `true`: holds in every state.
     True,
+    /// `a == b` / `a != b`.
     Cmp(Cmp, Term, Term),
+    /// `~p`.
     Not(Box<Prop>),
+    /// `p /\ q`.
     And(Box<Prop>, Box<Prop>),
+    /// `p \/ q`.
     Or(Box<Prop>, Box<Prop>),
 }
 
+/// How the final condition's proposition is judged over the allowed executions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Quantifier {
     /// Some allowed execution satisfies the proposition.
@@ -621,6 +695,7 @@ pub enum Quantifier {
 }
 
 impl Quantifier {
+    /// The keyword that writes it (`exists`, `~exists`, `forall`).
     pub fn keyword(self) -> &'static str {
         match self {
             Quantifier::Exists => "exists",
@@ -630,29 +705,41 @@ impl Quantifier {
     }
 }
 
+/// The final condition: `exists (P1:r0 == 1 /\ x == 2)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Condition {
+    /// `exists`, `~exists` or `forall`.
     pub quantifier: Quantifier,
+    /// The proposition judged on each final state.
     pub prop: Prop,
+    /// Where the condition was written.
     pub span: Span,
 }
 
 /// Register initialisation `P1:r0=5;` (registers not listed start at 0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegInit {
+    /// The thread whose register it is.
     pub thread: ThreadId,
+    /// The register.
     pub reg: Reg,
+    /// Its initial value.
     pub value: Value,
 }
 
+/// A whole litmus test: header, declared locations and register values, threads, and the final
+/// condition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Program {
     /// The test name from the `PTX NAME` header.
     pub name: String,
     /// Quoted comment lines after the header, without quotes.
     pub comments: Vec<String>,
+    /// Every declared location (and alias), in declaration order: [`LocId`] indexes it.
     pub locations: Vec<Location>,
+    /// The registers given initial values (the others start at 0).
     pub reg_init: Vec<RegInit>,
+    /// The threads, `P0` first: [`ThreadId`] indexes it.
     pub threads: Vec<Thread>,
     /// herd's `locations [x; P1:r0;]`: locations and registers shown in every final state
     /// beside those the condition names (herd's log prints only those).
@@ -662,6 +749,7 @@ pub struct Program {
     /// before the condition is checked; `None` keeps every execution.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<Prop>,
+    /// The final condition.
     pub condition: Condition,
     /// A Vulkan test (`VULKAN NAME` header): placements and system-synchronizes-with pairs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -732,6 +820,7 @@ impl Program {
             .any(|s| matches!(s.instr, Instr::WarpSync { .. }) || s.warp.is_some())
     }
 
+    /// The location (or alias) declared as `name`; `None` when none is.
     pub fn location_named(&self, name: &str) -> Option<LocId> {
         self.locations.iter().position(|l| l.name == name)
     }

@@ -37,13 +37,18 @@ use std::fmt;
 /// OpenCL's memory scopes, narrowest first (`memory_scope_work_item` … `_all_svm_devices`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum OpenClScope {
+    /// `memory_scope_work_item`: the executing work-item alone (fences only).
     WorkItem,
+    /// `memory_scope_work_group`: the work-items of the executing work-group.
     WorkGroup,
+    /// `memory_scope_device`: the work-items of the executing device.
     Device,
+    /// `memory_scope_all_svm_devices`: every device sharing the SVM buffer, and the host.
     AllSvmDevices,
 }
 
 impl OpenClScope {
+    /// Every scope, narrowest first.
     pub const ALL: [OpenClScope; 4] = [
         OpenClScope::WorkItem,
         OpenClScope::WorkGroup,
@@ -61,6 +66,7 @@ impl OpenClScope {
         }
     }
 
+    /// The scope whose C enumerator [`OpenClScope::name`] is `name`; `None` for any other word.
     pub fn from_name(name: &str) -> Option<OpenClScope> {
         OpenClScope::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -137,6 +143,8 @@ pub struct OpenClOp {
     /// Whether the operation concerns global memory (an access to it, or a fence whose flags
     /// hold `CLK_GLOBAL_MEM_FENCE`), and local memory (`CLK_LOCAL_MEM_FENCE`).
     pub global: bool,
+    /// Whether it concerns local memory (an access to it, or a fence with
+    /// `CLK_LOCAL_MEM_FENCE`).
     pub local: bool,
 }
 

@@ -309,8 +309,11 @@ fn qualifiers(a: &Access) -> String {
 /// Binding strength of a proposition's context, loosest first.
 #[derive(Copy, Clone, PartialEq, PartialOrd)]
 pub enum Level {
+    /// An operand of `\/`: anything but a bare disjunction on the right is printed bare.
     Or,
+    /// An operand of `/\`: a disjunction needs parentheses.
     And,
+    /// An operand of `~` or the right of `/\`: every binary proposition needs parentheses.
     Atom,
 }
 

@@ -17,13 +17,18 @@ use std::fmt;
 /// Vulkan's memory and execution scopes, narrowest first (`sg`, `wg`, `qf`, `dv`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum VulkanScope {
+    /// `sg`: the invocations of one subgroup.
     Subgroup,
+    /// `wg`: the invocations of one workgroup.
     Workgroup,
+    /// `qf`: the invocations of one queue family.
     QueueFamily,
+    /// `dv`: every invocation on the device.
     Device,
 }
 
 impl VulkanScope {
+    /// Every scope, narrowest first.
     pub const ALL: [VulkanScope; 4] = [
         VulkanScope::Subgroup,
         VulkanScope::Workgroup,
@@ -41,6 +46,7 @@ impl VulkanScope {
         }
     }
 
+    /// The scope [`VulkanScope::name`] spells; `None` for any other word.
     pub fn from_name(name: &str) -> Option<VulkanScope> {
         VulkanScope::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -78,8 +84,11 @@ impl fmt::Display for VulkanScope {
 /// Where a Vulkan invocation runs: `P0@sg 0, wg 0, qf 0`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct VulkanPlacement {
+    /// The subgroup, numbered within its workgroup.
     pub subgroup: u32,
+    /// The workgroup, numbered within its queue family.
     pub workgroup: u32,
+    /// The queue family.
     pub queue_family: u32,
 }
 
@@ -111,7 +120,9 @@ impl fmt::Display for VulkanPlacement {
 /// an execution dependency orders after P0's).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VulkanTest {
+    /// Each thread's placement, by thread id.
     pub placements: Vec<VulkanPlacement>,
+    /// The system-synchronizes-with pairs `(from, to)` as declared (`ssw 0 1;`).
     pub ssw: Vec<(ThreadId, ThreadId)>,
 }
 
@@ -134,9 +145,11 @@ pub struct VulkanOp {
     pub semantics: u8,
     /// `.semav` (MakeAvailable) and `.semvis` (MakeVisible) in the semantics.
     pub sem_av: bool,
+    /// `.semvis` (MakeVisible) in the semantics.
     pub sem_vis: bool,
     /// `.av` on a store (MakePointerAvailable) and `.vis` on a load (MakePointerVisible).
     pub av: bool,
+    /// `.vis` on a load (MakePointerVisible).
     pub vis: bool,
     /// `.nonpriv` (NonPrivatePointer). Atomics and av/vis accesses are non-private anyway.
     pub nonpriv: bool,

@@ -123,20 +123,32 @@ pub enum WarpOp {
     /// `shfl.sync.MODE.b32 dst, src, b, c, membermask`: `dst` gets `src` of the source lane
     /// that `MODE`, `b` and `c` pick, or the lane's own `src` when that lane is out of range.
     Shfl {
+        /// `.up`, `.down`, `.bfly` or `.idx`.
         mode: ShflMode,
+        /// The register that receives the value.
         dst: Reg,
+        /// The value this lane offers.
         src: Operand,
+        /// The lane operand: an offset (`.up`, `.down`), an xor mask (`.bfly`) or a lane index
+        /// (`.idx`).
         b: u32,
+        /// The segment mask (bits 8 to 12) and the clamp value `cval` (bits 0 to 4), packed
+        /// (PTX ISA, *shfl.sync*); see [`WarpOp::source_lane`].
         c: u32,
+        /// The `membermask` operand: bit `i` names lane `i` (see [`super::Program::lane`]).
         mask: u32,
     },
     /// `vote.sync.all.pred` / `vote.sync.any.pred` / `vote.sync.uni.pred` /
     /// `vote.sync.ballot.b32 dst, pred, membermask`. The litmus dialect has no predicate
     /// registers: `pred` is true when nonzero, and a `.pred` destination receives 1 or 0.
     Vote {
+        /// `.all`, `.any`, `.uni` or `.ballot`.
         mode: VoteMode,
+        /// The register that receives the result (1/0, or the ballot's lane mask).
         dst: Reg,
+        /// This lane's predicate: true when nonzero.
         pred: Operand,
+        /// The `membermask` operand: bit `i` names lane `i` (see [`super::Program::lane`]).
         mask: u32,
     },
     /// `match.any.sync.b32 dst, src, membermask` or `match.all.sync.b32 dst, src, membermask`
@@ -147,8 +159,11 @@ pub enum WarpOp {
     Match {
         /// `.all` (else `.any`).
         all: bool,
+        /// The register that receives the lane mask.
         dst: Reg,
+        /// The value this lane compares.
         src: Operand,
+        /// The `membermask` operand: bit `i` names lane `i` (see [`super::Program::lane`]).
         mask: u32,
     },
     /// `redux.sync.OP.TYPE dst, src, membermask` (PTX ISA, *redux.sync*: ".op = {.add, .min,
@@ -156,11 +171,15 @@ pub enum WarpOp {
     /// `OP` folded over the `src` of every member lane. Litmus values are integers, compared
     /// as such: `.s32`'s order, and `.u32`'s for the nonnegative values litmus tests write.
     Redux {
+        /// The operation folded over the member lanes.
         op: ReduxOp,
         /// The type qualifier as written (`u32`, `s32` or `b32`).
         ty: ReduxType,
+        /// The register that receives the result.
         dst: Reg,
+        /// The value this lane contributes.
         src: Operand,
+        /// The `membermask` operand: bit `i` names lane `i` (see [`super::Program::lane`]).
         mask: u32,
     },
     /// `elect.sync dst, membermask` (PTX ISA, *elect.sync*: "laneid of the elected thread is
@@ -170,7 +189,12 @@ pub enum WarpOp {
     /// over a mask elects any member lane, every later one over that mask the same. The litmus
     /// dialect splits rows at `|`, so the predicate destination of `d|p` is not written: it is
     /// `dst ==` the lane's id.
-    Elect { dst: Reg, mask: u32 },
+    Elect {
+        /// The register that receives the elected lane's id.
+        dst: Reg,
+        /// The `membermask` operand: bit `i` names lane `i` (see [`super::Program::lane`]).
+        mask: u32,
+    },
 }
 
 /// What a lowered statement is part of: the first statement of an exchange carries the

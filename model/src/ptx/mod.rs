@@ -1,5 +1,5 @@
 //! PTX kernels in: the syntax tree of a PTX module ([`ast`]), its parser ([`parse()`]) and
-//! printer (`Display` on the tree, [`print`]), and the interpreter that runs each CUDA thread's
+//! printer (`Display` on the tree, [`mod@print`]), and the interpreter that runs each CUDA thread's
 //! PTX on the scoped runtime: [`decode`] lowers instructions to typed operations, [`program`]
 //! flattens functions and resolves labels and sites, [`layout`] maps byte addresses onto the
 //! runtime's locations, [`exec`] interprets one thread, [`launch`] builds the model kernel from

@@ -68,7 +68,7 @@ pub enum Completion {
     CpAsyncGroup(usize),
     /// A litmus program's global→shared copy: the complete-tx on the mbarrier at this location,
     /// whose value is the packed [`MbarrierState`] — a relaxed `.cluster` read-modify-write of
-    /// the barrier's state, as the axioms have it (see [`Machine::complete_tx_at`]).
+    /// the barrier's state, as the axioms have it (see `Machine::complete_tx_at`).
     MbarrierAt(usize),
 }
 
@@ -79,7 +79,10 @@ pub enum Completion {
 /// state space.
 #[derive(Clone, Debug)]
 pub struct ProxyFence {
+    /// The thread that executed the fence.
     pub thread: usize,
+    /// That thread's clock counter at the fence: copies issued after it in causality order
+    /// have a view that knows this epoch.
     pub epoch: u32,
     /// Where the fence ran (its CTA is what counts).
     pub placement: Placement,
@@ -121,14 +124,19 @@ pub(super) fn same_cta(a: &Placement, b: &Placement) -> bool {
 /// One issued bulk copy.
 #[derive(Clone, Debug)]
 pub struct Copy {
+    /// The thread that issued the copy.
     pub issuer: usize,
     /// Element locations, pairwise.
     pub src: Vec<usize>,
+    /// Destination element locations, `dst[i]` receiving `src[i]`.
     pub dst: Vec<usize>,
+    /// The copy's size in bytes (what a `complete_tx` on its mbarrier counts).
     pub bytes: u64,
+    /// Where it completes: an mbarrier, a bulk async-group or a `cp.async`-group.
     pub completion: Completion,
     /// What the issuer knew at the issue.
     pub view: Arc<View>,
+    /// The issuing instruction.
     pub site: Site,
     /// `.bulk_group` copies: the issuer's bulk async-group the copy belongs to.
     pub group: usize,
@@ -156,15 +164,21 @@ pub struct AgentWork {
 pub enum AgentNext {
     /// Copy the next element: read `src`, write `dst`.
     Element {
+        /// The source element's location.
         src: usize,
+        /// The destination element's location.
         dst: usize,
     },
     /// Read the next element of a copy that reads all before writing ([`Copy::reads_first`]).
     Read(usize),
     /// Write the next element of such a copy.
     Write(usize),
+    /// Complete the current copy (every element is done): its mbarrier's `complete_tx`, or
+    /// marking its group.
     Complete,
+    /// No copy queued: wait until one is issued.
     Idle,
+    /// No copy queued and every thread of the block is done: the agent ends.
     Exit,
 }
 
@@ -801,6 +815,8 @@ impl Ctx {
 }
 
 impl Ctx {
+    /// Issue a bulk copy of `src` into `dst` ([`Machine::bulk_copy`]): a scheduling point, then
+    /// the copy joins its block's agent's queue.
     pub fn bulk_copy(
         &self,
         src: Vec<usize>,
@@ -814,11 +830,14 @@ impl Ctx {
         self.step(|m| m.bulk_copy(self.thread, src, dst, bytes, completion, site))
     }
 
+    /// `fence.proxy.async` ([`Machine::fence_proxy_async`]).
     pub fn fence_proxy_async(&self, site: Site) {
         self.sched.point(self.thread, Point::Local);
         self.step(|m| m.fence_proxy_async(self.thread, site))
     }
 
+    /// `cp.async.bulk.commit_group; cp.async.bulk.wait_group 0` ([`Machine::bulk_wait`]):
+    /// blocks until every bulk copy the thread issued is complete.
     pub fn bulk_wait(&self, site: Site) {
         let point = self.step(|m| Ok(m.groups_point(self.thread, true, None)));
         self.sched.point(self.thread, point);
@@ -827,11 +846,15 @@ impl Ctx {
         }
     }
 
+    /// `cp.async.bulk.commit_group` ([`Machine::bulk_commit`]).
     pub fn bulk_commit_group(&self, site: Site) {
         self.sched.point(self.thread, Point::Local);
         self.step(|m| m.bulk_commit(self.thread, site))
     }
 
+    /// `cp.async.bulk.wait_group{.read} n` ([`Machine::bulk_wait_group`]): blocks until every
+    /// committed bulk async-group but the `n` most recent is complete (with `read`: has read
+    /// its sources).
     pub fn bulk_wait_group(&self, n: usize, read: bool, site: Site) {
         let point = self.step(|m| Ok(m.groups_point(self.thread, true, Some(n))));
         self.sched.point(self.thread, point);

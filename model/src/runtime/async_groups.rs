@@ -16,16 +16,22 @@ use super::view::{View, ALL_LEVELS};
 /// those done reading) released.
 #[derive(Clone, Debug, Default)]
 pub struct Group {
+    /// Copies of the group not yet complete.
     pub outstanding: u32,
+    /// Bulk copies of the group not yet done reading their sources.
     pub reading: u32,
+    /// What the completed copies released (joined): what a wait covering the group joins.
     pub done: Option<View>,
+    /// What the copies done reading released: what a `.read` wait covering the group joins.
     pub read_done: Option<View>,
 }
 
 /// A thread's groups by number; the open one (not yet committed) is number `open`.
 #[derive(Clone, Debug, Default)]
 pub struct AsyncGroups {
+    /// The number of the open group, which the next commit closes.
     pub open: usize,
+    /// Every group by number, up to the highest one issued into or committed.
     pub groups: Vec<Group>,
 }
 

@@ -8,17 +8,21 @@ use super::report::Site;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
+/// Shared memory's banks: successive 32-bit words sit in successive banks, modulo 32.
 pub const BANKS: u64 = 32;
 
 /// The worst conflict seen at one access site.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankConflict {
+    /// The access site (a kernel source location or a PTX instruction).
     pub site: Site,
     /// Largest number of distinct words one bank served in one warp-wide access.
     pub degree: usize,
     /// The bank and block/warp where that happened.
     pub bank: u64,
+    /// The block (CTA) of that access, by grid-wide index.
     pub block: u32,
+    /// The warp of that access, within its block.
     pub warp: u32,
 }
 

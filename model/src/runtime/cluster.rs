@@ -10,7 +10,7 @@
 //!   "for all non-exited threads of the cluster to perform barrier.cluster.arrive", and "when
 //!   all non-exited threads in the cluster have executed barrier.cluster.arrive, the barrier
 //!   completes and is automatically reinitialized": a thread that exits stops counting
-//!   ([`Machine::cluster_exit`]), so a CTA that exits without arriving lets its peers' waits
+//!   (`Machine::cluster_exit`), so a CTA that exits without arriving lets its peers' waits
 //!   complete; a thread that neither arrives nor exits (blocked, or spinning) leaves them
 //!   waiting: a hang. "Each thread must arrive at the barrier only once before the barrier
 //!   completes": a second arrive in one phase is reported as an mbarrier misuse. So a thread's

@@ -9,6 +9,10 @@ use crate::engine::{Point, Sched};
 use crate::scope::{Order, Scope};
 use std::sync::{Arc, Mutex};
 
+/// One GPU thread's handle on the execution it runs in: its identity and placement, the shared
+/// [`Machine`], and the engine's scheduler. Each method is one visible operation: a scheduling
+/// point ([`Sched::point`]) then one atomic step of the machine; an operation that blocks parks
+/// the thread until the machine wakes it.
 pub struct Ctx {
     pub(crate) thread: usize,
     pub(crate) info: ThreadInfo,
@@ -22,10 +26,12 @@ fn halt() -> ! {
 }
 
 impl Ctx {
+    /// This GPU thread's grid-wide index.
     pub fn thread(&self) -> usize {
         self.thread
     }
 
+    /// This thread's placement, block, thread index in the block, and name.
     pub fn info(&self) -> &ThreadInfo {
         &self.info
     }
@@ -84,6 +90,8 @@ impl Ctx {
         }
     }
 
+    /// A load of `loc` (weak when `scope` is `None`); returns the value of the store the engine
+    /// chose among those the memory model lets it read ([`Machine::load`]).
     pub fn load(&self, loc: usize, order: Order, scope: Option<Scope>, site: Site) -> Bits {
         let mirror = self.sched.point(self.thread, Point::Read(loc));
         let sched = &self.sched;
@@ -94,11 +102,14 @@ impl Ctx {
         })
     }
 
+    /// A store of `value` to `loc` (weak when `scope` is `None`) ([`Machine::store`]).
     pub fn store(&self, loc: usize, value: Bits, order: Order, scope: Option<Scope>, site: Site) {
         self.sched.point(self.thread, Point::Write(loc));
         self.step(|m| m.store(self.thread, loc, value, order, scope, site))
     }
 
+    /// An atomic read-modify-write of `loc`: `apply` maps the old value to the new one, or to
+    /// `None` for no write (a failed CAS); returns the old value ([`Machine::rmw`]).
     #[allow(clippy::too_many_arguments)]
     pub fn rmw(
         &self,
@@ -113,6 +124,8 @@ impl Ctx {
         self.step(|m| m.rmw(self.thread, loc, kind, apply, order, scope, site))
     }
 
+    /// A fence of `order` at `scope` (`fence.sc` when `order` is [`Order::Sc`],
+    /// `fence.acq_rel` etc. otherwise) ([`Machine::fence`]).
     pub fn fence(&self, order: Order, scope: Scope, site: Site) {
         // Only fence.sc meets other threads (the fence-SC order); the others act on the
         // thread's own view.
@@ -125,6 +138,8 @@ impl Ctx {
         self.step(|m| m.fence(self.thread, order, scope, site))
     }
 
+    /// `__syncthreads()` at `site`: blocks until every thread of the block has arrived at the
+    /// same call site ([`Machine::barrier`]).
     pub fn barrier(&self, site: Site) {
         self.sched.point(self.thread, self.barrier_point());
         if self.step(|m| m.barrier(self.thread, site)) {

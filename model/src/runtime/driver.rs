@@ -126,11 +126,15 @@ pub fn explore<S: Send + 'static>(
 /// A failure, ready to print.
 #[derive(Clone, Debug)]
 pub struct FailureReport {
+    /// What kind of failure.
     pub kind: FailureKind,
+    /// The report's first line: what went wrong.
     pub headline: String,
+    /// Extra lines (the racing accesses, the diverging threads, …).
     pub details: Vec<String>,
     /// The execution's operations, numbered from 1.
     pub trace: Vec<String>,
+    /// The replay token that re-runs exactly this execution (`--replay`).
     pub token: Token,
     /// Print at most this many trace lines, folding the middle of a longer trace (`None`: the
     /// whole trace).
@@ -143,12 +147,15 @@ pub struct FailureReport {
 /// then `cycle` forever.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LassoReport {
+    /// How many operations of the trace come before the cycle (the stem).
     pub prefix: usize,
     /// One round of the repeating iteration, one line per step.
     pub cycle: Vec<String>,
 }
 
 impl FailureReport {
+    /// The report of `failure`, which ended `m`'s execution: its trace described line by line
+    /// and its decisions as a replay token.
     pub fn new(failure: &Failure, m: &Machine) -> FailureReport {
         FailureReport {
             kind: failure.kind,

@@ -23,8 +23,11 @@ pub struct Halt;
 /// Static facts about a kernel launch, shared by every execution.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// The kernel's name, as reports print it (and the replay fingerprint hashes it).
     pub name: String,
+    /// Every GPU thread (the async agents included), by grid-wide index.
     pub threads: Vec<ThreadInfo>,
+    /// Every memory location, by index.
     pub locs: Vec<LocInfo>,
     /// The threads of each block, by global thread id.
     pub blocks: Vec<Vec<usize>>,
@@ -44,10 +47,14 @@ pub struct Setup {
     pub starts_after: Vec<Option<usize>>,
 }
 
+/// Who a GPU thread is: where it runs and how reports name it.
 #[derive(Clone, Debug)]
 pub struct ThreadInfo {
+    /// Its place in the hierarchy (thread, CTA, cluster, GPU) that scopes are decided on.
     pub placement: Placement,
+    /// Its block (CTA), by grid-wide index (`blockIdx` flattened).
     pub block: u32,
+    /// Its index within the block (`threadIdx` flattened).
     pub tid: u32,
     /// How reports name the thread (`block 1 thread 0`, `P1`).
     pub name: String,
@@ -68,22 +75,29 @@ impl Setup {
     }
 }
 
+/// What a GPU thread is doing: running, or blocked (and on what), or done.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// Able to perform its next operation.
     Running,
+    /// Blocked at a CTA barrier until its instance completes.
     AtBarrier,
     /// Blocked in a spin loop until some other thread stores to one of these locations a value
     /// other than the one the failed iteration read there (see [`super::spin`]).
     Spinning(Vec<(usize, Bits)>),
     /// Blocked until this mbarrier leaves the given phase.
     MBarWait {
+        /// The mbarrier (index into `Setup::mbarriers`).
         bar: usize,
+        /// The phase waited on: the thread runs again once the mbarrier's phase differs.
         phase: u32,
     },
     /// Blocked in `cp.async.bulk.wait_group{.read} pending` until at most `pending` committed
     /// bulk async-groups are pending (with `read`: have not finished reading).
     BulkWait {
+        /// How many of the most recent committed groups may stay pending.
         pending: usize,
+        /// Whether the wait is `.read`: only the copies' source reads are waited for.
         read: bool,
     },
     /// Blocked in `cp.async.wait_group n` until at most `n` committed groups are pending.
@@ -96,6 +110,7 @@ pub enum Status {
     /// A thread of a block declared symmetric to a lower one that has not started yet
     /// (`Setup::starts_after`): it starts once that block has.
     NotStarted,
+    /// Finished: the kernel body returned (or the agent ended).
     Done,
 }
 
@@ -166,6 +181,7 @@ pub type BankKey = (Site, u32, u32, u32);
 /// Cloning a machine forks the execution (the state-caching search does, for litmus programs).
 #[derive(Clone)]
 pub struct Machine {
+    /// The launch's static facts.
     pub setup: Arc<Setup>,
     /// Shared until written (`Arc::make_mut`): a forked machine copies only the threads that
     /// act after the fork.
@@ -174,9 +190,12 @@ pub struct Machine {
     pub locs: Vec<Arc<LocState>>,
     pub(super) sc_fences: Vec<ScFence>,
     pub(super) barrier_waiting: Vec<Vec<Arrival>>,
+    /// The trace: every visible operation so far, in execution order (event `n` at `n - 1`);
+    /// recorded only while tracing.
     pub events: Vec<Event>,
     /// Events so far (recorded in `events` only while tracing).
     pub(super) event_count: usize,
+    /// Every decision the engine took so far: the replay token's body.
     pub decisions: Vec<Decision>,
     /// Keep the trace, the decisions (for reports and replay tokens) and loom's mirrors. The
     /// state-caching search turns it off: it reports final states only, and forks machines at
@@ -188,6 +207,7 @@ pub struct Machine {
     /// Discard every failed spin-loop iteration that the same execution without it covers (see
     /// [`super::spin`]); set for engines that explore that execution ([`Engine::prunes_spins`]).
     pub(crate) prune_spins: bool,
+    /// The failure that ended the execution, if one did.
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
     pub halted: bool,
@@ -196,6 +216,8 @@ pub struct Machine {
     pub infeasible: bool,
     /// Races seen while not stopping on them (litmus mode).
     pub races: usize,
+    /// Shared-memory bank accounting: per warp-wide access, the 4-byte word addresses its
+    /// lanes touched (see [`super::bank`]).
     pub bank: HashMap<BankKey, Vec<u64>>,
     /// Values threads chose to expose (litmus registers).
     pub observed: Vec<(String, i64)>,
@@ -228,6 +250,9 @@ pub struct Machine {
 }
 
 impl Machine {
+    /// The machine at the start of an execution: every location holding its initial value,
+    /// every thread running (or not resident, or not started: see [`Setup::resident_blocks`],
+    /// [`Setup::starts_after`]) with an empty view.
     pub fn new(setup: Arc<Setup>) -> Machine {
         let (n, l) = (setup.threads.len(), setup.locs.len());
         let empty_heads: Heads = Arc::new(Vec::new());
@@ -329,6 +354,7 @@ impl Machine {
         }
     }
 
+    /// What thread `t` is doing now.
     pub fn status(&self, t: usize) -> &Status {
         &self.threads[t].status
     }
@@ -392,6 +418,7 @@ impl Machine {
         self.halt();
     }
 
+    /// Discard this execution (see [`Machine::infeasible`]) and halt every thread.
     pub fn mark_infeasible(&mut self) {
         self.infeasible = true;
         self.halt();
@@ -670,6 +697,10 @@ impl Machine {
         observed
     }
 
+    /// A load by thread `t` of `loc`: picks the store it reads among those its view still
+    /// allows (through `choose`, or loom's `mirror`), joins release heads when the load acquires,
+    /// and checks it for races. Fails (halts) on a race when stopping on races, on a misuse or
+    /// at the step bound.
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
@@ -712,6 +743,8 @@ impl Machine {
         Ok(value)
     }
 
+    /// A store by thread `t` of `value` to `loc`: appended last in modification order, with the
+    /// release heads it carries, and checked for races. Fails (halts) as [`Machine::load`].
     pub fn store(
         &mut self,
         t: usize,

@@ -41,6 +41,7 @@ use std::sync::Arc;
 /// Static description of one mbarrier.
 #[derive(Clone, Debug)]
 pub struct MBarInfo {
+    /// How reports name it (`full[0]@block0`).
     pub name: String,
     /// The block whose shared memory holds it (its waiters' block).
     pub block: u32,
@@ -52,16 +53,26 @@ pub struct MBarInfo {
 /// Who initialised the barrier, so that uses unordered with the init are caught.
 #[derive(Copy, Clone, Debug)]
 pub struct InitRec {
+    /// The thread that executed the `mbarrier.init`.
     pub thread: usize,
+    /// That thread's clock counter at the init: a use is ordered after the init when its
+    /// thread's view knows this epoch.
     pub epoch: u32,
 }
 
+/// The dynamic state of one mbarrier (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct MBarState {
+    /// The latest `mbarrier.init`; `None` while the barrier is uninitialised.
     pub init: Option<InitRec>,
+    /// The expected arrival count `init` set: what `pending` resets to at each phase.
     pub count: u32,
+    /// Arrivals still pending in the current phase.
     pub pending: u32,
+    /// The transaction count: bytes expected (`expect_tx`) minus bytes received
+    /// (`complete_tx`); signed, since a `complete_tx` may come first.
     pub tx: i64,
+    /// The current phase's number (0 after `init`); its parity is what `try_wait.parity` tests.
     pub phase: u32,
     /// What the arrivals and completions of the current phase released so far to every
     /// acquiring wait (release arrives of the barrier's CTA, `complete_tx`).
@@ -121,7 +132,9 @@ pub enum WaitOn {
 /// The outcome of one wait test.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum WaitResult {
+    /// The phase waited on has completed.
     Complete,
+    /// Not yet completed (a test that does not block: `test_wait`, a `try_wait` that gave up).
     Incomplete,
     /// Incomplete, and the thread now blocks until the barrier's phase changes.
     Blocked,
@@ -132,9 +145,14 @@ pub enum WaitResult {
 /// whether it is `.noComplete` (it must not complete the phase).
 #[derive(Copy, Clone, Debug)]
 pub struct Arrive {
+    /// Arrivals it counts (1, or `count` of `mbarrier.arrive ..., count`).
     pub count: u32,
+    /// Bytes it adds to the transaction count before arriving (`.expect_tx`; 0 otherwise).
     pub expect_tx: u64,
+    /// Whether it has `.release` semantics (PTX's default for `mbarrier.arrive`); `false` for
+    /// `.relaxed`.
     pub release: bool,
+    /// Its scope: `.cta` by default, `.cluster` for an arrive that must release to a peer CTA.
     pub scope: Scope,
     /// `mbarrier.arrive.noComplete`: PTX ISA, *mbarrier.arrive*: the arrive-on operation "must
     /// not cause the mbarrier to complete its current phase, otherwise the behavior is
@@ -662,12 +680,15 @@ impl Machine {
 }
 
 impl super::Ctx {
+    /// `mbarrier.init` of `bar` with `count` expected arrivals ([`Machine::mbar_init`]).
     pub fn mbar_init(&self, bar: usize, count: u32, site: Site) {
         self.sched
             .point(self.thread, crate::engine::Point::MBarrier(bar));
         self.step(|m| m.mbar_init(self.thread, bar, count, site))
     }
 
+    /// `mbarrier.arrive` on `bar`: returns the phase arrived on (the first half of what
+    /// [`Machine::mbar_arrive_state`] returns, the opaque `state` of PTX).
     pub fn mbar_arrive(&self, bar: usize, arrive: Arrive, site: Site) -> u32 {
         self.mbar_arrive_state(bar, arrive, site).0
     }
@@ -679,6 +700,8 @@ impl super::Ctx {
         self.step(|m| m.mbar_arrive_state(self.thread, bar, arrive, site))
     }
 
+    /// `mbarrier.expect_tx` on `bar`: `bytes` more the current phase must receive
+    /// ([`Machine::mbar_expect_tx`]).
     pub fn mbar_expect_tx(&self, bar: usize, bytes: u64, site: Site) {
         self.sched
             .point(self.thread, crate::engine::Point::MBarrier(bar));

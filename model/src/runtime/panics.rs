@@ -14,6 +14,8 @@ thread_local! {
 /// Unwinds a kernel thread whose execution was halted; not a failure.
 pub struct HaltSignal;
 
+/// Installs the process-wide panic hook (once; later calls do nothing). Outside a model (no
+/// [`ModelGuard`] alive on the panicking OS thread) it defers to the hook installed before.
 pub fn install_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -45,6 +47,8 @@ pub fn install_hook() {
 pub struct ModelGuard(());
 
 impl ModelGuard {
+    /// Installs the hook if needed and marks this OS thread as running a model until the guard
+    /// drops (guards nest).
     pub fn enter() -> ModelGuard {
         install_hook();
         IN_MODEL.with(|m| m.set(m.get() + 1));
@@ -65,6 +69,7 @@ pub fn take_last(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| message(payload))
 }
 
+/// The text of a panic payload: the `&str` or `String` it carries, otherwise a fixed phrase.
 pub fn message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()

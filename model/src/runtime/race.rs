@@ -14,8 +14,13 @@ use super::sync::{morally_strong, Actor};
 use super::view::{View, LEVELS};
 use crate::scope::Scope;
 
+/// A race found at a new access: the earlier access it races with, and the scope that would fix
+/// it, if any.
 pub struct Race {
+    /// The earlier conflicting access, unordered with the new one and not morally strong with it.
     pub prior: AccessRec,
+    /// The narrowest scope at which the pair is ordered or morally strong (a scoped race);
+    /// `None` when no scope fixes it (a plain data race).
     pub fix: Option<Scope>,
 }
 

@@ -104,9 +104,13 @@ fn intern(name: &str) -> &'static str {
 /// Read-modify-write operations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RmwKind {
+    /// `atom.add`/`red.add`: `old + b`.
     Add,
+    /// `atomicSub` (PTX has none: `atom.add` of `-b`): `old - b`.
     Sub,
+    /// `atom.exch`: `b`, whatever `old` was.
     Exchange,
+    /// `atom.cas`: `(old == b) ? c : old`; a failed compare writes nothing.
     Cas,
     /// `atom.and`/`red.and` (bitwise).
     And,
@@ -114,7 +118,9 @@ pub enum RmwKind {
     Or,
     /// `atom.xor`/`red.xor` (bitwise).
     Xor,
+    /// `atom.min`/`red.min`: the smaller of `old` and `b` (signed or unsigned by the type).
     Min,
+    /// `atom.max`/`red.max`: the larger of `old` and `b` (signed or unsigned by the type).
     Max,
     /// `atom.inc`: `(old >= b) ? 0 : old + 1`.
     Inc,
@@ -148,42 +154,72 @@ impl RmwKind {
 /// One visible step of one thread.
 #[derive(Clone, Debug)]
 pub struct Event {
+    /// The GPU thread that performed it (grid-wide index).
     pub thread: usize,
+    /// Where in the kernel's source it was performed.
     pub site: Site,
+    /// What it did.
     pub what: EventKind,
 }
 
+/// What one visible step did, with the values it read and wrote.
 #[derive(Clone, Debug)]
 pub enum EventKind {
+    /// A load (`ld`): weak when `scope` is `None`, else a strong `ld.relaxed`/`ld.acquire`.
     Load {
+        /// The location read (index into the machine's locations).
         loc: usize,
+        /// Its memory order (`weak`, `relaxed`, `acquire`).
         order: Order,
+        /// Its scope; `None` for a weak load, which has none.
         scope: Option<Scope>,
+        /// The value read.
         value: Bits,
+        /// The store it read from: index into the location's stores, 0 = its initial value.
         store: usize,
     },
+    /// A store (`st`): weak when `scope` is `None`, else a strong `st.relaxed`/`st.release`.
     Store {
+        /// The location written.
         loc: usize,
+        /// Its memory order (`weak`, `relaxed`, `release`).
         order: Order,
+        /// Its scope; `None` for a weak store.
         scope: Option<Scope>,
+        /// The value written.
         value: Bits,
     },
+    /// A read-modify-write (`atom`, `red`): always strong, so always scoped.
     Rmw {
+        /// The location.
         loc: usize,
+        /// The operation.
         kind: RmwKind,
+        /// Its memory order (`relaxed`, `acquire`, `release`, `acq_rel`).
         order: Order,
+        /// Its scope.
         scope: Scope,
+        /// The value read.
         old: Bits,
+        /// The value written; `None` for a CAS whose compare failed (no write).
         new: Option<Bits>,
     },
+    /// A `fence`/`membar` of this order and scope.
     Fence {
+        /// `sc`, `acq_rel`, `acquire` or `release` (`fence.sc`, `fence.acq_rel`, ...).
         order: Order,
+        /// The scope.
         scope: Scope,
     },
+    /// An arrival at a CTA barrier: `syncthreads` or PTX `bar`.
     Barrier {
+        /// The barrier arrived at.
         key: super::machine::BarrierKey,
+        /// Whether the thread waits for the instance to complete (`bar.sync`, `syncthreads`)
+        /// rather than only arriving (`bar.arrive`).
         wait: bool,
     },
+    /// A spin loop's failed iteration: the thread waits for a store newer than those it read.
     SpinWait,
     /// An mbarrier operation, a bulk copy step, a proxy fence or a token-ordered tile
     /// operation, described when it happened.
@@ -196,7 +232,10 @@ pub enum FailureKind {
     /// Conflicting accesses, neither ordered by happens-before nor morally strong.
     DataRace,
     /// A data race that the given (wider) scope on the strong operations would have prevented.
-    ScopedRace { fix: Scope },
+    ScopedRace {
+        /// The narrowest scope that, given to both strong operations, makes them morally strong.
+        fix: Scope,
+    },
     /// A `check!`/`assert!` in the kernel (or a postcondition) failed.
     Assertion,
     /// Threads of one block reached different `syncthreads`, or some exited without one.
@@ -272,7 +311,9 @@ pub fn scope_label(scope: Scope) -> String {
 /// A failure as the machine first sees it; the driver renders it with names and the trace.
 #[derive(Clone, Debug)]
 pub struct Failure {
+    /// What kind of failure.
     pub kind: FailureKind,
+    /// One line saying what went wrong, as the report's first line prints it.
     pub headline: String,
     /// Extra lines (the racing accesses, the diverging threads, …).
     pub details: Vec<String>,
@@ -298,7 +339,10 @@ pub struct Lasso {
 pub enum CycleStep {
     /// A spinner's operation performed again with the same result: the operation numbered
     /// `event` in the prefix (from 0).
-    Again { event: usize },
+    Again {
+        /// The operation's number in the prefix's trace, from 0.
+        event: usize,
+    },
     /// A thread that waits again, in words (`block 1 thread 0 waits at bar_sync(1, 4) …`).
     Waits(String),
 }
@@ -307,14 +351,19 @@ pub enum CycleStep {
 /// offered stores (0 = newest) a load reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
+    /// This GPU thread (grid-wide index) performs the next operation.
     Run(u32),
+    /// The load reads the `k`-th offered store, 0 = newest.
     Pick(u32),
 }
 
 /// A replay token: the kernel's fingerprint and every decision of one execution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// [`fnv1a`] of the kernel's name, thread count and location names
+    /// ([`super::Setup::fingerprint`]): a token replays only on a kernel of the same shape.
     pub fingerprint: u32,
+    /// Every decision of the execution, in order.
     pub decisions: Vec<Decision>,
 }
 
@@ -381,6 +430,7 @@ pub fn fnv1a(bytes: &[u8], mut hash: u32) -> u32 {
     hash
 }
 
+/// FNV-1a's 32-bit offset basis: the `hash` to start [`fnv1a`] from.
 pub const FNV_SEED: u32 = 0x811c_9dc5;
 
 #[cfg(test)]

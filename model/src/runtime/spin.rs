@@ -16,7 +16,7 @@
 //! - After such an iteration the thread blocks (`Status::Spinning`) until one of the locations it
 //!   read has a readable store with another value than the one it read there; a store of the
 //!   same value would only lead to a repeat. If none ever comes, the thread spins forever on this
-//!   iteration: the execution ends in a hang (see [`Machine::check_hang`]) whose lasso is it.
+//!   iteration: the execution ends in a hang (see `Machine::check_hang`) whose lasso is it.
 //! - A loop over several locations may read an older store of any of them again in its next
 //!   iteration (coherence allows it, as long as it is not older than what it read last): only
 //!   the whole iteration must differ. A loop over one location skips, in its next iteration, the

@@ -8,13 +8,18 @@ use std::sync::Arc;
 /// The party to a memory operation or fence, as far as moral strength is concerned.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Actor {
+    /// The GPU thread performing it (grid-wide index).
     pub thread: usize,
+    /// Where that thread runs (CTA, cluster, GPU): what a scope includes is decided on it.
     pub placement: Placement,
     /// `None` for weak accesses, which are never strong.
     pub scope: Option<Scope>,
 }
 
 impl Actor {
+    /// Whether the operation is strong, i.e. has a scope (PTX ISA, *Memory Consistency Model*:
+    /// operations with `.relaxed`, `.acquire`, `.release`, `.acq_rel`, `.volatile`, and fences
+    /// and atomic operations, are strong; plain `ld`/`st` are weak and carry no scope).
     pub fn strong(&self) -> bool {
         self.scope.is_some()
     }
@@ -44,8 +49,11 @@ pub fn morally_strong(a: &Actor, b: &Actor) -> LevelMask {
 /// widening levels the observation chain from it is still intact.
 #[derive(Clone, Debug)]
 pub struct Head {
+    /// Who released: an acquire joins the head only when morally strong with it.
     pub releaser: Actor,
+    /// The releaser's view at the release: what an acquirer that joins the head learns.
     pub view: Arc<View>,
+    /// The widening levels at which the chain from the release is still intact.
     pub levels: LevelMask,
 }
 
@@ -69,7 +77,9 @@ pub fn acquire(view: &mut View, acquirer: &Actor, heads: &[Head], rf_levels: Lev
 pub struct PendingAcquire {
     /// The location the strong read read.
     pub loc: usize,
+    /// The release heads the store it read carried.
     pub heads: Heads,
+    /// The levels at which that read was morally strong with the store it read.
     pub rf_levels: LevelMask,
 }
 
@@ -77,7 +87,9 @@ pub struct PendingAcquire {
 /// every earlier morally strong fence.sc.
 #[derive(Clone, Debug)]
 pub struct ScFence {
+    /// The thread that executed it, with its scope.
     pub actor: Actor,
+    /// Its thread's view after the fence: what later morally strong `fence.sc`s join.
     pub view: Arc<View>,
 }
 
@@ -86,6 +98,7 @@ pub fn releases(order: Order) -> bool {
     order.is_release()
 }
 
+/// Whether `order` has acquire semantics (`acquire`, `acq_rel`, `sc`).
 pub fn acquires(order: Order) -> bool {
     order.is_acquire()
 }

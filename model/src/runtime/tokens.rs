@@ -32,6 +32,7 @@ pub struct TokenLog {
 /// The token-ordered operation a thread is performing.
 #[derive(Copy, Clone, Debug)]
 pub struct TokenOp {
+    /// The operation's id within its thread's [`TokenLog`]: the token it produces.
     pub id: u32,
 }
 
@@ -61,6 +62,7 @@ impl Machine {
         id
     }
 
+    /// Thread `t`'s token-ordered operation is over: its later accesses are its own again.
     pub fn token_end(&mut self, t: usize) {
         Arc::make_mut(&mut self.threads[t]).token_op = None;
     }
@@ -115,10 +117,13 @@ impl Machine {
 }
 
 impl super::Ctx {
+    /// Start a token-ordered operation after the operations `after`; returns its token
+    /// ([`Machine::token_begin`]).
     pub fn token_begin(&self, after: &[u32], run: bool) -> u32 {
         self.step(|m| Ok(m.token_begin(self.thread, after, run)))
     }
 
+    /// End this thread's token-ordered operation ([`Machine::token_end`]).
     pub fn token_end(&self) {
         self.step(|m| {
             m.token_end(self.thread);

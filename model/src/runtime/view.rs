@@ -13,6 +13,7 @@ use crate::scope::Scope;
 pub const LEVELS: usize = 4;
 /// A set of levels, one bit per level.
 pub type LevelMask = u8;
+/// Every level: what program order (the same thread) gives.
 pub const ALL_LEVELS: LevelMask = (1 << LEVELS) - 1;
 
 /// The scope an operation has at a widening level.
@@ -40,13 +41,17 @@ pub struct View {
 /// the view along base causality (program order, synchronization joins).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Observed {
+    /// The thread that wrote.
     pub thread: u32,
+    /// The writer's clock counter at the write ([`View::tick`]'s value then).
     pub epoch: u32,
     /// The levels at which the observation (a morally strong reads-from chain) holds.
     pub levels: LevelMask,
 }
 
 impl View {
+    /// The view of a thread that has done nothing yet, over `threads` GPU threads and
+    /// `locations` locations: every clock 0, every floor at the initial store.
     pub fn new(threads: usize, locations: usize) -> View {
         View {
             words: vec![0; LEVELS * threads + locations],
@@ -70,6 +75,7 @@ impl View {
         &self.words[self.clocks_len()..]
     }
 
+    /// Per location, the oldest store still readable, to raise (after a read or a write of it).
     pub fn floor_mut(&mut self) -> &mut [u32] {
         let start = self.clocks_len();
         &mut self.words[start..]

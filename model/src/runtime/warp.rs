@@ -82,6 +82,7 @@ pub struct Warps {
 pub struct WarpLanes {
     /// Identifies the warp among all warps of the grid.
     pub key: usize,
+    /// Lane `i`'s GPU thread (grid-wide index), by lane; `None` past the block's last thread.
     pub lanes: Vec<Option<usize>>,
 }
 

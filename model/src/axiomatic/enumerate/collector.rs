@@ -12,16 +12,18 @@ use std::rc::Rc;
 
 /// What every consistent execution contributes to.
 pub struct Collector {
+    /// Keep one example execution per final state ([`crate::axiomatic::Options::witnesses`]).
     pub witnesses: bool,
-    /// Hashed while the search runs; [`super::analyze`] sorts them.
+    /// Hashed while the search runs; [`crate::axiomatic::analyze`] sorts them.
     pub states: HashMap<FinalState, (u64, Option<Execution>), BuildHasherDefault<Mix>>,
+    /// Consistent executions found (a lower bound in states-only searches, see `targets`).
     pub executions: u64,
     /// Consistent executions with a data race (models that define races only).
     pub racy: u64,
     /// Those racy executions by final state (herd's `filter` drops some states), each with the
-    /// flags they raise ([`super::models::Checker::raised`]).
+    /// flags they raise ([`crate::axiomatic::models::Checker::raised`]).
     pub racy_states: HashMap<FinalState, (u64, u64), BuildHasherDefault<Mix>>,
-    /// States only (see [`super::targets`]): executions (and their races) are counted only
+    /// States only (see [`crate::axiomatic::targets`]): executions (and their races) are counted only
     /// until each final state has one.
     pub states_only: bool,
     /// Only consistent executions this accepts count (`None`: all of them).
@@ -37,7 +39,7 @@ pub struct Collector {
     pub co_floor: Option<CoFloor>,
     /// Stop at the first execution counted (a witness is all that is asked).
     pub first_only: bool,
-    /// Check the global axioms that partial choices can break ([`Checker::partial_ok`]) on
+    /// Check the global axioms that partial choices can break ([`crate::axiomatic::models::Checker::partial_ok`]) on
     /// reads-from prefixes too, as the per-location ones are, not only once a location's
     /// reads all have sources. It pays where a cycle through reads-from and the choices made
     /// at other locations rejects most branches (the liveness search of read-modify-write

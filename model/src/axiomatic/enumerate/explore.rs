@@ -60,7 +60,7 @@ pub(super) struct Shared {
 impl<'p> Explorer<'p> {
     /// `wanted`: states only, the wanted states for these paths' registers (`None`: every
     /// state); `observed`: per location, whether the final state reports its value (see
-    /// [`super::observed_locations`]).
+    /// [`crate::axiomatic::observed_locations`]).
     pub fn new(
         p: &'p Program,
         model: Model,

@@ -15,9 +15,9 @@ use crate::litmus::*;
 /// A necessary test for reads-from pairs that a partial valuation already forces (a read whose
 /// value only one write can supply): whether some consistent execution may have them all.
 /// Built once per combination of thread paths, from the paths' events (values play no part in
-/// it), so that [`super::values::Valuations`] drops a valuation's branch as soon as the reads
+/// it), so that [`crate::axiomatic::values::Valuations`] drops a valuation's branch as soon as the reads
 /// valued so far cannot be read from those writes in any consistent execution — instead of
-/// listing every valuation and letting [`Explorer`] reject each in turn.
+/// listing every valuation and letting [`super::Explorer`] reject each in turn.
 ///
 /// It asks what `Search::coherence_floor`, the per-location axioms and
 /// [`Checker::partial_ok`] ask of a prefix,

@@ -29,6 +29,7 @@ use std::collections::{BTreeSet, HashMap};
 /// hang is then bounded, not `terminates`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cut {
+    /// The thread whose run was cut.
     pub thread: ThreadId,
     /// The backward branch the bound stopped.
     pub span: Span,

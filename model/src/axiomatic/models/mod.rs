@@ -11,6 +11,8 @@ use super::Model;
 
 /// The choices that make a candidate execution.
 pub struct Dynamic<'a> {
+    /// Reads-from: from each write to the reads that return its value (each read has exactly
+    /// one source).
     pub rf: &'a Rel,
     /// Coherence order: a partial order per physical location (transitive), the initial write
     /// before every other write, morally strong writes ordered one way or the other, writes

@@ -13,6 +13,7 @@ pub struct OpenClTest {
     /// `variableDeclaratorList`: the declarations of the initial state, in order.
     #[serde(default)]
     pub init: Vec<InitDecl>,
+    /// Each work-item's kernel, by thread id (`P0` first).
     pub threads: Vec<Kernel>,
 }
 
@@ -21,6 +22,7 @@ pub struct OpenClTest {
 pub struct InitDecl {
     /// `typeSpecifier?`.
     pub ty: Option<CType>,
+    /// What is declared: a location, a register or an array.
     pub item: InitItem,
 }
 
@@ -29,21 +31,30 @@ pub struct InitDecl {
 pub enum InitItem {
     /// `globalDeclaratorLocation`: `[x] = 1`, `x = 1`, `x = ATOMIC_VAR_INIT(1)`, `x`.
     Location {
+        /// The location declared.
         loc: LocId,
+        /// Written in brackets (`[x] = 1`).
         bracketed: bool,
+        /// The initial value, when written (else 0).
         value: Option<InitValue>,
     },
     /// `globalDeclaratorRegister`: `P0:r0 = 1` (or `0:r0 = 1`).
     Register {
+        /// The thread whose register it is.
         thread: ThreadId,
+        /// The register.
         reg: Reg,
+        /// Its initial value.
         value: InitValue,
     },
     /// `globalDeclaratorArray`: `y[2] = {1, 2}`, `y[2]`, `y[] = {1, 2}`; its elements are the
     /// locations `y[0]`, `y[1]`, ... (`first` is `y[0]`).
     Array {
+        /// The array's name (`y`).
         name: String,
+        /// The location of its first element, `y[0]`; the others follow it in order.
         first: LocId,
+        /// Its number of elements.
         len: u32,
         /// Whether the length was written between the brackets.
         sized: bool,
@@ -55,7 +66,9 @@ pub enum InitItem {
 /// `initConstantValue`: `1` or `ATOMIC_VAR_INIT(1)`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum InitValue {
+    /// A plain constant: `1`.
     Const(Value),
+    /// `ATOMIC_VAR_INIT(1)`.
     AtomicVarInit(Value),
 }
 
@@ -72,19 +85,28 @@ impl InitValue {
 /// basic or atomic type, and how many `*` follow.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CType {
+    /// Qualified `volatile`.
     pub volatile: bool,
+    /// The basic or atomic type.
     pub base: BaseType,
+    /// How many `*` follow (0: not a pointer).
     pub pointers: u8,
 }
 
 /// `basicTypeSpecifier`: the integer types of OpenCL C and their atomic forms.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BaseType {
+    /// `int`.
     Int,
+    /// `uint`.
     Uint,
+    /// `char`.
     Char,
+    /// `intptr_t`.
     IntPtr,
+    /// `atomic_int`.
     AtomicInt,
+    /// `atomic_uint`.
     AtomicUint,
 }
 
@@ -124,14 +146,18 @@ impl BaseType {
 /// One work-item's kernel (`threadContent`): its parameters and statements.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kernel {
+    /// `threadArguments`: the locations it may access, as pointer parameters.
     pub params: Vec<Param>,
+    /// Its statements, in order.
     pub body: Vec<Located>,
 }
 
 /// A statement and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Located {
+    /// The statement.
     pub stmt: CStmt,
+    /// Where it was written.
     pub span: Span,
 }
 
@@ -142,7 +168,9 @@ pub struct Param {
     pub loc: LocId,
     /// `None`: no address space named (the generic one; the test's locations are global).
     pub region: Option<Region>,
+    /// Its pointee type is atomic (`atomic_int*`).
     pub atomic: bool,
+    /// Qualified `volatile`.
     pub volatile: bool,
     /// The type as written (`int`, `atomic_uint`, ...).
     #[serde(default = "default_base")]
@@ -175,8 +203,12 @@ pub enum CStmt {
     /// `nreOpenCLBarrier`: `B1: barrier(CLK_GLOBAL_MEM_FENCE);` (the scope may follow the
     /// flags).
     Barrier {
+        /// The label's number (`B1:`): threads meet at equal ids.
         id: u32,
+        /// The fence flags: which memories the barrier orders.
         flags: Flags,
+        /// The memory scope, when written; else `memory_scope_work_group` (OpenCL C §6.13.8:
+        /// `barrier(flags)` is `work_group_barrier(flags)`).
         scope: Option<OpenClScope>,
     },
     /// `ifExpression`: `if (c) s else s` (an arm is a statement or a braced block).
@@ -189,7 +221,9 @@ pub enum CStmt {
 /// (in the order written).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Flags {
+    /// `CLK_GLOBAL_MEM_FENCE` is named.
     pub global: bool,
+    /// `CLK_LOCAL_MEM_FENCE` is named.
     pub local: bool,
     /// Both, `CLK_LOCAL_MEM_FENCE` written first.
     pub local_first: bool,
@@ -200,6 +234,7 @@ pub struct Flags {
 pub struct Address {
     /// The location the parameter names.
     pub base: LocId,
+    /// Elements past `base` (`1` in `y + 1`; 0 when no offset is written).
     pub offset: u32,
     /// Written in parentheses (`*(y + 1)`, `atomic_load((x))`).
     pub parens: bool,
@@ -231,20 +266,35 @@ pub enum CExpr {
 /// The binary operators (`opBool`, `opCompare`, `opArith`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinOp {
+    /// `*`.
     Mul,
+    /// `/`.
     Div,
+    /// `+`.
     Add,
+    /// `-`.
     Sub,
+    /// `<`.
     Lt,
+    /// `<=`.
     Le,
+    /// `>`.
     Gt,
+    /// `>=`.
     Ge,
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `&` (bitwise).
     BitAnd,
+    /// `^` (bitwise).
     Xor,
+    /// `|` (bitwise).
     BitOr,
+    /// `&&` (logical).
     And,
+    /// `||` (logical).
     Or,
 }
 
@@ -293,34 +343,54 @@ impl BinOp {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Call {
     /// `reC11Load`, `reC11LoadExplicit`.
-    Load { loc: Address, mode: Mode },
+    Load {
+        /// The atomic object (the pointer argument).
+        loc: Address,
+        /// Plain, or explicit with its order and scope.
+        mode: Mode,
+    },
     /// `nreC11Store`, `nreC11StoreExplicit`.
     Store {
+        /// The atomic object (the pointer argument).
         loc: Address,
+        /// The value stored (`desired`).
         value: CExpr,
+        /// Plain, or explicit with its order and scope.
         mode: Mode,
     },
     /// `C11AtomicOp` (`atomic_fetch_<op>[_explicit]`) and `reC11AtomicXchg[Explicit]`.
     Fetch {
+        /// The operation (`Exch` for `atomic_exchange`).
         op: RmwOp,
+        /// The atomic object (the pointer argument).
         loc: Address,
+        /// The operand.
         value: CExpr,
+        /// Plain, or explicit with its order and scope.
         mode: Mode,
     },
     /// `reC11SCmpXchg[Explicit]`: `atomic_compare_exchange_strong[_explicit](obj, expected,
     /// desired, ...)`: `expected` is a location (a pointer argument) that receives the value
     /// read on failure.
     CompareExchange {
+        /// The atomic object (the pointer argument).
         loc: Address,
+        /// The location holding the expected value, overwritten with the value read on failure.
         expected: Address,
+        /// The value written on success.
         desired: CExpr,
+        /// Plain, or explicit with its success order and scope.
         mode: Mode,
+        /// The failure order, when the explicit form gives one.
         fail: Option<Order>,
     },
     /// `nreOpenCLFence`: `atomic_work_item_fence(flags, order, scope)`.
     Fence {
+        /// Which memories it orders.
         flags: Flags,
+        /// Its memory order.
         order: Order,
+        /// Its memory scope.
         scope: OpenClScope,
     },
 }
@@ -328,11 +398,14 @@ pub enum Call {
 /// How an atomic function was called: plain, or explicit with its order and optional scope.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
+    /// The non-explicit form: `memory_order_seq_cst`, `memory_scope_device`.
     Plain,
+    /// The `_explicit` form: its order and, when written, its scope.
     Explicit(Order, Option<OpenClScope>),
 }
 
 impl Mode {
+    /// The memory order: the explicit one, `seq_cst` ([`Order::Sc`]) for the plain form.
     pub fn order(self) -> Order {
         match self {
             Mode::Plain => Order::Sc,
@@ -340,6 +413,7 @@ impl Mode {
         }
     }
 
+    /// The memory scope: the explicit one, `memory_scope_device` when none is written.
     pub fn scope(self) -> OpenClScope {
         match self {
             Mode::Explicit(_, Some(s)) => s,

@@ -1,5 +1,6 @@
-//! Memory instructions on the runtime: addresses resolved through the [`Layout`] (see
-//! [`crate::ptx::layout`] for the mapping and why it is exact or refused).
+//! Memory instructions on the runtime: addresses resolved through the
+//! [`Layout`](crate::ptx::layout::Layout) (see [`crate::ptx::layout`] for the mapping and why
+//! it is exact or refused).
 
 use super::{le, Thread};
 use crate::ptx::decode::{Addr, AddrBase, AtomOp, Op, Sem, Space, Src};

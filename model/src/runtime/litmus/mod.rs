@@ -73,6 +73,8 @@ impl Default for Options {
 /// Every final state the runtime reached, and how it got there.
 #[derive(Clone, Debug, Default)]
 pub struct Outcomes {
+    /// Every distinct final state reached (registers and memory, as the axiomatic side
+    /// reports them).
     pub states: BTreeSet<FinalState>,
     /// Executions that ran to the end.
     pub executions: u64,
