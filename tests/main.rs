@@ -42,7 +42,11 @@ mod verdicts_cli;
 fn every_test_file_is_declared() {
     let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut undeclared = Vec::new();
-    for root in [workspace.to_path_buf(), workspace.join("model"), workspace.join("gpu-validate")] {
+    for root in [
+        workspace.to_path_buf(),
+        workspace.join("model"),
+        workspace.join("gpu-validate"),
+    ] {
         let tests = root.join("tests");
         let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
         for entry in std::fs::read_dir(&tests).unwrap() {
