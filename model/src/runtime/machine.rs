@@ -217,7 +217,7 @@ pub struct Machine {
     /// Races seen while not stopping on them (litmus mode).
     pub races: usize,
     /// Shared-memory bank accounting: per warp-wide access, the 4-byte word addresses its
-    /// lanes touched (see [`super::bank`]).
+    /// lanes touched (see `bank.rs`).
     pub bank: HashMap<BankKey, Vec<u64>>,
     /// Values threads chose to expose (litmus registers).
     pub observed: Vec<(String, i64)>,
