@@ -29,13 +29,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     (
         "model/src",
         &[
-            "engine",
-            "engine::dfs",
-            "engine::explore",
-            "engine::loom",
-            "engine::pct",
-            "engine::shuttle",
-            "engine::tree",
             "runtime::advice",
             "runtime::async_copy",
             "runtime::barriers",

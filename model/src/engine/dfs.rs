@@ -5,7 +5,7 @@
 
 use super::explore::{explore_with, Mode};
 use super::tree::Tree;
-use super::{Engine, Exploration, RunOne, Shape};
+use crate::runtime::sched::{Engine, Exploration, RunOne, Shape};
 
 /// Exhaustive DFS over schedules and store choices, up to `max_executions`.
 #[derive(Clone, Debug)]

@@ -12,8 +12,8 @@
 
 use super::tree::Tree;
 use super::walk::Walk;
-use super::{Exploration, Flow, Point, RunOne, Sched, Shape};
 use crate::runtime::report::Decision;
+use crate::runtime::sched::{Exploration, Flow, Point, RunOne, Sched, Shape};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -20,7 +20,7 @@
 //! takes the first option there, and an exploration that met such a choice is reported
 //! incomplete (*bounded*), never verified.
 
-use super::{Engine, Exploration, Flow, Footprint, Point, RunOne, Sched, Shape};
+use crate::runtime::sched::{Engine, Exploration, Flow, Footprint, Point, RunOne, Sched, Shape};
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -19,9 +19,10 @@
 //! A failure (or the execution budget) stops every worker: the verdict is the same, but which
 //! failing execution is reported first, and how many executions ran before it, may differ.
 
+use super::dfs::Dfs;
 use super::explore::{explore_cancellable, Mode};
 use super::tree::{Root, RootSink, Tree};
-use super::{Dfs, Engine, Exploration, Flow, RunOne, Shape};
+use crate::runtime::sched::{Engine, Exploration, Flow, RunOne, Shape};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 

@@ -1,5 +1,5 @@
 //! PCT's decision source (see [`PctState`]), driven by the exploration driver
-//! ([`super::explore`]) for the [`super::shuttle::Pct`] engine.
+//! ([`super::explore`]) for the `Pct` (shuttle) engine.
 
 use super::walk::Walk;
 use rand::rngs::StdRng;

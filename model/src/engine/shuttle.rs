@@ -5,8 +5,8 @@
 use super::explore::{explore_with, Mode};
 use super::pct::PctState;
 use super::urw::UrwState;
-use super::{Engine, Exploration, RunOne, Shape};
 use crate::runtime::report::Token;
+use crate::runtime::sched::{Engine, Exploration, RunOne, Shape};
 use shuttle::scheduler::RandomScheduler;
 
 /// Shuttle's random scheduler: `iterations` random executions from `seed`.

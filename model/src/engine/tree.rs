@@ -16,7 +16,7 @@
 //! one of `v`'s *initials* (the threads whose first operation in `v` has no happens-before
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
 //! different threads and may not commute: [`dependent`] says which do, with the argument for
-//! each case (locations, asynchronous copies by their [`super::Footprint`], barriers, warp
+//! each case (locations, asynchronous copies by their [`crate::runtime::sched::Footprint`], barriers, warp
 //! operations, mbarriers, `fence.sc`). Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
@@ -32,12 +32,7 @@
 //! operations — is still explored, so the same final states, races, deadlocks and assertion
 //! failures are reached.
 
-use super::{GroupKey, Point};
-
-/// The `op` of an `activemask` step's [`Point::Warp`]. Unlike the exchanges, `activemask` steps
-/// of one warp never commute: the lanes waiting at the instruction when one of them takes its
-/// mask form its group (PTX ISA, *activemask*), so their order decides the masks.
-pub const ACTIVEMASK: &str = "activemask";
+use crate::runtime::sched::{GroupKey, Point, ACTIVEMASK};
 
 /// May swapping two adjacent operations of different threads change what happens?
 ///
@@ -49,16 +44,16 @@ pub const ACTIVEMASK: &str = "activemask";
 /// - locations: a load commutes with another load; a store or read-modify-write conflicts with
 ///   every access of its location (a load's choice of store depends only on the stores of its
 ///   location);
-/// - asynchronous copies ([`super::Footprint`]): besides their locations, two issues on one
+/// - asynchronous copies ([`crate::runtime::sched::Footprint`]): besides their locations, two issues on one
 ///   agent conflict (their order is the order of the copies in its queue). An issue commutes
 ///   with the agent step that ends another copy: that step takes the queue's first copy or,
 ///   with the queue empty, lets the agent idle until the issue wakes it to take the new copy —
 ///   either way the agent then works on the same copy with the same queue behind it, and
 ///   nothing else of the state depends on the order. The issue and the agent's first step of
-///   the copy it queued share the copy ([`super::Footprint::copy`]): the take-up happens after
+///   the copy it queued share the copy ([`crate::runtime::sched::Footprint::copy`]): the take-up happens after
 ///   the issue (an enabling, which the reduction must see as an order). A thread's
 ///   async-groups are marked by the agent steps that complete one of its copies or their
-///   reading ([`super::Footprint::group`]: a count and a join of views per group, which
+///   reading ([`crate::runtime::sched::Footprint::group`]: a count and a join of views per group, which
 ///   commute with the issuer's issues and commits, which only add copies to its open group)
 ///   and read by its `wait_group`s, but only the groups a wait waits for: "until only N or
 ///   fewer of the most recent ... groups are pending and all the prior ... groups committed
@@ -67,7 +62,7 @@ pub const ACTIVEMASK: &str = "activemask";
 ///   ([`crate::runtime`]'s async groups, `ready`), depend on those groups alone, and a
 ///   completion in a more recent group neither wakes it nor changes what it joins. So a
 ///   completion conflicts with a wait only when the wait covers its group
-///   ([`super::GroupKey::covers`]); a `cp.async.mbarrier.arrive` counts every pending
+///   ([`crate::runtime::sched::GroupKey::covers`]); a `cp.async.mbarrier.arrive` counts every pending
 ///   `cp.async` of its thread, so it covers them all. A `complete_tx` conflicts with every
 ///   operation on its mbarrier. Hence two CTAs that share no location, agent, thread or
 ///   mbarrier commute past their TMA copies, and two threads that share an agent commute past
@@ -249,13 +244,13 @@ struct Trace {
     mbarriers: Vec<Clock>,
     mbarrier_waits: Vec<Clock>,
     /// Per thread, the join of the clocks of the asynchronous steps that touched its
-    /// bookkeeping ([`super::Footprint::queues`]); the join of the clocks of the steps that may touch
-    /// any mbarrier ([`super::Footprint::any_mbarrier`]).
+    /// bookkeeping ([`crate::runtime::sched::Footprint::queues`]); the join of the clocks of the steps that may touch
+    /// any mbarrier ([`crate::runtime::sched::Footprint::any_mbarrier`]).
     queues: Vec<Clock>,
     any_mbarrier: Clock,
-    /// Per copy ([`super::Footprint::copy`]), the clock of its issue and first agent step; per
+    /// Per copy ([`crate::runtime::sched::Footprint::copy`]), the clock of its issue and first agent step; per
     /// async-group, the join of the clocks of the steps that marked it
-    /// ([`super::Footprint::group`]) or read it ([`super::Footprint::waits`], by the groups
+    /// ([`crate::runtime::sched::Footprint::group`]) or read it ([`crate::runtime::sched::Footprint::waits`], by the groups
     /// below which they read).
     copies: Vec<((usize, u32), Clock)>,
     groups: Vec<(GroupKey, Clock)>,

@@ -34,9 +34,9 @@ use super::machine::{Halt, Machine, Setup, Status};
 use super::mbarrier::{Arrive, MBarInfo, WaitOn, WaitSem};
 use super::memory::Bits;
 use super::report::{EventKind, FailureKind, Site};
+use super::sched::Point;
 use super::sync::Head;
 use super::view::{Observed, View, ALL_LEVELS};
-use crate::engine::Point;
 use crate::scope::{Order, Scope};
 use std::sync::Arc;
 

@@ -32,8 +32,8 @@ use super::async_copy::{Completion, Copy};
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, Site};
+use super::sched::{Footprint, GroupKey, Point};
 use super::view::{View, ALL_LEVELS};
-use crate::engine::{Footprint, GroupKey, Point};
 use std::sync::Arc;
 
 /// A `cp.async.mbarrier.arrive` waiting for its thread's prior copies.

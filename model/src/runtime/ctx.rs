@@ -5,7 +5,7 @@ use super::machine::{BarrierKey, Halt, Machine, Status, ThreadInfo};
 use super::memory::Bits;
 use super::panics::HaltSignal;
 use super::report::{FailureKind, RmwKind, Site};
-use crate::engine::{Point, Sched};
+use super::sched::{Point, Sched};
 use crate::scope::{Order, Scope};
 use std::sync::{Arc, Mutex};
 

@@ -7,7 +7,7 @@ use super::panics::{take_last, HaltSignal, ModelGuard};
 use super::report::{
     scope_label, CycleStep, Decision, Event, EventKind, Failure, FailureKind, Token,
 };
-use crate::engine::{Engine, Exploration, Flow, Sched, Shape};
+use super::sched::{Engine, Exploration, Flow, Sched, Shape};
 use crate::scope::Order;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -59,7 +59,7 @@ fn thread_main(ctx: Ctx, body: Body) {
     // peer's access to that block's shared memory is a use after exit: the engines try the exit
     // against every other operation (see `runtime::cluster`).
     if result.is_ok() && !ctx.info.agent && exits_are_visible(&ctx) {
-        ctx.sched.point(ctx.thread, crate::engine::Point::Other);
+        ctx.sched.point(ctx.thread, super::sched::Point::Other);
     }
     let wake = {
         let mut m = ctx.machine.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,6 +1,6 @@
 //! What each step of the asynchronous-copy machinery touches besides its own thread's state:
 //! the scheduling points ([`Point::Async`]) from which the DFS's partial-order reduction decides
-//! which steps commute ([`crate::engine::dependent`] has the argument). Each footprint is fixed
+//! which steps commute (the engine's `dependent` has the argument). Each footprint is fixed
 //! when the thread reaches its point: it names the copy, its agent, its issuer, its group and
 //! its completion, none of which another thread can change before the step runs (a thread's
 //! epoch and its open group change only by its own steps).
@@ -22,7 +22,7 @@
 
 use super::async_copy::{Completion, Copy};
 use super::machine::Machine;
-use crate::engine::{Footprint, GroupKey, Point};
+use super::sched::{Footprint, GroupKey, Point};
 
 impl Machine {
     /// The point of `t` issuing a copy with `completion` on agent slot `slot` (no agent: a

@@ -683,7 +683,7 @@ impl super::Ctx {
     /// `mbarrier.init` of `bar` with `count` expected arrivals ([`Machine::mbar_init`]).
     pub fn mbar_init(&self, bar: usize, count: u32, site: Site) {
         self.sched
-            .point(self.thread, crate::engine::Point::MBarrier(bar));
+            .point(self.thread, super::sched::Point::MBarrier(bar));
         self.step(|m| m.mbar_init(self.thread, bar, count, site))
     }
 
@@ -696,7 +696,7 @@ impl super::Ctx {
     /// An arrive that also returns the arrivals pending right after it.
     pub fn mbar_arrive_state(&self, bar: usize, arrive: Arrive, site: Site) -> (u32, u32) {
         self.sched
-            .point(self.thread, crate::engine::Point::MBarrier(bar));
+            .point(self.thread, super::sched::Point::MBarrier(bar));
         self.step(|m| m.mbar_arrive_state(self.thread, bar, arrive, site))
     }
 
@@ -704,14 +704,14 @@ impl super::Ctx {
     /// ([`Machine::mbar_expect_tx`]).
     pub fn mbar_expect_tx(&self, bar: usize, bytes: u64, site: Site) {
         self.sched
-            .point(self.thread, crate::engine::Point::MBarrier(bar));
+            .point(self.thread, super::sched::Point::MBarrier(bar));
         self.step(|m| m.mbar_expect_tx(self.thread, bar, bytes, site))
     }
 
     /// `mbarrier.inval` (see [`Machine::mbar_inval`]).
     pub fn mbar_inval(&self, bar: usize, site: Site) {
         self.sched
-            .point(self.thread, crate::engine::Point::MBarrier(bar));
+            .point(self.thread, super::sched::Point::MBarrier(bar));
         self.step(|m| m.mbar_inval(self.thread, bar, site))
     }
 
@@ -719,7 +719,7 @@ impl super::Ctx {
     pub fn mbar_wait(&self, bar: usize, on: WaitOn, sem: WaitSem, block: bool, site: Site) -> bool {
         loop {
             self.sched
-                .point(self.thread, crate::engine::Point::MBarrierWait(bar));
+                .point(self.thread, super::sched::Point::MBarrierWait(bar));
             match self.step(|m| m.mbar_wait(self.thread, bar, on, sem, block, site)) {
                 WaitResult::Complete => return true,
                 WaitResult::Incomplete => return false,

@@ -12,7 +12,7 @@ use super::ctx::Ctx;
 use super::machine::Halt;
 use super::memory::Bits;
 use super::report::{FailureKind, Site};
-use crate::engine::Point;
+use super::sched::Point;
 use crate::scope::Order;
 
 impl Ctx {

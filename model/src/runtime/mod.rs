@@ -66,6 +66,7 @@ pub mod noncoherent;
 pub mod panics;
 pub mod race;
 pub mod report;
+pub mod sched;
 pub mod spin;
 mod state_key;
 pub mod sync;

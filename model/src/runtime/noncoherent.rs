@@ -16,7 +16,7 @@ use super::ctx::Ctx;
 use super::machine::{Halt, Machine};
 use super::memory::Bits;
 use super::report::{FailureKind, Site};
-use crate::engine::Point;
+use super::sched::Point;
 use crate::scope::Order;
 
 /// One `ld.global.nc` so far: location, reader, and where.

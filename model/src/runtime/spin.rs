@@ -22,7 +22,7 @@
 //!   the whole iteration must differ. A loop over one location skips, in its next iteration, the
 //!   stores of the value it just read (they could only repeat it).
 //!
-//! With pruning (the DFS, [`crate::engine::Engine::prunes_spins`]), a failed iteration that
+//! With pruning (the DFS, [`super::sched::Engine::prunes_spins`]), a failed iteration that
 //! stores nothing is kept only if the spinner then stays blocked for the rest of the execution,
 //! the one case where it is needed (a hang). The execution is discarded as soon as the iteration
 //! turns out not to be needed: at its end, when the thread could already read something else (a

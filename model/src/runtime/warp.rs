@@ -32,8 +32,8 @@
 use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{Decision, EventKind, FailureKind, Site};
+use super::sched::{Point, ACTIVEMASK};
 use super::view::{View, ALL_LEVELS};
-use crate::engine::Point;
 use std::sync::Arc;
 
 /// One lane's arrival at a warp-synchronous operation that has not completed yet.
@@ -498,7 +498,7 @@ impl Ctx {
             block: self.info.block as usize,
             warp: warp.key,
             mask: 0,
-            op: crate::engine::tree::ACTIVEMASK,
+            op: ACTIVEMASK,
         };
         self.sched.point(self.thread, point);
         self.step(|m| m.active_mask_arrive(self.thread, warp, lane, site));
