@@ -28,26 +28,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ),
     (
         "model/src",
-        &[
-            "runtime::advice",
-            "runtime::async_copy",
-            "runtime::barriers",
-            "runtime::cluster",
-            "runtime::cp_async",
-            "runtime::ctx",
-            "runtime::driver",
-            "runtime::machine",
-            "runtime::mbarrier",
-            "runtime::noncoherent",
-            "runtime::race",
-            "runtime::report",
-            "runtime::spin",
-            "runtime::tokens",
-            "runtime::warp",
-        ],
-    ),
-    (
-        "model/src",
         &["runtime::litmus::states", "runtime::litmus::thread"],
     ),
     (

@@ -12,6 +12,7 @@
 //! one more thread spawned through `spawn`, which the engine schedules like any other; blocking
 //! and waking go through `park`/`unpark`.
 
+pub mod dependence;
 pub mod dfs;
 mod explore;
 #[cfg(feature = "loom")]
@@ -23,11 +24,11 @@ pub mod tree;
 mod urw;
 mod walk;
 
+pub use self::dependence::dependent;
 pub use self::dfs::Dfs;
 #[cfg(feature = "loom")]
 pub use self::loom::Loom;
 pub use self::shuttle::{Pct, Random, Replay, Urw};
-pub use self::tree::dependent;
 pub use crate::runtime::sched::{
     Engine, Exploration, Flow, Footprint, GroupKey, Point, RunOne, Sched, Shape,
 };

@@ -8,17 +8,47 @@
 //! `fence.sc`. `syncthreads` joins the views of every thread of the block. Modification order is
 //! execution order, so load buffering is not reachable: runtime outcomes ⊆ axiomatic outcomes.
 //!
-//! Modules: [`view`] (vector clocks per scope-widening level, coherence floors), [`memory`]
-//! (stores and accesses per location), [`sync`] (moral strength, release heads, fences),
-//! [`race`] (data and scoped races), [`spin`] (spin loops with await semantics), [`bank`] (bank
-//! conflicts), [`machine`] (one execution's
-//! state and the semantics of each operation), [`ctx`] (a GPU thread's handle), [`driver`]
-//! (running executions), [`report`] (failure kinds, traces, replay tokens), [`litmus`] (litmus
-//! programs as kernels), [`mbarrier`] (PTX mbarrier phases), [`async_copy`] (bulk copies as an
-//! asynchronous agent per block, the async proxy), [`tokens`] (Tile IR token order inside a
-//! tile block), [`barriers`] (named barriers with thread counts, voting barriers), [`warp`]
-//! (`syncwarp`, shuffles and votes among the lanes of a mask), [`noncoherent`]
-//! (`ld.global.nc`).
+//! # Layering: imports flow one way
+//! From the bottom up; a module imports only modules on its own floor or below, and never one
+//! that imports it (`tests/layering.rs` checks the whole crate):
+//! 1. *Plain data*: [`view`] (vector clocks per scope-widening level, coherence floors),
+//!    [`memory`] (stores and accesses per location), [`sync`] (moral strength, release heads,
+//!    fences), [`report`] (events, failure kinds, traces, replay tokens), [`setup`] (a launch's
+//!    threads, locations, blocks and mbarriers), [`sched`] (the scheduling API: points,
+//!    footprints, the `Sched` and `Engine` traits the engines implement), [`describe`] (how
+//!    reports word events), [`async_groups`] (a thread's groups of asynchronous copies), and
+//!    each feature's own state, in its `state` child module
+//!    ([`mbarrier::state`], [`async_copy::state`], …). None of them names the machine.
+//! 2. *The core*: [`machine`] (one execution's state: threads, memory, views, the trace; a
+//!    thread's start, exit and failure), [`access`] (loads, stores, read-modify-writes,
+//!    fences), [`race`] (data and scoped races among the accesses the core recorded), [`hang`]
+//!    (every live thread blocked for good), [`ctx`] (a GPU thread's handle: a scheduling point,
+//!    then the operation on the locked machine), [`advice`] (what a report suggests, read from
+//!    what the core recorded). The core holds each feature's state but imports only its `state`
+//!    module.
+//! 3. *Features*: [`barriers`] (CTA barrier instances, named and voting barriers),
+//!    [`mbarrier`] (PTX mbarrier phases), [`cluster`] (cluster barriers, `fence.mbarrier_init`,
+//!    distributed shared memory), [`async_copy`] (bulk copies as an asynchronous agent per block,
+//!    the async proxy), [`cp_async`] (Ampere's non-bulk copies), [`warp`] (`syncwarp`, shuffles
+//!    and votes among the lanes of a mask), [`tokens`] (Tile IR token order inside a tile block),
+//!    [`noncoherent`] (`ld.global.nc`), [`mixed_size`], [`spin`] (spin loops with await
+//!    semantics), [`bank`] (bank conflicts), [`footprint`] (what an asynchronous step touches).
+//!    Each is the operations on its own state (`impl Machine` blocks that call into the core)
+//!    and the thread API for them (`impl Ctx`); a feature may use a lower feature's state or
+//!    operations, never the reverse.
+//! 4. *Running*: [`driver`] (running executions, rendering failures), [`litmus`] (litmus
+//!    programs as kernels), the state-caching search's key of a machine state. ([`panics`], the
+//!    hook that turns a kernel thread's panic into a failure, imports nothing.)
+//!
+//! The rule for a new feature: put its state in `FEATURE/state.rs` (plain data, importing only
+//! floor 1), add one field of that type to `Machine`, and write its operations in
+//! `FEATURE/mod.rs` as methods that call the core (`begin`, `event`, `fail`, `append_store`, the
+//! views); link to it from the core's documentation in plain text, since a doc link is an import.
+//! Debt the rule does not yet cover: the core still calls a few feature methods by name — the
+//! per-access checks (`token_check`, `dsmem_check`, `nc_check_write`, spin `watch` and
+//! `wake_spinners`), the exit notifications (`wake_idle_agent`, `warp_exit`, `cluster_exit`,
+//! `settle_barriers`) and the hang report's wording (`describe_barrier_wait`, `mbar_describe`).
+//! They are no imports, but a new feature must not add to them.
 //!
 //! # Limits
 //! - Load buffering (reading a po-later store of another thread) is never reached.
@@ -47,6 +77,7 @@
 //!   explored; it sleeps while it has nothing to copy and completes copies through the
 //!   mbarrier's tx-count.
 
+pub mod access;
 pub mod advice;
 pub mod async_copy;
 pub mod async_groups;
@@ -55,8 +86,10 @@ pub mod barriers;
 pub mod cluster;
 pub mod cp_async;
 pub mod ctx;
+pub mod describe;
 pub mod driver;
 pub mod footprint;
+pub mod hang;
 pub mod litmus;
 pub mod machine;
 pub mod mbarrier;
@@ -67,6 +100,7 @@ pub mod panics;
 pub mod race;
 pub mod report;
 pub mod sched;
+pub mod setup;
 pub mod spin;
 mod state_key;
 pub mod sync;

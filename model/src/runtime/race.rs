@@ -7,9 +7,10 @@
 //! the pair becomes ordered or morally strong, the race is *scoped*: widening the strong
 //! operations to that level's scope fixes it.
 
-use super::machine::Machine;
+use super::describe::describe_event;
 use super::memory::AccessRec;
-use super::report::{scope_label, EventKind, FailureKind};
+use super::report::{scope_label, Event, EventKind, FailureKind};
+use super::setup::Setup;
 use super::sync::{morally_strong, Actor};
 use super::view::{View, LEVELS};
 use crate::scope::Scope;
@@ -53,25 +54,22 @@ impl Race {
     /// Kind, headline and detail lines for a report.
     pub fn describe(
         &self,
-        m: &Machine,
+        setup: &Setup,
+        events: &[Event],
         loc: usize,
         event: usize,
     ) -> (FailureKind, String, Vec<String>) {
-        let name = &m.setup.locs[loc].name;
+        let name = &setup.locs[loc].name;
         let kind = match self.fix {
             Some(fix) => FailureKind::ScopedRace { fix },
             None => FailureKind::DataRace,
         };
-        let (a, b) = (&m.events[self.prior.event - 1], &m.events[event - 1]);
+        let (a, b) = (&events[self.prior.event - 1], &events[event - 1]);
         let mut details = vec![
-            format!(
-                "#{} {}",
-                self.prior.event,
-                describe_access(m, self.prior.event)
-            ),
-            format!("#{event} {}", describe_access(m, event)),
+            format!("#{} {}", self.prior.event, describe_event(setup, a)),
+            format!("#{event} {}", describe_event(setup, b)),
         ];
-        let (ta, tb) = (&m.setup.threads[a.thread], &m.setup.threads[b.thread]);
+        let (ta, tb) = (&setup.threads[a.thread], &setup.threads[b.thread]);
         let both_strong = self.prior.actor.strong() && strong_event(&b.what);
         let headline = match self.fix {
             Some(fix) if both_strong => {
@@ -119,9 +117,4 @@ fn strong_event(what: &EventKind) -> bool {
         EventKind::Rmw { .. } => true,
         _ => false,
     }
-}
-
-/// `block 0 thread 0: atomic_store flag[0] = 1 (release, device) at src/x.rs:3:5`.
-pub fn describe_access(m: &Machine, event: usize) -> String {
-    super::driver::describe_event(&m.setup, &m.events[event - 1])
 }

@@ -5,6 +5,15 @@ use super::memory::Bits;
 use crate::scope::{Order, Scope};
 use std::fmt;
 
+/// What makes threads meet at a barrier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BarrierKey {
+    /// `syncthreads` at this call site.
+    Site(Site),
+    /// PTX `bar` with this barrier id.
+    Id(i64),
+}
+
 /// A source location of an operation: where a Rust kernel model calls the kernel API (captured
 /// with `#[track_caller]`), or the PTX instruction an interpreted CUDA thread executes, with the
 /// CUDA `file:line` its last `.loc` names (see [`Site::ptx`]).
@@ -214,7 +223,7 @@ pub enum EventKind {
     /// An arrival at a CTA barrier: `syncthreads` or PTX `bar`.
     Barrier {
         /// The barrier arrived at.
-        key: super::machine::BarrierKey,
+        key: BarrierKey,
         /// Whether the thread waits for the instance to complete (`bar.sync`, `syncthreads`)
         /// rather than only arriving (`bar.arrive`).
         wait: bool,
@@ -361,7 +370,7 @@ pub enum Decision {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
     /// [`fnv1a`] of the kernel's name, thread count and location names
-    /// ([`super::Setup::fingerprint`]): a token replays only on a kernel of the same shape.
+    /// (`Setup::fingerprint`): a token replays only on a kernel of the same shape.
     pub fingerprint: u32,
     /// Every decision of the execution, in order.
     pub decisions: Vec<Decision>,

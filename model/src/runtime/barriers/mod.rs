@@ -1,9 +1,7 @@
-//! CTA barriers as a kernel author uses them: named barriers with a thread count
+//! CTA barriers: the barrier instances of `syncthreads` and PTX `bar` (arrivals, completion, the
+//! views they join: [`Machine::barrier_op`]), named barriers with a thread count
 //! (`bar.sync id, b` / `bar.arrive id, b`) checked against the PTX rules, and the voting
 //! barriers `__syncthreads_count/and/or`.
-//!
-//! The barrier instances themselves (arrivals, completion, the views they join) are those of
-//! [`Machine::barrier_op`]; this module adds what the kernel API checks and returns.
 //!
 //! Rules, each with the PTX ISA sentence (*Parallel Synchronization and Communication
 //! Instructions: bar, barrier*) it rests on:
@@ -22,20 +20,173 @@
 //! non-zero"; `_and` returns whether it is non-zero for all of them, `_or` for any of them.
 
 use super::ctx::Ctx;
-use super::machine::{Arrival, BarrierKey, Halt, Machine};
-use super::report::{FailureKind, Site};
+use super::machine::{BarrierKey, Halt, Machine, Status};
+use super::report::{EventKind, FailureKind, Site};
+use super::view::ALL_LEVELS;
+use std::sync::Arc;
 
-/// Per thread: the predicate it brought to a voting barrier, and what the last one returned.
-#[derive(Clone, Debug, Default)]
-pub struct Votes {
-    pending: Vec<Option<bool>>,
-    result: Vec<u32>,
-}
+pub mod state;
+
+use self::state::Arrival;
+pub use self::state::Votes;
 
 /// The number of named barriers of a CTA.
 pub const NAMED_BARRIERS: u32 = 16;
 
 impl Machine {
+    /// `syncthreads`: returns `true` when `t` must block until the rest of its block arrives.
+    pub fn barrier(&mut self, t: usize, site: Site) -> Result<bool, Halt> {
+        self.barrier_op(t, site, BarrierKey::Site(site), None, true)
+    }
+
+    /// Before a `bar`: the barrier ids this thread may still reach after it (`None`: unknown).
+    pub fn set_future_barriers(&mut self, t: usize, ids: Option<Vec<i64>>) {
+        Arc::make_mut(&mut self.threads[t]).future_barriers = ids;
+    }
+
+    /// A CTA barrier: `syncthreads` (keyed by its call site; every thread of the block must
+    /// reach the same one) or PTX `bar.sync`/`bar.arrive id[, quorum]` (keyed by id; `quorum`
+    /// threads complete an instance, all of the block by default). Arriving releases the
+    /// thread's view; `wait`ing threads leave with the join of every arrival's view. Returns
+    /// `true` when `t` must block.
+    pub fn barrier_op(
+        &mut self,
+        t: usize,
+        site: Site,
+        key: BarrierKey,
+        quorum: Option<usize>,
+        wait: bool,
+    ) -> Result<bool, Halt> {
+        self.begin(t)?;
+        Arc::make_mut(&mut self.threads[t]).view.tick(t);
+        self.event(t, site, EventKind::Barrier { key, wait });
+        let block = self.setup.threads[t].block as usize;
+        let members = self.setup.blocks[block].clone();
+        let kernel_barrier = matches!(key, BarrierKey::Site(_));
+        if kernel_barrier {
+            if let Some(&gone) = members
+                .iter()
+                .find(|&&u| self.threads[u].status == Status::Done)
+            {
+                let names = &self.setup.threads;
+                let headline = format!(
+                    "{} reached syncthreads at {site}, but {} already exited without reaching it",
+                    names[t].name, names[gone].name
+                );
+                self.fail(FailureKind::BarrierDivergence, headline, vec![]);
+                return Err(Halt);
+            }
+        }
+        let view = Arc::new(self.threads[t].view.clone());
+        self.barrier_waiting[block].push(Arrival {
+            thread: t,
+            site,
+            key,
+            view,
+            wait,
+            quorum,
+        });
+        if wait {
+            Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
+        }
+        if kernel_barrier {
+            if self.barrier_waiting[block].len() == members.len() {
+                let arrived = std::mem::take(&mut self.barrier_waiting[block]);
+                if arrived.iter().any(|a| a.site != site) {
+                    let details = arrived
+                        .iter()
+                        .map(|a| {
+                            format!(
+                                "{} reached syncthreads at {}",
+                                self.setup.threads[a.thread].name, a.site
+                            )
+                        })
+                        .collect();
+                    let headline = format!(
+                        "threads of block {block} reached different syncthreads calls (undefined behaviour: \
+                         every thread of a block must reach the same barrier)"
+                    );
+                    self.fail(FailureKind::BarrierDivergence, headline, details);
+                    return Err(Halt);
+                }
+                self.complete_barrier(arrived);
+            }
+        } else {
+            self.settle_barriers(block);
+        }
+        if self.threads[t].status == Status::AtBarrier {
+            self.check_hang()?;
+        }
+        Ok(self.threads[t].status == Status::AtBarrier)
+    }
+
+    /// Complete every `bar` instance of `block` that can complete: `quorum` arrivals when a
+    /// quorum is given; without one, an instance holds every barrier of its id (as in the
+    /// axiomatic model), so it completes once every other thread of the block has exited or
+    /// waits at another barrier with this id nowhere ahead of it.
+    pub(super) fn settle_barriers(&mut self, block: usize) {
+        loop {
+            let members = &self.setup.blocks[block];
+            let arrivals = &self.barrier_waiting[block];
+            let ready = arrivals
+                .iter()
+                .filter(|a| matches!(a.key, BarrierKey::Id(_)))
+                .find_map(|first| {
+                    // One instance has one thread count: arrivals expecting another count wait
+                    // for an instance of their own (as the axiomatic matching groups barriers
+                    // by id and quorum).
+                    let group: Vec<usize> = (0..arrivals.len())
+                        .filter(|&i| {
+                            arrivals[i].key == first.key && arrivals[i].quorum == first.quorum
+                        })
+                        .collect();
+                    let complete = match first.quorum {
+                        Some(q) => group.len() >= q,
+                        None => members.iter().all(|&u| {
+                            let th = &self.threads[u];
+                            let BarrierKey::Id(id) = first.key else {
+                                unreachable!("only bar instances settle")
+                            };
+                            group.iter().any(|&i| arrivals[i].thread == u)
+                                || th.status == Status::Done
+                                || (th.status == Status::AtBarrier
+                                    && th
+                                        .future_barriers
+                                        .as_ref()
+                                        .is_some_and(|f| !f.contains(&id)))
+                        }),
+                    };
+                    complete.then(|| {
+                        group[..first.quorum.unwrap_or(group.len()).min(group.len())].to_vec()
+                    })
+                });
+            let Some(indices) = ready else { return };
+            let mut taken = Vec::new();
+            for &i in indices.iter().rev() {
+                taken.push(self.barrier_waiting[block].remove(i));
+            }
+            taken.reverse();
+            self.complete_barrier(taken);
+        }
+    }
+
+    /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
+    fn complete_barrier(&mut self, group: Vec<Arrival>) {
+        self.tally_votes(&group);
+        let mut joined = (*group[0].view).clone();
+        for a in &group {
+            joined.join(&a.view, ALL_LEVELS);
+        }
+        for a in group.iter().filter(|a| a.wait) {
+            let own = a.thread;
+            Arc::make_mut(&mut self.threads[own])
+                .view
+                .join(&joined, ALL_LEVELS);
+            Arc::make_mut(&mut self.threads[own]).status = Status::Running;
+            self.wake.push(own);
+        }
+    }
+
     /// `bar.sync id, count` (`wait`) or `bar.arrive id, count` from the kernel API, after the
     /// PTX checks on the id and the count. Returns `true` when `t` must block.
     pub fn named_barrier(

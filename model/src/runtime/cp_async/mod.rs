@@ -36,17 +36,9 @@ use super::sched::{Footprint, GroupKey, Point};
 use super::view::{View, ALL_LEVELS};
 use std::sync::Arc;
 
-/// A `cp.async.mbarrier.arrive` waiting for its thread's prior copies.
-#[derive(Clone, Debug)]
-pub struct CpArrive {
-    pub(super) thread: usize,
-    pub(super) bar: usize,
-    /// Prior copies of the thread not yet complete.
-    pub(super) remaining: u32,
-    /// What the completed ones released (their writes).
-    pub(super) released: Option<View>,
-    pub(super) site: Site,
-}
+pub mod state;
+
+pub use self::state::CpArrive;
 
 impl Machine {
     /// `cp.async.mbarrier.arrive{.noinc}.shared.b64 [bar]`: an arrive-on operation on `bar`

@@ -15,26 +15,10 @@ use super::machine::{Halt, Machine};
 use super::report::FailureKind;
 use std::sync::Arc;
 
-/// One token-ordered operation of a thread: which earlier operations it is ordered after
-/// (transitively, sorted) and the accesses it made.
-#[derive(Clone, Debug, Default)]
-struct OpRec {
-    after: Vec<u32>,
-    accesses: Vec<(usize, bool, usize)>,
-}
+pub mod state;
 
-/// The token-ordered operations of one thread, by id.
-#[derive(Clone, Debug, Default)]
-pub struct TokenLog {
-    ops: Vec<OpRec>,
-}
-
-/// The token-ordered operation a thread is performing.
-#[derive(Copy, Clone, Debug)]
-pub struct TokenOp {
-    /// The operation's id within its thread's [`TokenLog`]: the token it produces.
-    pub id: u32,
-}
+use self::state::OpRec;
+pub use self::state::{TokenLog, TokenOp};
 
 impl Machine {
     /// Start a token-ordered operation that waits for the operations `after` (token ids); its

@@ -33,58 +33,13 @@ use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::report::{Decision, EventKind, FailureKind, Site};
 use super::sched::{Point, ACTIVEMASK};
-use super::view::{View, ALL_LEVELS};
+use super::view::ALL_LEVELS;
 use std::sync::Arc;
 
-/// One lane's arrival at a warp-synchronous operation that has not completed yet.
-#[derive(Clone, Debug)]
-struct WarpArrival {
-    thread: usize,
-    lane: u32,
-    mask: u64,
-    op: &'static str,
-    value: u64,
-    view: Arc<View>,
-    site: Site,
-    /// The lanes named in `mask` and their threads.
-    named: Arc<Vec<(u32, usize)>>,
-}
+pub mod state;
 
-/// Every participating lane's value of one completed warp operation, by lane.
-pub type LaneValues = Arc<Vec<(u32, u64)>>;
-
-/// One lane at an `activemask` whose group has not formed yet.
-#[derive(Clone, Debug)]
-struct ActiveArrival {
-    thread: usize,
-    /// The warp's key ([`WarpLanes::key`]).
-    warp: usize,
-    lane: u32,
-    site: Site,
-}
-
-/// Pending warp operations (per warp, by a key the caller chooses) and each lane's last result.
-#[derive(Clone, Debug, Default)]
-pub struct Warps {
-    pending: Vec<(usize, Vec<WarpArrival>)>,
-    results: Vec<Option<LaneValues>>,
-    /// Lanes at an `activemask` not yet grouped.
-    active: Vec<ActiveArrival>,
-    /// Per thread, the mask of the `activemask` group it was placed in and has not read yet.
-    active_results: Vec<Option<u64>>,
-    /// The leader each `elect.sync` member mask elected: (warp key, mask, lane).
-    elected: Vec<(usize, u64, u32)>,
-}
-
-/// A warp as the kernel API sees it: which thread runs each lane (`None`: the block ends before
-/// that lane).
-#[derive(Clone, Debug)]
-pub struct WarpLanes {
-    /// Identifies the warp among all warps of the grid.
-    pub key: usize,
-    /// Lane `i`'s GPU thread (grid-wide index), by lane; `None` past the block's last thread.
-    pub lanes: Vec<Option<usize>>,
-}
+use self::state::{ActiveArrival, WarpArrival};
+pub use self::state::{LaneValues, WarpLanes, Warps};
 
 impl Machine {
     /// Lane `lane` of `warp` arrives at `op` over `mask`, bringing `value`. Returns `true` when

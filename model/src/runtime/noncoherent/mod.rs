@@ -19,8 +19,9 @@ use super::report::{FailureKind, Site};
 use super::sched::Point;
 use crate::scope::Order;
 
-/// One `ld.global.nc` so far: location, reader, and where.
-pub type NcRead = (usize, usize, Site);
+pub mod state;
+
+pub use self::state::NcRead;
 
 impl Machine {
     /// `ld.global.nc` of `loc` by `t`.

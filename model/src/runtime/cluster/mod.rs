@@ -40,45 +40,9 @@ use super::view::{Observed, View, ALL_LEVELS};
 use crate::scope::{Order, Scope};
 use std::sync::Arc;
 
-/// Per thread: the epoch of its latest `fence.mbarrier_init`, and, per initialising thread,
-/// the latest such fence whose inits it learnt of through a completed mbarrier phase.
-#[derive(Clone, Debug, Default)]
-pub struct InitFences {
-    fenced: Vec<u32>,
-    known: Vec<Arc<Vec<u32>>>,
-}
+pub mod state;
 
-impl InitFences {
-    /// The epoch of `t`'s latest `fence.mbarrier_init`, if any.
-    pub(super) fn init_fence(&self, t: usize) -> Option<u32> {
-        self.fenced.get(t).copied().filter(|&e| e > 0)
-    }
-
-    /// Whether `t` learnt of an init `initer` performed at `epoch` through a fence after it.
-    pub(super) fn init_known(&self, t: usize, initer: usize, epoch: u32) -> bool {
-        self.known
-            .get(t)
-            .and_then(|k| k.get(initer))
-            .is_some_and(|&e| e >= epoch)
-    }
-
-    /// `t` completed a wait on a phase whose arrivals published these fences.
-    pub(super) fn learn_inits(&mut self, t: usize, fences: &[(usize, u32)]) {
-        if fences.is_empty() {
-            return;
-        }
-        if self.known.len() <= t {
-            self.known.resize(t + 1, Arc::new(Vec::new()));
-        }
-        let known = Arc::make_mut(&mut self.known[t]);
-        for &(u, e) in fences {
-            if known.len() <= u {
-                known.resize(u + 1, 0);
-            }
-            known[u] = known[u].max(e);
-        }
-    }
-}
+pub use self::state::{ClusterArrivals, InitFences};
 
 /// The hardware barriers of `clusters` clusters of `threads` threads each, whose first CTAs are
 /// `first_block(c)`: one per cluster, after the kernel's own mbarriers.
@@ -109,25 +73,6 @@ pub fn cluster_barrier(setup: &Setup, t: usize) -> Option<usize> {
                 home.gpu == here.gpu && home.cluster == here.cluster
             })
     })
-}
-
-/// Per thread, the phase of its cluster's barrier its latest `barrier.cluster.arrive` arrived
-/// on (what its exit and its next arrive are checked against).
-#[derive(Clone, Debug, Default)]
-pub struct ClusterArrivals(Vec<Option<u32>>);
-
-impl ClusterArrivals {
-    /// The phase `t` last arrived on.
-    pub(super) fn last(&self, t: usize) -> Option<u32> {
-        self.0.get(t).copied().flatten()
-    }
-
-    fn set(&mut self, t: usize, phase: u32) {
-        if self.0.len() <= t {
-            self.0.resize(t + 1, None);
-        }
-        self.0[t] = Some(phase);
-    }
 }
 
 impl Setup {

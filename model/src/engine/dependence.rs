@@ -1,0 +1,150 @@
+//! Which operations of different threads commute: the dependence relation the DFS's partial-order
+//! reduction (and its sleep sets) rest on, with the argument for each kind of scheduling point.
+
+use crate::runtime::sched::{Point, ACTIVEMASK};
+
+/// May swapping two adjacent operations of different threads change what happens?
+///
+/// Soundness: two operations are independent only when, from any state where both are
+/// enabled, running them in either order reaches the same state (memory, views, barrier and
+/// mbarrier state, asynchronous bookkeeping, which threads are blocked) and neither enables or
+/// disables the other — a thread woken by the first is tracked as happening after it
+/// (the DFS tree's wake-up edges), not through this relation. Case by case:
+/// - locations: a load commutes with another load; a store or read-modify-write conflicts with
+///   every access of its location (a load's choice of store depends only on the stores of its
+///   location);
+/// - asynchronous copies ([`Footprint`](crate::runtime::sched::Footprint)): besides their locations, two issues on one
+///   agent conflict (their order is the order of the copies in its queue). An issue commutes
+///   with the agent step that ends another copy: that step takes the queue's first copy or,
+///   with the queue empty, lets the agent idle until the issue wakes it to take the new copy —
+///   either way the agent then works on the same copy with the same queue behind it, and
+///   nothing else of the state depends on the order. The issue and the agent's first step of
+///   the copy it queued share the copy ([`Footprint::copy`](crate::runtime::sched::Footprint::copy)): the take-up happens after
+///   the issue (an enabling, which the reduction must see as an order). A thread's
+///   async-groups are marked by the agent steps that complete one of its copies or their
+///   reading ([`Footprint::group`](crate::runtime::sched::Footprint::group): a count and a join of views per group, which
+///   commute with the issuer's issues and commits, which only add copies to its open group)
+///   and read by its `wait_group`s, but only the groups a wait waits for: "until only N or
+///   fewer of the most recent ... groups are pending and all the prior ... groups committed
+///   by the executing thread are complete" (PTX ISA, *cp.async.wait_group*;
+///   *cp.async.bulk.wait_group*): whether it blocks, and what it joins
+///   ([`crate::runtime`]'s async groups, `ready`), depend on those groups alone, and a
+///   completion in a more recent group neither wakes it nor changes what it joins. So a
+///   completion conflicts with a wait only when the wait covers its group
+///   ([`GroupKey::covers`](crate::runtime::sched::GroupKey::covers)); a `cp.async.mbarrier.arrive` counts every pending
+///   `cp.async` of its thread, so it covers them all. A `complete_tx` conflicts with every
+///   operation on its mbarrier. Hence two CTAs that share no location, agent, thread or
+///   mbarrier commute past their TMA copies, and two threads that share an agent commute past
+///   each other's copies but for the order of their issues;
+/// - `syncthreads` arrivals commute with each other (whichever arrives last completes the one
+///   instance with the same views); named-barrier arrivals conflict with the block's
+///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block) and
+///   with each other at one id (the order decides which arrivals form an instance of a thread
+///   count). At different ids, two counted arrivals commute: each instance completes when its
+///   own count arrived, independently of the other's arrivals. An arrival without a count
+///   completes once every other thread of the block arrived, exited or waits at a barrier
+///   (warp-synchronous operations included) without this id ahead: it conflicts with every
+///   named-barrier and warp arrival of its block;
+/// - warp-synchronous arrivals: arrivals of one warp with the same mask and operation commute
+///   like `syncthreads` arrivals (the one instance completes with the same lanes, values and
+///   views whichever arrives last); with another mask or operation, the order decides whether
+///   they meet one pending instance (misuse) or one completed instance first, so they
+///   conflict. Different warps share nothing. A warp arrival blocks its lane as a barrier
+///   does, which a named barrier without a count reads: they conflict within the block;
+/// - `fence.sc`s meet in the fence-SC order; mbarrier operations meet on their mbarrier;
+///   a wait on an mbarrier ([`Point::MBarrierWait`]: `test_wait`/`try_wait`, blocking or not)
+///   only reads it: whether the awaited phase completed, and what that phase released, which the
+///   waiter joins into its own view (PTX ISA, *mbarrier.test_wait/try_wait*: "test_wait and
+///   try_wait test for the completion of the current or the immediately preceding phase"), so
+///   two waits commute, and a wait meets every other operation on its mbarrier (an arrival, a
+///   `complete_tx`, an init may complete or start the phase it tests); a wait that blocks stays
+///   blocked until an operation that changes the mbarrier wakes it, which the wake-up orders;
+///   release/acquire fences ([`Point::Local`]) touch their own thread only; anything else
+///   ([`Point::Other`]) conflicts with everything.
+pub fn dependent(a: Point, b: Point) -> bool {
+    use Point::*;
+    /// The location an operation reads and the one it writes, if any.
+    fn access(p: Point) -> (Option<usize>, Option<usize>) {
+        match p {
+            Read(x) => (Some(x), None),
+            Write(x) => (Some(x), Some(x)),
+            Async(f) => (f.read, f.write),
+            _ => (None, None),
+        }
+    }
+    /// The mbarriers an operation touches: `None` for any.
+    fn mbarriers(p: Point) -> Option<Vec<usize>> {
+        match p {
+            MBarrier(m) | MBarrierWait(m) => Some(vec![m]),
+            Async(f) if f.any_mbarrier => None,
+            Async(f) => Some(f.mbarriers().collect()),
+            _ => Some(Vec::new()),
+        }
+    }
+    /// Whether an operation touches an mbarrier at all.
+    fn on_mbarrier(p: Point) -> bool {
+        match p {
+            MBarrier(_) | MBarrierWait(_) => true,
+            Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
+            _ => false,
+        }
+    }
+    match (a, b) {
+        (Local, _) | (_, Local) => return false,
+        (Other, _) | (_, Other) => return true,
+        _ => {}
+    }
+    let ((ra, wa), (rb, wb)) = (access(a), access(b));
+    let hits =
+        |w: Option<usize>, r: Option<usize>, w2: Option<usize>| w.is_some() && (w == r || w == w2);
+    if hits(wa, rb, wb) || hits(wb, ra, wa) {
+        return true;
+    }
+    let both_wait = matches!((a, b), (MBarrierWait(_), MBarrierWait(_)));
+    if on_mbarrier(a) && on_mbarrier(b) && !both_wait {
+        match (mbarriers(a), mbarriers(b)) {
+            (Some(x), Some(y)) if !x.iter().any(|m| y.contains(m)) => {}
+            _ => return true,
+        }
+    }
+    match (a, b) {
+        (Async(f), Async(g)) => {
+            f.queues().any(|q| g.queues().any(|r| q == r))
+                || (f.copy.is_some() && f.copy == g.copy)
+                || f.groups_meet(&g)
+        }
+        (Barrier(_), Barrier(_)) => false,
+        (Barrier(x), NamedBarrier { block: y, .. })
+        | (NamedBarrier { block: y, .. }, Barrier(x)) => x == y,
+        (
+            NamedBarrier {
+                block: x,
+                id: i,
+                counted: c,
+            },
+            NamedBarrier {
+                block: y,
+                id: j,
+                counted: d,
+            },
+        ) => x == y && (i == j || !c || !d),
+        (Warp { block: x, .. }, NamedBarrier { block: y, .. })
+        | (NamedBarrier { block: y, .. }, Warp { block: x, .. }) => x == y,
+        (
+            Warp {
+                warp: v,
+                mask: m,
+                op: o,
+                ..
+            },
+            Warp {
+                warp: w,
+                mask: n,
+                op: q,
+                ..
+            },
+        ) => v == w && (m != n || o != q || o == ACTIVEMASK || q == ACTIVEMASK),
+        (ScFence, ScFence) => true,
+        _ => false,
+    }
+}
