@@ -3,7 +3,7 @@
 //! needs a cross-proxy fence"), as DeepEP #642, nccl-extensions #8 and TransformerEngine #2695
 //! fixed it; bulk copies of one copy agent ordered only through their completion mechanisms;
 //! and a multicast copy's write checked against the proxy fences of its destination CTA. The
-//! semantics are in `model/src/runtime/async_copy.rs` and `model/cat/ptx-v8.cat`.
+//! semantics are in `model/src/runtime/async_copy/` and `model/cat/ptx-v8.cat`.
 
 use super::{threads, Body, BugCase, Expect, Explore};
 use scopecheck_model::check;

@@ -2,7 +2,7 @@
 //! warps (`width` on shuffles), `elect.sync` (`cute::elect_one_sync`, whose leader the PTX ISA
 //! does not fix), `__reduce_*_sync` (`redux.sync`, which orders no memory) and `__nanosleep`
 //! back-off in a spin loop. The semantics and the sentences they rest on are in
-//! `model/src/kernel/warp.rs` and `model/src/runtime/warp.rs`.
+//! `model/src/kernel/warp.rs` and `model/src/runtime/warp/`.
 
 use super::{threads, Body, BugCase, Expect, Explore};
 use scopecheck_model::kernel::*;

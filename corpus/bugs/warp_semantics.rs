@@ -3,7 +3,7 @@
 //! exchanges (`vote/shfl/match.sync`) wait only for the non-exited lanes of their mask, so a lane
 //! that returned early does not break a full-mask vote; and only `bar.warp.sync` (`__syncwarp`)
 //! orders memory, so shared-memory writes "published" by a `__ballot_sync` race with the reads
-//! after it. The semantics (and the sentences they rest on) are in `model/src/runtime/warp.rs`.
+//! after it. The semantics (and the sentences they rest on) are in `model/src/runtime/warp/`.
 
 use super::{threads, Body, BugCase, Expect, Explore};
 use scopecheck_model::kernel::*;

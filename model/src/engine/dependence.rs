@@ -13,29 +13,29 @@ use crate::runtime::sched::{Point, ACTIVEMASK};
 /// - locations: a load commutes with another load; a store or read-modify-write conflicts with
 ///   every access of its location (a load's choice of store depends only on the stores of its
 ///   location);
-/// - asynchronous copies ([`Footprint`](crate::runtime::sched::Footprint)): besides their locations, two issues on one
-///   agent conflict (their order is the order of the copies in its queue). An issue commutes
-///   with the agent step that ends another copy: that step takes the queue's first copy or,
-///   with the queue empty, lets the agent idle until the issue wakes it to take the new copy —
-///   either way the agent then works on the same copy with the same queue behind it, and
-///   nothing else of the state depends on the order. The issue and the agent's first step of
-///   the copy it queued share the copy ([`Footprint::copy`](crate::runtime::sched::Footprint::copy)): the take-up happens after
-///   the issue (an enabling, which the reduction must see as an order). A thread's
-///   async-groups are marked by the agent steps that complete one of its copies or their
-///   reading ([`Footprint::group`](crate::runtime::sched::Footprint::group): a count and a join of views per group, which
-///   commute with the issuer's issues and commits, which only add copies to its open group)
-///   and read by its `wait_group`s, but only the groups a wait waits for: "until only N or
-///   fewer of the most recent ... groups are pending and all the prior ... groups committed
-///   by the executing thread are complete" (PTX ISA, *cp.async.wait_group*;
-///   *cp.async.bulk.wait_group*): whether it blocks, and what it joins
-///   ([`crate::runtime`]'s async groups, `ready`), depend on those groups alone, and a
-///   completion in a more recent group neither wakes it nor changes what it joins. So a
-///   completion conflicts with a wait only when the wait covers its group
-///   ([`GroupKey::covers`](crate::runtime::sched::GroupKey::covers)); a `cp.async.mbarrier.arrive` counts every pending
-///   `cp.async` of its thread, so it covers them all. A `complete_tx` conflicts with every
-///   operation on its mbarrier. Hence two CTAs that share no location, agent, thread or
-///   mbarrier commute past their TMA copies, and two threads that share an agent commute past
-///   each other's copies but for the order of their issues;
+/// - asynchronous copies ([`Footprint`](crate::runtime::sched::Footprint)): besides their
+///   locations, two issues on one agent conflict (their order is the order of the copies in its
+///   queue). An issue commutes with the agent step that ends another copy: that step takes the
+///   queue's first copy or, with the queue empty, lets the agent idle until the issue wakes it to
+///   take the new copy — either way the agent then works on the same copy with the same queue
+///   behind it, and nothing else of the state depends on the order. The issue and the agent's first
+///   step of the copy it queued share the copy
+///   ([`Footprint::copy`](crate::runtime::sched::Footprint::copy)): the take-up happens after the
+///   issue (an enabling, which the reduction must see as an order). A thread's async-groups are
+///   marked by the agent steps that complete one of its copies or their reading
+///   ([`Footprint::group`](crate::runtime::sched::Footprint::group): a count and a join of views
+///   per group, which commute with the issuer's issues and commits, which only add copies to its
+///   open group) and read by its `wait_group`s, but only the groups a wait waits for: "until only N
+///   or fewer of the most recent ... groups are pending and all the prior ... groups committed by
+///   the executing thread are complete" (PTX ISA, *cp.async.wait_group*;
+///   *cp.async.bulk.wait_group*): whether it blocks, and what it joins ([`crate::runtime`]'s async
+///   groups, `ready`), depend on those groups alone, and a completion in a more recent group
+///   neither wakes it nor changes what it joins. So a completion conflicts with a wait only when
+///   the wait covers its group ([`GroupKey::covers`](crate::runtime::sched::GroupKey::covers)); a
+///   `cp.async.mbarrier.arrive` counts every pending `cp.async` of its thread, so it covers them
+///   all. A `complete_tx` conflicts with every operation on its mbarrier. Hence two CTAs that share
+///   no location, agent, thread or mbarrier commute past their TMA copies, and two threads that
+///   share an agent commute past each other's copies but for the order of their issues;
 /// - `syncthreads` arrivals commute with each other (whichever arrives last completes the one
 ///   instance with the same views); named-barrier arrivals conflict with the block's
 ///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block) and

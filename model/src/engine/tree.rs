@@ -15,9 +15,10 @@
 //! the state before `e` reverses the race. Unless the backtrack set of `e`'s node already holds
 //! one of `v`'s *initials* (the threads whose first operation in `v` has no happens-before
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
-//! different threads and may not commute: [`dependent`] (the dependence module) says which do, with the argument for
-//! each case (locations, asynchronous copies by their [`crate::runtime::sched::Footprint`], barriers, warp
-//! operations, mbarriers, `fence.sc`). Happens-before is the program
+//! different threads and may not commute: [`dependent`] (the dependence module) says which do, with
+//! the argument for each case (locations, asynchronous copies by their
+//! [`crate::runtime::sched::Footprint`], barriers, warp operations, mbarriers, `fence.sc`).
+//! Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
 //!
@@ -98,15 +99,15 @@ struct Trace {
     barriers: Vec<Clock>,
     mbarriers: Vec<Clock>,
     mbarrier_waits: Vec<Clock>,
-    /// Per thread, the join of the clocks of the asynchronous steps that touched its
-    /// bookkeeping ([`crate::runtime::sched::Footprint::queues`]); the join of the clocks of the steps that may touch
-    /// any mbarrier ([`crate::runtime::sched::Footprint::any_mbarrier`]).
+    /// Per thread, the join of the clocks of the asynchronous steps that touched its bookkeeping
+    /// ([`crate::runtime::sched::Footprint::queues`]); the join of the clocks of the steps that may
+    /// touch any mbarrier ([`crate::runtime::sched::Footprint::any_mbarrier`]).
     queues: Vec<Clock>,
     any_mbarrier: Clock,
-    /// Per copy ([`crate::runtime::sched::Footprint::copy`]), the clock of its issue and first agent step; per
-    /// async-group, the join of the clocks of the steps that marked it
-    /// ([`crate::runtime::sched::Footprint::group`]) or read it ([`crate::runtime::sched::Footprint::waits`], by the groups
-    /// below which they read).
+    /// Per copy ([`crate::runtime::sched::Footprint::copy`]), the clock of its issue and first
+    /// agent step; per async-group, the join of the clocks of the steps that marked it
+    /// ([`crate::runtime::sched::Footprint::group`]) or read it
+    /// ([`crate::runtime::sched::Footprint::waits`], by the groups below which they read).
     copies: Vec<((usize, u32), Clock)>,
     groups: Vec<(GroupKey, Clock)>,
     waits: Vec<(GroupKey, Clock)>,

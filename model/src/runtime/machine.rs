@@ -1,6 +1,10 @@
-//! One execution's state and the semantics of every operation. The engine has already decided
-//! that thread `t` runs now (and, under loom, which store a load reads); each method here performs
-//! one operation atomically and says whether the thread must stop (`Halt`) or block.
+//! One execution's state — its threads, memory, views, trace and each feature's state — and the
+//! core's part of every operation: starting it (the step bound, the decision the replay token
+//! records), recording its event, failing or discarding the execution, and a thread's exit. The
+//! engine has already decided that thread `t` runs now (and, under loom, which store a load
+//! reads); each operation is performed atomically and says whether the thread must stop (`Halt`)
+//! or block. Memory operations are in the access module, hang diagnosis in the hang module, and
+//! each feature's operations in its own module (see the runtime's module documentation).
 
 use super::async_groups::AsyncGroups;
 use super::barriers::state::Arrival;

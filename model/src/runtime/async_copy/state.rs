@@ -19,8 +19,9 @@ pub enum Completion {
     /// the cp_async module).
     CpAsyncGroup(usize),
     /// A litmus program's global→shared copy: the complete-tx on the mbarrier at this location,
-    /// whose value is the packed [`crate::litmus::async_ops::MbarrierState`] — a relaxed `.cluster` read-modify-write of
-    /// the barrier's state, as the axioms have it (see `Machine::complete_tx_at`).
+    /// whose value is the packed [`crate::litmus::async_ops::MbarrierState`] — a relaxed `.cluster`
+    /// read-modify-write of the barrier's state, as the axioms have it (see
+    /// `Machine::complete_tx_at`).
     MbarrierAt(usize),
 }
 
