@@ -30,23 +30,6 @@ const KNOWN: &[(&str, &[&str])] = &[
         "model/src",
         &["runtime::litmus::states", "runtime::litmus::thread"],
     ),
-    (
-        "model/src",
-        &[
-            "kernel",
-            "kernel::atomics",
-            "kernel::checker",
-            "kernel::cluster",
-            "kernel::mbarrier",
-            "kernel::shape",
-            "kernel::tile",
-            "kernel::tokens",
-            "kernel::warp",
-        ],
-    ),
-    // Added by the PTX front end (2026-11-27): a parent module whose children import it.
-    ("model/src", &["ptx::error", "ptx::parse"]),
-    ("model/src", &["ptx::parse::module", "ptx::parse::stmt"]),
 ];
 
 /// The crates' source roots, relative to the workspace root.

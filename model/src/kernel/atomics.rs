@@ -7,7 +7,10 @@
 //! atom*): "`inc: d = (old >= b) ? 0 : old + 1`", "`dec: d = ((old == 0) || (old > b)) ? b :
 //! old - 1`".
 
-use super::{Buffer, Elem, Global, MemoryOrder, MemoryScope, ThreadCtx};
+use super::buffer::{Buffer, Global};
+use super::elem::Elem;
+use super::order::{MemoryOrder, MemoryScope};
+use super::thread::ThreadCtx;
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
 

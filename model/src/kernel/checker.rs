@@ -1,6 +1,9 @@
 //! Exploring a kernel with an engine and reporting what was found.
 
-use super::{setup_of, Final, Kernel, ThreadCtx, TileCtx};
+use super::model::{Final, Kernel};
+use super::setup::setup_of;
+use super::thread::ThreadCtx;
+use super::tile::TileCtx;
 use crate::engine::{self, Engine, Flow};
 use crate::runtime::bank::{self, BankConflict};
 use crate::runtime::report::{FailureKind, Token};

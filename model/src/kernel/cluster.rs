@@ -21,7 +21,10 @@
 //!
 //! Semantics live in [`crate::runtime::cluster`] and [`crate::runtime::mbarrier`].
 
-use super::{Buffer, Elem, Grid, Shared, ThreadCtx};
+use super::buffer::{Buffer, Shared};
+use super::elem::Elem;
+use super::grid::Grid;
+use super::thread::ThreadCtx;
 use crate::runtime::cluster::ClusterArrival;
 use crate::runtime::mbarrier::MBarInfo;
 use std::marker::PhantomData;

@@ -19,7 +19,10 @@
 //!
 //! Semantics live in [`crate::runtime::cp_async`].
 
-use super::{Elem, Global, MBarrier, Shared, ThreadCtx};
+use super::buffer::{Global, Shared};
+use super::elem::Elem;
+use super::mbarrier::MBarrier;
+use super::thread::ThreadCtx;
 
 type Loc = crate::runtime::report::Site;
 
@@ -28,7 +31,7 @@ impl ThreadCtx<'_> {
     /// `cp-size`) from `src[src_start..]` to this block's `dst[dst_start..]`. The copy joins the
     /// thread's open group; nothing orders its writes before later accesses of `dst` until
     /// [`ThreadCtx::cp_async_wait_group`] waits for that group (after
-    /// [`ThreadCtx::cp_async_commit_group`]). The kernel needs [`super::Kernel::bulk_copies`].
+    /// [`ThreadCtx::cp_async_commit_group`]). The kernel needs [`Kernel::bulk_copies`](super::model::Kernel::bulk_copies).
     ///
     /// ```
     /// use scopecheck_model::kernel::*;

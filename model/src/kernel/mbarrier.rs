@@ -19,8 +19,12 @@
 //!
 //! Semantics live in [`crate::runtime::mbarrier`] and [`crate::runtime::async_copy`].
 
-use super::MemoryOrder;
-use super::{Buffer, Elem, Global, Kernel, MemoryScope, Shared, ThreadCtx};
+use super::buffer::{Buffer, Global, Shared};
+use super::elem::Elem;
+use super::model::Kernel;
+use super::order::MemoryOrder;
+use super::order::MemoryScope;
+use super::thread::ThreadCtx;
 use crate::runtime::async_copy::Completion;
 use crate::runtime::mbarrier::{Arrive, WaitOn, WaitSem};
 use crate::runtime::report::FailureKind;

@@ -4,7 +4,8 @@
 //! overlaps both halves, so a race between a narrow and a wide access of the same bytes is
 //! reported like any other (semantics and the PTX sentence in `runtime/mixed_size.rs`).
 
-use super::{Buffer, ThreadCtx};
+use super::buffer::Buffer;
+use super::thread::ThreadCtx;
 use crate::runtime::report::Site as Loc;
 
 impl ThreadCtx<'_> {

@@ -1,7 +1,7 @@
 //! Named barriers and voting barriers (semantics and the rules they check in
 //! [`crate::runtime::barriers`]).
 
-use super::ThreadCtx;
+use super::thread::ThreadCtx;
 
 type Loc = crate::runtime::report::Site;
 

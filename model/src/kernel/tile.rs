@@ -3,10 +3,13 @@
 //! step, so other blocks may interleave between elements — per-element synchronization, as the
 //! cuTile memory model says.
 
-use super::{Buffer, Elem, MemoryOrder, MemoryScope, ThreadCtx};
+use super::buffer::Buffer;
+use super::elem::Elem;
+use super::order::{MemoryOrder, MemoryScope};
+use super::thread::ThreadCtx;
 
-/// One tile block's view of a tile kernel ([`Grid::tiles`](super::Grid::tiles),
-/// [`Checker::check_tiles`](super::Checker::check_tiles)): its block id and tile-shaped memory
+/// One tile block's view of a tile kernel ([`Grid::tiles`](super::grid::Grid::tiles),
+/// `Checker::check_tiles`): its block id and tile-shaped memory
 /// operations, each element its own step.
 pub struct TileCtx<'a> {
     pub(crate) t: ThreadCtx<'a>,
@@ -44,7 +47,7 @@ impl TileCtx<'_> {
         }
     }
 
-    /// `ct.atomic_load` of one element: see [`ThreadCtx::atomic_load`](super::ThreadCtx::atomic_load).
+    /// `ct.atomic_load` of one element: see [`ThreadCtx::atomic_load`](ThreadCtx::atomic_load).
     #[track_caller]
     pub fn atomic_load<T: Elem, B: Buffer<T>>(
         &self,
@@ -56,7 +59,7 @@ impl TileCtx<'_> {
         self.t.atomic_load(buf, index, order, scope)
     }
 
-    /// `ct.atomic_store` of one element: see [`ThreadCtx::atomic_store`](super::ThreadCtx::atomic_store).
+    /// `ct.atomic_store` of one element: see [`ThreadCtx::atomic_store`](ThreadCtx::atomic_store).
     #[track_caller]
     pub fn atomic_store<T: Elem, B: Buffer<T>>(
         &self,
@@ -111,7 +114,7 @@ impl TileCtx<'_> {
             .atomic_cas(buf, index, expected, desired, order, scope)
     }
 
-    /// [`ThreadCtx::spin_loop`](super::ThreadCtx::spin_loop) for tile code.
+    /// [`ThreadCtx::spin_loop`](ThreadCtx::spin_loop) for tile code.
     #[track_caller]
     pub fn spin_loop(&self) {
         self.t.spin_loop()

@@ -23,7 +23,10 @@
 //! assert!(ordered.passed(), "{ordered}");
 //! ```
 
-use super::{Buffer, Elem, MemoryOrder, MemoryScope, TileCtx};
+use super::buffer::Buffer;
+use super::elem::Elem;
+use super::order::{MemoryOrder, MemoryScope};
+use super::tile::TileCtx;
 
 /// A Tile IR token: names one token-ordered operation (or a join of several).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

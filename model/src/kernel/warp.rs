@@ -6,7 +6,8 @@
 //! A mask names lanes of the caller's warp, bit `i` for lane `i`; [`FULL_MASK`] names all 32,
 //! and [`ThreadCtx::warp_mask`] all lanes of a model's (possibly scaled-down) warp.
 
-use super::{Elem, ThreadCtx};
+use super::elem::Elem;
+use super::thread::ThreadCtx;
 use crate::runtime::report::FailureKind;
 use crate::runtime::warp::WarpLanes;
 

@@ -6,7 +6,7 @@ use std::fmt;
 /// One error in a PTX file: where it is and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PtxError {
-    /// The file, as named by the caller of [`parse`](super::parse).
+    /// The file, as named by the caller of the parser (`ptx::parse`).
     pub path: String,
     /// Line and column (1-based, columns in characters) where the error is.
     pub pos: Pos,

@@ -4,7 +4,7 @@
 //! brackets around addresses, no state result of `mbarrier.arrive`, an `mbarrier.try_wait`
 //! that returns once (0 or 1) instead of blocking.
 
-use super::{split_words, Ins, Parser, Piece, Result};
+use super::parser::{split_words, Ins, Parser, Piece, Result};
 use crate::litmus::async_ops::{
     check_window, cta_placement, Arrival, BulkCompletion, MbarrierState, SharedOf, SharedWindow,
 };

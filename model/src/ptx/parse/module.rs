@@ -3,7 +3,8 @@
 //! `.func`"; "Performance-Tuning Directives": "`.maxnreg`, `.maxntid`, `.reqntid`,
 //! `.minnctapersm`, `.maxnctapersm`, `.noreturn`, `.pragma`"; "Cluster Dimension Directives":
 //! "`.reqnctapercluster`, `.explicitcluster`, `.maxclusterrank`"; "Debugging Directives":
-//! "`.file`, `.section`" (`.loc` is a statement, [`stmt`](super::stmt)).
+//! "`.file`, `.section`" (`.loc` is a statement, parsed with
+//! the other statements of a body).
 
 use super::{PResult, Parser};
 use crate::ptx::ast::{FuncKind, Function, Item, Linkage, Module, Section, StateSpace};
