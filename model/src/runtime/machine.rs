@@ -173,6 +173,9 @@ pub(super) struct Arrival {
     pub(super) view: Arc<View>,
     pub(super) wait: bool,
     pub(super) quorum: Option<usize>,
+    /// For the barrier of a litmus warp exchange, the only locations it orders (see
+    /// [`Machine::exchange_barrier`]); `None` for a barrier that orders memory.
+    pub(super) exchange: Option<Arc<[usize]>>,
 }
 
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
@@ -909,6 +912,20 @@ impl Machine {
         quorum: Option<usize>,
         wait: bool,
     ) -> Result<bool, Halt> {
+        self.barrier_arrive(t, site, key, quorum, wait, None)
+    }
+
+    /// [`Machine::barrier_op`], for a barrier that orders only `exchange`'s locations when it
+    /// gives them.
+    pub(super) fn barrier_arrive(
+        &mut self,
+        t: usize,
+        site: Site,
+        key: BarrierKey,
+        quorum: Option<usize>,
+        wait: bool,
+        exchange: Option<Arc<[usize]>>,
+    ) -> Result<bool, Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
         self.event(t, site, EventKind::Barrier { key, wait });
@@ -937,6 +954,7 @@ impl Machine {
             view,
             wait,
             quorum,
+            exchange,
         });
         if wait {
             Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
@@ -1024,6 +1042,9 @@ impl Machine {
 
     /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
+        if let Some(locations) = group[0].exchange.clone() {
+            return self.complete_exchange(group, &locations);
+        }
         self.tally_votes(&group);
         let mut joined = (*group[0].view).clone();
         for a in &group {

@@ -56,6 +56,7 @@ pub mod cluster;
 pub mod cp_async;
 pub mod ctx;
 pub mod driver;
+pub mod exchange;
 pub mod footprint;
 pub mod litmus;
 pub mod machine;
