@@ -14,7 +14,8 @@
 //! rises to the latest any arriving lane knows (its loads then read the values exchanged), and
 //! every access an arriving lane made to a slot precedes what the waiting lanes do next in
 //! causality order, as an observed write does ([`View::observe`]): the next round's stores and
-//! this round's loads of a slot do not race. Their clocks do not change, so the program's own
+//! this round's loads of a slot do not race. A slot's stores carry no release either (see
+//! `Machine::release_heads`). Their clocks do not change, so the program's own
 //! accesses before and after the exchange stay unordered across lanes (the cat models'
 //! `exchange-order` is the same order).
 
@@ -25,8 +26,8 @@ use std::sync::Arc;
 
 impl Machine {
     /// Lane `t` arrives at an exchange barrier `key` of `quorum` lanes (waiting if `wait`),
-    /// which orders only `locations` (the exchange's slots, by machine index). Returns whether
-    /// `t` must block.
+    /// which orders only the exchanges' slots ([`super::Setup::exchange_slots`]). Returns
+    /// whether `t` must block.
     pub fn exchange_barrier(
         &mut self,
         t: usize,
@@ -34,9 +35,9 @@ impl Machine {
         key: BarrierKey,
         quorum: usize,
         wait: bool,
-        locations: Arc<[usize]>,
     ) -> Result<bool, Halt> {
-        self.barrier_arrive(t, site, key, Some(quorum), wait, Some(locations))
+        let slots = Arc::clone(&self.setup.exchange_slots);
+        self.barrier_arrive(t, site, key, Some(quorum), wait, Some(slots))
     }
 
     /// Complete an exchange barrier's instance `group`: the waiting lanes learn `locations`

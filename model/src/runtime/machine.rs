@@ -45,6 +45,10 @@ pub struct Setup {
     /// Symmetry (see `Grid::symmetric_blocks`): per block, the block that must have started
     /// before it may start ([`Status::NotStarted`]); empty when no block waits.
     pub starts_after: Vec<Option<usize>>,
+    /// The slots of litmus warp exchanges (`litmus::warp`), which hold register data rather
+    /// than the program's memory: their barriers order them alone
+    /// ([`Machine::exchange_barrier`]) and their stores carry no release. Empty for kernels.
+    pub exchange_slots: Arc<[usize]>,
 }
 
 /// Who a GPU thread is: where it runs and how reports name it.
@@ -508,7 +512,10 @@ impl Machine {
     fn release_heads(&self, t: usize, loc: usize, order: Order, actor: &Actor) -> Vec<Head> {
         let th = &self.threads[t];
         let mut heads = Vec::new();
-        if !actor.strong() {
+        // An exchange's slot is no memory of the program: its relaxed RMWs end no release
+        // pattern (PTX grants memory ordering among a warp's lanes to `bar.warp.sync` alone;
+        // the cat models' `pattern-w` leaves `WX` out).
+        if !actor.strong() || self.setup.exchange_slots.contains(&loc) {
             return heads;
         }
         if releases(order) {

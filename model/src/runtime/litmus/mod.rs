@@ -181,9 +181,8 @@ pub(crate) struct LitmusModel {
     loc_of: Vec<usize>,
     /// Physical location names, in our order.
     names: Vec<String>,
-    /// The warp exchanges' slots (our indices): all their barriers order
-    /// ([`Machine::exchange_barrier`]).
-    exchange_locs: Arc<[usize]>,
+    /// The warp exchanges' slots (our indices): [`Setup::exchange_slots`].
+    exchange_slots: Arc<[usize]>,
     unroll: u32,
 }
 
@@ -269,12 +268,12 @@ impl LitmusModel {
             .map(|(t, names)| names.iter().map(|r| format!("P{t}:{r}")).collect())
             .collect();
         let reg_init = regs.iter().map(|r| r.values().copied().collect()).collect();
-        let mut exchange_locs: Vec<usize> = (0..p.locations.len())
+        let mut exchange_slots: Vec<usize> = (0..p.locations.len())
             .filter(|&l| is_slot(&p.locations[l]))
             .map(|l| loc_of[l])
             .collect();
-        exchange_locs.sort_unstable();
-        exchange_locs.dedup();
+        exchange_slots.sort_unstable();
+        exchange_slots.dedup();
         LitmusModel {
             threads,
             regs,
@@ -283,7 +282,7 @@ impl LitmusModel {
             reg_init,
             loc_of,
             names,
-            exchange_locs: exchange_locs.into(),
+            exchange_slots: exchange_slots.into(),
             unroll: opts.unroll,
         }
     }
@@ -382,6 +381,7 @@ impl LitmusModel {
             agents,
             resident_blocks: None,
             starts_after: Vec::new(),
+            exchange_slots: Arc::clone(&self.exchange_slots),
         }
     }
 

@@ -16,7 +16,6 @@ use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::mbarrier::{WaitOn, WaitResult, WaitSem};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
-use std::sync::Arc;
 
 /// The first id operand of every warp exchange's barriers.
 const EXCHANGE_ID: Operand = Operand::Imm(WARP_EXCHANGE);
@@ -340,9 +339,8 @@ impl ThreadRun {
                 let quorum = quorum.as_ref().map_or(1, |q| self.val(model, t, q).max(1));
                 let wait = *op == BarrierOp::Sync && !self.ends_thread(model, t);
                 let key = BarrierKey::Id(id);
-                let locations = Arc::clone(&model.exchange_locs);
                 m.set_future_barriers(t, model.future_barriers(t, self.pc));
-                return m.exchange_barrier(t, site, key, quorum as usize, wait, locations);
+                return m.exchange_barrier(t, site, key, quorum as usize, wait);
             }
             Instr::Barrier { op, id, quorum } => {
                 let id = barrier_id(id.iter().map(|o| self.val(model, t, o)));
