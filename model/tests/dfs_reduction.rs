@@ -10,7 +10,7 @@ use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{parse, Program};
-use scopecheck_model::runtime::litmus::{explore_with, unsupported, Options};
+use scopecheck_model::runtime::litmus::{explore_with, Options};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -98,11 +98,6 @@ fn corpus_litmus_programs_reach_the_same_outcomes() {
     for f in &files {
         let text = std::fs::read_to_string(f).expect("readable litmus file");
         let p = parse(&text, &f.display().to_string()).expect("the corpus parses");
-        // Instructions the litmus runtime does not run (mbarriers, bulk copies, cluster
-        // barriers) leave the program to the axiomatic engine.
-        if unsupported(&p).is_some() {
-            continue;
-        }
         let (r, u) = same_outcomes(&f.display().to_string(), &p);
         reduced += r;
         full += u;

@@ -7,7 +7,7 @@
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
 use scopecheck_model::litmus::{collect_files, parse_file, print, Program};
-use scopecheck_model::runtime::litmus::{explore_states, explore_with, unsupported, Options};
+use scopecheck_model::runtime::litmus::{explore_states, explore_with, Options};
 use std::path::{Path, PathBuf};
 
 /// Compares both explorations of `p`; returns whether the DFS finished.
@@ -56,11 +56,6 @@ fn compare_files(files: &[PathBuf]) -> (usize, usize) {
     let (mut finished, mut total) = (0, 0);
     for path in files {
         let Ok(p) = parse_file(path) else { continue };
-        // Programs with instructions the litmus runtime does not run (mbarriers, bulk copies,
-        // cluster barriers) are the axiomatic engine's alone.
-        if unsupported(&p).is_some() {
-            continue;
-        }
         total += 1;
         if compare(&path.display().to_string(), &p, 5_000) {
             finished += 1;

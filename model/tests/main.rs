@@ -74,6 +74,8 @@ mod litmus_parse;
 #[cfg(all(feature = "shuttle", feature = "arbitrary"))]
 #[allow(dead_code)]
 mod litmus_states;
+#[cfg(feature = "shuttle")]
+mod litmus_warp_order;
 mod liveness;
 mod opencl_dialect;
 #[cfg(feature = "shuttle")]

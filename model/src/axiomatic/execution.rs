@@ -60,6 +60,11 @@ pub struct Events {
     pub bulk: Set,
     /// `mbarrier.init` writes.
     pub mbar_init: Set,
+    /// `WX`: the events of warp exchanges (`shfl.sync`, `vote.sync`, `match.sync`,
+    /// `redux.sync`, `elect.sync`), as the parser lowers them (`litmus::warp`): their accesses
+    /// to slots no program names and their barriers. The models order them among themselves
+    /// only: PTX grants memory ordering among the lanes to `bar.warp.sync` alone.
+    pub exchange: Set,
     /// The reads and writes of `cp.async` copies (performed by the CTA's copy unit, in program
     /// order only up to the copy's own write and from the `wait_group` that waits for it on).
     pub cp_async: Set,
@@ -269,6 +274,7 @@ impl Events {
             f_alias: Set::EMPTY,
             barriers: Set::EMPTY,
             bulk: Set::EMPTY,
+            exchange: Set::EMPTY,
             po: Rel::empty(n),
             issue: Rel::empty(n),
             copy: Rel::empty(n),
@@ -405,6 +411,13 @@ impl Events {
         for (i, c) in copy_of.iter().enumerate() {
             if c.is_some() {
                 ev.bulk |= bit(i);
+            }
+        }
+        for i in 0..n {
+            if let (Some(t), Some(stmt)) = (ev.info[i].thread, ev.info[i].stmt) {
+                if p.threads[t].body[stmt].warp.is_some() {
+                    ev.exchange |= bit(i);
+                }
             }
         }
         let scoped: Vec<usize> = (0..n).filter(|&i| scope[i].is_some()).collect();

@@ -104,6 +104,9 @@ pub enum Base {
     TokenOrder,
     /// PTX: the events of bulk copies (`cp.async.bulk`).
     Bulk,
+    /// PTX litmus: the events of warp exchanges (`WX`: the slot accesses and barriers a
+    /// `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` or `elect.sync` lowers to).
+    Exchange,
     /// PTX: from a thread's events before a bulk copy's issue to the copy's events.
     Issue,
     /// PTX: within one bulk copy, from each event to the later ones.
@@ -221,6 +224,7 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("scta", Base::Scta, Ty::Rel),
     ("token-order", Base::TokenOrder, Ty::Rel),
     ("BULK", Base::Bulk, Ty::Set),
+    ("WX", Base::Exchange, Ty::Set),
     ("issue", Base::Issue, Ty::Rel),
     ("copy", Base::Copy, Ty::Rel),
     ("fence-space", Base::FenceSpace, Ty::Rel),

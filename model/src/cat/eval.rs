@@ -207,6 +207,7 @@ fn base(ev: &Events, b: Base) -> Val {
         Base::Scta => Val::Rel(ev.scta.clone()),
         Base::TokenOrder => Val::Rel(ev.token_order.clone()),
         Base::Bulk => Val::Set(ev.bulk),
+        Base::Exchange => Val::Set(ev.exchange),
         Base::Issue => Val::Rel(ev.issue.clone()),
         Base::Copy => Val::Rel(ev.copy.clone()),
         Base::FenceSpace => Val::Rel(ev.fence_space.clone()),

@@ -253,29 +253,7 @@ pub fn runtime_unmodelled(p: &Program) -> Option<&'static str> {
     if !generic_only(p) {
         return Some("the runtime does not model proxies or aliases; not compared");
     }
-    if unplaced_cluster_barrier(p) {
-        // PTX ISA (Cluster of Cooperative Thread Arrays): a CTA launched without clusters is a
-        // cluster of one; the litmus runtime runs cluster barriers only in threads placed in a
-        // cluster (`P0@cta C,cluster K,gpu G`) and refuses the rest.
-        return Some(
-            "the runtime runs cluster barriers only in threads placed in a cluster; not compared",
-        );
-    }
     None
-}
-
-/// Whether a thread without a cluster placement executes a cluster barrier.
-fn unplaced_cluster_barrier(p: &Program) -> bool {
-    use crate::litmus::AsyncOp;
-    p.threads.iter().any(|t| {
-        t.placement.cluster.is_none()
-            && t.body.iter().any(|s| {
-                matches!(
-                    s.instr,
-                    Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
-                )
-            })
-    })
 }
 
 /// Whether every location is plain and every access generic (or `ld.global.nc`), but for bulk

@@ -67,6 +67,7 @@ pub(crate) fn setup_of(kernel: &Kernel, tiles: bool) -> crate::runtime::Setup {
         agents,
         resident_blocks: g.resident_blocks.map(|n| n as usize),
         starts_after: starts_after(&g),
+        exchange_slots: Vec::new().into(),
     }
 }
 

@@ -11,22 +11,28 @@
 //! membermask"). Each waits for the lanes of its member mask (*shfl.sync*: it "will cause
 //! executing thread to wait until all non-exited threads corresponding to membermask have
 //! executed shfl.sync with the same qualifiers and same membermask value before resuming
-//! execution"); issue 19 gives both the synchronization of `bar.warp.sync` over the mask.
+//! execution"). They order no memory: PTX grants memory ordering among a warp's lanes to
+//! `bar.warp.sync` alone (*bar.warp.sync*: "bar.warp.sync also guarantee memory ordering among
+//! threads participating in barrier"; none of the exchanges has such a sentence: they move
+//! register data). Issue 19 gave the exchanges `bar.warp.sync`'s ordering; issue 29 takes it back.
 //!
 //! The engines see an exchange through instructions they already have: the parser lowers it
 //! ([`lower`]) into a weak store of the contributed value to the lane's *slot* (a location the
-//! program cannot name), a barrier of the mask's lanes (the one `bar.warp.sync` meets as, with
-//! its own first id [`WARP_EXCHANGE`] so that it meets only exchanges, and the instruction's
-//! qualifiers as its last, so that it meets only the same instruction: PTX waits for the lanes
-//! that "have executed shfl.sync with the same qualifiers and same membermask value", and a lane
-//! that executes another leaves the others waiting, as at a `bar.warp.sync` it never reaches), weak loads of the slots
-//! it reads, the register arithmetic and forward branches that combine them, and a second
-//! barrier so that no lane overwrites its slot before every lane read it. Each slot is written
-//! by its own lane only and every read of it is ordered after this round's store and before the
-//! next round's by the two barriers, so the loads return exactly the values exchanged, without
-//! a data race; no user access lies between the barriers, so for the program's own accesses the
-//! pair orders what one `bar.warp.sync` orders. The lowered statements carry [`WarpPart`]s, by
-//! which the printer writes the instruction back as written.
+//! program cannot name), a barrier of the mask's lanes (with its own first id [`WARP_EXCHANGE`]
+//! so that it meets only exchanges, and the instruction's qualifiers as its last, so that it
+//! meets only the same instruction: PTX waits for the lanes that "have executed shfl.sync with
+//! the same qualifiers and same membermask value", and a lane that executes another leaves the
+//! others waiting, as at a `bar.warp.sync` it never reaches), weak loads of the slots it reads,
+//! the register arithmetic and forward branches that combine them, and a second barrier so that
+//! no lane overwrites its slot before every lane read it. Every lowered statement carries a
+//! [`WarpPart`], and the events they give are the exchange's (`WX` in the cat models): the
+//! barriers of an exchange order the exchange's own slot accesses, the data flowing through it,
+//! and nothing else (the models' `exchange-order`; the runtime's `Machine::exchange_barrier`).
+//! Each slot is written by its own lane only and every read of it is ordered after this round's
+//! store and before the next round's by the two barriers, so the loads return exactly the values
+//! exchanged, without a data race; the program's own accesses on either side of the exchange
+//! stay unordered across lanes, as PTX has them. The printer writes the instruction back as
+//! written from the [`WarpPart::Start`] statement.
 //!
 //! Lanes: a CTA's litmus threads are its first warp's lanes in program order
 //! ([`Program::lane`](super::Program::lane)).

@@ -72,7 +72,10 @@ impl Machine {
     fn release_heads(&self, t: usize, loc: usize, order: Order, actor: &Actor) -> Vec<Head> {
         let th = &self.threads[t];
         let mut heads = Vec::new();
-        if !actor.strong() {
+        // An exchange's slot is no memory of the program: its relaxed RMWs end no release
+        // pattern (PTX grants memory ordering among a warp's lanes to `bar.warp.sync` alone;
+        // the cat models' `pattern-w` leaves `WX` out).
+        if !actor.strong() || self.setup.exchange_slots.contains(&loc) {
             return heads;
         }
         if releases(order) {

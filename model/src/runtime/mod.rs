@@ -88,6 +88,7 @@ pub mod cp_async;
 pub mod ctx;
 pub mod describe;
 pub mod driver;
+pub mod exchange;
 pub mod footprint;
 pub mod hang;
 pub mod litmus;

@@ -6,6 +6,7 @@ use super::mbarrier::state::MBarInfo;
 use super::memory::LocInfo;
 use super::report::{fnv1a, FNV_SEED};
 use crate::scope::Placement;
+use std::sync::Arc;
 
 /// Static facts about a kernel launch, shared by every execution.
 #[derive(Clone, Debug)]
@@ -32,6 +33,10 @@ pub struct Setup {
     /// Symmetry (see `Grid::symmetric_blocks`): per block, the block that must have started
     /// before it may start (its threads are `NotStarted` until then); empty when no block waits.
     pub starts_after: Vec<Option<usize>>,
+    /// The slots of litmus warp exchanges (`litmus::warp`), which hold register data rather
+    /// than the program's memory: their barriers order them alone (`Machine::exchange_barrier`)
+    /// and their stores carry no release. Empty for kernels.
+    pub exchange_slots: Arc<[usize]>,
 }
 
 /// Who a GPU thread is: where it runs and how reports name it.

@@ -57,6 +57,20 @@ impl Machine {
         quorum: Option<usize>,
         wait: bool,
     ) -> Result<bool, Halt> {
+        self.barrier_arrive(t, site, key, quorum, wait, None)
+    }
+
+    /// [`Machine::barrier_op`], for a barrier that orders only `exchange`'s locations when it
+    /// gives them (a litmus warp exchange's barrier: `runtime::exchange`).
+    pub(crate) fn barrier_arrive(
+        &mut self,
+        t: usize,
+        site: Site,
+        key: BarrierKey,
+        quorum: Option<usize>,
+        wait: bool,
+        exchange: Option<Arc<[usize]>>,
+    ) -> Result<bool, Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
         self.event(t, site, EventKind::Barrier { key, wait });
@@ -85,6 +99,7 @@ impl Machine {
             view,
             wait,
             quorum,
+            exchange,
         });
         if wait {
             Arc::make_mut(&mut self.threads[t]).status = Status::AtBarrier;
@@ -172,6 +187,9 @@ impl Machine {
 
     /// One barrier instance completes: every arrival's knowledge becomes every waiter's.
     fn complete_barrier(&mut self, group: Vec<Arrival>) {
+        if let Some(locations) = group[0].exchange.clone() {
+            return self.complete_exchange(group, &locations);
+        }
         self.tally_votes(&group);
         let mut joined = (*group[0].view).clone();
         for a in &group {

@@ -22,4 +22,7 @@ pub(crate) struct Arrival {
     pub(crate) view: Arc<View>,
     pub(crate) wait: bool,
     pub(crate) quorum: Option<usize>,
+    /// For the barrier of a litmus warp exchange, the only locations it orders (see
+    /// `Machine::exchange_barrier`); `None` for a barrier that orders memory.
+    pub(crate) exchange: Option<Arc<[usize]>>,
 }

@@ -60,17 +60,21 @@ pub fn cluster_barriers(
         .collect()
 }
 
-/// The index of the hardware barrier of the cluster thread `t` runs in, if it runs in a
-/// cluster that has one: the launch-initialised barrier whose CTA lies in `t`'s cluster of
-/// `t`'s GPU (cluster ids are per GPU).
+/// The index of the hardware barrier of the cluster thread `t` runs in, if its cluster has
+/// one: the launch-initialised barrier whose CTA lies in `t`'s cluster of `t`'s GPU (cluster
+/// ids are per GPU). A CTA placed in no cluster is a cluster of one (PTX ISA, *Cluster of
+/// Cooperative Thread Arrays*: a launch without cluster dimensions "will be treated as implicit
+/// cluster launch with default dimension 1x1x1"): its barrier is one in that CTA, where a
+/// launch gives it one (the litmus runtime does, for every CTA whose threads use it).
 pub fn cluster_barrier(setup: &Setup, t: usize) -> Option<usize> {
     let here = setup.threads[t].placement;
-    here.cluster?;
     setup.mbarriers.iter().position(|b| {
         b.launch_count.is_some()
             && setup.blocks[b.block as usize].first().is_some_and(|&u| {
                 let home = setup.threads[u].placement;
-                home.gpu == here.gpu && home.cluster == here.cluster
+                home.gpu == here.gpu
+                    && home.cluster == here.cluster
+                    && (here.cluster.is_some() || home.cta == here.cta)
             })
     })
 }

@@ -25,7 +25,7 @@
 //! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
 //! not reached. Cluster barriers run on
 //! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), one per cluster of a
-//! GPU, expecting one arrival per phase from every litmus thread of the cluster that has not
+//! GPU (a CTA placed in no cluster is a cluster of one, [`cluster_key`]), expecting one arrival per phase from every litmus thread of the cluster that has not
 //! exited (PTX ISA: the wait waits "for all non-exited threads of the cluster to perform
 //! barrier.cluster.arrive"): a thread that skips its arrive and exits lets the others go.
 
@@ -38,6 +38,7 @@ use crate::axiomatic::events::registers;
 use crate::axiomatic::execution::in_fence_space;
 use crate::axiomatic::FinalState;
 use crate::engine::{Engine, Flow};
+use crate::litmus::warp::is_slot;
 use crate::litmus::{AsyncOp, Fence, Instr, LocationKind, Operand, Program, Reg, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -99,33 +100,18 @@ pub fn explore(p: &Program, engine: &dyn Engine) -> BTreeSet<FinalState> {
     explore_with(p, engine, &Options::default()).states
 }
 
-/// Why the runtime cannot run a program: a cluster barrier in a thread placed in no cluster
-/// (the runtime's cluster barrier is the cluster's hardware barrier).
-pub fn unsupported(p: &Program) -> Option<String> {
-    p.threads.iter().enumerate().find_map(|(t, th)| {
-        th.body.iter().find_map(|s| match &s.instr {
-            Instr::Async(AsyncOp::ClusterArrive { .. } | AsyncOp::ClusterWait)
-                if th.placement.cluster.is_none() =>
-            {
-                Some(format!(
-                    "P{t} at {}: the litmus runtime runs cluster barriers only in threads placed \
-                     in a cluster (`P{t}@cta C,cluster K,gpu G`)",
-                    s.span
-                ))
-            }
-            _ => None,
-        })
-    })
+/// The cluster a litmus thread runs in: its GPU and cluster id, or, in a CTA placed in no
+/// cluster, that CTA alone. PTX ISA, *Cluster of Cooperative Thread Arrays*: "If the user
+/// specifies the cluster dimensions at launch time then it will be treated as explicit cluster
+/// launch, otherwise it will be treated as implicit cluster launch with default dimension
+/// 1x1x1" — a CTA launched without a cluster is a cluster of one (the axiomatic engine groups
+/// cluster barriers the same way: `axiomatic::execution`'s cluster barrier instances).
+pub(crate) fn cluster_key(pl: &crate::scope::Placement) -> (u32, Option<u32>, u32) {
+    (pl.gpu, pl.cluster, pl.cluster.map_or(pl.cta, |_| 0))
 }
 
 /// [`explore`] with bounds, returning counts as well.
 pub fn explore_with(p: &Program, engine: &dyn Engine, opts: &Options) -> Outcomes {
-    if let Some(error) = unsupported(p) {
-        return Outcomes {
-            error: Some(error),
-            ..Outcomes::default()
-        };
-    }
     let model = Arc::new(LitmusModel::new(p, opts));
     let setup = Arc::new(model.setup(p, opts));
     let body_model = Arc::clone(&model);
@@ -195,6 +181,8 @@ pub(crate) struct LitmusModel {
     loc_of: Vec<usize>,
     /// Physical location names, in our order.
     names: Vec<String>,
+    /// The warp exchanges' slots (our indices): [`Setup::exchange_slots`].
+    exchange_slots: Arc<[usize]>,
     unroll: u32,
 }
 
@@ -280,6 +268,12 @@ impl LitmusModel {
             .map(|(t, names)| names.iter().map(|r| format!("P{t}:{r}")).collect())
             .collect();
         let reg_init = regs.iter().map(|r| r.values().copied().collect()).collect();
+        let mut exchange_slots: Vec<usize> = (0..p.locations.len())
+            .filter(|&l| is_slot(&p.locations[l]))
+            .map(|l| loc_of[l])
+            .collect();
+        exchange_slots.sort_unstable();
+        exchange_slots.dedup();
         LitmusModel {
             threads,
             regs,
@@ -288,6 +282,7 @@ impl LitmusModel {
             reg_init,
             loc_of,
             names,
+            exchange_slots: exchange_slots.into(),
             unroll: opts.unroll,
         }
     }
@@ -386,6 +381,7 @@ impl LitmusModel {
             agents,
             resident_blocks: None,
             starts_after: Vec::new(),
+            exchange_slots: Arc::clone(&self.exchange_slots),
         }
     }
 
@@ -467,11 +463,11 @@ impl LitmusModel {
     }
 }
 
-/// One hardware barrier per cluster (of one GPU) whose threads use `barrier.cluster`, in the CTA
-/// of its first thread, expecting every litmus thread of the cluster: PTX ISA,
-/// *barrier.cluster*: the wait waits "for all non-exited threads of the cluster to perform
-/// barrier.cluster.arrive", and a thread that exits stops counting
-/// ([`crate::runtime::cluster`]).
+/// One hardware barrier per cluster (of one GPU; a CTA placed in no cluster is a cluster of
+/// one, [`cluster_key`]) whose threads use `barrier.cluster`, in the CTA of its first thread,
+/// expecting every litmus thread of the cluster: PTX ISA, *barrier.cluster*: the wait waits
+/// "for all non-exited threads of the cluster to perform barrier.cluster.arrive", and a thread
+/// that exits stops counting ([`crate::runtime::cluster`]).
 fn cluster_barriers(p: &Program, threads: &[ThreadInfo]) -> Vec<super::mbarrier::MBarInfo> {
     let uses = |t: usize| {
         p.threads[t].body.iter().any(|s| {
@@ -481,27 +477,28 @@ fn cluster_barriers(p: &Program, threads: &[ThreadInfo]) -> Vec<super::mbarrier:
             )
         })
     };
-    let cluster = |t: usize| {
-        let pl = p.threads[t].placement;
-        pl.cluster.map(|c| (pl.gpu, c))
-    };
-    let mut clusters: Vec<(u32, u32)> = (0..p.threads.len())
+    let cluster = |t: usize| cluster_key(&p.threads[t].placement);
+    let mut clusters: Vec<(u32, Option<u32>, u32)> = (0..p.threads.len())
         .filter(|&t| uses(t))
-        .filter_map(cluster)
+        .map(cluster)
         .collect();
     clusters.sort_unstable();
     clusters.dedup();
     let gpus = p.threads.iter().any(|th| th.placement.gpu != 0);
     clusters
         .into_iter()
-        .map(|(gpu, c)| {
+        .map(|key| {
             let members: Vec<usize> = (0..p.threads.len())
-                .filter(|&t| cluster(t) == Some((gpu, c)))
+                .filter(|&t| cluster(t) == key)
                 .collect();
+            let name = match key {
+                (_, Some(c), _) => format!("cluster{c}"),
+                (_, None, cta) => format!("cluster of cta{cta}"),
+            };
             super::mbarrier::MBarInfo {
                 name: match gpus {
-                    true => format!("cluster{c}@gpu{gpu}"),
-                    false => format!("cluster{c}"),
+                    true => format!("{name}@gpu{}", key.0),
+                    false => name,
                 },
                 block: threads[members[0]].block,
                 launch_count: Some(members.len() as u32),

@@ -87,12 +87,6 @@ impl Seen {
 /// every distinct configuration visited; past `opts.max_configurations` the search stops and
 /// says so (`complete: false`).
 pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
-    if let Some(error) = super::unsupported(p) {
-        return Outcomes {
-            error: Some(error),
-            ..Outcomes::default()
-        };
-    }
     let model = LitmusModel::new(p, opts);
     let setup = Arc::new(model.setup(p, opts));
     let footprints = Footprints::new(&model, p);

@@ -8,6 +8,7 @@
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
 use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
+use crate::litmus::warp::WARP_EXCHANGE;
 use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::async_copy::Completion;
 use crate::runtime::cluster::cluster_barrier;
@@ -15,6 +16,9 @@ use crate::runtime::machine::{BarrierKey, Halt, Machine};
 use crate::runtime::mbarrier::{WaitOn, WaitResult, WaitSem};
 use crate::runtime::report::RmwKind;
 use crate::scope::{Order, Scope};
+
+/// The first id operand of every warp exchange's barriers.
+const EXCHANGE_ID: Operand = Operand::Imm(WARP_EXCHANGE);
 
 /// Where a thread stands.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -301,16 +305,18 @@ impl ThreadRun {
             Instr::Async(AsyncOp::ClusterArrive { order }) => {
                 // The kernel runtime's cluster barrier (`runtime::cluster`): an arrive on the
                 // cluster's hardware barrier, releasing at `.cluster` scope unless `.relaxed`.
-                let bar = cluster_barrier(&m.setup, t)
-                    .expect("`unsupported` keeps cluster barriers in clusters");
+                let bar = cluster_barrier(&m.setup, t).expect(
+                    "every cluster whose threads use its barrier has one (`cluster_barriers`)",
+                );
                 self.cluster_arrival = Some(m.cluster_arrive(t, bar, order.is_release(), site)?);
             }
             Instr::Async(AsyncOp::ClusterWait) => {
                 // Waits for the phase of the thread's latest arrive and acquires what it
                 // released; a wait before any arrive waits for nothing (as in the axiomatic
                 // engine's `cluster_barrier_syncs`). A blocked wait runs again when woken.
-                let bar = cluster_barrier(&m.setup, t)
-                    .expect("`unsupported` keeps cluster barriers in clusters");
+                let bar = cluster_barrier(&m.setup, t).expect(
+                    "every cluster whose threads use its barrier has one (`cluster_barriers`)",
+                );
                 if let Some(phase) = self.cluster_arrival {
                     let on = WaitOn::Token(phase);
                     let sem = WaitSem::ACQUIRE_CLUSTER;
@@ -327,6 +333,15 @@ impl ThreadRun {
             }
             Instr::Fence(Fence::Sc(scope)) => m.fence(t, Order::Sc, *scope, site)?,
             Instr::Fence(Fence::AcqRel(scope)) => m.fence(t, Order::AcqRel, *scope, site)?,
+            Instr::Barrier { op, id, quorum } if id.first() == Some(&EXCHANGE_ID) => {
+                // A warp exchange's barrier: it orders the exchange's slots alone.
+                let id = barrier_id(id.iter().map(|o| self.val(model, t, o)));
+                let quorum = quorum.as_ref().map_or(1, |q| self.val(model, t, q).max(1));
+                let wait = *op == BarrierOp::Sync && !self.ends_thread(model, t);
+                let key = BarrierKey::Id(id);
+                m.set_future_barriers(t, model.future_barriers(t, self.pc));
+                return m.exchange_barrier(t, site, key, quorum as usize, wait);
+            }
             Instr::Barrier { op, id, quorum } => {
                 let id = barrier_id(id.iter().map(|o| self.val(model, t, o)));
                 let quorum = quorum
@@ -371,11 +386,7 @@ impl ThreadRun {
         sync: bool,
     ) -> Result<bool, Halt> {
         let body = &model.threads[t];
-        // A barrier that ends its thread need not wait: nothing after it could observe what
-        // waiting brings, and the axiomatic model lets it never complete.
-        let last = body[self.pc..]
-            .iter()
-            .all(|s| matches!(s.instr, Instr::Label(_)));
+        let last = self.ends_thread(model, t);
         m.set_future_barriers(t, model.future_barriers(t, self.pc));
         m.barrier_op(
             t,
@@ -384,6 +395,15 @@ impl ThreadRun {
             quorum,
             sync && !last,
         )
+    }
+
+    /// Whether the barrier just executed ends its thread: then it need not wait, since nothing
+    /// after it could observe what waiting brings, and the axiomatic model lets it never
+    /// complete.
+    fn ends_thread(&self, model: &LitmusModel, t: usize) -> bool {
+        model.threads[t][self.pc..]
+            .iter()
+            .all(|s| matches!(s.instr, Instr::Label(_)))
     }
 
     /// The thread's registers and their final values, named as final states name them.
