@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 cd "$repo/fuzz"
 
 targets="parse engines gpu"
-cargo fuzz build -O --debug-assertions --sanitizer "${SANITIZER:-address}"
+cargo fuzz build -O --debug-assertions --features gpu --sanitizer "${SANITIZER:-address}"
 
 triple="$(rustc -vV | sed -n 's/^host: //p')"
 for target in $targets; do

@@ -3,7 +3,7 @@
 //!
 //! Without a GPU the target says so once and exits 0 before fuzzing starts. The GPU is the one
 //! `SCOPECHECK_GPU_DEVICE` names (default 0), so a campaign runs one process per GPU:
-//! `SCOPECHECK_GPU_DEVICE=1 cargo fuzz run gpu`.
+//! `SCOPECHECK_GPU_DEVICE=1 cargo fuzz run --features gpu gpu`.
 
 #![no_main]
 

@@ -159,6 +159,12 @@ fn search(ops: &[Vec<Op>], reduction: bool, budget: u64) -> Found {
     }
 }
 
+/// The unreduced search's budget. A program whose unreduced search does not finish within it is
+/// not compared, so the budget is spent in full on each of those: of the 120 generated programs,
+/// 78 finish within 4,245 executions, one takes 19,305 and the other 41 take more than 20,000
+/// (measured 2026-11-28). 5,000 compares the 78 at a quarter of the cost of 20,000.
+const UNREDUCED_BUDGET: u64 = 5_000;
+
 #[test]
 fn pipelined_groups_reach_the_same_outcomes() {
     let (mut compared, mut reduced, mut full) = (0, 0u64, 0u64);
@@ -166,11 +172,11 @@ fn pipelined_groups_reach_the_same_outcomes() {
     let (mut waits_for_older, mut passed) = (0, 0);
     for seed in 0..120u64 {
         let ops = generate(seed);
-        let unreduced = search(&ops, false, 20_000);
+        let unreduced = search(&ops, false, UNREDUCED_BUDGET);
         if !unreduced.complete {
             continue;
         }
-        let por = search(&ops, true, 20_000);
+        let por = search(&ops, true, UNREDUCED_BUDGET);
         assert!(por.complete, "seed {seed}: {ops:?}");
         assert_eq!(
             por.states, unreduced.states,

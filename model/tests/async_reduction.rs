@@ -241,17 +241,23 @@ fn search(p: &Program, blocks: u32, reduction: bool, budget: u64) -> Found {
     }
 }
 
+/// The unreduced search's budget. A program whose unreduced search does not finish within it is
+/// not compared, so the budget is spent in full on each of those: the largest generated program
+/// that finished within 60,000 took 605 executions, and at 5,000 102 of the 120 programs are
+/// compared (measured 2026-11-28), at a twelfth of the cost of 60,000 on each of the others.
+const UNREDUCED_BUDGET: u64 = 5_000;
+
 #[test]
 fn generated_async_kernels_reach_the_same_outcomes() {
     let (mut compared, mut reduced, mut full) = (0, 0, 0);
     let mut kinds: BTreeSet<String> = BTreeSet::new();
     for seed in 0..120u64 {
         let p = generate(seed);
-        let unreduced = search(&p, 1, false, 60_000);
+        let unreduced = search(&p, 1, false, UNREDUCED_BUDGET);
         if !unreduced.complete {
             continue;
         }
-        let por = search(&p, 1, true, 60_000);
+        let por = search(&p, 1, true, UNREDUCED_BUDGET);
         assert!(por.complete, "seed {seed}: {p:?}");
         assert_eq!(
             por.states, unreduced.states,
@@ -299,7 +305,9 @@ fn independent_blocks_commute_past_their_copies() {
         let two = search(&p, 2, true, 200_000);
         assert!(two.complete, "seed {seed}: {p:?}");
         assert!(two.failures.is_empty(), "seed {seed}: {:?}", two.failures);
-        let unreduced = search(&p, 2, false, 50_000);
+        // Unreduced, two blocks finish within 8,316 executions or not within 50,000 (measured
+        // 2026-11-28): 10,000 compares the same programs at a fifth of the cost of the others.
+        let unreduced = search(&p, 2, false, 10_000);
         if unreduced.complete {
             assert_eq!(two.states, unreduced.states, "seed {seed}: {p:?}");
         }

@@ -21,9 +21,18 @@ fn dfs(reduction: bool) -> Dfs {
     }
 }
 
-/// For the generated programs, a budget every one of them fits in unreduced (the largest, seed
-/// 2, takes 611,785 executions), so that their completeness is compared too.
-const GENERATED_BUDGET: u64 = 1_000_000;
+/// The budget of each search on a corpus litmus program. Every program the runtime runs finishes
+/// unreduced within 43,120 executions but one, `async/TMA-store-wait-group-1`, which does not
+/// finish within 200,000 (measured 2026-11-28); that one is compared as a bounded search (the
+/// reduced search must reach every state and race the unreduced one reached), which any budget
+/// does as well as 200,000 at a quarter of the cost.
+const CORPUS_BUDGET: u64 = 50_000;
+
+/// For the generated programs: every one of them but seed 173 finishes unreduced within 32,075
+/// executions, so that their completeness is compared too; seed 173 (156,600 unreduced, 65,292
+/// reduced: a third of the test's time at a budget that finishes it) is compared as a bounded
+/// search (measured 2026-11-28).
+const GENERATED_BUDGET: u64 = 40_000;
 
 /// Compare both searches on one program; returns (reduced, unreduced) execution counts. Where
 /// the unreduced search runs out of its budget, the reduced one must still reach every final
@@ -98,7 +107,7 @@ fn corpus_litmus_programs_reach_the_same_outcomes() {
     for f in &files {
         let text = std::fs::read_to_string(f).expect("readable litmus file");
         let p = parse(&text, &f.display().to_string()).expect("the corpus parses");
-        let (r, u) = same_outcomes(&f.display().to_string(), &p);
+        let (r, u) = same_outcomes_within(&f.display().to_string(), &p, CORPUS_BUDGET);
         reduced += r;
         full += u;
     }
@@ -137,8 +146,11 @@ fn corpus_kernel_models_get_the_same_verdicts() {
             corpus::Explore::Exhaustive | corpus::Explore::Dfs
         )
     }) {
+        // Every model the unreduced search finishes takes at most 7,560 executions; the six it
+        // does not finish within 20,000 pass, and a passing model the unreduced search leaves
+        // unfinished is not compared (measured 2026-11-28): its budget would be spent in vain.
         let unreduced = Dfs {
-            max_executions: 20_000,
+            max_executions: 8_000,
             reduction: false,
         };
         let full = case.run(&Checker::new(unreduced));
@@ -465,8 +477,10 @@ fn stencils_with_syncthreads_get_the_same_verdicts() {
             });
             let run = |reduction: bool| {
                 let body = Arc::clone(&body);
+                // The unreduced DFS finishes the correct stencil at 2 threads in 2,520
+                // executions and not at 3; the reduced one needs one.
                 Checker::new(Dfs {
-                    max_executions: 20_000,
+                    max_executions: 5_000,
                     reduction,
                 })
                 .check(&k, move |t| body(t))
