@@ -3,71 +3,29 @@
 //! Parser and printer, axiomatic engine, operational runtime, GPU code generator and fuzzer all
 //! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
 //! equality, so `parse(print(p)) == p` compares meaning, not layout.
+//!
+//! The IR imports only its leaves ([`span`], [`operand`], [`rmw`], and the plain data of the
+//! dialects' instructions, [`async_op`] and [`warp_op`]) and the dialects' annotations of
+//! statements and tests (`opencl`, `vulkan`, plain data importing only the leaves): the modules
+//! that parse, print and lower a dialect (`async_ops`, `warp`, `parse`, `print`, the OpenCL
+//! front end) import the IR, never the other way round.
 
-pub use super::async_ops::{AsyncOp, SharedOf};
+pub mod async_op;
+pub mod operand;
+pub mod rmw;
+pub mod span;
+pub mod warp_op;
+
+pub use async_op::{AsyncOp, SharedOf};
+pub use operand::{LocId, Operand, Reg, ThreadId, Value};
+pub use rmw::RmwOp;
+pub use span::Span;
+use warp_op::WarpPart;
+
 use super::opencl::{OpenClOp, OpenClTest};
 use super::vulkan::{VulkanOp, VulkanTest};
 use crate::scope::{Order, Placement, Scope};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// A 1-based line and column in a litmus source file.
-#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Span {
-    /// Line, from 1.
-    pub line: u32,
-    /// Column, from 1.
-    pub col: u32,
-}
-
-/// Spans are metadata: any two compare equal.
-impl PartialEq for Span {
-    fn eq(&self, _: &Span) -> bool {
-        true
-    }
-}
-impl Eq for Span {}
-
-impl fmt::Display for Span {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
-
-/// Index into [`Program::threads`]: `P0` is 0.
-pub type ThreadId = usize;
-/// Index into [`Program::locations`].
-pub type LocId = usize;
-/// The value of a register or memory location.
-pub type Value = i64;
-
-/// A register name such as `r0`, local to its thread.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Reg(pub String);
-
-impl fmt::Display for Reg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// A source operand: a register of the executing thread or an immediate.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Operand {
-    /// The register's current value.
-    Reg(Reg),
-    /// A constant.
-    Imm(Value),
-}
-
-impl fmt::Display for Operand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Operand::Reg(r) => write!(f, "{r}"),
-            Operand::Imm(v) => write!(f, "{v}"),
-        }
-    }
-}
 
 /// The path through which an access reaches memory (PTX v7.5 proxies).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -142,124 +100,6 @@ pub enum LocationKind {
         /// The location named in the declaration (itself possibly an alias).
         of: LocId,
     },
-}
-
-/// Read-modify-write operations of `atom` and `red`.
-///
-/// Litmus values are signed 64-bit integers and the type suffix of an instruction (`.u32`,
-/// `.s32`, `.b64`, ...) is ignored, so every operation below is defined on `i64`: `min`/`max`
-/// compare as signed integers (PTX's `.s64`), `inc`/`dec` compare as unsigned ones (PTX defines
-/// them only for `.u32`), and for values that fit in 32 bits both agree with the 32-bit forms a
-/// GPU runs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RmwOp {
-    /// `atom.add`/`red.add`: `old + b`.
-    Add,
-    /// `old - b` (CUDA's `atomicSub`; PTX spells it as `atom.add` of `-b`).
-    Sub,
-    /// `atom.exch`: `b`.
-    Exch,
-    /// Compare-and-swap: `atom.cas r, x, expected, new`.
-    Cas,
-    /// `atom.inc`: PTX ISA, *atom*: "inc: `((a >= b) ? 0 : a+1)`" (unsigned; a wrapping counter
-    /// with bound `b`).
-    Inc,
-    /// `atom.dec`: PTX ISA, *atom*: "dec: `(((a == 0) || (a > b)) ? b : a-1)`" (unsigned).
-    Dec,
-    /// `atom.min`: the smaller of `old` and `b`.
-    Min,
-    /// `atom.max`: the larger of `old` and `b`.
-    Max,
-    /// `atom.and` (`.b32`/`.b64`): bitwise and.
-    And,
-    /// `atom.or`: bitwise or.
-    Or,
-    /// `atom.xor`: bitwise exclusive or.
-    Xor,
-}
-
-impl RmwOp {
-    /// Every operation, in the order the dialect lists them.
-    pub const ALL: [RmwOp; 11] = [
-        RmwOp::Add,
-        RmwOp::Sub,
-        RmwOp::Exch,
-        RmwOp::Cas,
-        RmwOp::Inc,
-        RmwOp::Dec,
-        RmwOp::Min,
-        RmwOp::Max,
-        RmwOp::And,
-        RmwOp::Or,
-        RmwOp::Xor,
-    ];
-
-    /// The PTX qualifier naming the operation (`add`, `inc`, ...).
-    ///
-    /// ```
-    /// use scopecheck_model::litmus::RmwOp;
-    /// assert_eq!(RmwOp::Inc.name(), "inc");
-    /// assert_eq!(RmwOp::from_name("xor"), Some(RmwOp::Xor));
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            RmwOp::Add => "add",
-            RmwOp::Sub => "sub",
-            RmwOp::Exch => "exch",
-            RmwOp::Cas => "cas",
-            RmwOp::Inc => "inc",
-            RmwOp::Dec => "dec",
-            RmwOp::Min => "min",
-            RmwOp::Max => "max",
-            RmwOp::And => "and",
-            RmwOp::Or => "or",
-            RmwOp::Xor => "xor",
-        }
-    }
-
-    /// The operation a PTX qualifier names.
-    pub fn from_name(name: &str) -> Option<RmwOp> {
-        RmwOp::ALL.into_iter().find(|op| op.name() == name)
-    }
-
-    /// Whether `red` has the operation: PTX's `red` has every `atom` operation but `exch` and
-    /// `cas` (PTX ISA, *red*: ".op = { .and, .or, .xor, .add, .inc, .dec, .min, .max }"; `sub`
-    /// is this dialect's spelling of an add of the negated operand).
-    pub fn reduces(self) -> bool {
-        !matches!(self, RmwOp::Exch | RmwOp::Cas)
-    }
-
-    /// The value written, given the old value and the operand(s); `None` when a CAS fails.
-    ///
-    /// ```
-    /// use scopecheck_model::litmus::RmwOp;
-    /// // atomicInc wraps to 0 once the old value reaches the bound.
-    /// assert_eq!(RmwOp::Inc.apply(3, 3, 0), Some(0));
-    /// assert_eq!(RmwOp::Inc.apply(2, 3, 0), Some(3));
-    /// // atomicDec wraps to the bound from 0 (and from above it).
-    /// assert_eq!(RmwOp::Dec.apply(0, 3, 0), Some(3));
-    /// assert_eq!(RmwOp::Cas.apply(1, 0, 5), None);
-    /// ```
-    pub fn apply(self, old: Value, operand: Value, cas_new: Value) -> Option<Value> {
-        let (a, b) = (old as u64, operand as u64);
-        match self {
-            RmwOp::Add => Some(old.wrapping_add(operand)),
-            RmwOp::Sub => Some(old.wrapping_sub(operand)),
-            RmwOp::Exch => Some(operand),
-            RmwOp::Cas => (old == operand).then_some(cas_new),
-            RmwOp::Inc => Some(if a >= b { 0 } else { old.wrapping_add(1) }),
-            RmwOp::Dec => Some(if a == 0 || a > b {
-                operand
-            } else {
-                old.wrapping_sub(1)
-            }),
-            RmwOp::Min => Some(old.min(operand)),
-            RmwOp::Max => Some(old.max(operand)),
-            RmwOp::And => Some(old & operand),
-            RmwOp::Or => Some(old | operand),
-            RmwOp::Xor => Some(old ^ operand),
-        }
-    }
 }
 
 /// A fence instruction (PTX ISA, *membar/fence*): an ordering fence of a scope (`.sys` when the
@@ -615,10 +455,10 @@ pub struct Stmt {
     /// moves and branches an OpenCL statement lowers to).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opencl: Option<OpenClOp>,
-    /// The `shfl.sync`/`vote.sync` this statement is part of (see [`super::warp`]); `None` for
-    /// every other statement.
+    /// The `shfl.sync`/`vote.sync` this statement is part of (the `warp` module lowers an
+    /// exchange into statements); `None` for every other statement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warp: Option<super::warp::WarpPart>,
+    pub warp: Option<WarpPart>,
 }
 
 /// Tile IR token order of one statement: it waits for the operations that produced the tokens

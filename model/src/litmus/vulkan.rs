@@ -2,14 +2,14 @@
 //! workgroup and queue family, the four memory scopes, storage classes, memory semantics and
 //! availability/visibility operations (the Vulkan specification's "Memory Model" appendix).
 //!
-//! A Vulkan test is a [`Program`](super::Program) whose [`Program::vulkan`](super::Program)
-//! holds the placements and the system-synchronizes-with pairs, and whose statements carry a
-//! [`VulkanOp`] each. Loads, stores and read-modify-writes are the IR's `ld`/`st`/`atom`
-//! (non-atomic accesses `.weak`, atomic ones with their order), memory barriers (`membar`) and
-//! the device-domain operations (`avdevice`, `visdevice`) are fences, control barriers (`cbar`)
-//! are barriers; the annotation says what Vulkan means by each.
+//! A Vulkan test is an IR `Program` whose `Program::vulkan` field holds the placements and the
+//! system-synchronizes-with pairs, and whose statements carry a [`VulkanOp`] each. Loads, stores
+//! and read-modify-writes are the IR's `ld`/`st`/`atom` (non-atomic accesses `.weak`, atomic ones
+//! with their order), memory barriers (`membar`) and the device-domain operations (`avdevice`,
+//! `visdevice`) are fences, control barriers (`cbar`) are barriers; the annotation says what
+//! Vulkan means by each. Plain data: it imports only the IR's leaves, and the IR imports it.
 
-use super::ir::ThreadId;
+use super::ir::operand::ThreadId;
 use crate::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -53,7 +53,7 @@ impl VulkanScope {
 
     /// The narrowest PTX scope holding every thread of this scope's instance (a subgroup lies
     /// within a workgroup, which is a CTA; a queue family within the device, a GPU): what the
-    /// IR's [`Access::scope`](super::Access) records for consumers that know only PTX scopes.
+    /// IR's `Access::scope` records for consumers that know only PTX scopes.
     pub fn ptx_scope(self) -> Scope {
         match self {
             VulkanScope::Subgroup | VulkanScope::Workgroup => Scope::Cta,

@@ -3,7 +3,9 @@
 //! Each type names the grammar rule it stands for.
 
 use super::{OpenClScope, Region};
-use crate::litmus::ir::{LocId, Reg, RmwOp, Span, ThreadId, Value};
+use crate::litmus::ir::operand::{LocId, Reg, ThreadId, Value};
+use crate::litmus::ir::rmw::RmwOp;
+use crate::litmus::ir::span::Span;
 use crate::scope::Order;
 use serde::{Deserialize, Serialize};
 

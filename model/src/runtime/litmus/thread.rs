@@ -2,8 +2,8 @@
 //! Local statements (`mov`, `add`, labels, branches, proxy fences other than
 //! `fence.proxy.async`) run inside the thread; every
 //! other statement is one visible operation of the machine. Both explorations share it: the
-//! engines' coroutines ([`super::LitmusModel::run_thread`]) and the state-caching search
-//! ([`super::states`]), which clones and compares it, so it is plain data.
+//! engines' coroutines ([`LitmusModel::run_thread`]) and the state-caching search (the sibling
+//! module `states`, which imports this one), which clones and compares it, so it is plain data.
 
 use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
