@@ -6,9 +6,10 @@
 //!
 //! The IR imports only its leaves ([`span`], [`operand`], [`rmw`], and the plain data of the
 //! dialects' instructions, [`async_op`] and [`warp_op`]) and the dialects' annotations of
-//! statements and tests (`opencl`, `vulkan`, plain data importing only the leaves): the modules
-//! that parse, print and lower a dialect (`async_ops`, `warp`, `parse`, `print`, the OpenCL
-//! front end) import the IR, never the other way round.
+//! statements and tests (`vulkan`'s `VulkanOp`/`VulkanTest`, `opencl`'s `OpenClOp` and its
+//! syntax tree's `OpenClTest`, plain data importing only the leaves): the modules that parse,
+//! print and lower a dialect (`async_ops`, `warp`, `parse`, `print`, the OpenCL front end's
+//! `parse`, `lower`, `print`) import the IR, never the other way round.
 
 pub mod async_op;
 pub mod operand;
