@@ -3,6 +3,7 @@
 
 use crate::axiomatic::*;
 use crate::litmus::*;
+use std::time::Duration;
 
 #[test]
 fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
