@@ -1,6 +1,6 @@
 //! When a liveness search at an unroll bound covers every run: the loops the bound cut.
 //!
-//! The search of [`super::liveness`] looks at runs that take each backward branch at most
+//! The search of `liveness::liveness` looks at runs that take each backward branch at most
 //! `unroll` times. A run the bound cut (the branch would be taken once more) is not looked at,
 //! and neither is anything that run could do later: another loop, a barrier, a hang after the
 //! loop. `terminates` may only be said when those runs cannot matter.
