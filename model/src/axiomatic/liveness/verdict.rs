@@ -111,9 +111,9 @@ pub struct Options {
     pub progress: Progress,
     /// The budget: when no hang is found but the bound cut a run after an iteration that
     /// changes the state ([`bound`](super::bound)), the search is repeated with the bound raised
-    /// by one, up to this bound (the answer is then [`Verdict::Bounded`]); `None`: [`DEFAULT_RAISE`] above
-    /// `unroll`. vsyncer's "bound increase" loop asks the same of Dartagnan: an unroll bound
-    /// that some execution reaches proves nothing.
+    /// by one, up to this bound (the answer is then [`Verdict::Bounded`]); `None`:
+    /// [`DEFAULT_RAISE`] above `unroll`. vsyncer's "bound increase" loop asks the same of
+    /// Dartagnan: an unroll bound that some execution reaches proves nothing.
     pub max_unroll: Option<u32>,
 }
 
