@@ -1,7 +1,7 @@
 //! The axiomatic engine: every final state a memory model allows for a litmus program.
 //!
-//! `events.rs` turns each thread into paths (loops unrolled to a bound, loaded values symbolic),
-//! `values.rs` chooses reads-from and computes the values along it, giving concrete traces,
+//! `events/` turns each thread into paths (loops unrolled to a bound, loaded values symbolic),
+//! `values/` chooses reads-from and computes the values along it, giving concrete traces,
 //! `enumerate.rs` builds
 //! candidate executions from them (reads-from, coherence, fence.sc order, barrier matching) and
 //! `models/` judges each one with the model's axioms (its cat text, [`crate::cat`], evaluated

@@ -72,16 +72,16 @@ impl fmt::Display for FinalState {
 }
 
 /// One allowed final state, how many consistent executions reach it (at least one, not exact,
-/// from [`analyze_states`]), and (on request) one.
+/// from `analyze_states`), and (on request) one.
 #[derive(Clone, Debug)]
 pub struct StateCount {
     /// The final state.
     pub state: FinalState,
     /// Consistent executions that reach it (at least 1; a lower bound from
-    /// [`analyze_states`]).
+    /// `analyze_states`).
     pub witnesses: u64,
     /// How many of those executions have a data race (as the model defines one; 0 for models
-    /// that define none). Not exact, as `witnesses`, from [`analyze_states`].
+    /// that define none). Not exact, as `witnesses`, from `analyze_states`.
     pub racy: u64,
     /// The model's flags (`flag ... as NAME`) some of those executions raise, in the order of
     /// the model text.

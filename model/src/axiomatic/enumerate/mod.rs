@@ -16,7 +16,7 @@
 //!   placed and its write is not, no morally strong write may come between them;
 //! - events, the model's static relations and the fence.sc orders are built once per
 //!   combination of thread paths, not per valuation;
-//! - with many valuations, [`Prefix`] lets `values.rs` drop a valuation while its reads are
+//! - with many valuations, [`Prefix`] lets `values/` drop a valuation while its reads are
 //!   being given values, once the reads-from pairs they force fail these same axioms.
 //!
 //! A reported location's coherence-last write is chosen before its morally strong pairs are

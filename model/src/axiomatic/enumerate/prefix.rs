@@ -1,5 +1,5 @@
 //! [`Prefix`]: the axioms on a valuation's reads-from pairs while its reads are being given
-//! values, so `values.rs` drops a valuation as soon as its forced pairs fail.
+//! values, so `values/` drops a valuation as soon as its forced pairs fail.
 
 use super::order::{common, grown};
 use super::sync::{barrier_syncs, fence_orders};

@@ -3,7 +3,7 @@
 //!
 //! A load's value is [`Expr::Read`] of its own event; registers, stored values and barrier ids
 //! are expressions over such reads. Where a branch or a CAS depends on a loaded value, the path
-//! forks and each side records the condition it assumed. `values.rs` later chooses reads-from,
+//! forks and each side records the condition it assumed. `values/` later chooses reads-from,
 //! computes the values along it and keeps the choices that satisfy every condition: the
 //! *traces* (paths with concrete values) that `enumerate.rs` turns into candidate executions.
 //!

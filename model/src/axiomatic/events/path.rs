@@ -44,7 +44,7 @@ pub struct Path {
     /// taking it is cut: see `paths_with_lassos`); `None` for a path that ends.
     pub cut: Option<Span>,
     /// For a cut path, when the cutting branch was taken before: the iteration between its
-    /// last two takings (recorded only by [`paths_with_lassos`]).
+    /// last two takings (recorded only by `paths_with_lassos`).
     pub lasso: Option<Lasso>,
 }
 

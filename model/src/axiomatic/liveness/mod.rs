@@ -25,8 +25,8 @@
 //!   scheduled again, or never started).
 //!
 //! The execution made of these runs must be consistent under the memory model (the same
-//! axioms, reads-from, coherence and barrier matching as [`crate::axiomatic::analyze`]), and at least one
-//! thread must spin or block. Loops are unrolled as in [`crate::axiomatic::analyze`] (`unroll` takings of
+//! axioms, reads-from, coherence and barrier matching as [`super::analyze`]), and at least one
+//! thread must spin or block. Loops are unrolled as in [`super::analyze`] (`unroll` takings of
 //! each backward branch): the prefix of a spinning thread may take each backward branch up to
 //! `unroll - 1` times before the repeated iteration. `terminates` is said only when every run the
 //! bound cut is covered by the runs searched ([`bound`]: its last iteration changes nothing); else
@@ -35,12 +35,12 @@
 //!
 //! Barriers (PTX ISA, `bar.sync`: "the barrier is complete when the expected number of threads
 //! arrive"): without a count, barrier `a` expects the threads of the CTA that take part in it
-//! (some run of theirs arrives at `a`, the litmus reading [`crate::axiomatic::analyze`] matches barriers
+//! (some run of theirs arrives at `a`, the litmus reading [`super::analyze`] matches barriers
 //! by), and a thread that has exited no longer does: instance `n` of `a` waits for the `n`-th
 //! arrival of every such thread that has not finished. A Vulkan control barrier (`cbar`) waits
 //! for the threads of the instance of its execution scope instead, at most the workgroup
 //! ("Scope for execution must be limited to Workgroup or Subgroup", Vulkan's SPIR-V
-//! environment; the same instances [`crate::axiomatic::analyze`] matches `cbar`s in). With a count `q`
+//! environment; the same instances [`super::analyze`] matches `cbar`s in). With a count `q`
 //! (the litmus dialect's quorum, `bar.cta.sync a, b, q`) the barrier is released once `q`
 //! threads of the instance have arrived, and a thread whose arrival finds fewer than `q`
 //! arrivals in the whole execution (its `n`-th arrival: fewer than `n * q`) waits forever.
@@ -63,8 +63,8 @@ use barriers::{barrier_instance_of, Arrival};
 use hangs::hangs;
 use runs::{runs, Run};
 
-use crate::axiomatic::events::{self, Kind};
-use crate::axiomatic::{AnalysisError, Model};
+use super::events::{self, Kind};
+use super::{AnalysisError, Model};
 use crate::litmus::Program;
 /// Decides whether `p` can hang under `model` and the progress model: `terminates` only when
 /// the search at some bound between `opts.unroll` and [`Options::budget`] finds no hang and
@@ -188,7 +188,7 @@ fn search(
                 .map(|(&i, rs)| rs[i].path.events.len())
                 .sum();
             all.push((size, choice.clone()));
-            if !crate::axiomatic::next_choice(&mut choice, &runs) {
+            if !super::next_choice(&mut choice, &runs) {
                 break;
             }
         }
@@ -203,7 +203,7 @@ fn search(
             if let Some(hang) = hang_of(&choice)? {
                 return Ok(found(hang));
             }
-            if !crate::axiomatic::next_choice(&mut choice, &runs) {
+            if !super::next_choice(&mut choice, &runs) {
                 break;
             }
         }

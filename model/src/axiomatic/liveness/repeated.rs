@@ -71,7 +71,8 @@ impl Repeated {
     }
 
     /// The condition on reads-from and coherence for one valuation of the runs, and its part
-    /// that partial choices can already fail (see [`Collector::viable`](crate::axiomatic::enumerate::Collector::viable)): `(accept, viable)`.
+    /// that partial choices can already fail (see
+    /// [`Collector::viable`](crate::axiomatic::enumerate::Collector::viable)): `(accept, viable)`.
     pub(super) fn conditions(&self, same: Rc<HashSet<usize>>) -> (Accept, Accept) {
         let (in_s, reads, writes) = (self.in_s.clone(), self.reads.clone(), self.writes.clone());
         // No write of `S` is followed by another write; every read of `S` reads (a), (b) or

@@ -110,10 +110,10 @@ pub struct Options {
     /// Which threads the scheduler guarantees to progress (fair: every one).
     pub progress: Progress,
     /// The budget: when no hang is found but the bound cut a run after an iteration that
-    /// changes the state ([`bound`]), the search is repeated with the bound raised by one, up to
-    /// this bound (the answer is then [`Verdict::Bounded`]); `None`: [`DEFAULT_RAISE`] above
-    /// `unroll`. vsyncer's "bound increase" loop asks the same of Dartagnan: an unroll bound
-    /// that some execution reaches proves nothing.
+    /// changes the state ([`bound`](super::bound)), the search is repeated with the bound raised
+    /// by one, up to this bound (the answer is then [`Verdict::Bounded`]); `None`:
+    /// [`DEFAULT_RAISE`] above `unroll`. vsyncer's "bound increase" loop asks the same of
+    /// Dartagnan: an unroll bound that some execution reaches proves nothing.
     pub max_unroll: Option<u32>,
 }
 
@@ -199,7 +199,8 @@ pub struct Hang {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// No consistent execution hangs: every run the bound cut was covered ([`bound`]).
+    /// No consistent execution hangs: every run the bound cut was covered
+    /// ([`bound`](super::bound)).
     Terminates,
     /// Some consistent execution hangs ([`Liveness::hang`]).
     CanHang,
