@@ -5,7 +5,7 @@
 //! relations, the equalities, `&`, `^`, `|`, `&&`, `||`, each left to right.
 
 use super::lex::Tok;
-use super::{Result, P};
+use super::{Result, MAX_OPERATORS, P};
 use crate::litmus::ir::*;
 use crate::litmus::opencl::ast::*;
 use crate::litmus::opencl::{order_from_name, OpenClScope};
@@ -36,7 +36,8 @@ impl P<'_, '_> {
     /// Operands joined by operators of precedence `min` or more, left to right.
     fn binary(&mut self, prog: &Program, params: &[Param], min: u8) -> Result<CExpr> {
         let mut left = self.unary(prog, params)?;
-        loop {
+        let mut built = 0;
+        let out = loop {
             let op = match self.peek() {
                 Some(Tok::Punct(p)) => BinOp::ALL
                     .iter()
@@ -44,11 +45,24 @@ impl P<'_, '_> {
                     .map(|(o, ..)| *o),
                 _ => None,
             };
-            let Some(op) = op else { return Ok(left) };
+            let Some(op) = op else { break Ok(left) };
+            // Each operator deepens the tree the later passes walk recursively: a chain of
+            // 100,000 `+` overflowed the stack after parsing.
+            if self.operators == MAX_OPERATORS {
+                break self.fail(format!(
+                    "expression too long: more than {MAX_OPERATORS} operators in one expression"
+                ));
+            }
+            self.operators += 1;
+            built += 1;
             self.i += 1;
-            let right = self.binary(prog, params, op.precedence() + 1)?;
-            left = CExpr::Binary(op, Box::new(left), Box::new(right));
-        }
+            match self.binary(prog, params, op.precedence() + 1) {
+                Ok(right) => left = CExpr::Binary(op, Box::new(left), Box::new(right)),
+                Err(e) => break Err(e),
+            }
+        };
+        self.operators -= built;
+        out
     }
 
     /// `Excl re`, `cast re`, `reParenthesis`, and the primaries.

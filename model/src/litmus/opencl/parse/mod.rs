@@ -29,6 +29,10 @@ type Result<T> = std::result::Result<T, LitmusError>;
 /// the parser, the lowering and the printer recurse along them.
 pub const MAX_NESTING: usize = 64;
 
+/// The most binary operators one expression may chain (the depth of its tree, which lowering
+/// walks recursively).
+pub const MAX_OPERATORS: usize = 1024;
+
 /// Reads an OpenCL test from `src` (comments `(* *)` already blanked) from the offset after
 /// its name; `tail` parses herd's tail from a byte offset into the program.
 pub(in crate::litmus) fn program(
@@ -39,9 +43,10 @@ pub(in crate::litmus) fn program(
     body_at: usize,
     tail: &dyn Fn(usize, &mut Program) -> Result<()>,
 ) -> Result<Program> {
-    let err = |at: usize, m: String| LitmusError::at(file, original, span_at(original, at), m);
+    let lines = Lines::new(original);
+    let err = |at: usize, m: String| LitmusError::at(file, original, lines.span_at(at), m);
     let err_at = |span: Span, m: String| LitmusError::at(file, original, span, m);
-    let pos = |at: usize| span_at(original, at);
+    let pos = |at: usize| lines.span_at(at);
     let tokens = lex::lex(src, body_at).map_err(|(at, m)| err(at, m))?;
     let mut p = P {
         toks: &tokens,
@@ -51,6 +56,7 @@ pub(in crate::litmus) fn program(
         pos: &pos,
         arrays: HashMap::new(),
         depth: 0,
+        operators: 0,
     };
     let mut program = Program {
         name,
@@ -94,7 +100,7 @@ pub(in crate::litmus) fn program(
         program.threads.push(Thread {
             placement,
             body,
-            span: span_at(original, at),
+            span: lines.span_at(at),
         });
         kernels.push(kernel);
     }
@@ -137,13 +143,31 @@ fn thread_number(id: &str) -> Option<usize> {
     }
 }
 
-fn span_at(src: &str, offset: usize) -> Span {
-    let offset = offset.min(src.len());
-    let before = &src[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Span {
-        line: before.matches('\n').count() as u32 + 1,
-        col: src[line_start..offset].chars().count() as u32 + 1,
+/// Where each line of a source starts, so that a byte offset's line and column cost a binary
+/// search: every statement gets a span, and counting newlines from the start for each made
+/// parsing quadratic in the number of statements.
+struct Lines<'s> {
+    src: &'s str,
+    starts: Vec<usize>,
+}
+
+impl<'s> Lines<'s> {
+    fn new(src: &'s str) -> Lines<'s> {
+        let starts = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { src, starts }
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    fn span_at(&self, offset: usize) -> Span {
+        let offset = offset.min(self.src.len());
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let line_start = self.starts[line];
+        Span {
+            line: line as u32 + 1,
+            col: self.src[line_start..offset].chars().count() as u32 + 1,
+        }
     }
 }
 
@@ -158,6 +182,8 @@ pub(super) struct P<'t, 'e> {
     arrays: HashMap<String, (LocId, u32)>,
     /// Blocks and expressions open at this point.
     depth: usize,
+    /// Binary operators on the path from the current expression's root ([`MAX_OPERATORS`]).
+    operators: usize,
 }
 
 impl<'t> P<'t, '_> {
