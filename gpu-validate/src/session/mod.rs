@@ -3,13 +3,13 @@
 //! writes.
 //!
 //! The command-line tool parses its arguments into [`Options`], calls [`run_devices`] (or
-//! [`emit`] for `--emit`) and prints: every line a run has to say goes through the [`Log`] the
+//! [`emit()`] for `--emit`) and prints: every line a run has to say goes through the [`Log`] the
 //! caller gives, so this module prints nothing itself.
 //!
 //! Files: [`options`] (what a run is asked to do, and the tests), [`core`] (one device's session
-//! and the step every mode shares: generate, compile, run, diff), [`check`], [`bench`] and
+//! and the step every mode shares: generate, compile, run, diff), [`check`], [`bench`](mod@bench) and
 //! [`mutants`] (the three modes), [`devices`] (one worker per device), [`text`] (a record as
-//! text), [`emit`] (harness files without a GPU), [`output`] (what `--json` writes). Imports flow
+//! text), [`emit`](mod@emit) (harness files without a GPU), [`output`] (what `--json` writes). Imports flow
 //! from the modes to `core`, never back.
 
 pub mod bench;

@@ -25,7 +25,7 @@
 //! the generic path, and the other `fence.proxy` forms do nothing), so their weak outcomes are
 //! not reached. Cluster barriers run on
 //! the kernel runtime's per-cluster hardware barrier (`runtime::cluster`), one per cluster of a
-//! GPU (a CTA placed in no cluster is a cluster of one, [`cluster_key`]), expecting one arrival per phase from every litmus thread of the cluster that has not
+//! GPU (a CTA placed in no cluster is a cluster of one: `cluster_key`), expecting one arrival per phase from every litmus thread of the cluster that has not
 //! exited (PTX ISA: the wait waits "for all non-exited threads of the cluster to perform
 //! barrier.cluster.arrive"): a thread that skips its arrive and exits lets the others go.
 
