@@ -92,6 +92,11 @@ fn outcome(a: Analysis) -> (Vec<(FinalState, u64)>, bool, bool, u64, u64) {
 
 /// Programs larger than the differential's (up to ten instructions over two or three
 /// locations), where valuations are many and the checks made while choosing them matter.
+///
+/// Those with more than [`LARGER_EXECUTIONS`] consistent executions under ptx-v7.5 are left
+/// out: the searches these tests compare take minutes on them. Of seeds 0..60 that is seed 9
+/// alone (250,390 executions; the others have at most 4,800), which took 97% of both tests'
+/// time (measured 2026-11-28).
 fn larger_programs() -> impl Iterator<Item = (u64, Program)> {
     use crate::litmus::arbitrary::{from_seed_with, Limits};
     let limits = Limits {
@@ -101,8 +106,17 @@ fn larger_programs() -> impl Iterator<Item = (u64, Program)> {
         arith_register_operands: false,
         ..Limits::default()
     };
-    (0..60).map(move |seed| (seed, from_seed_with(seed, &limits)))
+    let small = Options {
+        max_executions: Some(LARGER_EXECUTIONS),
+        ..Options::default()
+    };
+    (0..60)
+        .map(move |seed| (seed, from_seed_with(seed, &limits)))
+        .filter(move |(_, p)| analyze(p, Model::PtxV75, &small).map_or(true, |a| !a.bounded))
 }
+
+/// The most consistent executions a program of [`larger_programs`] may have.
+const LARGER_EXECUTIONS: u64 = 10_000;
 
 #[test]
 fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
