@@ -8,27 +8,11 @@
 //! another copy (the threads share one agent), and a completion commutes with a wait that does
 //! not wait for its group.
 
+use crate::search_support::{Found, Gen, Sink};
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
-
-/// A deterministic generator (SplitMix64).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use std::sync::Arc;
 
 /// Slots per thread in `stage` and `out_s`.
 const SLOTS: usize = 2;
@@ -83,16 +67,7 @@ fn generate(seed: u64) -> Vec<Vec<Op>> {
 }
 
 /// Final states (every global value) one search reached.
-type Sink = Arc<Mutex<BTreeSet<Vec<i32>>>>;
-
 /// What one search found: final states, failure kinds, executions, completeness.
-struct Found {
-    states: BTreeSet<Vec<i32>>,
-    failures: BTreeSet<String>,
-    executions: u64,
-    complete: bool,
-}
-
 fn search(ops: &[Vec<Op>], reduction: bool, budget: u64) -> Found {
     let threads = ops.len();
     let sink: Sink = Arc::default();
@@ -145,18 +120,7 @@ fn search(ops: &[Vec<Op>], reduction: bool, budget: u64) -> Found {
         t.cp_async_wait_group(0);
         t.bulk_wait();
     });
-    assert!(report.error.is_none(), "{report}");
-    let states = std::mem::take(&mut *sink.lock().unwrap());
-    Found {
-        states,
-        failures: report
-            .failures
-            .iter()
-            .map(|f| format!("{:?}", f.kind))
-            .collect(),
-        executions: report.executions + report.infeasible,
-        complete: report.complete,
-    }
+    Found::of(&report, &sink)
 }
 
 /// The unreduced search's budget. A program whose unreduced search does not finish within it is

@@ -6,27 +6,11 @@
 //! explores no more executions. Each program is also run at two blocks that share nothing, where
 //! the reduction must not multiply the one-block count.
 
+use crate::search_support::{Found, Gen, Sink};
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
-
-/// A deterministic generator (SplitMix64).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use std::sync::Arc;
 
 /// One operation of a generated thread.
 #[derive(Copy, Clone, Debug)]
@@ -118,8 +102,6 @@ fn generate(seed: u64) -> Program {
 type BodyFn = Arc<dyn Fn(&ThreadCtx) + Send + Sync>;
 
 /// Final states (every global value) and failure kinds one search reached.
-type Sink = Arc<Mutex<BTreeSet<Vec<i32>>>>;
-
 /// The kernel of `p` on `blocks` blocks (each block the same code on its own data), recording
 /// every final state in `sink`.
 fn build(p: &Program, blocks: u32, sink: Sink) -> (Kernel, BodyFn) {
@@ -211,13 +193,6 @@ fn build(p: &Program, blocks: u32, sink: Sink) -> (Kernel, BodyFn) {
 }
 
 /// What one search found: final states, failure kinds, executions, completeness.
-struct Found {
-    states: BTreeSet<Vec<i32>>,
-    failures: BTreeSet<String>,
-    executions: u64,
-    complete: bool,
-}
-
 fn search(p: &Program, blocks: u32, reduction: bool, budget: u64) -> Found {
     let sink: Sink = Arc::default();
     let (k, body) = build(p, blocks, Arc::clone(&sink));
@@ -227,18 +202,7 @@ fn search(p: &Program, blocks: u32, reduction: bool, budget: u64) -> Found {
     })
     .all_failures()
     .check(&k, move |t| body(t));
-    assert!(report.error.is_none(), "{report}");
-    let states = std::mem::take(&mut *sink.lock().unwrap());
-    Found {
-        states,
-        failures: report
-            .failures
-            .iter()
-            .map(|f| format!("{:?}", f.kind))
-            .collect(),
-        executions: report.executions + report.infeasible,
-        complete: report.complete,
-    }
+    Found::of(&report, &sink)
 }
 
 /// The unreduced search's budget. A program whose unreduced search does not finish within it is

@@ -7,7 +7,8 @@
 //! ADDING A TEST FILE: put `model/tests/NAME.rs` beside this file and add `mod NAME;` below (in
 //! alphabetical order, behind `#[cfg(feature = "...")]` when it needs `shuttle`, `loom` or
 //! `arbitrary`); Cargo no longer discovers test files on its own (`autotests = false`). Shared
-//! helpers are the modules `common_shared` and `corpus` (`use crate::corpus;`, not `mod`).
+//! helpers are the modules `common_shared`, `corpus` and `search_support` (`use crate::corpus;`,
+//! not `mod`).
 //! Run one file's tests with `cargo test --release -p scopecheck-model --test model -- NAME::`.
 
 /// The shared oracle's location (`$SCOPECHECK_SHARED`, else `../shared`).
@@ -18,6 +19,9 @@ mod common_shared;
 #[path = "../../corpus/bugs/mod.rs"]
 #[allow(dead_code)]
 mod corpus;
+/// The generator and search outcome the generated-kernel proofs share.
+#[cfg(feature = "shuttle")]
+mod search_support;
 
 #[cfg(feature = "shuttle")]
 mod async_group_reduction;

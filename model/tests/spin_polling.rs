@@ -8,31 +8,11 @@
 //! of the unreduced one on every kernel, and a bug must also be reported by a default check of
 //! the reduced DFS (a bounded possible hang does not hide it).
 
+use crate::search_support::Gen;
 use scopecheck_model::check;
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use std::sync::Arc;
-
-/// A small deterministic generator (SplitMix64).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn flip(&mut self) -> bool {
-        self.below(2) == 1
-    }
-}
 
 /// One generated polling kernel.
 #[derive(Clone, Debug)]

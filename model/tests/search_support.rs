@@ -1,0 +1,58 @@
+//! What the generated-kernel proofs share (`async_reduction`, `async_group_reduction`,
+//! `spin_polling`): a deterministic generator, and the outcome of one search with the final
+//! states its kernel recorded.
+
+use scopecheck_model::kernel::Report;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+/// A deterministic generator (SplitMix64).
+pub struct Gen(pub u64);
+
+impl Gen {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    pub fn flip(&mut self) -> bool {
+        self.below(2) == 1
+    }
+}
+
+/// Where a kernel records its final state, once per execution.
+pub type Sink = Arc<Mutex<BTreeSet<Vec<i32>>>>;
+
+/// One search's outcome: the final states recorded, the failure kinds, how many executions it
+/// took (the infeasible ones included) and whether it finished.
+pub struct Found {
+    pub states: BTreeSet<Vec<i32>>,
+    pub failures: BTreeSet<String>,
+    pub executions: u64,
+    pub complete: bool,
+}
+
+impl Found {
+    /// The outcome of a search that reported `report`, with the states `sink` collected (taken
+    /// out of it). The search must have run without an error.
+    pub fn of(report: &Report, sink: &Sink) -> Found {
+        assert!(report.error.is_none(), "{report}");
+        Found {
+            states: std::mem::take(&mut *sink.lock().unwrap()),
+            failures: report
+                .failures
+                .iter()
+                .map(|f| format!("{:?}", f.kind))
+                .collect(),
+            executions: report.executions + report.infeasible,
+            complete: report.complete,
+        }
+    }
+}
