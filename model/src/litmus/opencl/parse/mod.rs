@@ -19,6 +19,7 @@ use super::lower::Lower;
 use super::Region;
 use crate::litmus::error::LitmusError;
 use crate::litmus::ir::*;
+use crate::litmus::lines::LineIndex;
 use crate::scope::Placement;
 use lex::{Tok, Token};
 use std::collections::HashMap;
@@ -43,10 +44,12 @@ pub(in crate::litmus) fn program(
     body_at: usize,
     tail: &dyn Fn(usize, &mut Program) -> Result<()>,
 ) -> Result<Program> {
-    let lines = Lines::new(original);
-    let err = |at: usize, m: String| LitmusError::at(file, original, lines.span_at(at), m);
+    // Spans from a line index: every statement gets one, and counting newlines from the start
+    // for each made parsing quadratic in the number of statements.
+    let lines = LineIndex::new(original);
+    let err = |at: usize, m: String| LitmusError::at(file, original, lines.span(at), m);
     let err_at = |span: Span, m: String| LitmusError::at(file, original, span, m);
-    let pos = |at: usize| lines.span_at(at);
+    let pos = |at: usize| lines.span(at);
     let tokens = lex::lex(src, body_at).map_err(|(at, m)| err(at, m))?;
     let mut p = P {
         toks: &tokens,
@@ -100,7 +103,7 @@ pub(in crate::litmus) fn program(
         program.threads.push(Thread {
             placement,
             body,
-            span: lines.span_at(at),
+            span: lines.span(at),
         });
         kernels.push(kernel);
     }
@@ -140,34 +143,6 @@ fn thread_number(id: &str) -> Option<usize> {
     match !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
         true => digits.parse().ok(),
         false => None,
-    }
-}
-
-/// Where each line of a source starts, so that a byte offset's line and column cost a binary
-/// search: every statement gets a span, and counting newlines from the start for each made
-/// parsing quadratic in the number of statements.
-struct Lines<'s> {
-    src: &'s str,
-    starts: Vec<usize>,
-}
-
-impl<'s> Lines<'s> {
-    fn new(src: &'s str) -> Lines<'s> {
-        let starts = std::iter::once(0)
-            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Lines { src, starts }
-    }
-
-    /// The 1-based line and column (in characters) of byte `offset`.
-    fn span_at(&self, offset: usize) -> Span {
-        let offset = offset.min(self.src.len());
-        let line = self.starts.partition_point(|&start| start <= offset) - 1;
-        let line_start = self.starts[line];
-        Span {
-            line: line as u32 + 1,
-            col: self.src[line_start..offset].chars().count() as u32 + 1,
-        }
     }
 }
 
