@@ -185,6 +185,24 @@ impl Search<'_> {
         self.location(0, &rf, &self.co_floor, None, tally);
     }
 
+    /// How many candidates [`Self::exhaustive`] judges, at most: every reads-from choice, times
+    /// every order of each location's writes, times every fence order and barrier matching.
+    /// Tests use it to leave out programs the reference search would take minutes over.
+    #[cfg(test)]
+    pub fn exhaustive_size(&self) -> f64 {
+        let reads_from: f64 = self
+            .candidates
+            .iter()
+            .map(|(_, ws)| ws.len() as f64)
+            .product();
+        let orders: f64 = self
+            .places
+            .iter()
+            .map(|pl| (1..=pl.writes.len()).map(|k| k as f64).product::<f64>())
+            .product();
+        reads_from * orders * self.fence_orders.len() as f64 * self.barrier_options.len() as f64
+    }
+
     /// Every candidate, each judged in full by [`Checker::consistent`]: the reference that
     /// [`Self::pruned`] must agree with. Candidates are every reads-from and, per location,
     /// every transitive coherence relation with the initial write first (and a last write
