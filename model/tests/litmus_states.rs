@@ -94,10 +94,14 @@ fn agrees_with_the_dfs_on_generated_programs() {
             Limits::differential()
         };
         let p = from_seed_with(seed, &limits);
-        if compare(&format!("seed {seed}"), &p, 20_000) {
+        // 384 of the 400 finish within 7,000 executions; of the other 16, four finish between
+        // 13,180 and 19,909 and twelve not within 20,000 (measured 2026-11-28). A bounded DFS is
+        // compared by inclusion whatever its budget, so a larger one buys four complete
+        // comparisons at three quarters of the test's time.
+        if compare(&format!("seed {seed}"), &p, 7_000) {
             finished += 1;
         }
     }
     println!("generated: 400 programs compared, the DFS finished on {finished}");
-    assert!(finished > 350, "{finished}/400");
+    assert!(finished >= 380, "{finished}/400");
 }
