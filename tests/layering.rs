@@ -54,8 +54,7 @@ fn module_of(root: &Path, file: &Path) -> String {
     parts.join("::")
 }
 
-/// The inline modules (`mod NAME {` … `}`) of a file, as (name, byte range of the body). Braces
-/// are matched by counting, which format strings keep balanced.
+/// The inline modules (`mod NAME {` … `}`) of a file, as (name, byte range of the body).
 fn inline_modules(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -74,24 +73,28 @@ fn inline_modules(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
             continue; // `mod name;`: a file of its own
         }
         let open = at + 4 + len + rest[len..].find('{').unwrap();
-        let mut depth = 0usize;
-        let mut end = text.len();
-        for (k, &b) in bytes.iter().enumerate().skip(open) {
-            match b {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = k;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.push((&rest[..len], open..end));
+        out.push((&rest[..len], open..matching_brace(text, open)));
     }
     out
+}
+
+/// The offset of the `}` closing the `{` at `open` (the text's end if none). Braces are matched
+/// by counting, which format strings keep balanced.
+fn matching_brace(text: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, &b) in text.as_bytes().iter().enumerate().skip(open) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// Every `crate::a::b`, `super::a`, `self::a` path in `text`, as its first keyword, segments and
@@ -300,4 +303,219 @@ fn the_graph_reader_resolves_paths_to_the_longest_module() {
     assert_eq!(names, ["kernel", "tests"]);
     let (_, _, at) = paths(text)[0];
     assert!(inline[0].1.contains(&at) && !inline[1].1.contains(&at));
+}
+
+/// The runtime's floors (`model/src/runtime/mod.rs`, "Layering"), as files under [`RUNTIME`].
+const RUNTIME: &str = "model/src/runtime";
+
+/// Floor 2, the core: it imports only plain data (and other core files) and calls no method
+/// that a feature or the running floor defines.
+const CORE: &[&str] = &[
+    "machine.rs",
+    "access.rs",
+    "race.rs",
+    "hang.rs",
+    "ctx.rs",
+    "advice.rs",
+    "hooks.rs",
+];
+
+/// Floor 1, plain data, besides each feature's `state` module; `panics.rs` imports nothing.
+const PLAIN_DATA: &[&str] = &[
+    "view.rs",
+    "memory.rs",
+    "sync.rs",
+    "report.rs",
+    "setup.rs",
+    "sched.rs",
+    "describe.rs",
+    "async_groups.rs",
+    "panics.rs",
+];
+
+/// The bodies of a file's inherent `impl` blocks of a type whose last path segment is one of
+/// `types` (`impl Machine {`, `impl super::Ctx {`; a trait's `impl … for …` is not one).
+fn impl_bodies<'a>(text: &'a str, types: &[&str]) -> Vec<&'a str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("impl ") {
+        let at = from + i;
+        from = at + 5;
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let rest = text[at + 5..].trim_start();
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let ty = rest[..len].rsplit("::").next().unwrap_or("");
+        if !types.contains(&ty) || !rest[len..].trim_start().starts_with('{') {
+            continue;
+        }
+        let open = text.len() - rest.len() + len + rest[len..].find('{').unwrap();
+        out.push(&text[open + 1..matching_brace(text, open)]);
+    }
+    out
+}
+
+/// The names of the `fn`s defined in `body`.
+fn fn_names(body: &str) -> Vec<&str> {
+    let bytes = body.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = body[from..].find("fn ") {
+        let at = from + i;
+        from = at + 3;
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let rest = &body[at + 3..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if len > 0 {
+            out.push(&rest[..len]);
+        }
+    }
+    out
+}
+
+/// Where `code` calls or names one of `methods`: `.NAME(`, or `Machine::NAME`, `Ctx::NAME`,
+/// `Self::NAME` as a whole name, outside `//` comments. Returns (line from 1, name).
+fn calls_by_name<'a>(code: &str, methods: &BTreeSet<&'a str>) -> Vec<(usize, &'a str)> {
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        for &name in methods {
+            let whole =
+                |after: &str| !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            let called = line.contains(&format!(".{name}("));
+            let named = ["Machine::", "Ctx::", "Self::"].iter().any(|ty| {
+                let path = format!("{ty}{name}");
+                line.match_indices(&path)
+                    .any(|(i, _)| whole(&line[i + path.len()..]))
+            });
+            if called || named {
+                out.push((n + 1, name));
+            }
+        }
+    }
+    out
+}
+
+/// The runtime's files, relative to [`RUNTIME`] with `/` separators, and their text.
+fn runtime_files(ws: &Path) -> Vec<(String, String)> {
+    let root = ws.join(RUNTIME);
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&root).unwrap().to_string_lossy();
+            (rel.replace('\\', "/"), fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
+/// Issue 28: the core calls no feature by name. A feature hears of accesses, stores, exits and
+/// hangs through the hooks it registers (`runtime/hooks.rs`, registered in
+/// `runtime/features.rs`); a core file that calls a method of `Machine` or `Ctx` written in a
+/// feature file (or on the running floor) fails this test.
+#[test]
+fn the_runtime_core_calls_no_feature_by_name() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = runtime_files(ws);
+    for core in CORE {
+        assert!(
+            files.iter().any(|(f, _)| f == core),
+            "{RUNTIME}/{core} is gone: update CORE (and the runtime's Layering doc)"
+        );
+    }
+    let mut defined: BTreeMap<&str, &str> = BTreeMap::new();
+    for (file, text) in files.iter().filter(|(f, _)| !CORE.contains(&f.as_str())) {
+        for body in impl_bodies(text, &["Machine", "Ctx"]) {
+            for name in fn_names(body) {
+                defined.entry(name).or_insert(file);
+            }
+        }
+    }
+    assert!(
+        defined.len() > 20,
+        "found only {} feature methods: the reader no longer sees the features' `impl Machine` \
+         blocks",
+        defined.len()
+    );
+    let names: BTreeSet<&str> = defined.keys().copied().collect();
+    let mut problems = Vec::new();
+    for (file, text) in files.iter().filter(|(f, _)| CORE.contains(&f.as_str())) {
+        for (line, name) in calls_by_name(text, &names) {
+            problems.push(format!(
+                "{RUNTIME}/{file}:{line}: the core calls `{name}`, defined in {RUNTIME}/{}: \
+                 register a hook for it in runtime/features.rs instead (runtime/hooks.rs)",
+                defined[name]
+            ));
+        }
+    }
+    println!(
+        "{} core files, {} methods of features and the running floor, {} calls by name",
+        CORE.len(),
+        names.len(),
+        problems.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The core imports no feature and nothing of the running floor: only plain data (each
+/// feature's `state` module included), other core files and modules outside the runtime.
+#[test]
+fn the_runtime_core_imports_only_plain_data() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let module = |file: &str| format!("runtime::{}", file.trim_end_matches(".rs"));
+    let allowed = |target: &str| {
+        let Some(inner) = target.strip_prefix("runtime::") else {
+            return target != "runtime";
+        };
+        let file = format!("{inner}.rs");
+        inner.ends_with("::state")
+            || CORE.contains(&file.as_str())
+            || PLAIN_DATA.contains(&file.as_str())
+    };
+    let g = graph(&ws.join("model/src"));
+    let mut problems = Vec::new();
+    for core in CORE {
+        let edges = g
+            .get(&module(core))
+            .unwrap_or_else(|| panic!("{RUNTIME}/{core} is gone: update CORE"));
+        for target in edges.iter().filter(|t| !allowed(t)) {
+            problems.push(format!(
+                "{RUNTIME}/{core} imports {target}: the core imports only plain data (see the \
+                 runtime's Layering doc)"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_call_reader_finds_feature_methods_and_calls_to_them() {
+    let feature =
+        "impl Machine {\n    pub(super) fn token_check(&mut self) {}\n    fn helper(&self) {}\n}\n\
+                   impl fmt::Display for Machine { fn fmt(&self) {} }\n\
+                   impl super::Ctx {\n    pub fn token_begin(&self) { let f = |x| x; }\n}\n\
+                   fn free() {}";
+    let bodies = impl_bodies(feature, &["Machine", "Ctx"]);
+    assert_eq!(bodies.len(), 2, "trait impls are not read");
+    let names: BTreeSet<&str> = bodies.iter().flat_map(|b| fn_names(b)).collect();
+    assert_eq!(
+        names,
+        BTreeSet::from(["helper", "token_begin", "token_check"])
+    );
+    let core = "fn race_check(&mut self) {\n    self.token_check(t)?;\n    // self.helper() in a \
+                comment\n    let h = Machine::helper;\n    self.token_checks(t);\n    \
+                Self::token_begin_all();\n}";
+    assert_eq!(
+        calls_by_name(core, &names),
+        vec![(2, "token_check"), (4, "helper")]
+    );
 }

@@ -3,7 +3,7 @@
 //! records what the read observes, and checks the access for races against every earlier
 //! conflicting one.
 
-use super::machine::{Halt, Machine, ThreadState};
+use super::machine::{Access, Halt, Machine, ThreadState};
 use super::memory::{AccessRec, Bits, StoreRec};
 use super::race::find_race;
 use super::report::{Decision, EventKind, RmwKind, Site};
@@ -28,11 +28,12 @@ impl Machine {
         epoch: u32,
         event: usize,
     ) -> Result<(), Halt> {
-        self.token_check(t, loc, write, event)?;
-        self.dsmem_check(t, loc, event)?;
-        if write && !self.nc_reads.is_empty() {
-            self.nc_check_write(t, loc)?;
-        }
+        self.notify_access(&Access {
+            thread: t,
+            loc,
+            write,
+            event,
+        })?;
         let view = &self.threads[t].view;
         if let Some(race) = find_race(&self.locs[loc].accesses, view, &actor, write) {
             if self.setup.stop_on_race {
@@ -94,7 +95,8 @@ impl Machine {
         heads
     }
 
-    /// Append a store and do what follows from it: floors, release sequence, waking spinners.
+    /// Append a store and do what follows from it: floors, release sequence, the store hooks
+    /// (which wake spinners).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn append_store(
         &mut self,
@@ -133,7 +135,7 @@ impl Machine {
             th.rel_seq.retain(|(l, _)| *l != loc);
             th.rel_seq.push((loc, head));
         }
-        self.wake_spinners(t, loc);
+        self.notify_store(t, loc);
     }
 
     /// Loom only: a new version of `loc`'s mirror stands for its newest store.
@@ -300,7 +302,7 @@ impl Machine {
         );
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = store as u32;
-        self.watch(t, loc, value, false);
+        self.notify_read(t, loc, value, false);
         let observed = self.observe(t, loc, store, &actor, order);
         // After the read synchronizes: an acquire read is itself in causality order after what
         // precedes the release it reads (base causality is `po? ; (sync ; po?)+`, and `sync`
@@ -381,7 +383,7 @@ impl Machine {
         );
         self.note_shared(t, loc, site);
         Arc::make_mut(&mut self.threads[t]).view.floor_mut()[loc] = read as u32;
-        self.watch(t, loc, old, new.is_some_and(|n| n != old));
+        self.notify_read(t, loc, old, new.is_some_and(|n| n != old));
         let observed = self.observe(t, loc, read, &actor, order);
         self.note_observed(t, observed);
         // After the read synchronizes and observes (see `load`): the RMW is one operation, and

@@ -1,7 +1,7 @@
 //! The handle a GPU thread uses to reach the machine: every visible operation is a scheduling
 //! point followed by one atomic step of the machine.
 
-use super::machine::{BarrierKey, Halt, Machine, Status, ThreadInfo};
+use super::machine::{Halt, Machine, Status, ThreadInfo};
 use super::memory::Bits;
 use super::panics::HaltSignal;
 use super::report::{FailureKind, RmwKind, Site};
@@ -136,51 +136,6 @@ impl Ctx {
         };
         self.sched.point(self.thread, point);
         self.step(|m| m.fence(self.thread, order, scope, site))
-    }
-
-    /// `__syncthreads()` at `site`: blocks until every thread of the block has arrived at the
-    /// same call site ([`Machine::barrier`]).
-    pub fn barrier(&self, site: Site) {
-        self.sched.point(self.thread, self.barrier_point());
-        if self.step(|m| m.barrier(self.thread, site)) {
-            self.wait();
-        }
-    }
-
-    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`; `future` lists
-    /// the barrier ids the thread may still reach afterwards (`None`: unknown).
-    pub fn bar(
-        &self,
-        id: i64,
-        quorum: Option<usize>,
-        wait: bool,
-        future: Option<Vec<i64>>,
-        site: Site,
-    ) {
-        self.sched
-            .point(self.thread, self.named_barrier_point(id, quorum.is_some()));
-        let blocked = self.step(|m| {
-            m.set_future_barriers(self.thread, future);
-            m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)
-        });
-        if blocked {
-            self.wait();
-        }
-    }
-
-    /// End of a failed spin-loop iteration (see [`Machine::spin_wait`]).
-    pub fn spin_wait(&self, site: Site) {
-        if self.step(|m| m.spin_wait(self.thread, site)) {
-            self.wait();
-        }
-    }
-
-    /// Start a new spin-loop iteration without ending one (see [`Machine::spin_restart`]).
-    pub fn spin_restart(&self) {
-        self.step(|m| {
-            m.spin_restart(self.thread);
-            Ok(())
-        })
     }
 
     /// Expose a value in the execution's final state (litmus registers).

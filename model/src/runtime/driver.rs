@@ -3,6 +3,7 @@
 
 use super::ctx::Ctx;
 use super::describe::describe_event;
+use super::features::FEATURES;
 use super::machine::{Machine, Setup};
 use super::panics::{take_last, HaltSignal, ModelGuard};
 use super::report::{CycleStep, Decision, Failure, FailureKind, Token};
@@ -21,7 +22,7 @@ pub fn run_execution(
     sched: &Arc<dyn Sched>,
     prune_spins: bool,
 ) -> Arc<Mutex<Machine>> {
-    let mut machine = Machine::new(Arc::clone(setup));
+    let mut machine = Machine::new(Arc::clone(setup), &FEATURES);
     machine.prune_spins = prune_spins;
     let machine = Arc::new(Mutex::new(machine));
     for (t, info) in setup.threads.iter().enumerate() {

@@ -29,9 +29,12 @@ impl Machine {
         let mut cycle = Vec::new();
         for &u in &live {
             let name = &self.setup.threads[u].name;
-            let (why, again) = match &self.threads[u].status {
+            let status = &self.threads[u].status;
+            // The core's wording, unless the feature that blocked the thread says more (its
+            // `describe_wait` hook: which barrier, how many arrived).
+            let (why, again) = match status {
                 Status::AtBarrier => (
-                    self.describe_barrier_wait(u),
+                    format!("{name} waits at a barrier"),
                     format!("{name} waits at its barrier again"),
                 ),
                 Status::Spinning(watch) => {
@@ -58,7 +61,7 @@ impl Machine {
                 Status::MBarWait { bar, phase } => (
                     format!(
                         "{name} waits on {} until its phase {phase} completes",
-                        self.mbar_describe(*bar)
+                        self.setup.mbarriers[*bar].name
                     ),
                     format!("{name} waits on the mbarrier's phase {phase} again"),
                 ),
@@ -93,7 +96,7 @@ impl Machine {
                 ),
                 _ => unreachable!("only blocked threads remain"),
             };
-            details.push(why);
+            details.push(self.describe_wait(u, status).unwrap_or(why));
             cycle.push(CycleStep::Waits(again));
         }
         self.fail(

@@ -4,10 +4,13 @@
 //! engine has already decided that thread `t` runs now (and, under loom, which store a load
 //! reads); each operation is performed atomically and says whether the thread must stop (`Halt`)
 //! or block. Memory operations are in the access module, hang diagnosis in the hang module, and
-//! each feature's operations in its own module (see the runtime's module documentation).
+//! each feature's operations in its own module (see the runtime's module documentation); the
+//! machine holds the table of hooks by which the core notifies features ([`Hooks`], run by the
+//! hooks module).
 
 use super::async_groups::AsyncGroups;
 use super::barriers::state::Arrival;
+use super::describe::describe_event;
 use super::memory::{Bits, LocState};
 pub use super::report::BarrierKey;
 use super::report::{Decision, Event, EventKind, Failure, FailureKind, Site};
@@ -102,6 +105,70 @@ pub(super) struct ThreadState {
     pub(super) token_op: Option<super::tokens::state::TokenOp>,
 }
 
+/// A memory access the core is about to check for races and record (see the access module).
+#[derive(Clone, Copy, Debug)]
+pub struct Access {
+    /// The accessing thread.
+    pub thread: usize,
+    /// The location.
+    pub loc: usize,
+    /// Whether the access writes (a store, or an RMW that stores).
+    pub write: bool,
+    /// The access's event number (from 1).
+    pub event: usize,
+}
+
+/// Before an access is checked for races: may fail the access (and the execution).
+pub type OnAccess = fn(&mut Machine, &Access) -> Result<(), Halt>;
+
+/// A read of `loc` by `thread` returned `value`; `wrote`: the same operation stored a new value
+/// (an RMW that changed it).
+pub type OnRead = fn(&mut Machine, thread: usize, loc: usize, value: Bits, wrote: bool);
+
+/// `writer` just appended a store to `loc` (its modification order grew).
+pub type OnStore = fn(&mut Machine, writer: usize, loc: usize);
+
+/// Kernel thread `thread` exited (it is `Done`): the feature stops expecting it. An error ends
+/// the exit's handling (the execution failed).
+pub type OnExit = fn(&mut Machine, thread: usize) -> Result<(), Halt>;
+
+/// A thread of `block` exited and the block's residency was settled: barrier instances that
+/// counted on it may now complete.
+pub type OnBarrierSettle = fn(&mut Machine, block: usize);
+
+/// How a hang report words why `thread`, blocked with this status, waits; `None` when the
+/// status is not the feature's.
+pub type DescribeWait = fn(&Machine, thread: usize, status: &Status) -> Option<String>;
+
+/// Every feature's hooks, per notification point, in the order they run.
+#[derive(Debug)]
+pub struct Hooks {
+    /// Per access, before its race check (the access module).
+    pub on_access: &'static [OnAccess],
+    /// Per read of a load or RMW, once the store it reads is chosen.
+    pub on_read: &'static [OnRead],
+    /// Per store appended (a store, or an RMW's write).
+    pub on_store: &'static [OnStore],
+    /// Per exit of a kernel thread, first thing after the halted check ([`Machine::exit`]).
+    pub on_exit: &'static [OnExit],
+    /// Per exit of a kernel thread, after block admission and the barrier-divergence check.
+    pub on_barrier_settle: &'static [OnBarrierSettle],
+    /// Per blocked thread of a hang report: the first answer is used.
+    pub describe_wait: &'static [DescribeWait],
+}
+
+impl Hooks {
+    /// No feature registered: the core alone (plain memory operations and exits).
+    pub const NONE: Hooks = Hooks {
+        on_access: &[],
+        on_read: &[],
+        on_store: &[],
+        on_exit: &[],
+        on_barrier_settle: &[],
+        describe_wait: &[],
+    };
+}
+
 /// Shared-memory word addresses one warp touched at one site, one dynamic occurrence.
 pub type BankKey = (Site, u32, u32, u32);
 
@@ -174,13 +241,16 @@ pub struct Machine {
     /// Every `fence.proxy.async` so far (see the async_copy module).
     pub(super) proxy_fences: Vec<super::async_copy::state::ProxyFence>,
     pub(super) empty_heads: Heads,
+    /// What each feature registered to hear of ([`Hooks`]); the core names no feature.
+    pub(super) hooks: &'static Hooks,
 }
 
 impl Machine {
     /// The machine at the start of an execution: every location holding its initial value,
     /// every thread running (or not resident, or not started: see [`Setup::resident_blocks`],
-    /// [`Setup::starts_after`]) with an empty view.
-    pub fn new(setup: Arc<Setup>) -> Machine {
+    /// [`Setup::starts_after`]) with an empty view. `hooks`: every feature's notifications (the
+    /// running floor registers them; [`Hooks::NONE`] runs the core alone).
+    pub fn new(setup: Arc<Setup>, hooks: &'static Hooks) -> Machine {
         let (n, l) = (setup.threads.len(), setup.locs.len());
         let empty_heads: Heads = Arc::new(Vec::new());
         let thread = ThreadState {
@@ -277,6 +347,7 @@ impl Machine {
             cluster_arrivals: Default::default(),
             proxy_fences: Vec::new(),
             empty_heads,
+            hooks,
             setup,
         }
     }
@@ -322,6 +393,11 @@ impl Machine {
             return Err(Halt);
         }
         Ok(())
+    }
+
+    /// How a report words event `event` (numbered from 1).
+    pub(super) fn describe(&self, event: usize) -> String {
+        describe_event(&self.setup, &self.events[event - 1])
     }
 
     pub(super) fn event(&mut self, thread: usize, site: Site, what: EventKind) -> usize {
@@ -448,11 +524,9 @@ impl Machine {
             let _ = self.check_hang();
             return;
         }
-        self.wake_idle_agent(self.setup.threads[t].block as usize);
-        if self.warp_exit(t).is_err() {
+        if self.notify_exit(t).is_err() {
             return;
         }
-        self.cluster_exit(t);
         let block = self.setup.threads[t].block as usize;
         self.admit_blocks();
         let kernel_waiter = self.barrier_waiting[block]
@@ -472,7 +546,7 @@ impl Machine {
             self.fail(FailureKind::BarrierDivergence, headline, vec![]);
             return;
         }
-        self.settle_barriers(block);
+        self.notify_barrier_settle(block);
         let _ = self.check_hang();
     }
 

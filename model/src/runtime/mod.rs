@@ -24,8 +24,10 @@
 //!    fences), [`race`] (data and scoped races among the accesses the core recorded), [`hang`]
 //!    (every live thread blocked for good), [`ctx`] (a GPU thread's handle: a scheduling point,
 //!    then the operation on the locked machine), [`advice`] (what a report suggests, read from
-//!    what the core recorded). The core holds each feature's state but imports only its `state`
-//!    module.
+//!    what the core recorded), [`hooks`] (the notifications a feature may register for: an
+//!    access, a read, a store, a thread's exit, barrier settling, a hang report's wording). The
+//!    core holds each feature's state but imports only its `state` module, and calls no feature:
+//!    at each notification point it runs the registered hooks, in the table's order.
 //! 3. *Features*: [`barriers`] (CTA barrier instances, named and voting barriers),
 //!    [`mbarrier`] (PTX mbarrier phases), [`cluster`] (cluster barriers, `fence.mbarrier_init`,
 //!    distributed shared memory), [`async_copy`] (bulk copies as an asynchronous agent per block,
@@ -36,19 +38,21 @@
 //!    Each is the operations on its own state (`impl Machine` blocks that call into the core)
 //!    and the thread API for them (`impl Ctx`); a feature may use a lower feature's state or
 //!    operations, never the reverse.
-//! 4. *Running*: [`driver`] (running executions, rendering failures), [`litmus`] (litmus
-//!    programs as kernels), the state-caching search's key of a machine state. ([`panics`], the
-//!    hook that turns a kernel thread's panic into a failure, imports nothing.)
+//! 4. *Running*: [`features`] (the one table where every feature registers its hooks, handed
+//!    to every machine built), [`driver`] (running executions, rendering failures), [`litmus`]
+//!    (litmus programs as kernels), the state-caching search's key of a machine state.
+//!    ([`panics`], the hook that turns a kernel thread's panic into a failure, imports nothing.)
 //!
 //! The rule for a new feature: put its state in `FEATURE/state.rs` (plain data, importing only
 //! floor 1), add one field of that type to `Machine`, and write its operations in
 //! `FEATURE/mod.rs` as methods that call the core (`begin`, `event`, `fail`, `append_store`, the
-//! views); link to it from the core's documentation in plain text, since a doc link is an import.
-//! Debt the rule does not yet cover: the core still calls a few feature methods by name — the
-//! per-access checks (`token_check`, `dsmem_check`, `nc_check_write`, spin `watch` and
-//! `wake_spinners`), the exit notifications (`wake_idle_agent`, `warp_exit`, `cluster_exit`,
-//! `settle_barriers`) and the hang report's wording (`describe_barrier_wait`, `mbar_describe`).
-//! They are no imports, but a new feature must not add to them.
+//! views), with its thread API (`impl Ctx`) beside them; link to it from the core's
+//! documentation in plain text, since a doc link is an import. Where it must act on something
+//! the core does (check an access, hear of a store or an exit, word a hang), register a
+//! function in the matching list of `features::FEATURES`, at the place its order among the
+//! others requires (the first failing hook is the failure reported); never add a call to the
+//! core. `tests/layering.rs` fails when a core file imports a feature or calls a method written
+//! in a feature file or on the running floor.
 //!
 //! # Limits
 //! - Load buffering (reading a po-later store of another thread) is never reached.
@@ -89,8 +93,10 @@ pub mod ctx;
 pub mod describe;
 pub mod driver;
 pub mod exchange;
+pub mod features;
 pub mod footprint;
 pub mod hang;
+pub mod hooks;
 pub mod litmus;
 pub mod machine;
 pub mod mbarrier;

@@ -36,6 +36,7 @@
 //! An RMW that writes back the value it read (a failed `atomic_exchange(lock, 1)`, a failed CAS)
 //! counts as a read here: the store it adds changes no value any later read can see.
 
+use super::ctx::Ctx;
 use super::machine::{Halt, Machine, Status};
 use super::memory::Bits;
 use super::report::{EventKind, Site};
@@ -160,5 +161,22 @@ impl Machine {
             self.skip_same_value(u, &log);
             self.wake.push(u);
         }
+    }
+}
+
+impl Ctx {
+    /// End of a failed spin-loop iteration (see [`Machine::spin_wait`]).
+    pub fn spin_wait(&self, site: Site) {
+        if self.step(|m| m.spin_wait(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    /// Start a new spin-loop iteration without ending one (see [`Machine::spin_restart`]).
+    pub fn spin_restart(&self) {
+        self.step(|m| {
+            m.spin_restart(self.thread);
+            Ok(())
+        })
     }
 }

@@ -335,6 +335,36 @@ impl Machine {
 }
 
 impl Ctx {
+    /// `__syncthreads()` at `site`: blocks until every thread of the block has arrived at the
+    /// same call site ([`Machine::barrier`]).
+    pub fn barrier(&self, site: Site) {
+        self.sched.point(self.thread, self.barrier_point());
+        if self.step(|m| m.barrier(self.thread, site)) {
+            self.wait();
+        }
+    }
+
+    /// A PTX `bar.sync`/`bar.arrive` with barrier `id` and optional `quorum`; `future` lists
+    /// the barrier ids the thread may still reach afterwards (`None`: unknown).
+    pub fn bar(
+        &self,
+        id: i64,
+        quorum: Option<usize>,
+        wait: bool,
+        future: Option<Vec<i64>>,
+        site: Site,
+    ) {
+        self.sched
+            .point(self.thread, self.named_barrier_point(id, quorum.is_some()));
+        let blocked = self.step(|m| {
+            m.set_future_barriers(self.thread, future);
+            m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)
+        });
+        if blocked {
+            self.wait();
+        }
+    }
+
     /// `bar.sync`/`bar.arrive` with an id and a thread count, from the kernel API.
     pub fn named_barrier(&self, id: u32, count: u32, warp_size: u32, wait: bool, site: Site) {
         self.sched

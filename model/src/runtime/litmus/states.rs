@@ -23,6 +23,7 @@ use crate::axiomatic::FinalState;
 use crate::hash::{hash_words, Identity, Mix};
 use crate::litmus::{AsyncOp, Fence, Instr, Program};
 use crate::runtime::async_copy::AgentNext;
+use crate::runtime::features::FEATURES;
 use crate::runtime::machine::{Halt, Machine, Status};
 use crate::runtime::report::FailureKind;
 use std::collections::hash_map::Entry;
@@ -98,7 +99,7 @@ pub fn explore_states(p: &Program, opts: &Options) -> Outcomes {
         ));
         return out;
     }
-    let mut machine = Machine::new(setup);
+    let mut machine = Machine::new(setup, &FEATURES);
     machine.trace = false;
     machine.spin_loops = false;
     for loc in &mut machine.locs {

@@ -120,10 +120,6 @@ impl Machine {
         }
     }
 
-    pub(super) fn describe(&self, event: usize) -> String {
-        super::describe::describe_event(&self.setup, &self.events[event - 1])
-    }
-
     /// `mbarrier.init`: phase 0, `count` pending arrivals, tx 0.
     pub fn mbar_init(&mut self, t: usize, bar: usize, count: u32, site: Site) -> Result<(), Halt> {
         self.begin(t)?;
