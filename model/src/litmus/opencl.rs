@@ -205,6 +205,21 @@ pub mod tag {
 }
 
 impl OpenClOp {
+    /// An access of this order to neither region, with no scope: no flag set.
+    pub fn new(order: Order) -> OpenClOp {
+        OpenClOp {
+            fence: false,
+            barrier: false,
+            atomic: false,
+            nonatomic_location: false,
+            order,
+            fail_order: None,
+            scope: None,
+            global: false,
+            local: false,
+        }
+    }
+
     /// The qualifiers of the IR statement: its order (and a compare-exchange's failure order)
     /// and the base sets of `opencl.cat` it is in: `ATOM` for an atomic access, `NAL` for an
     /// access to a non-atomic object, `GLOBAL` and `LOCAL` for the memory it concerns, and its
@@ -245,17 +260,7 @@ mod tests {
     use super::*;
 
     fn op() -> OpenClOp {
-        OpenClOp {
-            fence: false,
-            barrier: false,
-            atomic: false,
-            nonatomic_location: false,
-            order: Order::Weak,
-            fail_order: None,
-            scope: None,
-            global: false,
-            local: false,
-        }
+        OpenClOp::new(Order::Weak)
     }
 
     #[test]

@@ -130,15 +130,9 @@ impl<'a> Lower<'a> {
     fn plain(&self, a: &Address) -> OpenClOp {
         let region = self.region(a);
         OpenClOp {
-            fence: false,
-            barrier: false,
-            atomic: false,
-            nonatomic_location: false,
-            order: Order::Weak,
-            fail_order: None,
-            scope: None,
             global: region == Region::Global,
             local: region == Region::Local,
+            ..OpenClOp::new(Order::Weak)
         }
     }
 
