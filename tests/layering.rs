@@ -519,3 +519,76 @@ fn the_call_reader_finds_feature_methods_and_calls_to_them() {
         vec![(2, "token_check"), (4, "helper")]
     );
 }
+
+/// The modules of the dialects other than PTX's, whose front ends lower into the litmus IR.
+const DIALECT_MODULES: &[&str] = &["vulkan", "opencl"];
+
+/// Whether a module is (or lies within) a dialect's module.
+fn is_dialect_module(module: &str) -> bool {
+    module.split("::").any(|s| DIALECT_MODULES.contains(&s))
+}
+
+/// The lines (1-based) of `text` whose code, comments left out, names a dialect: a word holding
+/// `vulkan` or `opencl` in any case (a module path, `VulkanOp`, `OpenClTest`, ...).
+fn lines_naming_a_dialect(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = line.split("//").next().unwrap_or("").to_ascii_lowercase();
+            DIALECT_MODULES.iter().any(|d| code.contains(d))
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// Issue 28: the litmus IR knows no dialect. Neither `litmus/ir.rs` nor a file under
+/// `litmus/ir/` imports a dialect's module, directly or through the modules it imports, nor
+/// names one in its code: each front end lowers into the IR's plain data (qualifiers, groups,
+/// thread relations), never the other way round.
+#[test]
+fn the_litmus_ir_names_no_dialect() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("model/src");
+    let g = graph(&root);
+    let ir: Vec<&String> = g
+        .keys()
+        .filter(|m| *m == "litmus::ir" || m.starts_with("litmus::ir::"))
+        .collect();
+    assert!(
+        ir.len() > 1 && ir.iter().any(|m| *m == "litmus::ir"),
+        "the IR's modules were not found: {ir:?}"
+    );
+    let mut problems = Vec::new();
+    // Every module the IR reaches through its imports.
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<(&String, &String)> = ir.iter().map(|m| (*m, *m)).collect();
+    while let Some((from, m)) = stack.pop() {
+        if !seen.insert(m) {
+            continue;
+        }
+        for t in g.get(m).into_iter().flatten() {
+            if is_dialect_module(t) {
+                problems.push(format!(
+                    "{m} (reached from {from}) imports the dialect module {t}"
+                ));
+            }
+            stack.push((from, t));
+        }
+    }
+    let mut files = vec![root.join("litmus/ir.rs")];
+    rust_files(&root.join("litmus/ir"), &mut files);
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        for line in lines_naming_a_dialect(&text) {
+            problems.push(format!("{}:{line} names a dialect", file.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_dialect_check_sees_imports_and_names_but_not_comments() {
+    assert!(is_dialect_module("litmus::opencl::ast") && is_dialect_module("litmus::vulkan"));
+    assert!(!is_dialect_module("litmus::ir::front") && !is_dialect_module("litmus::warp"));
+    let text = "use super::vulkan::VulkanOp;\n/// An OpenCL word in a doc.\npub x: Option<OpenClTest>, // vulkan\nlet y = 1; // opencl\n";
+    assert_eq!(lines_naming_a_dialect(text), [1, 3]);
+}

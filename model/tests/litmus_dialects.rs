@@ -35,7 +35,7 @@ fn kernel(body: &str) -> String {
 }
 
 fn test(p: &Program) -> &scopecheck_model::litmus::opencl::OpenClTest {
-    p.opencl.as_ref().expect("an OpenCL test")
+    scopecheck_model::litmus::opencl::test_of(p).expect("an OpenCL test")
 }
 
 fn instrs(p: &Program, t: usize) -> Vec<&Instr> {

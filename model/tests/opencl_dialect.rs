@@ -53,7 +53,7 @@ fn message_passing_synchronizes_only_with_release_and_acquire() {
 #[test]
 fn printed_tests_parse_back_to_the_same_program() {
     let p = parse(&mp("memory_order_release", "memory_order_acquire"), "mp").unwrap();
-    assert!(p.opencl.is_some());
+    assert!(scopecheck_model::litmus::opencl::test_of(&p).is_some());
     let text = print(&p);
     assert!(text.starts_with("OPENCL MP"), "{text}");
     assert_eq!(parse(&text, "printed").unwrap(), p, "{text}");

@@ -3,8 +3,6 @@
 
 use super::events::{ClusterBarrier, Kind, Trace};
 use super::rel::{bit, members, Rel, Set, MAX_EVENTS};
-use crate::litmus::opencl::OpenClOp;
-use crate::litmus::vulkan::{VulkanOp, VulkanPlacement, VulkanScope};
 use crate::litmus::*;
 use crate::scope::{Order, Placement, Scope};
 use serde::Serialize;
@@ -111,28 +109,24 @@ pub struct Events {
     /// token to those of every later statement waiting for it; the read of an RMW precedes its
     /// write.
     pub token_order: Rel,
-    /// Vulkan tests: what each event means in Vulkan (`None` for initial writes and in other
-    /// tests), each thread event's placement, same subgroup, workgroup and queue family
-    /// instance, and system-synchronizes-with (every event of the first thread of an `ssw`
-    /// pair to every event of the second).
-    pub vulkan: Vec<Option<VulkanOp>>,
-    /// Vulkan tests: each thread event's placement (subgroup, workgroup, queue family).
-    pub vulkan_placement: Vec<Option<VulkanPlacement>>,
-    /// OpenCL tests: what each event means in OpenCL (`None` for initial writes and in other
-    /// tests); the order is the event's own (a failed compare-exchange's read has its failure
-    /// order).
-    pub opencl: Vec<Option<OpenClOp>>,
+    /// The order each event of a qualified statement has for the model ([`Qualifiers`]: its
+    /// front end's semantics; a failed compare-exchange's read has its failure order); `None`
+    /// for initial writes and the events of unqualified statements.
+    pub qualified_order: Vec<Option<Order>>,
+    /// By base set name, the events whose statement's qualifiers name it (`AV`, `WG`, `NAL`…).
+    pub tagged: BTreeMap<String, Set>,
     /// Same device (`Placement::gpu`: an OpenCL `dev`, a PTX `gpu`).
     pub sdv: Rel,
-    /// Vulkan: same subgroup.
-    pub ssg: Rel,
-    /// Vulkan: same workgroup.
-    pub swg: Rel,
-    /// Vulkan: same queue family instance.
-    pub sqf: Rel,
-    /// Vulkan: system-synchronizes-with (transitive), from every event of the first thread of
-    /// an `ssw` pair to every event of the second.
-    pub ssw: Rel,
+    /// By level name of the program's [`Groups`] (`sg`, `wg`, `qf`), pairs of events of threads
+    /// of one instance of the level (the cat relations `ssg`, `swg`, `sqf`).
+    pub same_group: BTreeMap<String, Rel>,
+    /// By name, the relations between threads the program declares ([`ThreadRelations`],
+    /// Vulkan's `ssw`), lifted to events and closed transitively: from every event of the first
+    /// thread of a pair to every event of the second.
+    pub thread_relations: BTreeMap<String, Rel>,
+    /// The barrier instance each barrier event joins ([`barrier_instance`]); `None` for other
+    /// events.
+    pub barrier_instance: Vec<Option<Vec<u32>>>,
 }
 
 /// Where an event happens: its thread's placement, but for the write and the complete-tx of a
@@ -185,9 +179,8 @@ impl Events {
     pub fn build(p: &Program, combo: &[&Trace]) -> Result<Events, String> {
         let mut info = Vec::new();
         let mut placement = Vec::new();
-        let mut vulkan = Vec::new();
-        let mut vulkan_placement = Vec::new();
-        let mut opencl = Vec::new();
+        let mut qualifiers: Vec<Option<&Qualifiers>> = Vec::new();
+        let mut instance = Vec::new();
         let mut local_index = Vec::new(); // (thread, index within trace) for dependencies
         let mut copy_of = Vec::new(); // a bulk copy's event: the copy's first event, by thread
         let mut completed_at = Vec::new(); // a bulk_group copy's event: where its wait is
@@ -210,9 +203,8 @@ impl Events {
                     },
                 });
                 placement.push(None);
-                vulkan.push(None);
-                vulkan_placement.push(None);
-                opencl.push(None);
+                qualifiers.push(None);
+                instance.push(None);
                 local_index.push(None);
                 copy_of.push(None);
                 completed_at.push(None);
@@ -245,9 +237,10 @@ impl Events {
                             Instr::Async(AsyncOp::MbarrierInit { .. })
                         ),
                 );
-                vulkan.push(p.threads[t].body[e.stmt].vulkan);
-                vulkan_placement.push(p.vulkan.as_ref().map(|v| v.placements[t]));
-                opencl.push(p.threads[t].body[e.stmt].opencl);
+                qualifiers.push(p.threads[t].body[e.stmt].qualifiers.as_ref());
+                instance.push(
+                    matches!(e.kind, Kind::Barrier { .. }).then(|| barrier_instance(p, t, e.stmt)),
+                );
                 local_index.push(Some((t, i)));
             }
         }
@@ -293,15 +286,18 @@ impl Events {
             dep: Rel::empty(n),
             po_loc: Rel::empty(n),
             token_order: Rel::empty(n),
-            vulkan,
-            vulkan_placement,
-            opencl,
+            qualified_order: qualifiers.iter().map(|q| q.map(|q| q.order)).collect(),
+            tagged: BTreeMap::new(),
             sdv: Rel::empty(n),
-            ssg: Rel::empty(n),
-            swg: Rel::empty(n),
-            sqf: Rel::empty(n),
-            ssw: Rel::empty(n),
+            same_group: BTreeMap::new(),
+            thread_relations: BTreeMap::new(),
+            barrier_instance: instance,
         };
+        for (i, q) in qualifiers.iter().enumerate() {
+            for tag in q.iter().flat_map(|q| &q.tags) {
+                *ev.tagged.entry(tag.clone()).or_insert(Set::EMPTY) |= bit(i);
+            }
+        }
         let mut scope = vec![None; n];
         let mut phys = vec![None; n];
         let mut vaddr = vec![None; n];
@@ -394,20 +390,26 @@ impl Events {
         let vaddr_of = class(&|i| vaddr[i].map(|l| l as u64));
         let cta_of =
             class(&|i| ev.placement[i].map(|pl| (u64::from(pl.gpu) << 32) | u64::from(pl.cta)));
-        let instance_of = |scope: VulkanScope| {
-            class(&|i| {
-                ev.vulkan_placement[i].map(|vp| {
-                    let (a, b, c) = vp.instance(scope);
-                    (u64::from(a) << 42) ^ (u64::from(b) << 21) ^ u64::from(c)
-                })
-            })
-        };
         let gpu_of = class(&|i| ev.placement[i].map(|pl| u64::from(pl.gpu)));
-        let (sg_of, wg_of, qf_of) = (
-            instance_of(VulkanScope::Subgroup),
-            instance_of(VulkanScope::Workgroup),
-            instance_of(VulkanScope::QueueFamily),
-        );
+        // Each level's instances: the threads whose ids agree from that level on, each named
+        // by its first thread.
+        for (level, name) in p.groups.iter().flat_map(|g| g.levels.iter().enumerate()) {
+            let groups = p.groups.as_ref().expect("levels come from the groups");
+            let first: Vec<u64> = (0..combo.len())
+                .map(|t| {
+                    let mine = groups.instance(t, level);
+                    (0..t)
+                        .find(|&u| groups.instance(u, level) == mine)
+                        .unwrap_or(t) as u64
+                })
+                .collect();
+            let same = class(&|i| ev.info[i].thread.map(|t| first[t]));
+            let mut rel = Rel::empty(n);
+            for (i, row) in same.into_iter().enumerate() {
+                rel.set_row(i, row);
+            }
+            ev.same_group.insert(name.clone(), rel);
+        }
         for (i, c) in copy_of.iter().enumerate() {
             if c.is_some() {
                 ev.bulk |= bit(i);
@@ -445,17 +447,7 @@ impl Events {
             ev.loc.set_row(i, loc_of[i]);
             ev.vloc.set_row(i, vaddr_of[i]);
             ev.scta.set_row(i, cta_of[i]);
-            ev.ssg.set_row(i, sg_of[i]);
             ev.sdv.set_row(i, gpu_of[i]);
-            // An OpenCL work-group is the CTA of the placement (`P0@wg 0, dev 0`).
-            ev.swg.set_row(
-                i,
-                match p.opencl.is_some() {
-                    true => cta_of[i],
-                    false => wg_of[i],
-                },
-            );
-            ev.sqf.set_row(i, qf_of[i]);
             if let (Some(si), Some(pi)) = (scope[i], ev.placement[i]) {
                 for &j in &scoped {
                     let (Some(sj), Some(pj)) = (scope[j], ev.placement[j]) else {
@@ -507,16 +499,17 @@ impl Events {
                 }
             }
         }
-        if let Some(vt) = &p.vulkan {
-            for &(a, b) in &vt.ssw {
+        for (name, pairs) in &p.relations {
+            let mut rel = Rel::empty(n);
+            for &(a, b) in pairs {
                 let of = |t: usize| thread_of[first_of_thread[t]];
                 if a < combo.len() && b < combo.len() && !combo[a].events.is_empty() {
                     for i in members(of(a)) {
-                        ev.ssw.set_row(i, ev.ssw.row(i) | of(b));
+                        rel.set_row(i, rel.row(i) | of(b));
                     }
                 }
             }
-            ev.ssw = ev.ssw.plus();
+            ev.thread_relations.insert(name.clone(), rel.plus());
         }
         if p.threads
             .iter()
@@ -529,24 +522,21 @@ impl Events {
         }
         // A compare-exchange that fails only reads, with its failure order (C11 7.17.7.4:
         // "if false, ... memory is affected according to the value of failure").
-        for i in 0..n {
-            if let Some(op) = &mut ev.opencl[i] {
+        for (i, q) in qualifiers.iter().enumerate() {
+            if let Some(q) = q {
                 let read = matches!(ev.info[i].kind, Kind::Read { .. });
-                if read && ev.rmw.row(i).is_empty() {
-                    op.order = op.event_order(true);
-                }
+                ev.qualified_order[i] = Some(q.event_order(read && ev.rmw.row(i).is_empty()));
             }
         }
         Ok(ev)
     }
 
-    /// The barrier instances a barrier event may join are those of its key: in PTX its CTA
-    /// (and GPU), in Vulkan the instance of its execution scope — at most the workgroup: "Scope
-    /// for execution must be limited to Workgroup or Subgroup" (Vulkan's SPIR-V environment),
-    /// so a `cbar.dv` waits for its workgroup and synchronizes memory at device scope.
-    pub fn barrier_scope_key(&self, b: usize) -> (u32, u32, u32) {
-        let pl = self.placement[b].expect("barriers belong to threads");
-        barrier_instance(pl, self.vulkan[b], self.vulkan_placement[b])
+    /// The barrier instances a barrier event may join are those of its key
+    /// ([`barrier_instance`]).
+    pub fn barrier_scope_key(&self, b: usize) -> &[u32] {
+        self.barrier_instance[b]
+            .as_deref()
+            .expect("barrier events have an instance")
     }
 
     /// Takes the values of another valuation of the same paths: `combo` has the same events
@@ -719,20 +709,21 @@ pub struct Execution {
     pub barrier: Vec<(usize, usize)>,
 }
 
-/// The barrier instance a barrier of a thread placed at `pl` (with its Vulkan operation and
-/// placement, in a Vulkan test) joins: see [`Events::barrier_scope_key`].
-pub fn barrier_instance(
-    pl: Placement,
-    op: Option<VulkanOp>,
-    vp: Option<VulkanPlacement>,
-) -> (u32, u32, u32) {
-    match (op, vp) {
-        (Some(op), Some(vp)) => vp.instance(
-            op.scope
-                .unwrap_or(VulkanScope::Workgroup)
-                .min(VulkanScope::Workgroup),
-        ),
-        _ => (pl.gpu, pl.cta, u32::MAX),
+/// The barrier instance statement `stmt` of thread `t`, a barrier, joins: the instance of the
+/// level of the program's [`Groups`] its qualifiers name ([`Qualifiers::group`]: a Vulkan
+/// control barrier's execution scope), else its CTA (and GPU), as in PTX (*bar*: "barriers are
+/// executed on a per-CTA basis"). Keys of one program have one length.
+pub fn barrier_instance(p: &Program, t: ThreadId, stmt: usize) -> Vec<u32> {
+    let level = p.threads[t].body[stmt]
+        .qualifiers
+        .as_ref()
+        .and_then(|q| q.group);
+    match (&p.groups, level) {
+        (Some(groups), Some(level)) => groups.instance(t, level),
+        _ => {
+            let pl = p.threads[t].placement;
+            vec![pl.gpu, pl.cta, u32::MAX]
+        }
     }
 }
 

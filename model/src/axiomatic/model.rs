@@ -155,14 +155,10 @@ impl Model {
         self.cat().thin_air_values()
     }
 
-    /// Whether the model was written for Vulkan tests ([`CatModel::reads_vulkan`]).
-    pub fn reads_vulkan(&self) -> bool {
-        self.cat().reads_vulkan()
-    }
-
-    /// Whether the model was written for OpenCL tests ([`CatModel::reads_opencl`]).
-    pub fn reads_opencl(&self) -> bool {
-        self.cat().reads_opencl()
+    /// Whether the model reads one of the base sets or relations named `names`
+    /// ([`CatModel::reads_any`]).
+    pub fn reads_any(&self, names: &[&str]) -> bool {
+        self.cat().reads_any(names)
     }
 
     /// One of the built-in PTX models (`ptx-v6.0`, `ptx-v7.5`, `ptx-v8`): under PTX a racy weak

@@ -327,44 +327,17 @@ impl CatModel {
             .collect()
     }
 
-    /// Whether the model reads some annotation only Vulkan tests have (`NONPRIV`, `AV`, `VIS`,
-    /// `SEMAV`, `SEMVIS`, `AVDEVICE`, `VISDEVICE`, `CBAR`, `SC0`..`SC3`, `SEMSC0`..`SEMSC3`,
-    /// `SG`, `QF`, `ssg`, `sqf`, `ssw`): a model written for Vulkan. A model that reads none of
-    /// them cannot tell a Vulkan test's availability, visibility and storage classes apart.
-    pub fn reads_vulkan(&self) -> bool {
-        use crate::litmus::vulkan::VulkanScope;
-        use compile::Base;
-        self.reads_base(|b| {
-            matches!(
-                b,
-                Base::NonPriv
-                    | Base::Av
-                    | Base::Vis
-                    | Base::SemAv
-                    | Base::SemVis
-                    | Base::AvDevice
-                    | Base::VisDevice
-                    | Base::Cbar
-                    | Base::StorageClass(_)
-                    | Base::Semantics(_)
-                    | Base::VulkanScope(VulkanScope::Subgroup | VulkanScope::QueueFamily)
-                    | Base::Ssg
-                    | Base::Sqf
-                    | Base::Ssw
-            )
-        })
-    }
-
-    /// Whether the model reads some annotation only OpenCL tests have (`WI`, `ALL`, `GLOBAL`,
-    /// `LOCAL`): a model written for OpenCL.
-    pub fn reads_opencl(&self) -> bool {
-        use compile::Base;
-        self.reads_base(|b| {
-            matches!(
-                b,
-                Base::WorkItem | Base::AllSvm | Base::Global | Base::Local
-            )
-        })
+    /// Whether the model reads one of the base sets or relations named `names` (a front end's
+    /// own, such as Vulkan's `AV` or OpenCL's `GLOBAL`): a model that reads none of a
+    /// dialect's own names cannot tell its tests' qualifiers apart, so it is no model of that
+    /// dialect.
+    pub fn reads_any(&self, names: &[&str]) -> bool {
+        let named: Vec<compile::Base> = compile::BASE_NAMES
+            .iter()
+            .filter(|(name, _, _)| names.contains(name))
+            .map(|&(_, b, _)| b)
+            .collect();
+        self.reads_base(|b| named.contains(&b))
     }
 
     fn reads_base(&self, which: impl Fn(compile::Base) -> bool) -> bool {

@@ -271,7 +271,7 @@ fn generic_only(p: &Program) -> bool {
         // `fence.mbarrier_init`, cluster barriers).
         _ => true,
     };
-    p.vulkan.is_none()
+    p.dialect() != crate::litmus::vulkan::DIALECT
         && p.locations
             .iter()
             .all(|l| matches!(l.kind, LocationKind::Plain { .. }))

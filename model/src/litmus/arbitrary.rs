@@ -125,8 +125,7 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
                 instr: instr(u, n_locations, &mut regs, &mut arith_left, limits)?,
                 span: Span::default(),
                 token: None,
-                vulkan: None,
-                opencl: None,
+                qualifiers: None,
                 warp: None,
             });
         }
@@ -177,8 +176,9 @@ pub fn program(u: &mut Unstructured<'_>, limits: &Limits) -> Result<Program> {
         threads,
         observed: Vec::new(),
         filter: None,
-        vulkan: None,
-        opencl: None,
+        front: None,
+        groups: None,
+        relations: Default::default(),
         condition,
     })
 }

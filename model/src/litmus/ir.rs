@@ -4,29 +4,29 @@
 //! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
 //! equality, so `parse(print(p)) == p` compares meaning, not layout.
 //!
-//! The IR imports only its leaves ([`span`], [`operand`], [`rmw`], and the plain data of the
-//! dialects' instructions, [`async_op`] and [`warp_op`]) and the dialects' annotations of
-//! statements and tests (`vulkan`'s `VulkanOp`/`VulkanTest`, `opencl`'s `OpenClOp` and its
-//! syntax tree's `OpenClTest`, plain data importing only the leaves): the modules that parse,
-//! print and lower a dialect (`async_ops`, `warp`, `parse`, `print`, the OpenCL front end's
-//! `parse`, `lower`, `print`) import the IR, never the other way round.
+//! The IR imports only its leaves ([`span`], [`operand`], [`rmw`], the plain data of PTX's
+//! asynchronous and warp instructions, [`async_op`] and [`warp_op`], and [`front`], what a front
+//! end other than PTX's adds as plain data) and knows no dialect: the modules that parse, print
+//! and lower a dialect (`async_ops`, `warp`, `parse`, `print`, and each other dialect's front
+//! end beside them in `litmus`) import the IR, never the other way round.
 
 pub mod async_op;
+pub mod front;
 pub mod operand;
 pub mod rmw;
 pub mod span;
 pub mod warp_op;
 
 pub use async_op::{AsyncOp, SharedOf};
+pub use front::{Front, Groups, Qualifiers, Source, SourceData, ThreadRelations};
 pub use operand::{LocId, Operand, Reg, ThreadId, Value};
 pub use rmw::RmwOp;
 pub use span::Span;
 use warp_op::WarpPart;
 
-use super::opencl::{OpenClOp, OpenClTest};
-use super::vulkan::{VulkanOp, VulkanTest};
 use crate::scope::{Order, Placement, Scope};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The path through which an access reaches memory (PTX v7.5 proxies).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -449,13 +449,11 @@ pub struct Stmt {
     /// Tile IR token order (`[t0, t1 -> t2]` after the instruction); `None` in PTX tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<TokenOrder>,
-    /// What the instruction means in Vulkan; `None` in PTX and Tile IR tests.
+    /// What the instruction means in its front end beyond the IR's instruction (the order and
+    /// base sets of another dialect's operation); `None` in PTX and Tile IR tests, and for the
+    /// register moves and branches a front end's statement lowers to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vulkan: Option<VulkanOp>,
-    /// What the instruction means in OpenCL; `None` in other tests (and for the register
-    /// moves and branches an OpenCL statement lowers to).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opencl: Option<OpenClOp>,
+    pub qualifiers: Option<Qualifiers>,
     /// The `shfl.sync`/`vote.sync` this statement is part of (the `warp` module lowers an
     /// exchange into statements); `None` for every other statement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -592,12 +590,17 @@ pub struct Program {
     pub filter: Option<Prop>,
     /// The final condition.
     pub condition: Condition,
-    /// A Vulkan test (`VULKAN NAME` header): placements and system-synchronizes-with pairs.
+    /// The front end the test was written in when not PTX's (named by the header's first
+    /// word), with what it keeps of the source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vulkan: Option<VulkanTest>,
-    /// An OpenCL test (`OPENCL NAME` header): its kernels as written in C.
+    pub front: Option<Front>,
+    /// The front end's hierarchy of thread groups (subgroups, workgroups, ...); `None` in PTX
+    /// tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opencl: Option<OpenClTest>,
+    pub groups: Option<Groups>,
+    /// The relations between threads the test declares (`ssw` pairs), by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub relations: ThreadRelations,
 }
 
 impl Program {
@@ -619,6 +622,12 @@ impl Program {
             }
         }
         terms
+    }
+
+    /// The name of the dialect the test was written in, as its header writes it (`PTX` for
+    /// PTX and Tile IR tests).
+    pub fn dialect(&self) -> &str {
+        self.front.as_ref().map_or("PTX", |f| f.dialect.as_str())
     }
 
     /// Whether a thread uses `cp.async` (a copy or a group instruction).

@@ -3,6 +3,7 @@
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod async_ops;
+pub mod dialect;
 pub mod error;
 pub mod ir;
 pub mod lines;

@@ -18,10 +18,12 @@
 //! exists (1:r0=1 /\ 1:r1=0)
 //! ```
 //!
-//! A test keeps its C text as a small syntax tree ([`ast`]): the printer ([`print_kernels`])
-//! prints it back, and the parser (`parse`) reads it and lowers it (`lower`) to the IR
-//! every engine reads, each statement annotated with an [`OpenClOp`] saying what it is in
-//! OpenCL.
+//! A test keeps its C text as a small syntax tree ([`ast`]), held as the source of its
+//! [`DIALECT`] front end: the printer ([`print_kernels`]) prints it back, and the parser
+//! (`parse`) reads it and lowers it (`lower`) to the IR every engine reads, each statement
+//! qualified with what an [`OpenClOp`] is in OpenCL ([`OpenClOp::lower`]: its order and the
+//! base sets `opencl.cat` names). The work-groups and devices of the placements are the IR's
+//! groups ([`LEVELS`]).
 
 pub mod ast;
 mod lower;
@@ -30,9 +32,39 @@ mod print;
 
 pub use print::{print_init, print_kernels};
 
+use super::ir::{Groups, Program, Qualifiers};
 use crate::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// The header word of an OpenCL test (`OPENCL NAME`), which names its front end.
+pub const DIALECT: &str = "OPENCL";
+
+/// The base sets only OpenCL tests give events: a model that reads none of them is no OpenCL
+/// model.
+pub const OWN_NAMES: &[&str] = &["WI", "ALL", "GLOBAL", "LOCAL"];
+
+/// The levels of a placement (`P0@wg 0, dev 0`) as the IR's [`Groups`] name them, narrowest
+/// first: the cat relation `swg` relates the work-items of one work-group of one device.
+pub const LEVELS: [&str; 2] = ["wg", "dev"];
+
+/// The IR's groups of work-items placed at `(work-group, device)` (by thread id).
+pub fn groups(placements: &[(u32, u32)]) -> Groups {
+    Groups {
+        levels: LEVELS.iter().map(ToString::to_string).collect(),
+        ids: placements.iter().map(|&(wg, dev)| vec![wg, dev]).collect(),
+    }
+}
+
+/// The kernels as written of an OpenCL test: the source its front end keeps; `None` for a
+/// program of another dialect (or one read back from JSON, which does not keep it).
+pub fn test_of(p: &Program) -> Option<&OpenClTest> {
+    p.front
+        .as_ref()
+        .filter(|f| f.dialect == DIALECT)
+        .and_then(|f| f.source.as_ref())
+        .and_then(|s| s.get::<OpenClTest>())
+}
 
 /// OpenCL's memory scopes, narrowest first (`memory_scope_work_item` … `_all_svm_devices`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -69,6 +101,17 @@ impl OpenClScope {
     /// The scope whose C enumerator [`OpenClScope::name`] is `name`; `None` for any other word.
     pub fn from_name(name: &str) -> Option<OpenClScope> {
         OpenClScope::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The base set of `opencl.cat` holding the operations of this scope: `WI`, `WG`, `DV`,
+    /// `ALL`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            OpenClScope::WorkItem => "WI",
+            OpenClScope::WorkGroup => "WG",
+            OpenClScope::Device => "DV",
+            OpenClScope::AllSvmDevices => "ALL",
+        }
     }
 
     /// The PTX scope recorded in the IR's access for consumers that know only PTX scopes: a
@@ -148,14 +191,56 @@ pub struct OpenClOp {
     pub local: bool,
 }
 
+/// The base sets of `opencl.cat` an operation's qualifiers name, beside its scope's
+/// ([`OpenClScope::tag`]).
+pub mod tag {
+    /// Atomic accesses.
+    pub const ATOM: &str = "ATOM";
+    /// Accesses to a non-atomic object ([`super::OpenClOp::nonatomic_location`]).
+    pub const NAL: &str = "NAL";
+    /// Operations concerning global memory.
+    pub const GLOBAL: &str = "GLOBAL";
+    /// Operations concerning local memory.
+    pub const LOCAL: &str = "LOCAL";
+}
+
 impl OpenClOp {
-    /// The order an event of this operation has: a compare-exchange that failed read with its
-    /// failure order.
-    pub fn event_order(&self, failed_cas: bool) -> Order {
-        match (failed_cas, self.fail_order) {
-            (true, Some(o)) => o,
-            _ => self.order,
+    /// An access of this order to neither region, with no scope: no flag set.
+    pub fn new(order: Order) -> OpenClOp {
+        OpenClOp {
+            fence: false,
+            barrier: false,
+            atomic: false,
+            nonatomic_location: false,
+            order,
+            fail_order: None,
+            scope: None,
+            global: false,
+            local: false,
         }
+    }
+
+    /// The qualifiers of the IR statement: its order (and a compare-exchange's failure order)
+    /// and the base sets of `opencl.cat` it is in: `ATOM` for an atomic access, `NAL` for an
+    /// access to a non-atomic object, `GLOBAL` and `LOCAL` for the memory it concerns, and its
+    /// scope's `WI`, `WG`, `DV` or `ALL`. A `barrier` meets the work-items of its work-group,
+    /// the CTA of its placement.
+    pub fn lower(&self) -> Qualifiers {
+        let mut q = Qualifiers::new(self.order);
+        q.fail_order = self.fail_order;
+        let flags = [
+            (self.atomic, tag::ATOM),
+            (self.nonatomic_location, tag::NAL),
+            (self.global, tag::GLOBAL),
+            (self.local, tag::LOCAL),
+        ];
+        for (_, name) in flags.into_iter().filter(|(on, _)| *on) {
+            q.tag(name);
+        }
+        if let Some(s) = self.scope {
+            q.tag(s.tag());
+        }
+        q
     }
 }
 
@@ -167,5 +252,78 @@ impl fmt::Display for Region {
             Region::Global => "global",
             Region::Local => "local",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op() -> OpenClOp {
+        OpenClOp::new(Order::Weak)
+    }
+
+    #[test]
+    fn an_operation_is_in_the_base_sets_its_qualifiers_name() {
+        let tags = |op: OpenClOp| -> Vec<String> { op.lower().tags.into_iter().collect() };
+        assert!(tags(op()).is_empty());
+        assert_eq!(
+            tags(OpenClOp {
+                global: true,
+                ..op()
+            }),
+            ["GLOBAL"]
+        );
+        assert_eq!(
+            tags(OpenClOp {
+                local: true,
+                ..op()
+            }),
+            ["LOCAL"]
+        );
+        assert_eq!(
+            tags(OpenClOp {
+                nonatomic_location: true,
+                ..op()
+            }),
+            ["NAL"]
+        );
+        for (scope, tag) in OpenClScope::ALL.into_iter().zip(["WI", "WG", "DV", "ALL"]) {
+            let atomic = OpenClOp {
+                atomic: true,
+                scope: Some(scope),
+                ..op()
+            };
+            // Tags are a set, listed in name order.
+            let mut want = vec!["ATOM", tag];
+            want.sort();
+            assert_eq!(tags(atomic), want);
+        }
+    }
+
+    #[test]
+    fn a_compare_exchange_keeps_both_orders() {
+        let cas = OpenClOp {
+            atomic: true,
+            order: Order::AcqRel,
+            fail_order: Some(Order::Acquire),
+            ..op()
+        };
+        let q = cas.lower();
+        assert_eq!(
+            (q.order, q.fail_order),
+            (Order::AcqRel, Some(Order::Acquire))
+        );
+        assert_eq!(q.group, None);
+    }
+
+    #[test]
+    fn placements_become_groups_of_work_groups_within_devices() {
+        let g = groups(&[(0, 0), (1, 0), (0, 1)]);
+        assert_eq!(g.levels, LEVELS);
+        assert_eq!(g.placement(1), "wg 1, dev 0");
+        // Work-group 0 of device 1 is not work-group 0 of device 0.
+        assert_ne!(g.instance(0, 0), g.instance(2, 0));
+        assert_eq!(g.instance(0, 1), g.instance(1, 1));
     }
 }

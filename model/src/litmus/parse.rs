@@ -37,7 +37,7 @@ pub use self::parser::{MAX_DECLARATIONS, MAX_NESTING, MAX_OPERATORS, MAX_THREADS
 use super::error::LitmusError;
 use super::ir::*;
 use super::lines::LineIndex;
-use super::vulkan::VulkanTest;
+use super::vulkan::{VulkanPlacement, DIALECT as VULKAN, SSW};
 use std::cell::RefCell;
 
 /// Parses one litmus file. `file` is used only in error messages; the first error (by
@@ -156,11 +156,15 @@ impl<'a> Parser<'a> {
             threads,
             observed: Vec::new(),
             filter: None,
-            vulkan: self.vulkan.then(|| VulkanTest {
-                placements,
-                ssw: ssw.iter().map(|&(a, b, _)| (a, b)).collect(),
-            }),
-            opencl: None,
+            front: self.vulkan.then(|| Front::new(VULKAN)),
+            groups: self.vulkan.then(|| VulkanPlacement::groups(&placements)),
+            relations: match ssw.is_empty() {
+                true => ThreadRelations::new(),
+                false => ThreadRelations::from([(
+                    SSW.to_string(),
+                    ssw.iter().map(|&(a, b, _)| (a, b)).collect(),
+                )]),
+            },
             condition: Condition {
                 quantifier: Quantifier::Exists,
                 prop: Prop::True,

@@ -4,19 +4,18 @@ use super::async_ops::MbarrierState;
 use super::ir::*;
 use super::opencl::parse::quote;
 use super::opencl::{print_init, print_kernels, OpenClTest};
-use super::vulkan::{VulkanKind, VulkanOp};
+use super::vulkan::{VulkanKind, VulkanOp, DIALECT as VULKAN};
 use super::warp::WarpPart;
 use std::fmt::Write;
 
-/// Prints a program in Dartagnan's PTX litmus dialect (its Vulkan dialect for a Vulkan test),
-/// columns aligned.
+/// Prints a program in Dartagnan's PTX litmus dialect (its Vulkan dialect for a Vulkan test,
+/// herd's OpenCL C dialect for an OpenCL test), columns aligned.
 pub fn print(p: &Program) -> String {
     let mut out = String::new();
-    if let Some(test) = &p.opencl {
+    if let Some(test) = super::opencl::test_of(p) {
         return opencl(p, test);
     }
-    let dialect = if p.vulkan.is_some() { "VULKAN" } else { "PTX" };
-    writeln!(out, "{dialect} {}", p.name).unwrap();
+    writeln!(out, "{} {}", p.dialect(), p.name).unwrap();
     for c in &p.comments {
         writeln!(out, "{}", quote(c)).unwrap();
     }
@@ -47,29 +46,34 @@ pub fn print(p: &Program) -> String {
         writeln!(out, "P{}:{}={};", init.thread, init.reg, init.value).unwrap();
     }
     out.push_str("}\n");
-    if let Some(vt) = p.vulkan.as_ref().filter(|vt| !vt.ssw.is_empty()) {
+    // The relations between threads, in a second block (`ssw 0 1;`).
+    if p.relations.values().any(|pairs| !pairs.is_empty()) {
         out.push_str("{\n");
-        for (a, b) in &vt.ssw {
-            writeln!(out, "ssw {a} {b};").unwrap();
+        for (name, pairs) in &p.relations {
+            for (a, b) in pairs {
+                writeln!(out, "{name} {a} {b};").unwrap();
+            }
         }
         out.push_str("}\n");
     }
+    let vulkan = p.dialect() == VULKAN;
 
     let mut columns: Vec<Vec<String>> = p
         .threads
         .iter()
         .enumerate()
         .map(|(t, th)| {
-            let placement = match &p.vulkan {
-                Some(vt) => vt.placements[t].to_string(),
+            let placement = match &p.groups {
+                Some(groups) => groups.placement(t),
                 None => th.placement.to_string(),
             };
             std::iter::once(format!("P{t}@{placement}"))
                 .chain(th.body.iter().filter_map(|s| {
-                    Some(match (&s.token, &s.vulkan, &s.warp) {
+                    let op = s.qualifiers.as_ref().filter(|_| vulkan);
+                    Some(match (&s.token, op, &s.warp) {
                         (_, _, Some(WarpPart::Start(op))) => op.text(),
                         (_, _, Some(WarpPart::Rest)) => return None,
-                        (_, Some(op), None) => vulkan_instr(p, &s.instr, op),
+                        (_, Some(q), None) => vulkan_instr(p, &s.instr, &VulkanOp::of(&s.instr, q)),
                         (None, None, None) => instr_of(p, th, &s.instr),
                         (Some(t), None, None) => {
                             format!("{} {}", instr(p, &s.instr), token_order(t))

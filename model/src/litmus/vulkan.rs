@@ -2,14 +2,16 @@
 //! workgroup and queue family, the four memory scopes, storage classes, memory semantics and
 //! availability/visibility operations (the Vulkan specification's "Memory Model" appendix).
 //!
-//! A Vulkan test is an IR `Program` whose `Program::vulkan` field holds the placements and the
-//! system-synchronizes-with pairs, and whose statements carry a [`VulkanOp`] each. Loads, stores
-//! and read-modify-writes are the IR's `ld`/`st`/`atom` (non-atomic accesses `.weak`, atomic ones
-//! with their order), memory barriers (`membar`) and the device-domain operations (`avdevice`,
-//! `visdevice`) are fences, control barriers (`cbar`) are barriers; the annotation says what
-//! Vulkan means by each. Plain data: it imports only the IR's leaves, and the IR imports it.
+//! A Vulkan test is an IR `Program` marked with the [`DIALECT`] front end, whose groups are the
+//! placements' subgroups, workgroups and queue families ([`VulkanPlacement::LEVELS`]), whose
+//! `ssw` relation holds the system-synchronizes-with pairs, and whose statements carry the
+//! qualifiers a [`VulkanOp`] lowers to ([`VulkanOp::lower`], read back by [`VulkanOp::of`]).
+//! Loads, stores and read-modify-writes are the IR's `ld`/`st`/`atom` (non-atomic accesses
+//! `.weak`, atomic ones with their order), memory barriers (`membar`) and the device-domain
+//! operations (`avdevice`, `visdevice`) are fences, control barriers (`cbar`) are barriers; the
+//! qualifiers say what Vulkan means by each, as the base sets `vulkan.cat` names.
 
-use super::ir::operand::ThreadId;
+use super::ir::{Groups, Instr, Qualifiers};
 use crate::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -61,16 +63,25 @@ impl VulkanScope {
         }
     }
 
-    /// Whether a thread placed at `other` is in the instance of this scope of a thread placed
-    /// at `by` (ids are hierarchical: subgroup 0 of workgroup 1 is not subgroup 0 of workgroup 0).
-    pub fn includes(self, by: &VulkanPlacement, other: &VulkanPlacement) -> bool {
-        let qf = by.queue_family == other.queue_family;
-        let wg = qf && by.workgroup == other.workgroup;
+    /// The base set of `vulkan.cat` holding the operations of this scope: `SG`, `WG`, `QF`,
+    /// `DV`.
+    pub fn tag(self) -> &'static str {
         match self {
-            VulkanScope::Subgroup => wg && by.subgroup == other.subgroup,
-            VulkanScope::Workgroup => wg,
-            VulkanScope::QueueFamily => qf,
-            VulkanScope::Device => true,
+            VulkanScope::Subgroup => "SG",
+            VulkanScope::Workgroup => "WG",
+            VulkanScope::QueueFamily => "QF",
+            VulkanScope::Device => "DV",
+        }
+    }
+
+    /// The level of [`VulkanPlacement::LEVELS`] whose instances are this scope's; `None` for
+    /// the device, which holds every invocation.
+    pub fn level(self) -> Option<usize> {
+        match self {
+            VulkanScope::Subgroup => Some(0),
+            VulkanScope::Workgroup => Some(1),
+            VulkanScope::QueueFamily => Some(2),
+            VulkanScope::Device => None,
         }
     }
 }
@@ -93,13 +104,20 @@ pub struct VulkanPlacement {
 }
 
 impl VulkanPlacement {
-    /// A key naming this placement's instance of `scope`.
-    pub fn instance(&self, scope: VulkanScope) -> (u32, u32, u32) {
-        match scope {
-            VulkanScope::Subgroup => (self.queue_family, self.workgroup, self.subgroup),
-            VulkanScope::Workgroup => (self.queue_family, self.workgroup, u32::MAX),
-            VulkanScope::QueueFamily => (self.queue_family, u32::MAX, u32::MAX),
-            VulkanScope::Device => (u32::MAX, u32::MAX, u32::MAX),
+    /// The placement's levels as the IR's [`Groups`] name them, narrowest first (a subgroup is
+    /// numbered within its workgroup, a workgroup within its queue family).
+    pub const LEVELS: [&'static str; 3] = ["sg", "wg", "qf"];
+
+    /// The ids at each of [`VulkanPlacement::LEVELS`].
+    pub fn ids(&self) -> Vec<u32> {
+        vec![self.subgroup, self.workgroup, self.queue_family]
+    }
+
+    /// The IR's groups of threads placed at `placements` (by thread id).
+    pub fn groups(placements: &[VulkanPlacement]) -> Groups {
+        Groups {
+            levels: Self::LEVELS.iter().map(ToString::to_string).collect(),
+            ids: placements.iter().map(VulkanPlacement::ids).collect(),
         }
     }
 }
@@ -114,16 +132,63 @@ impl fmt::Display for VulkanPlacement {
     }
 }
 
-/// What makes a program a Vulkan test: its threads' placements (by thread id) and the
-/// system-synchronizes-with pairs of its second block (`ssw 0 1;`: every operation of P0
-/// system-synchronizes-with every operation of P1, as when P1 runs in a later dispatch that
-/// an execution dependency orders after P0's).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VulkanTest {
-    /// Each thread's placement, by thread id.
-    pub placements: Vec<VulkanPlacement>,
-    /// The system-synchronizes-with pairs `(from, to)` as declared (`ssw 0 1;`).
-    pub ssw: Vec<(ThreadId, ThreadId)>,
+/// The header word of a Vulkan test (`VULKAN NAME`), which names its front end.
+pub const DIALECT: &str = "VULKAN";
+
+/// The relation of the IR's [`crate::litmus::ThreadRelations`] that holds the
+/// system-synchronizes-with pairs of a test's second block (`ssw 0 1;`: every operation of P0
+/// system-synchronizes-with every operation of P1, as when P1 runs in a later dispatch that an
+/// execution dependency orders after P0's).
+pub const SSW: &str = "ssw";
+
+/// The base sets and relations only Vulkan tests give events: a model that reads none of them
+/// cannot tell a Vulkan test's availability, visibility and storage classes apart, so it is no
+/// Vulkan model.
+pub const OWN_NAMES: &[&str] = &[
+    "NONPRIV",
+    "AV",
+    "VIS",
+    "SEMAV",
+    "SEMVIS",
+    "AVDEVICE",
+    "VISDEVICE",
+    "CBAR",
+    "SC0",
+    "SC1",
+    "SC2",
+    "SC3",
+    "SEMSC0",
+    "SEMSC1",
+    "SEMSC2",
+    "SEMSC3",
+    "SG",
+    "QF",
+    "ssg",
+    "sqf",
+    "ssw",
+];
+
+/// The base sets of `vulkan.cat` a Vulkan operation's qualifiers name, beside its scope's
+/// ([`VulkanScope::tag`]) and its storage classes' (`SC0`… , `SEMSC0`…).
+mod tag {
+    /// Atomic accesses (`.atom`).
+    pub const ATOM: &str = "ATOM";
+    /// `.nonpriv` accesses (NonPrivatePointer).
+    pub const NONPRIV: &str = "NONPRIV";
+    /// `.av` stores (MakePointerAvailable).
+    pub const AV: &str = "AV";
+    /// `.vis` loads (MakePointerVisible).
+    pub const VIS: &str = "VIS";
+    /// `.semav` (MakeAvailable semantics).
+    pub const SEMAV: &str = "SEMAV";
+    /// `.semvis` (MakeVisible semantics).
+    pub const SEMVIS: &str = "SEMVIS";
+    /// `avdevice`.
+    pub const AVDEVICE: &str = "AVDEVICE";
+    /// `visdevice`.
+    pub const VISDEVICE: &str = "VISDEVICE";
+    /// Control barriers (`cbar`).
+    pub const CBAR: &str = "CBAR";
 }
 
 /// The largest storage class index (`sc0` … `sc3`, `semsc0` … `semsc3`).
@@ -188,6 +253,77 @@ impl VulkanOp {
         }
     }
 
+    /// The qualifiers of the IR statement: the order of its semantics and the base sets of
+    /// `vulkan.cat` it is in (`ATOM` for an atomic access, `NONPRIV`, `AV`, `VIS`, `SEMAV`,
+    /// `SEMVIS`, `AVDEVICE`, `VISDEVICE`, `CBAR`, `SC<n>` for its storage class, `SEMSC<n>` for
+    /// each class of its semantics, and its scope's `SG`, `WG`, `QF` or `DV`). A control
+    /// barrier meets the invocations of its execution scope's instance, at most the workgroup:
+    /// "Scope for execution must be limited to Workgroup or Subgroup" (Vulkan's SPIR-V
+    /// environment), so a `cbar.dv` waits for its workgroup and synchronizes memory at device
+    /// scope.
+    pub fn lower(&self) -> Qualifiers {
+        let mut q = Qualifiers::new(self.order);
+        let flags = [
+            (self.is_atomic(), tag::ATOM),
+            (self.nonpriv, tag::NONPRIV),
+            (self.av, tag::AV),
+            (self.vis, tag::VIS),
+            (self.sem_av, tag::SEMAV),
+            (self.sem_vis, tag::SEMVIS),
+            (self.kind == VulkanKind::AvDevice, tag::AVDEVICE),
+            (self.kind == VulkanKind::VisDevice, tag::VISDEVICE),
+            (self.kind == VulkanKind::ControlBarrier, tag::CBAR),
+        ];
+        for (_, name) in flags.into_iter().filter(|(on, _)| *on) {
+            q.tag(name);
+        }
+        if let Some(c) = self.storage_class {
+            q.tag(format!("SC{c}"));
+        }
+        for c in (0..STORAGE_CLASSES).filter(|c| self.semantics & (1 << c) != 0) {
+            q.tag(format!("SEMSC{c}"));
+        }
+        if let Some(s) = self.scope {
+            q.tag(s.tag());
+        }
+        if self.kind == VulkanKind::ControlBarrier {
+            let execution = self.scope.unwrap_or(VulkanScope::Workgroup);
+            q.group = execution.min(VulkanScope::Workgroup).level();
+        }
+        q
+    }
+
+    /// The operation an IR statement's instruction and qualifiers ([`VulkanOp::lower`]) stand
+    /// for: `membar`, `avdevice` and `visdevice` are fences, told apart by their base sets.
+    pub fn of(instr: &Instr, q: &Qualifiers) -> VulkanOp {
+        let kind = if q.has(tag::CBAR) {
+            VulkanKind::ControlBarrier
+        } else if q.has(tag::AVDEVICE) {
+            VulkanKind::AvDevice
+        } else if q.has(tag::VISDEVICE) {
+            VulkanKind::VisDevice
+        } else if matches!(instr, Instr::Fence(_)) {
+            VulkanKind::MemoryBarrier
+        } else {
+            VulkanKind::Access
+        };
+        let classes = |prefix: &'static str| {
+            (0..STORAGE_CLASSES).filter(move |c| q.has(&format!("{prefix}{c}")))
+        };
+        VulkanOp {
+            kind,
+            order: q.order,
+            scope: VulkanScope::ALL.into_iter().find(|s| q.has(s.tag())),
+            storage_class: classes("SC").next(),
+            semantics: classes("SEMSC").fold(0, |m, c| m | (1 << c)),
+            sem_av: q.has(tag::SEMAV),
+            sem_vis: q.has(tag::SEMVIS),
+            av: q.has(tag::AV),
+            vis: q.has(tag::VIS),
+            nonpriv: q.has(tag::NONPRIV),
+        }
+    }
+
     /// Whether the access is atomic.
     pub fn is_atomic(&self) -> bool {
         self.kind == VulkanKind::Access && self.order != Order::Weak
@@ -233,5 +369,142 @@ impl VulkanOp {
             q.push_str(".semvis");
         }
         q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::litmus::ir::{Access, BarrierOp, Fence, Proxy, Reg};
+
+    /// The IR instruction an operation of `kind` is (what the parser makes of it).
+    fn instr(kind: VulkanKind) -> Instr {
+        match kind {
+            VulkanKind::Access => Instr::Load {
+                access: Access {
+                    proxy: Proxy::Generic,
+                    order: Order::Weak,
+                    scope: None,
+                },
+                dst: Reg("r0".into()),
+                loc: 0,
+            },
+            VulkanKind::ControlBarrier => Instr::Barrier {
+                op: BarrierOp::Sync,
+                id: Vec::new(),
+                quorum: None,
+            },
+            _ => Instr::Fence(Fence::AcqRel(Scope::Gpu)),
+        }
+    }
+
+    #[test]
+    fn every_operation_reads_back_from_its_qualifiers() {
+        let kinds = [
+            VulkanKind::Access,
+            VulkanKind::MemoryBarrier,
+            VulkanKind::ControlBarrier,
+            VulkanKind::AvDevice,
+            VulkanKind::VisDevice,
+        ];
+        let orders = [
+            Order::Weak,
+            Order::Relaxed,
+            Order::Acquire,
+            Order::Release,
+            Order::AcqRel,
+        ];
+        let scopes: Vec<Option<VulkanScope>> = std::iter::once(None)
+            .chain(VulkanScope::ALL.map(Some))
+            .collect();
+        let classes: Vec<Option<u8>> = std::iter::once(None)
+            .chain((0..STORAGE_CLASSES).map(Some))
+            .collect();
+        let mut ops = Vec::new();
+        for kind in kinds {
+            for order in orders {
+                for &scope in &scopes {
+                    for &storage_class in &classes {
+                        // The low four bits are the semantics' storage classes, the others
+                        // one flag each.
+                        ops.extend((0..512u16).map(|bits| VulkanOp {
+                            kind,
+                            order,
+                            scope,
+                            storage_class,
+                            semantics: (bits & 0xf) as u8,
+                            sem_av: bits & 0x10 != 0,
+                            sem_vis: bits & 0x20 != 0,
+                            av: bits & 0x40 != 0,
+                            vis: bits & 0x80 != 0,
+                            nonpriv: bits & 0x100 != 0,
+                        }));
+                    }
+                }
+            }
+        }
+        let mut checked = 0;
+        for op in ops {
+            let q = op.lower();
+            assert_eq!(VulkanOp::of(&instr(op.kind), &q), op, "{q:?}");
+            assert_eq!(q.order, op.order);
+            assert_eq!(q.has("ATOM"), op.is_atomic());
+            checked += 1;
+        }
+        assert_eq!(checked, 5 * 5 * 5 * 5 * 512);
+    }
+
+    #[test]
+    fn an_operation_is_in_the_base_sets_its_qualifiers_name() {
+        let mut op = VulkanOp::new(VulkanKind::Access);
+        op.order = Order::Release;
+        op.scope = Some(VulkanScope::QueueFamily);
+        op.storage_class = Some(1);
+        op.semantics = 0b1010;
+        op.sem_av = true;
+        op.av = true;
+        op.nonpriv = true;
+        let tags: Vec<String> = op.lower().tags.into_iter().collect();
+        assert_eq!(
+            tags,
+            ["ATOM", "AV", "NONPRIV", "QF", "SC1", "SEMAV", "SEMSC1", "SEMSC3"]
+        );
+        assert_eq!(op.lower().group, None);
+    }
+
+    #[test]
+    fn a_control_barrier_meets_its_execution_scope_at_most_the_workgroup() {
+        let group = |scope| {
+            let mut op = VulkanOp::new(VulkanKind::ControlBarrier);
+            op.scope = scope;
+            op.lower().group
+        };
+        let (sg, wg) = (Some(0), Some(1));
+        assert_eq!(VulkanPlacement::LEVELS[0], "sg");
+        assert_eq!(VulkanPlacement::LEVELS[1], "wg");
+        assert_eq!(group(Some(VulkanScope::Subgroup)), sg);
+        assert_eq!(group(Some(VulkanScope::Workgroup)), wg);
+        assert_eq!(group(Some(VulkanScope::QueueFamily)), wg);
+        assert_eq!(group(Some(VulkanScope::Device)), wg);
+        assert_eq!(group(None), wg);
+    }
+
+    #[test]
+    fn placements_become_groups_narrowest_first() {
+        let at = |subgroup, workgroup, queue_family| VulkanPlacement {
+            subgroup,
+            workgroup,
+            queue_family,
+        };
+        let g = VulkanPlacement::groups(&[at(1, 2, 3), at(0, 0, 0)]);
+        assert_eq!(g.levels, ["sg", "wg", "qf"]);
+        assert_eq!(g.ids, [[1, 2, 3], [0, 0, 0]]);
+        assert_eq!(g.placement(0), at(1, 2, 3).to_string());
+        for s in VulkanScope::ALL {
+            match s.level() {
+                Some(l) => assert_eq!(VulkanPlacement::LEVELS[l], s.name()),
+                None => assert_eq!(s, VulkanScope::Device),
+            }
+        }
     }
 }

@@ -125,8 +125,7 @@ pub fn placeholder(op: WarpOp, span: Span) -> Stmt {
         instr: Instr::Label(String::new()),
         span,
         token: None,
-        vulkan: None,
-        opencl: None,
+        qualifiers: None,
         warp: Some(WarpPart::Start(op)),
     }
 }
@@ -276,8 +275,7 @@ pub fn lower(threads: &mut [Thread], locations: &mut Vec<Location>) {
                     instr,
                     span: s.span,
                     token: None,
-                    vulkan: None,
-                    opencl: None,
+                    qualifiers: None,
                     warp: Some(if i == 0 {
                         WarpPart::Start(op.clone())
                     } else {

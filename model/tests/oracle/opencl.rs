@@ -12,7 +12,9 @@ const COLUMNS: [Column; 2] = [("opencl", "opencl", false), ("opencl_dr", "opencl
 
 /// Every OpenCL test of the oracle parses, and printing it gives text that parses back to it.
 pub fn opencl_tests_parse_and_round_trip(shared: &Path) {
-    let n = parse_and_round_trip(shared, "opencl", |p| p.opencl.is_some());
+    let n = parse_and_round_trip(shared, "opencl", |p| {
+        scopecheck_model::litmus::opencl::test_of(p).is_some()
+    });
     assert!(n >= 100, "found only {n} OpenCL tests");
     println!("{n} OpenCL tests parse and round-trip");
 }

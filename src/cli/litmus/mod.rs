@@ -17,7 +17,7 @@ use scopecheck_model::cat::registry;
 use scopecheck_model::differential::reached::RuntimeStates;
 use scopecheck_model::herd;
 use scopecheck_model::litmus::error::render as litmus_errors;
-use scopecheck_model::litmus::{parse_all, read_source, walk_files, LitmusError};
+use scopecheck_model::litmus::{dialect, parse_all, read_source, walk_files, LitmusError};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -183,19 +183,10 @@ fn decide(file: &Path, dot_name: &str, args: &Args, opts: &Options) -> Result<De
     let name = file.display().to_string();
     let src = read_source(file).map_err(|e| e.to_string())?;
     let program = parse_all(&src, &name).map_err(|errors| litmus_errors(&errors))?;
-    // A model that reads none of a dialect's annotations would judge the test as if they
-    // were absent ([`Model::reads_vulkan`]).
-    if program.vulkan.is_some() && !args.model.reads_vulkan() {
-        return Err(format!(
-            "{name}: a Vulkan test needs a Vulkan model: --model vulkan.cat (or vulkan-nochains.cat), not {}",
-            args.model
-        ));
-    }
-    if program.opencl.is_some() && !args.model.reads_opencl() {
-        return Err(format!(
-            "{name}: an OpenCL test needs an OpenCL model: --model opencl.cat, not {}",
-            args.model
-        ));
+    // A model that reads none of a dialect's own base sets would judge the test as if its
+    // qualifiers were absent ([`dialect::refusal`]).
+    if let Some(needs) = dialect::refusal(&program, |names| args.model.reads_any(names)) {
+        return Err(format!("{name}: {needs}, not {}", args.model));
     }
     if args.liveness {
         let ask = super::liveness::Ask {

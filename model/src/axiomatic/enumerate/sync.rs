@@ -106,7 +106,7 @@ pub(super) fn fence_orders(ev: &Events, ms: &Rel) -> Result<Vec<Rel>, String> {
 /// (see [`completes`]); this depends on program order and the matching only, so it is the
 /// same under every model.
 pub(super) fn barrier_syncs(ev: &Events) -> Vec<Rel> {
-    type Key = ((u32, u32, u32), Vec<Value>, Option<Value>);
+    type Key<'e> = (&'e [u32], Vec<Value>, Option<Value>);
     let mut groups: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     for b in members(ev.barriers) {
         let Kind::Barrier { id, quorum, .. } = &ev.info[b].kind else {

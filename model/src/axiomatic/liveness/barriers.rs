@@ -17,18 +17,14 @@ pub(super) fn value_in(trace: &Trace, e: &Expr) -> Option<Value> {
 }
 
 /// The barrier instance a barrier statement of thread `t` joins: its CTA in PTX, the instance
-/// of its execution scope (at most the workgroup) in Vulkan ([`barrier_instance`]).
+/// of the group its qualifiers name (a Vulkan control barrier's execution scope, at most the
+/// workgroup) otherwise ([`barrier_instance`]).
 pub(super) fn barrier_instance_of(p: &Program, t: ThreadId, stmt: usize) -> Instance {
-    let thread = &p.threads[t];
-    barrier_instance(
-        thread.placement,
-        thread.body[stmt].vulkan,
-        p.vulkan.as_ref().map(|v| v.placements[t]),
-    )
+    barrier_instance(p, t, stmt)
 }
 
 /// A barrier instance ([`barrier_instance`]).
-pub(super) type Instance = (u32, u32, u32);
+pub(super) type Instance = Vec<u32>;
 
 /// One arrival of a path at a barrier: the instance it joins and the id.
 pub(super) type Arrival<'a> = (Instance, &'a [Expr]);

@@ -82,8 +82,7 @@ pub(super) fn program(
                             instr,
                             span: at(line),
                             token: None,
-                            vulkan: None,
-                            opencl: None,
+                            qualifiers: None,
                             warp: None,
                         }
                     })
@@ -93,8 +92,9 @@ pub(super) fn program(
             .collect(),
         observed: vec![],
         filter: None,
-        vulkan: None,
-        opencl: None,
+        front: None,
+        groups: None,
+        relations: Default::default(),
         condition: Condition {
             quantifier,
             prop,

@@ -1,8 +1,6 @@
 //! What a cat model may name without defining it: the types, the base sets and relations of the
 //! events ([`BASE_NAMES`]) and the execution's choices ([`CHOICE_NAMES`]).
 
-use crate::litmus::vulkan::VulkanScope;
-
 /// A value's type: a set of events or a relation over them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
@@ -108,52 +106,22 @@ pub enum Base {
     MbarInit,
     /// PTX: `fence.mbarrier_init.release.cluster` fences.
     MbarInitFence,
-    /// Vulkan: atomic accesses (`.atom`).
-    Atom,
-    /// Vulkan: `.nonpriv` accesses.
-    NonPriv,
-    /// Vulkan: `.av` stores (per-instruction availability).
-    Av,
-    /// Vulkan: `.vis` loads (per-instruction visibility).
-    Vis,
-    /// Vulkan: MakeAvailable semantics (`.semav`).
-    SemAv,
-    /// Vulkan: MakeVisible semantics (`.semvis`).
-    SemVis,
-    /// Vulkan: `avdevice`.
-    AvDevice,
-    /// Vulkan: `visdevice`.
-    VisDevice,
-    /// Vulkan: control barriers (`cbar`).
-    Cbar,
-    /// Vulkan: accesses in storage class N (`.scN`).
-    StorageClass(u8),
-    /// Vulkan: operations with storage class N in their semantics (`.semscN`).
-    Semantics(u8),
-    /// Vulkan: operations of this memory scope.
-    VulkanScope(VulkanScope),
-    /// OpenCL: operations of scope `memory_scope_work_item` (work-group and device scopes
-    /// are `WG` and `DV`, shared with Vulkan).
-    WorkItem,
-    /// OpenCL: operations of scope `memory_scope_all_svm_devices`.
-    AllSvm,
-    /// OpenCL: accesses to global memory and fences whose flags hold `CLK_GLOBAL_MEM_FENCE`.
-    Global,
-    /// OpenCL: accesses to local memory and fences with `CLK_LOCAL_MEM_FENCE`.
-    Local,
-    /// OpenCL: accesses to a non-atomic object (a location no declaration gives an atomic
-    /// type; herd's and Dat3M's `NAL`).
-    NonAtomicLoc,
+    /// A base set a front end's qualifiers name ([`crate::litmus::Qualifiers::tags`]): the
+    /// events whose statement's qualifiers carry the name. Vulkan's `ATOM`, `NONPRIV`, `AV`,
+    /// `VIS`, `SEMAV`, `SEMVIS`, `AVDEVICE`, `VISDEVICE`, `CBAR`, `SC0`..`SC3`,
+    /// `SEMSC0`..`SEMSC3` and scopes `SG`, `WG`, `QF`, `DV`; OpenCL's `ATOM`, `GLOBAL`,
+    /// `LOCAL`, `NAL` (accesses to a non-atomic object) and scopes `WI`, `WG`, `DV`, `ALL`.
+    Tag(&'static str),
     /// Same device.
     Sdv,
-    /// Vulkan: same subgroup instance.
-    Ssg,
-    /// Same workgroup (Vulkan workgroup instance, OpenCL `wg`).
-    Swg,
-    /// Vulkan: same queue family instance.
-    Sqf,
-    /// Vulkan: system-synchronizes-with.
-    Ssw,
+    /// Pairs of events of threads of one instance of a level of the program's thread groups
+    /// ([`crate::litmus::Groups`]), by the level's name: `ssg` (Vulkan's subgroups), `swg`
+    /// (Vulkan's workgroups, OpenCL's work-groups), `sqf` (Vulkan's queue families).
+    Group(&'static str),
+    /// A relation between threads the program declares ([`crate::litmus::ThreadRelations`]),
+    /// by name, lifted to events and closed transitively: `ssw` (Vulkan's
+    /// system-synchronizes-with).
+    ThreadRelation(&'static str),
 }
 
 /// The execution's choices, one bit each in `Node::reads`.
@@ -218,37 +186,37 @@ pub const BASE_NAMES: &[(&str, Base, Ty)] = &[
     ("cluster-barrier", Base::ClusterBarrier, Ty::Rel),
     ("MBINIT", Base::MbarInit, Ty::Set),
     ("FMBINIT", Base::MbarInitFence, Ty::Set),
-    ("ATOM", Base::Atom, Ty::Set),
-    ("NONPRIV", Base::NonPriv, Ty::Set),
-    ("AV", Base::Av, Ty::Set),
-    ("VIS", Base::Vis, Ty::Set),
-    ("SEMAV", Base::SemAv, Ty::Set),
-    ("SEMVIS", Base::SemVis, Ty::Set),
-    ("AVDEVICE", Base::AvDevice, Ty::Set),
-    ("VISDEVICE", Base::VisDevice, Ty::Set),
-    ("CBAR", Base::Cbar, Ty::Set),
-    ("SC0", Base::StorageClass(0), Ty::Set),
-    ("SC1", Base::StorageClass(1), Ty::Set),
-    ("SC2", Base::StorageClass(2), Ty::Set),
-    ("SC3", Base::StorageClass(3), Ty::Set),
-    ("SEMSC0", Base::Semantics(0), Ty::Set),
-    ("SEMSC1", Base::Semantics(1), Ty::Set),
-    ("SEMSC2", Base::Semantics(2), Ty::Set),
-    ("SEMSC3", Base::Semantics(3), Ty::Set),
-    ("SG", Base::VulkanScope(VulkanScope::Subgroup), Ty::Set),
-    ("WG", Base::VulkanScope(VulkanScope::Workgroup), Ty::Set),
-    ("QF", Base::VulkanScope(VulkanScope::QueueFamily), Ty::Set),
-    ("DV", Base::VulkanScope(VulkanScope::Device), Ty::Set),
-    ("WI", Base::WorkItem, Ty::Set),
-    ("ALL", Base::AllSvm, Ty::Set),
-    ("GLOBAL", Base::Global, Ty::Set),
-    ("LOCAL", Base::Local, Ty::Set),
-    ("NAL", Base::NonAtomicLoc, Ty::Set),
+    ("ATOM", Base::Tag("ATOM"), Ty::Set),
+    ("NONPRIV", Base::Tag("NONPRIV"), Ty::Set),
+    ("AV", Base::Tag("AV"), Ty::Set),
+    ("VIS", Base::Tag("VIS"), Ty::Set),
+    ("SEMAV", Base::Tag("SEMAV"), Ty::Set),
+    ("SEMVIS", Base::Tag("SEMVIS"), Ty::Set),
+    ("AVDEVICE", Base::Tag("AVDEVICE"), Ty::Set),
+    ("VISDEVICE", Base::Tag("VISDEVICE"), Ty::Set),
+    ("CBAR", Base::Tag("CBAR"), Ty::Set),
+    ("SC0", Base::Tag("SC0"), Ty::Set),
+    ("SC1", Base::Tag("SC1"), Ty::Set),
+    ("SC2", Base::Tag("SC2"), Ty::Set),
+    ("SC3", Base::Tag("SC3"), Ty::Set),
+    ("SEMSC0", Base::Tag("SEMSC0"), Ty::Set),
+    ("SEMSC1", Base::Tag("SEMSC1"), Ty::Set),
+    ("SEMSC2", Base::Tag("SEMSC2"), Ty::Set),
+    ("SEMSC3", Base::Tag("SEMSC3"), Ty::Set),
+    ("SG", Base::Tag("SG"), Ty::Set),
+    ("WG", Base::Tag("WG"), Ty::Set),
+    ("QF", Base::Tag("QF"), Ty::Set),
+    ("DV", Base::Tag("DV"), Ty::Set),
+    ("WI", Base::Tag("WI"), Ty::Set),
+    ("ALL", Base::Tag("ALL"), Ty::Set),
+    ("GLOBAL", Base::Tag("GLOBAL"), Ty::Set),
+    ("LOCAL", Base::Tag("LOCAL"), Ty::Set),
+    ("NAL", Base::Tag("NAL"), Ty::Set),
     ("sdv", Base::Sdv, Ty::Rel),
-    ("ssg", Base::Ssg, Ty::Rel),
-    ("swg", Base::Swg, Ty::Rel),
-    ("sqf", Base::Sqf, Ty::Rel),
-    ("ssw", Base::Ssw, Ty::Rel),
+    ("ssg", Base::Group("sg"), Ty::Rel),
+    ("swg", Base::Group("wg"), Ty::Rel),
+    ("sqf", Base::Group("qf"), Ty::Rel),
+    ("ssw", Base::ThreadRelation("ssw"), Ty::Rel),
 ];
 
 /// The choices by name.

@@ -1,40 +1,14 @@
 //! The base sets and relations of the events: what the cat models name without defining (`R`,
-//! `W`, `F`, `po`, `loc`, the scope and proxy relations, the Vulkan and OpenCL tags).
+//! `W`, `F`, `po`, `loc`, the scope and proxy relations, and the sets and relations a front
+//! end's qualifiers, groups and thread relations name).
 
 use super::val::Val;
 use crate::axiomatic::events::Kind;
 use crate::axiomatic::execution::Events;
 use crate::axiomatic::rel::{bit, Rel, Set};
 use crate::cat::compile::Base;
-use crate::litmus::opencl::{OpenClOp, OpenClScope};
-use crate::litmus::vulkan::{VulkanKind, VulkanOp, VulkanScope};
 use crate::litmus::{Fence, Proxy};
 use crate::scope::{Order, Scope};
-
-/// The test a Vulkan tag puts to an event's annotation (`None`: not a Vulkan tag).
-fn vulkan_base(b: Base) -> Option<impl Fn(&VulkanOp) -> bool> {
-    let test: fn(&VulkanOp, u8, Option<VulkanScope>) -> bool = match b {
-        Base::Atom => |op, _, _| op.is_atomic(),
-        Base::NonPriv => |op, _, _| op.nonpriv,
-        Base::Av => |op, _, _| op.av,
-        Base::Vis => |op, _, _| op.vis,
-        Base::SemAv => |op, _, _| op.sem_av,
-        Base::SemVis => |op, _, _| op.sem_vis,
-        Base::AvDevice => |op, _, _| op.kind == VulkanKind::AvDevice,
-        Base::VisDevice => |op, _, _| op.kind == VulkanKind::VisDevice,
-        Base::Cbar => |op, _, _| op.kind == VulkanKind::ControlBarrier,
-        Base::StorageClass(_) => |op, c, _| op.storage_class == Some(c),
-        Base::Semantics(_) => |op, c, _| op.semantics & (1 << c) != 0,
-        Base::VulkanScope(_) => |op, _, s| op.scope == s,
-        _ => return None,
-    };
-    let (class, scope) = match b {
-        Base::StorageClass(c) | Base::Semantics(c) => (c, None),
-        Base::VulkanScope(s) => (0, Some(s)),
-        _ => (0, None),
-    };
-    Some(move |op: &VulkanOp| test(op, class, scope))
-}
 
 /// The value of a base set or relation on these events.
 pub(super) fn base(ev: &Events, b: Base) -> Val {
@@ -47,47 +21,16 @@ pub(super) fn base(ev: &Events, b: Base) -> Val {
                 .fold(Set::EMPTY, |s, i| s | bit(i)),
         )
     };
-    // A Vulkan event's annotation says what it is; `vk(f)` tags the events it holds for.
-    let vk = |f: &dyn Fn(&VulkanOp) -> bool| -> Val {
-        Val::Set(
+    // The order of a qualified event is its qualifiers' (a Vulkan barrier's semantics, an
+    // OpenCL compare-exchange's failure order): the events of that order, and every qualified
+    // event.
+    let qualified_order = |o: Order| {
+        let with = |f: &dyn Fn(Order) -> bool| {
             (0..n)
-                .filter(|&i| ev.vulkan[i].as_ref().is_some_and(f))
-                .fold(Set::EMPTY, |s, i| s | bit(i)),
-        )
-    };
-    // An OpenCL event's annotation likewise.
-    let cl = |f: &dyn Fn(&OpenClOp) -> bool| -> Set {
-        (0..n)
-            .filter(|&i| ev.opencl[i].as_ref().is_some_and(f))
-            .fold(Set::EMPTY, |s, i| s | bit(i))
-    };
-    if let Some(tag) = vulkan_base(b) {
-        let opencl = match b {
-            Base::Atom => cl(&|op| op.atomic),
-            Base::VulkanScope(VulkanScope::Workgroup) => {
-                cl(&|op| op.scope == Some(OpenClScope::WorkGroup))
-            }
-            Base::VulkanScope(VulkanScope::Device) => {
-                cl(&|op| op.scope == Some(OpenClScope::Device))
-            }
-            _ => Set::EMPTY,
+                .filter(|&i| ev.qualified_order[i].is_some_and(f))
+                .fold(Set::EMPTY, |s, i| s | bit(i))
         };
-        return match vk(&tag) {
-            Val::Set(s) => Val::Set(s | opencl),
-            Val::Rel(_) => unreachable!("tags are sets"),
-        };
-    }
-    // The order of an annotated (Vulkan or OpenCL) event is its annotation's.
-    let vulkan_order = |o: Order| {
-        let vk = (0..n)
-            .filter(|&i| ev.vulkan[i].is_some_and(|op| op.order == o))
-            .fold(Set::EMPTY, |s, i| s | bit(i))
-            | cl(&|op| op.order == o);
-        let any = (0..n)
-            .filter(|&i| ev.vulkan[i].is_some())
-            .fold(Set::EMPTY, |s, i| s | bit(i))
-            | cl(&|_| true);
-        (vk, any)
+        (with(&|q| q == o), with(&|_| true))
     };
     let order = |o: Order| {
         move |k: &Kind| match k {
@@ -124,10 +67,9 @@ pub(super) fn base(ev: &Events, b: Base) -> Val {
                 Base::AcqRel => Order::AcqRel,
                 _ => Order::Sc,
             };
-            // A Vulkan barrier's order is that of its semantics.
-            let (vulkan, annotated) = vulkan_order(o);
+            let (qualified, any) = qualified_order(o);
             match tagged(&order(o)) {
-                Val::Set(s) => Val::Set((s & !annotated) | vulkan),
+                Val::Set(s) => Val::Set((s & !any) | qualified),
                 Val::Rel(_) => unreachable!("tags are sets"),
             }
         }
@@ -166,27 +108,21 @@ pub(super) fn base(ev: &Events, b: Base) -> Val {
         Base::ClusterBarrier => Val::Rel(ev.cluster_barrier.clone()),
         Base::MbarInit => Val::Set(ev.mbar_init),
         Base::MbarInitFence => Val::Set(ev.mbar_init_fence),
-        Base::WorkItem => Val::Set(cl(&|op| op.scope == Some(OpenClScope::WorkItem))),
-        Base::AllSvm => Val::Set(cl(&|op| op.scope == Some(OpenClScope::AllSvmDevices))),
-        Base::Global => Val::Set(cl(&|op| op.global)),
-        Base::Local => Val::Set(cl(&|op| op.local)),
-        Base::NonAtomicLoc => Val::Set(cl(&|op| op.nonatomic_location)),
+        // A name no event's qualifiers carry, no level of the groups and no declared
+        // relation holds nothing.
+        Base::Tag(name) => Val::Set(ev.tagged.get(name).copied().unwrap_or(Set::EMPTY)),
         Base::Sdv => Val::Rel(ev.sdv.clone()),
-        Base::Ssg => Val::Rel(ev.ssg.clone()),
-        Base::Swg => Val::Rel(ev.swg.clone()),
-        Base::Sqf => Val::Rel(ev.sqf.clone()),
-        Base::Ssw => Val::Rel(ev.ssw.clone()),
-        Base::Atom
-        | Base::NonPriv
-        | Base::Av
-        | Base::Vis
-        | Base::SemAv
-        | Base::SemVis
-        | Base::AvDevice
-        | Base::VisDevice
-        | Base::Cbar
-        | Base::StorageClass(_)
-        | Base::Semantics(_)
-        | Base::VulkanScope(_) => unreachable!("tagged from the Vulkan annotation above"),
+        Base::Group(level) => Val::Rel(
+            ev.same_group
+                .get(level)
+                .cloned()
+                .unwrap_or_else(|| Rel::empty(n)),
+        ),
+        Base::ThreadRelation(name) => Val::Rel(
+            ev.thread_relations
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| Rel::empty(n)),
+        ),
     }
 }

@@ -56,8 +56,7 @@ pub(super) fn stmt(instr: Instr) -> Stmt {
         instr,
         span: Span::default(),
         token: None,
-        vulkan: None,
-        opencl: None,
+        qualifiers: None,
         warp: None,
     }
 }

@@ -1,5 +1,5 @@
 //! The read-modify-write operations of `atom` and `red` (PTX ISA, *atom*, *red*). A leaf of the
-//! IR: the IR, the warp reductions and the OpenCL syntax tree import it.
+//! IR: the IR, the warp reductions and the front ends' syntax trees import it.
 
 use super::operand::Value;
 use serde::{Deserialize, Serialize};

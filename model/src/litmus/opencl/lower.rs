@@ -1,6 +1,6 @@
 //! The lowering of an OpenCL C kernel to the IR every engine reads. Every load, store,
-//! read-modify-write, fence and barrier becomes one IR statement annotated with its
-//! [`OpenClOp`]; an operand that is itself a load or call is first read into a fresh register
+//! read-modify-write, fence and barrier becomes one IR statement qualified with what its
+//! [`OpenClOp`] lowers to ([`OpenClOp::lower`]); an operand that is itself a load or call is first read into a fresh register
 //! (named `%tN`, which no condition can name); control flow becomes labels and branches.
 //!
 //! - `if (c) a else b` and `while (c) a` branch on `c` around their arms; `&&`, `||` and `!`
@@ -81,8 +81,7 @@ impl<'a> Lower<'a> {
             instr,
             span: self.span,
             token: None,
-            vulkan: None,
-            opencl: op,
+            qualifiers: op.map(|op| op.lower()),
             warp: None,
         });
     }
@@ -131,15 +130,9 @@ impl<'a> Lower<'a> {
     fn plain(&self, a: &Address) -> OpenClOp {
         let region = self.region(a);
         OpenClOp {
-            fence: false,
-            barrier: false,
-            atomic: false,
-            nonatomic_location: false,
-            order: Order::Weak,
-            fail_order: None,
-            scope: None,
             global: region == Region::Global,
             local: region == Region::Local,
+            ..OpenClOp::new(Order::Weak)
         }
     }
 
@@ -542,8 +535,10 @@ pub(super) fn mark_nonatomic_locations(p: &mut Program, test: &OpenClTest) {
     for t in &mut p.threads {
         for s in &mut t.body {
             let loc = s.instr.location();
-            if let (Some(op), Some(l)) = (&mut s.opencl, loc) {
-                op.nonatomic_location = !atomic.contains(&l);
+            if let (Some(q), Some(l)) = (&mut s.qualifiers, loc) {
+                if !atomic.contains(&l) {
+                    q.tag(super::tag::NAL);
+                }
             }
         }
     }

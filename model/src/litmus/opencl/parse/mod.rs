@@ -74,8 +74,9 @@ pub(in crate::litmus) fn program(
             prop: Prop::True,
             span: Span::default(),
         },
-        vulkan: None,
-        opencl: None,
+        front: None,
+        groups: None,
+        relations: Default::default(),
     };
     // `~(LBrace)*`: herd writes a quoted description there.
     while let Some(Tok::Str(s)) = p.peek() {
@@ -132,7 +133,16 @@ pub(in crate::litmus) fn program(
         threads: kernels,
     };
     super::lower::mark_nonatomic_locations(&mut program, &test);
-    program.opencl = Some(test);
+    let placements: Vec<(u32, u32)> = program
+        .threads
+        .iter()
+        .map(|t| (t.placement.cta, t.placement.gpu))
+        .collect();
+    program.groups = Some(super::groups(&placements));
+    program.front = Some(Front {
+        dialect: super::DIALECT.to_string(),
+        source: Some(Source::new(test)),
+    });
     tail(p.here(), &mut program)?;
     Ok(program)
 }
