@@ -54,26 +54,39 @@ fn module_of(root: &Path, file: &Path) -> String {
     parts.join("::")
 }
 
-/// The inline modules (`mod NAME {` … `}`) of a file, as (name, byte range of the body).
-fn inline_modules(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
+/// Every whole-word `keyword` (ending in its space, as `"mod "`) in `text` followed by a name:
+/// (offset of the keyword, the name).
+fn named_after<'a>(text: &'a str, keyword: &str) -> Vec<(usize, &'a str)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = text[from..].find("mod ") {
+    while let Some(i) = text[from..].find(keyword) {
         let at = from + i;
-        from = at + 4;
+        from = at + keyword.len();
         if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
             continue;
         }
-        let rest = &text[at + 4..];
+        let rest = &text[from..];
         let len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
-        if len == 0 || !rest[len..].trim_start().starts_with('{') {
+        if len > 0 {
+            out.push((at, &rest[..len]));
+        }
+    }
+    out
+}
+
+/// The inline modules (`mod NAME {` … `}`) of a file, as (name, byte range of the body).
+fn inline_modules(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    for (at, name) in named_after(text, "mod ") {
+        let after = &text[at + 4 + name.len()..];
+        if !after.trim_start().starts_with('{') {
             continue; // `mod name;`: a file of its own
         }
-        let open = at + 4 + len + rest[len..].find('{').unwrap();
-        out.push((&rest[..len], open..matching_brace(text, open)));
+        let open = at + 4 + name.len() + after.find('{').unwrap();
+        out.push((name, open..matching_brace(text, open)));
     }
     out
 }
@@ -361,24 +374,10 @@ fn impl_bodies<'a>(text: &'a str, types: &[&str]) -> Vec<&'a str> {
 
 /// The names of the `fn`s defined in `body`.
 fn fn_names(body: &str) -> Vec<&str> {
-    let bytes = body.as_bytes();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = body[from..].find("fn ") {
-        let at = from + i;
-        from = at + 3;
-        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
-            continue;
-        }
-        let rest = &body[at + 3..];
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        if len > 0 {
-            out.push(&rest[..len]);
-        }
-    }
-    out
+    named_after(body, "fn ")
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect()
 }
 
 /// Where `code` calls or names one of `methods`: `.NAME(`, or `Machine::NAME`, `Ctx::NAME`,
