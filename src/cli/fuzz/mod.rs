@@ -12,12 +12,14 @@
 //! that reproduces it are printed on a line of their own, and again in the closing summary.
 
 mod gpu;
+mod json;
+
+use json::{JsonFinding, JsonSummary};
 
 use scopecheck_model::differential::campaign::{self, Campaign, Message, Report};
 use scopecheck_model::differential::Options;
 use scopecheck_model::litmus::arbitrary::Limits;
 use scopecheck_model::litmus::print;
-use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,31 +76,6 @@ pub struct Args {
     /// `interrupted` (true when a signal stopped the run).
     #[arg(long, conflicts_with = "gpu")]
     pub json: bool,
-}
-
-/// One finding in `fuzz --json`.
-#[derive(Serialize)]
-struct JsonFinding {
-    seed: u64,
-    finding: String,
-    saved: PathBuf,
-    reproduce: String,
-    shrunk: Option<String>,
-}
-
-/// `fuzz --json` (field names documented at [`Args::json`]).
-#[derive(Serialize)]
-struct JsonSummary {
-    first_seed: u64,
-    seconds: f64,
-    workers: u64,
-    programs_checked: u64,
-    incomplete: u64,
-    hopper: u64,
-    bulk_copies: u64,
-    cluster_barriers: u64,
-    findings: Vec<JsonFinding>,
-    interrupted: bool,
 }
 
 /// The directory findings are saved into when `--save` is not given.
