@@ -63,13 +63,14 @@ impl Ctx {
         Point::Barrier(self.info.block as usize)
     }
 
-    /// The scheduling point of an arrival at this thread's block's named barrier `id`,
-    /// `counted` when the arrival names its thread count.
-    pub(crate) fn named_barrier_point(&self, id: i64, counted: bool) -> Point {
+    /// The scheduling point of an arrival at this thread's block's named barrier `id` with
+    /// thread count `count` (`None`: the whole CTA), waiting for the instance if `wait`.
+    pub(crate) fn named_barrier_point(&self, id: i64, count: Option<u32>, wait: bool) -> Point {
         Point::NamedBarrier {
             block: self.info.block as usize,
             id,
-            counted,
+            count,
+            wait,
         }
     }
 
@@ -157,8 +158,10 @@ impl Ctx {
         future: Option<Vec<i64>>,
         site: Site,
     ) {
+        // A count past `u32` is labelled as no count: dependent with every arrival of the block.
+        let count = quorum.and_then(|q| u32::try_from(q).ok());
         self.sched
-            .point(self.thread, self.named_barrier_point(id, quorum.is_some()));
+            .point(self.thread, self.named_barrier_point(id, count, wait));
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
             m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)

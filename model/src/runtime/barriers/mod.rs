@@ -337,8 +337,10 @@ impl Machine {
 impl Ctx {
     /// `bar.sync`/`bar.arrive` with an id and a thread count, from the kernel API.
     pub fn named_barrier(&self, id: u32, count: u32, warp_size: u32, wait: bool, site: Site) {
-        self.sched
-            .point(self.thread, self.named_barrier_point(id as i64, true));
+        self.sched.point(
+            self.thread,
+            self.named_barrier_point(id as i64, Some(count), wait),
+        );
         if self.step(|m| m.named_barrier(self.thread, site, id, count, warp_size, wait)) {
             self.wait();
         }
