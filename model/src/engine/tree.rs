@@ -19,7 +19,7 @@
 //! the argument for each case (locations, asynchronous copies by their
 //! [`crate::runtime::sched::Footprint`], barriers, warp operations, mbarriers, `fence.sc`), and
 //! [`dependent_in`] refines it for the arrivals at a counted named barrier by the instance each
-//! joins, which the trace knows ([`Trace::joining`]).
+//! joins, which the trace knows (`Trace::joining`).
 //! Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).

@@ -432,7 +432,7 @@ impl Machine {
     /// iteration later, after the operation that completes the phase, and reach the same
     /// state. The execution is discarded as soon as the iteration turns out not to be needed:
     /// here when the phase already completed, or at the operation that completes it
-    /// ([`Machine::mbar_settle`]). Either way the discarding operation conflicts with
+    /// (`Machine::mbar_settle`). Either way the discarding operation conflicts with
     /// everything for the DFS, and the failed wait itself conflicts with that completing
     /// operation, so the DFS also runs the completion before the wait: the covering execution.
     pub fn mbar_spin(
