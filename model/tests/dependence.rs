@@ -1,6 +1,8 @@
 //! Every case of the dependence relation the DFS's partial-order reduction rests on
-//! ([`dependent`]), one assertion per sentence of its argument, both ways round.
+//! ([`dependent`], and [`dependent_in`] for the arrivals of counted named-barrier instances),
+//! one assertion per sentence of its argument, both ways round.
 
+use scopecheck_model::engine::dependence::{dependent_in, Joined};
 use scopecheck_model::engine::{dependent, Footprint, GroupKey, Point};
 
 fn dep(a: Point, b: Point) -> bool {
@@ -56,8 +58,29 @@ fn element(src: usize, dst: usize) -> Point {
     })
 }
 
+/// An arrival (`bar.sync` when `wait`) at `block`'s barrier `id`, with a thread count of 2 when
+/// `counted`.
 fn named(block: usize, id: i64, counted: bool) -> Point {
-    Point::NamedBarrier { block, id, counted }
+    Point::NamedBarrier {
+        block,
+        id,
+        count: counted.then_some(2),
+        wait: false,
+    }
+}
+
+/// [`dependent_in`], checked symmetric.
+fn dep_in(a: Point, ja: Option<Joined>, b: Point, jb: Option<Joined>) -> bool {
+    let (x, y) = (dependent_in(a, ja, b, jb), dependent_in(b, jb, a, ja));
+    assert_eq!(x, y, "dependence is symmetric: {a:?} {ja:?} / {b:?} {jb:?}");
+    x
+}
+
+fn joined(instance: u32, completes: bool) -> Option<Joined> {
+    Some(Joined {
+        instance,
+        completes,
+    })
 }
 
 fn warp(block: usize, warp: usize, mask: u64, op: &'static str) -> Point {
@@ -184,6 +207,74 @@ fn barriers() {
         "another block"
     );
     assert!(!dep(Barrier(0), Read(0)) && !dep(named(0, 1, false), Write(0)));
+}
+
+#[test]
+fn arrivals_of_one_named_barrier_instance() {
+    let (a, sync) = (
+        named(0, 1, true),
+        Point::NamedBarrier {
+            block: 0,
+            id: 1,
+            count: Some(2),
+            wait: true,
+        },
+    );
+    // Two arrivals of the executed trace: the same instance commutes, whichever completes it.
+    assert!(
+        !dep_in(a, joined(0, false), sync, joined(0, true)),
+        "one instance"
+    );
+    assert!(
+        !dep_in(a, joined(3, false), a, joined(3, false)),
+        "one instance"
+    );
+    assert!(
+        dep_in(a, joined(0, true), sync, joined(1, false)),
+        "two instances"
+    );
+    assert!(
+        dep_in(a, joined(0, false), a, joined(1, true)),
+        "two instances"
+    );
+    // One waits at its point, one runs now: they commute unless the one that runs completes.
+    assert!(
+        !dep_in(sync, None, a, joined(4, false)),
+        "the runner does not complete"
+    );
+    assert!(
+        dep_in(sync, None, a, joined(4, true)),
+        "the runner completes"
+    );
+    assert!(dep_in(a, None, a, None), "no place known");
+    // What the places do not cover is [`dependent`]'s.
+    let other_count = Point::NamedBarrier {
+        block: 0,
+        id: 1,
+        count: Some(4),
+        wait: true,
+    };
+    assert!(
+        dep_in(a, joined(0, false), other_count, joined(0, false)),
+        "another count"
+    );
+    assert!(
+        !dep_in(a, joined(0, false), named(0, 2, true), joined(0, false)),
+        "another id"
+    );
+    assert!(
+        !dep_in(a, joined(0, false), named(1, 1, true), joined(0, false)),
+        "another block"
+    );
+    assert!(
+        dep_in(a, joined(0, false), named(0, 1, false), None),
+        "no count"
+    );
+    assert!(
+        dep_in(a, joined(0, false), Point::Barrier(0), None),
+        "syncthreads"
+    );
+    assert!(!dep_in(a, joined(0, true), Point::Write(0), None), "memory");
 }
 
 #[test]

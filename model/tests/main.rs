@@ -30,6 +30,8 @@ mod async_reduction;
 #[cfg(feature = "arbitrary")]
 #[allow(dead_code)]
 mod axiomatic_states_only;
+#[cfg(feature = "shuttle")]
+mod barrier_reduction;
 #[cfg(feature = "arbitrary")]
 mod cat_models;
 #[cfg(feature = "shuttle")]

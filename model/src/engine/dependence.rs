@@ -38,13 +38,13 @@ use crate::runtime::sched::{Point, ACTIVEMASK};
 ///   share an agent commute past each other's copies but for the order of their issues;
 /// - `syncthreads` arrivals commute with each other (whichever arrives last completes the one
 ///   instance with the same views); named-barrier arrivals conflict with the block's
-///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block) and
-///   with each other at one id (the order decides which arrivals form an instance of a thread
-///   count). At different ids, two counted arrivals commute: each instance completes when its
-///   own count arrived, independently of the other's arrivals. An arrival without a count
-///   completes once every other thread of the block arrived, exited or waits at a barrier
-///   (warp-synchronous operations included) without this id ahead: it conflicts with every
-///   named-barrier and warp arrival of its block;
+///   `syncthreads` arrivals (a `syncthreads` counts every pending arrival of the block). Two
+///   arrivals at one id conflict here, where nothing says which instance each joins: see
+///   [`dependent_in`], which lets those of one instance commute. At different ids, two counted
+///   arrivals commute: each instance completes when its own count arrived, independently of the
+///   other's arrivals. An arrival without a count completes once every other thread of the
+///   block arrived, exited or waits at a barrier (warp-synchronous operations included)
+///   without this id ahead: it conflicts with every named-barrier and warp arrival of its block;
 /// - warp-synchronous arrivals: arrivals of one warp with the same mask and operation commute
 ///   like `syncthreads` arrivals (the one instance completes with the same lanes, values and
 ///   views whichever arrives last); with another mask or operation, the order decides whether
@@ -120,14 +120,16 @@ pub fn dependent(a: Point, b: Point) -> bool {
             NamedBarrier {
                 block: x,
                 id: i,
-                counted: c,
+                count: c,
+                ..
             },
             NamedBarrier {
                 block: y,
                 id: j,
-                counted: d,
+                count: d,
+                ..
             },
-        ) => x == y && (i == j || !c || !d),
+        ) => x == y && (i == j || c.is_none() || d.is_none()),
         (Warp { block: x, .. }, NamedBarrier { block: y, .. })
         | (NamedBarrier { block: y, .. }, Warp { block: x, .. }) => x == y,
         (
@@ -146,5 +148,68 @@ pub fn dependent(a: Point, b: Point) -> bool {
         ) => v == w && (m != n || o != q || o == ACTIVEMASK || q == ACTIVEMASK),
         (ScFence, ScFence) => true,
         _ => false,
+    }
+}
+
+/// Where an executed arrival at a counted named barrier stands among the arrivals at its
+/// barrier (its block, id and thread count) in one execution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Joined {
+    /// The instance it joined: the arrivals at one barrier and count fill its instances in
+    /// arrival order, `count` at a time, so the `n`-th (from 0) joins instance `n / count`.
+    pub instance: u32,
+    /// It was the instance's last arrival, which completed it.
+    pub completes: bool,
+}
+
+/// [`dependent`], for two operations of which the engine may know where each counted
+/// named-barrier arrival stands ([`Joined`]: known for an operation of the executed trace, and
+/// for the one about to run; `None` for an operation that waits at its scheduling point, whose
+/// instance depends on what runs first).
+///
+/// PTX ISA, *bar, barrier*: "Operand b specifies the number of threads participating in the
+/// barrier"; "When a barrier completes, the waiting threads are restarted without delay, and
+/// the barrier is reinitialized so that it can be immediately reused"; "barrier{.cta}.arrive
+/// does not cause executing thread to wait". So the arrivals at one barrier id with one thread
+/// count are counted: the first `count` of them form an instance, which completes at its last
+/// arrival, the next `count` the next instance, and so on (`Machine::settle_barriers`). What an
+/// instance does on completion — join the views its arrivals released into every waiting
+/// arrival's view, and wake those — depends only on which arrivals it holds, not on their order,
+/// and nothing else reads an arrival's position (an arrival returns nothing). Hence:
+/// - two arrivals of the executed trace that joined the same instance commute: swapped, each
+///   still finds the same number of earlier arrivals but one (the earlier of them does not
+///   complete the instance, or the later one would have joined the next), so both join the same
+///   instance again, the instance completes with the same arrivals, and every later arrival
+///   keeps its place; arrivals of different instances conflict (swapped, they trade
+///   instances);
+/// - an arrival waiting at its scheduling point and one that runs now: from the state before
+///   the one that runs, running either first puts both in one instance unless the first
+///   completes it, so they commute unless the one that runs completes its instance;
+/// - with no place known for either, they conflict.
+///
+/// Arrivals with different counts at one id, and arrivals without a count, conflict as in
+/// [`dependent`] (a count mismatch is misuse; an instance without a count reads the other
+/// threads' states).
+pub fn dependent_in(a: Point, ja: Option<Joined>, b: Point, jb: Option<Joined>) -> bool {
+    match (a, b) {
+        (
+            Point::NamedBarrier {
+                block: x,
+                id: i,
+                count: Some(c),
+                ..
+            },
+            Point::NamedBarrier {
+                block: y,
+                id: j,
+                count: Some(d),
+                ..
+            },
+        ) if x == y && i == j && c == d => match (ja, jb) {
+            (Some(p), Some(q)) => p.instance != q.instance,
+            (Some(p), None) | (None, Some(p)) => p.completes,
+            (None, None) => true,
+        },
+        _ => dependent(a, b),
     }
 }

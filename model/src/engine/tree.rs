@@ -15,9 +15,11 @@
 //! the state before `e` reverses the race. Unless the backtrack set of `e`'s node already holds
 //! one of `v`'s *initials* (the threads whose first operation in `v` has no happens-before
 //! predecessor in `v`), one of them is added. Two operations are dependent when they are by
-//! different threads and may not commute: [`dependent`] (the dependence module) says which do, with
+//! different threads and may not commute: [`super::dependence::dependent`] says which do, with
 //! the argument for each case (locations, asynchronous copies by their
-//! [`crate::runtime::sched::Footprint`], barriers, warp operations, mbarriers, `fence.sc`).
+//! [`crate::runtime::sched::Footprint`], barriers, warp operations, mbarriers, `fence.sc`), and
+//! [`dependent_in`] refines it for the arrivals at a counted named barrier by the instance each
+//! joins, which the trace knows (`Trace::joining`).
 //! Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
@@ -33,7 +35,7 @@
 //! operations — is still explored, so the same final states, races, deadlocks and assertion
 //! failures are reached.
 
-use super::dependence::dependent;
+use super::dependence::{dependent_in, Joined};
 use crate::runtime::sched::{GroupKey, Point};
 
 /// A vector clock over GPU threads.
@@ -81,6 +83,9 @@ struct Event {
     point: Point,
     /// The scheduling node it was chosen at (`None` when it was the only enabled thread).
     node: Option<usize>,
+    /// For an arrival at a counted named barrier, the instance it joined
+    /// ([`Trace::joining`]).
+    joined: Option<Joined>,
     /// Its happens-before clock.
     clock: Clock,
 }
@@ -113,6 +118,11 @@ struct Trace {
     waits: Vec<(GroupKey, Clock)>,
     /// The join of the `fence.sc`s' clocks.
     sc_fences: Clock,
+    /// Per instance of a counted named barrier (block, id, count, instance), the join of its
+    /// arrivals' clocks; per thread, that of the instance its latest operation completed, which
+    /// every thread it woke then learns ([`Trace::wake`]).
+    instances: Vec<((usize, i64, u32, u32), Clock)>,
+    completed: Vec<Option<Clock>>,
     /// The join of every operation's clock, and of every `Other` operation's clock.
     all: Clock,
     other: Clock,
@@ -140,8 +150,38 @@ impl Trace {
             .is_some_and(|c| get(c, e.thread) >= get(&e.clock, e.thread))
     }
 
-    /// The join of the clocks of the earlier operations `point` conflicts with.
-    fn depends_on(&mut self, point: Point, clock: &mut Clock) {
+    /// Where an arrival at a counted named barrier would stand if it ran now: its barrier's
+    /// arrivals in the trace so far fill its instances `count` at a time ([`Joined`]).
+    fn joining(&self, point: Point) -> Option<Joined> {
+        let Point::NamedBarrier {
+            block,
+            id,
+            count: Some(count),
+            ..
+        } = point
+        else {
+            return None;
+        };
+        if count == 0 {
+            return None;
+        }
+        let before = self
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(e.point, Point::NamedBarrier { block: b, id: i, count: Some(c), .. }
+                    if b == block && i == id && c == count)
+            })
+            .count() as u32;
+        Some(Joined {
+            instance: before / count,
+            completes: (before + 1).is_multiple_of(count),
+        })
+    }
+
+    /// The join of the clocks of the earlier operations `point` conflicts with (`joined`: where
+    /// it stands at its barrier, for a counted named-barrier arrival).
+    fn depends_on(&mut self, point: Point, joined: Option<Joined>, clock: &mut Clock) {
         match point {
             Point::Read(x) => join(clock, Trace::slot(&mut self.writes, x)),
             Point::Write(x) => {
@@ -191,8 +231,10 @@ impl Trace {
             // after it (once the instance completes) happens after every arrival.
             Point::Barrier(b) => join(clock, Trace::slot(&mut self.barriers, b)),
             // Named-barrier and warp arrivals conflict with some arrivals of their block only
-            // ([`dependent`]): they are rare, so they look the earlier ones up.
-            Point::NamedBarrier { .. } | Point::Warp { .. } => self.join_dependent(point, clock),
+            // ([`dependent_in`]): they are rare, so they look the earlier ones up.
+            Point::NamedBarrier { .. } | Point::Warp { .. } => {
+                self.join_dependent(point, joined, clock)
+            }
             Point::MBarrier(b) => {
                 join(clock, Trace::slot(&mut self.mbarriers, b));
                 join(clock, Trace::slot(&mut self.mbarrier_waits, b));
@@ -214,13 +256,16 @@ impl Trace {
     /// for a warp arrival, of every earlier arrival of its warp: like a `syncthreads` arrival,
     /// what a lane does after a warp-synchronous operation happens after every arrival of the
     /// instance (it completes only once all of them arrived), and an arrival at a later
-    /// instance after those of the earlier one.
-    fn join_dependent(&self, point: Point, clock: &mut Clock) {
+    /// instance after those of the earlier one. Arrivals of one counted named-barrier instance
+    /// do not join each other's clocks (they commute, [`dependent_in`]): what a waiting arrival
+    /// does once the instance completes follows all of them through the wake-up
+    /// ([`Trace::wake`], [`Trace::push`]).
+    fn join_dependent(&self, point: Point, joined: Option<Joined>, clock: &mut Clock) {
         for e in &self.events {
             let joins = match (e.point, point) {
                 (Point::Warp { warp: v, .. }, Point::Warp { warp: w, .. }) => v == w,
                 (Point::Barrier(_) | Point::NamedBarrier { .. } | Point::Warp { .. }, _) => {
-                    dependent(e.point, point)
+                    dependent_in(e.point, e.joined, point, joined)
                 }
                 _ => false,
             };
@@ -230,10 +275,17 @@ impl Trace {
         }
     }
 
+    /// Record `thread`'s operation `point`, chosen at `node`. A counted named-barrier arrival
+    /// also joins its instance's clock; the one that completes the instance passes that clock
+    /// to the threads it wakes ([`Trace::wake`]) and, when it waits (`bar.sync`), to its own
+    /// next operations: a waiting arrival goes on only once every arrival of its instance ran,
+    /// in every execution equivalent to this one. A `bar.arrive` goes on at once, after its
+    /// own arrival only.
     fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
         let mut clock = Trace::slot(&mut self.thread, thread).clone();
+        let joined = self.joining(point);
         // What the operation depends on: the earlier operations it conflicts with.
-        self.depends_on(point, &mut clock);
+        self.depends_on(point, joined, &mut clock);
         if !matches!(point, Point::Local) {
             join(&mut clock, &self.other);
         }
@@ -244,6 +296,33 @@ impl Trace {
         clock[thread] = own;
         *Trace::slot(&mut self.thread, thread) = clock.clone();
         join(&mut self.all, &clock);
+        if self.completed.len() <= thread {
+            self.completed.resize(thread + 1, None);
+        }
+        self.completed[thread] = None;
+        if let (
+            Point::NamedBarrier {
+                block,
+                id,
+                count: Some(count),
+                wait,
+            },
+            Some(j),
+        ) = (point, joined)
+        {
+            let key = (block, id, count, j.instance);
+            Trace::keyed(&mut self.instances, key, &clock);
+            if j.completes {
+                let (_, all) = (self.instances.iter())
+                    .find(|(k, _)| *k == key)
+                    .expect("the instance was just joined");
+                let all = all.clone();
+                if wait {
+                    join(Trace::slot(&mut self.thread, thread), &all);
+                }
+                self.completed[thread] = Some(all);
+            }
+        }
         match point {
             Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
             Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
@@ -289,12 +368,18 @@ impl Trace {
             thread,
             point,
             node,
+            joined,
             clock,
         });
     }
 
+    /// `woken` was unblocked by `by`'s latest operation: it learns that operation and, if it
+    /// completed a named-barrier instance, every arrival of the instance.
     fn wake(&mut self, by: usize, woken: usize) {
-        let c = Trace::slot(&mut self.thread, by).clone();
+        let mut c = Trace::slot(&mut self.thread, by).clone();
+        if let Some(Some(all)) = self.completed.get(by) {
+            join(&mut c, all);
+        }
         join(Trace::slot(&mut self.thread, woken), &c);
     }
 }
@@ -608,10 +693,12 @@ impl Tree {
             if fresh {
                 self.analyse(thread, op);
             }
-            // What sleeps here and commutes with the chosen operation sleeps on.
+            // What sleeps here and commutes with the chosen operation sleeps on (a sleeping
+            // arrival's instance is not known: see `dependent_in`).
+            let joined = self.trace.joining(op);
             self.sleep.extend(passed);
             self.sleep
-                .retain(|&(t, other)| t != thread && !dependent(other, op));
+                .retain(|&(t, other)| t != thread && !dependent_in(other, None, op, joined));
         }
         self.trace.push(thread, op, node);
         index
@@ -620,12 +707,15 @@ impl Tree {
     /// Source-set DPOR's race reversal for operation `next` of thread `p`, about to run after
     /// the current trace.
     fn analyse(&mut self, p: usize, next: Point) {
+        let joined = self.trace.joining(next);
         let events = &self.trace.events;
         // Earlier operations `next` depends on and that `p` does not know of yet.
         let candidates: Vec<usize> = (0..events.len())
             .filter(|&i| {
                 let e = &events[i];
-                e.thread != p && dependent(e.point, next) && !self.trace.knows(p, e)
+                e.thread != p
+                    && dependent_in(e.point, e.joined, next, joined)
+                    && !self.trace.knows(p, e)
             })
             .collect();
         for &i in &candidates {
@@ -655,8 +745,9 @@ impl Tree {
                 }
             }
             if !seen.contains(&p)
-                && v.iter()
-                    .all(|u| !self.trace.knows(p, u) && !dependent(u.point, next))
+                && v.iter().all(|u| {
+                    !self.trace.knows(p, u) && !dependent_in(u.point, u.joined, next, joined)
+                })
             {
                 initials.push(p);
             }
@@ -697,6 +788,7 @@ impl Tree {
             .find(|e| e.thread == thread)
         {
             e.point = Point::Other;
+            e.joined = None;
         }
     }
 

@@ -63,13 +63,14 @@ impl Ctx {
         Point::Barrier(self.info.block as usize)
     }
 
-    /// The scheduling point of an arrival at this thread's block's named barrier `id`,
-    /// `counted` when the arrival names its thread count.
-    pub(crate) fn named_barrier_point(&self, id: i64, counted: bool) -> Point {
+    /// The scheduling point of an arrival at this thread's block's named barrier `id` with
+    /// thread count `count` (`None`: the whole CTA), waiting for the instance if `wait`.
+    pub(crate) fn named_barrier_point(&self, id: i64, count: Option<u32>, wait: bool) -> Point {
         Point::NamedBarrier {
             block: self.info.block as usize,
             id,
-            counted,
+            count,
+            wait,
         }
     }
 

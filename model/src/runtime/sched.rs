@@ -28,17 +28,22 @@ pub enum Point {
     /// views, votes and wake-ups), and other memory operations commute with them.
     Barrier(usize),
     /// An arrival at one of block `block`'s named barriers (`bar.sync`, `bar.arrive`) with
-    /// barrier `id`; `counted` when the arrival names its thread count. The order of arrivals
-    /// at one id decides which of them form an instance (a thread count, or a `syncthreads`
-    /// counting them), so they do not commute with each other or with the block's `syncthreads`
-    /// arrivals; see the engine's `dependent` (`engine::tree`) for arrivals at different ids.
+    /// barrier `id`. With a thread `count`, arrivals at one id and count fill its instances in
+    /// arrival order, `count` at a time: the engine's `dependent_in` (`engine::dependence`)
+    /// lets two of them commute when they join the same instance, which only the executed
+    /// trace knows. Without a count an arrival completes once the rest of the block arrived,
+    /// exited or waits elsewhere, so it conflicts with every arrival of its block.
     NamedBarrier {
         /// The block (CTA) whose barrier it is, by its grid-wide index.
         block: usize,
         /// The barrier's id (`bar.sync a`: the operand `a`, 0 to 15 in the PTX ISA).
         id: i64,
-        /// Whether the arrival names a thread count (`bar.sync a, b`) rather than the whole CTA.
-        counted: bool,
+        /// The thread count the arrival names (`bar.sync a, b`: the operand `b`); `None` for
+        /// the whole CTA (`bar.sync a`).
+        count: Option<u32>,
+        /// Whether the arriving thread waits for the instance to complete (`bar.sync`,
+        /// `barrier.sync`) rather than going on (`bar.arrive`).
+        wait: bool,
     },
     /// An arrival at a warp-synchronous operation (`bar.warp.sync`/`__syncwarp`, a shuffle, a
     /// vote, a match) of the warp `warp` (its grid-wide key) in block `block`, over `mask`.

@@ -24,7 +24,8 @@
 //! Rust API's [`crate::kernel::MBarrier::wait_parity`]: when such an iteration left the
 //! thread's state as it was, its only observation was the failed wait (it read no memory and
 //! synchronized with nobody), so it ends by blocking until the awaited phase completes (a
-//! phase that never completes is a proven hang). An iteration that also read memory restarts
+//! phase that never completes is a proven hang), and a search that prunes spins keeps it only
+//! for such a hang (`Machine::mbar_spin`). An iteration that also read memory restarts
 //! instead (its reads may be what ends it: it runs to the step bound).
 
 mod asynchronous;
@@ -387,7 +388,7 @@ impl Thread<'_> {
         match failed_wait {
             // A spin on an mbarrier wait: block until the awaited phase completes.
             Some(w) if same && !self.synced && !self.loaded => {
-                self.t.rt.mbar_wait(w.bar, w.on, w.sem, true, site);
+                self.t.rt.mbar_spin(w.bar, w.on, w.sem, site);
                 self.t.rt.spin_restart();
             }
             None if same && !self.synced => self.t.rt.spin_wait(site),

@@ -354,8 +354,10 @@ impl Ctx {
         future: Option<Vec<i64>>,
         site: Site,
     ) {
+        // A count past `u32` is labelled as no count: dependent with every arrival of the block.
+        let count = quorum.and_then(|q| u32::try_from(q).ok());
         self.sched
-            .point(self.thread, self.named_barrier_point(id, quorum.is_some()));
+            .point(self.thread, self.named_barrier_point(id, count, wait));
         let blocked = self.step(|m| {
             m.set_future_barriers(self.thread, future);
             m.barrier_op(self.thread, site, BarrierKey::Id(id), quorum, wait)
@@ -367,8 +369,10 @@ impl Ctx {
 
     /// `bar.sync`/`bar.arrive` with an id and a thread count, from the kernel API.
     pub fn named_barrier(&self, id: u32, count: u32, warp_size: u32, wait: bool, site: Site) {
-        self.sched
-            .point(self.thread, self.named_barrier_point(id as i64, true));
+        self.sched.point(
+            self.thread,
+            self.named_barrier_point(id as i64, Some(count), wait),
+        );
         if self.step(|m| m.named_barrier(self.thread, site, id, count, warp_size, wait)) {
             self.wait();
         }

@@ -400,12 +400,55 @@ impl Machine {
         if let Some(EventKind::Note(text)) = note.map(|e| &mut e.what) {
             text.push_str(&format!(" -> phase {done} completes"));
         }
+        if !std::mem::take(&mut self.mbars[bar].covered).is_empty() {
+            // A spinner's failed iteration turns out not to be needed (`Machine::mbar_spin`).
+            self.discard_covered_iteration();
+            return;
+        }
         for u in 0..self.threads.len() {
             if matches!(self.threads[u].status, Status::MBarWait { bar: w, .. } if w == bar) {
                 Arc::make_mut(&mut self.threads[u]).status = Status::Running;
                 self.wake.push(u);
             }
         }
+    }
+
+    /// The end of a failed iteration of a spin on a wait of `bar` (PTX: `L: mbarrier.try_wait
+    /// p, [bar]; @!p bra L`, an iteration whose only observation was the failed wait: the
+    /// interpreter's spin recognition): block until the awaited phase completes, as the Rust
+    /// API's blocking wait does. Returns [`WaitResult::Blocked`] or, when the phase already
+    /// completed, [`WaitResult::Complete`].
+    ///
+    /// A search that prunes spins (the spin module) keeps such an iteration only when the
+    /// spinner then stays blocked for the rest of the execution (a hang, whose lasso it is).
+    /// Otherwise the same execution without the iteration covers this one: the iteration's
+    /// wait failed and left the thread's own state as it was ("test_wait and try_wait test for
+    /// the completion of the current or the immediately preceding phase" and change nothing of
+    /// the barrier; PTX ISA, *mbarrier.test_wait/try_wait*), so the thread can start its next
+    /// iteration later, after the operation that completes the phase, and reach the same
+    /// state. The execution is discarded as soon as the iteration turns out not to be needed:
+    /// here when the phase already completed, or at the operation that completes it
+    /// (`Machine::mbar_settle`). Either way the discarding operation conflicts with
+    /// everything for the DFS, and the failed wait itself conflicts with that completing
+    /// operation, so the DFS also runs the completion before the wait: the covering execution.
+    pub fn mbar_spin(
+        &mut self,
+        t: usize,
+        bar: usize,
+        on: WaitOn,
+        sem: WaitSem,
+        site: Site,
+    ) -> Result<WaitResult, Halt> {
+        let result = self.mbar_wait(t, bar, on, sem, true, site)?;
+        if !self.prune_spins {
+            return Ok(result);
+        }
+        if result == WaitResult::Complete {
+            self.discard_covered_iteration();
+            return Err(Halt);
+        }
+        self.mbars[bar].covered.push(t);
+        Ok(result)
     }
 
     /// `try_wait`/`test_wait`: is the awaited phase complete? If so, an acquiring wait acquires
@@ -556,6 +599,17 @@ impl super::Ctx {
         self.sched
             .point(self.thread, super::sched::Point::MBarrier(bar));
         self.step(|m| m.mbar_inval(self.thread, bar, site))
+    }
+
+    /// The end of a failed iteration of a spin on a wait of `bar` ([`Machine::mbar_spin`]):
+    /// returns once the awaited phase completed.
+    pub fn mbar_spin(&self, bar: usize, on: WaitOn, sem: WaitSem, site: Site) {
+        self.sched
+            .point(self.thread, super::sched::Point::MBarrierWait(bar));
+        if self.step(|m| m.mbar_spin(self.thread, bar, on, sem, site)) == WaitResult::Blocked {
+            self.wait();
+            self.mbar_wait(bar, on, sem, true, site);
+        }
     }
 
     /// Test the barrier once (`block == false`), or until the awaited phase completes.

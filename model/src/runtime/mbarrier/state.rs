@@ -66,6 +66,10 @@ pub struct MBarState {
     pub(crate) releasing_inits: Vec<(usize, u32)>,
     /// The same for each completed phase, by phase number.
     pub(crate) completed_inits: Vec<Arc<Vec<(usize, u32)>>>,
+    /// Threads blocked on the barrier at the end of a failed iteration of a spin on a wait,
+    /// where the same execution without that iteration covers this one (a search that prunes
+    /// spins only: `Machine::mbar_spin`); the phase's completion discards the execution.
+    pub(crate) covered: Vec<usize>,
 }
 
 impl MBarState {
