@@ -6,8 +6,7 @@
 //! explores no more executions. Each program is also run at two blocks that share nothing, where
 //! the reduction must not multiply the one-block count.
 
-use crate::search_support::{Found, Gen, Sink};
-use scopecheck_model::engine::Dfs;
+use crate::search_support::{dfs_found, BodyFn, Found, Gen, Sink};
 use scopecheck_model::kernel::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -97,9 +96,6 @@ fn generate(seed: u64) -> Program {
         ops,
     }
 }
-
-/// A generated kernel's thread body.
-type BodyFn = Arc<dyn Fn(&ThreadCtx) + Send + Sync>;
 
 /// Final states (every global value) and failure kinds one search reached.
 /// The kernel of `p` on `blocks` blocks (each block the same code on its own data), recording
@@ -196,13 +192,7 @@ fn build(p: &Program, blocks: u32, sink: Sink) -> (Kernel, BodyFn) {
 fn search(p: &Program, blocks: u32, reduction: bool, budget: u64) -> Found {
     let sink: Sink = Arc::default();
     let (k, body) = build(p, blocks, Arc::clone(&sink));
-    let report = Checker::new(Dfs {
-        max_executions: budget,
-        reduction,
-    })
-    .all_failures()
-    .check(&k, move |t| body(t));
-    Found::of(&report, &sink)
+    dfs_found(&k, body, &sink, reduction, budget)
 }
 
 /// The unreduced search's budget. A program whose unreduced search does not finish within it is

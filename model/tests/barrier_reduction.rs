@@ -13,7 +13,7 @@
 //!   read (a trap at a line of its own for each value they may see), the reduced DFS finds the
 //!   same failures — kinds, and the trap lines, which name the values read — as the unreduced.
 
-use crate::search_support::{Found, Gen, Sink};
+use crate::search_support::{dfs_found, BodyFn, Found, Gen, Sink};
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use scopecheck_model::ptx::launch::{check_ptx, Launch};
@@ -75,9 +75,6 @@ fn generate(seed: u64) -> Program {
     }
 }
 
-/// A generated kernel's thread body.
-type BodyFn = Arc<dyn Fn(&ThreadCtx) + Send + Sync>;
-
 /// The kernel of `p` (one block, warp size 1), recording every final state in `sink`.
 fn build(p: &Program, sink: Sink) -> (Kernel, BodyFn) {
     let threads = p.threads as usize;
@@ -117,13 +114,7 @@ fn build(p: &Program, sink: Sink) -> (Kernel, BodyFn) {
 fn search(p: &Program, reduction: bool, budget: u64) -> Found {
     let sink: Sink = Arc::default();
     let (k, body) = build(p, Arc::clone(&sink));
-    let report = Checker::new(Dfs {
-        max_executions: budget,
-        reduction,
-    })
-    .all_failures()
-    .check(&k, move |t| body(t));
-    Found::of(&report, &sink)
+    dfs_found(&k, body, &sink, reduction, budget)
 }
 
 /// The unreduced search's budget: a program whose unreduced search does not finish within it is

@@ -1,8 +1,9 @@
 //! What the generated-kernel proofs share (`async_reduction`, `async_group_reduction`,
-//! `spin_polling`): a deterministic generator, and the outcome of one search with the final
+//! `spin_polling`, `barrier_reduction`): a deterministic generator, and the outcome of one search with the final
 //! states its kernel recorded.
 
-use scopecheck_model::kernel::Report;
+use scopecheck_model::engine::Dfs;
+use scopecheck_model::kernel::{Checker, Kernel, Report, ThreadCtx};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -55,4 +56,19 @@ impl Found {
             complete: report.complete,
         }
     }
+}
+
+/// A generated kernel's thread body.
+pub type BodyFn = Arc<dyn Fn(&ThreadCtx) + Send + Sync>;
+
+/// The DFS (`reduction` on or off, at most `budget` executions, every failure) on kernel `k`
+/// running `body`, whose postcondition records final states into `sink`.
+pub fn dfs_found(k: &Kernel, body: BodyFn, sink: &Sink, reduction: bool, budget: u64) -> Found {
+    let report = Checker::new(Dfs {
+        max_executions: budget,
+        reduction,
+    })
+    .all_failures()
+    .check(k, move |t| body(t));
+    Found::of(&report, sink)
 }

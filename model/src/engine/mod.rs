@@ -12,6 +12,7 @@
 //! one more thread spawned through `spawn`, which the engine schedules like any other; blocking
 //! and waking go through `park`/`unpark`.
 
+mod clock;
 pub mod dependence;
 pub mod dfs;
 mod explore;

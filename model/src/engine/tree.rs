@@ -35,24 +35,9 @@
 //! operations — is still explored, so the same final states, races, deadlocks and assertion
 //! failures are reached.
 
+use super::clock::{get, join, Clock};
 use super::dependence::{dependent_in, Joined};
 use crate::runtime::sched::{GroupKey, Point};
-
-/// A vector clock over GPU threads.
-type Clock = Vec<u32>;
-
-fn join(into: &mut Clock, other: &Clock) {
-    if into.len() < other.len() {
-        into.resize(other.len(), 0);
-    }
-    for (a, b) in into.iter_mut().zip(other) {
-        *a = (*a).max(*b);
-    }
-}
-
-fn get(c: &Clock, t: usize) -> u32 {
-    c.get(t).copied().unwrap_or(0)
-}
 
 /// Does operation `a` happen before operation `b` (or is it `b`)?
 fn happens_before(a: &Event, b: &Event) -> bool {
