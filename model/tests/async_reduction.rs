@@ -6,7 +6,7 @@
 //! explores no more executions. Each program is also run at two blocks that share nothing, where
 //! the reduction must not multiply the one-block count.
 
-use crate::search_support::{dfs_found, BodyFn, Found, Gen, Sink};
+use crate::search_support::{assert_same_outcomes, dfs_found, BodyFn, Found, Gen, Sink};
 use scopecheck_model::kernel::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -212,21 +212,7 @@ fn generated_async_kernels_reach_the_same_outcomes() {
             continue;
         }
         let por = search(&p, 1, true, UNREDUCED_BUDGET);
-        assert!(por.complete, "seed {seed}: {p:?}");
-        assert_eq!(
-            por.states, unreduced.states,
-            "seed {seed}: final states differ: {p:?}"
-        );
-        assert_eq!(
-            por.failures, unreduced.failures,
-            "seed {seed}: failures differ: {p:?}"
-        );
-        assert!(
-            por.executions <= unreduced.executions,
-            "seed {seed}: the reduction explored more ({} > {}): {p:?}",
-            por.executions,
-            unreduced.executions
-        );
+        assert_same_outcomes(&format!("seed {seed}: {p:?}"), &por, &unreduced);
         kinds.extend(unreduced.failures.iter().cloned());
         compared += 1;
         reduced += por.executions;

@@ -13,7 +13,7 @@
 //!   read (a trap at a line of its own for each value they may see), the reduced DFS finds the
 //!   same failures — kinds, and the trap lines, which name the values read — as the unreduced.
 
-use crate::search_support::{dfs_found, BodyFn, Found, Gen, Sink};
+use crate::search_support::{assert_same_outcomes, dfs_found, BodyFn, Found, Gen, Sink};
 use scopecheck_model::engine::Dfs;
 use scopecheck_model::kernel::*;
 use scopecheck_model::ptx::launch::{check_ptx, Launch};
@@ -133,21 +133,7 @@ fn generated_named_barrier_kernels_reach_the_same_outcomes() {
             continue;
         }
         let por = search(&p, true, UNREDUCED_BUDGET);
-        assert!(por.complete, "seed {seed}: {p:?}");
-        assert_eq!(
-            por.states, unreduced.states,
-            "seed {seed}: final states differ: {p:?}"
-        );
-        assert_eq!(
-            por.failures, unreduced.failures,
-            "seed {seed}: failures differ: {p:?}"
-        );
-        assert!(
-            por.executions <= unreduced.executions,
-            "seed {seed}: the reduction explored more ({} > {}): {p:?}",
-            por.executions,
-            unreduced.executions
-        );
+        assert_same_outcomes(&format!("seed {seed}: {p:?}"), &por, &unreduced);
         kinds.extend(unreduced.failures.iter().cloned());
         if unreduced.failures.is_empty() {
             kinds.insert("Pass".into());

@@ -72,3 +72,17 @@ pub fn dfs_found(k: &Kernel, body: BodyFn, sink: &Sink, reduction: bool, budget:
     .check(k, move |t| body(t));
     Found::of(&report, sink)
 }
+
+/// The reduced search `por` found what the finished unreduced one did: it finished too, with
+/// the same final states and failures, in no more executions. `what` names the program.
+pub fn assert_same_outcomes(what: &str, por: &Found, unreduced: &Found) {
+    assert!(por.complete, "{what}");
+    assert_eq!(por.states, unreduced.states, "{what}: final states differ");
+    assert_eq!(por.failures, unreduced.failures, "{what}: failures differ");
+    assert!(
+        por.executions <= unreduced.executions,
+        "{what}: the reduction explored more ({} > {})",
+        por.executions,
+        unreduced.executions
+    );
+}
