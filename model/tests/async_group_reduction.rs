@@ -8,8 +8,7 @@
 //! another copy (the threads share one agent), and a completion commutes with a wait that does
 //! not wait for its group.
 
-use crate::search_support::{Found, Gen, Sink};
-use scopecheck_model::engine::Dfs;
+use crate::search_support::{assert_same_outcomes, dfs_found, Found, Gen, Sink};
 use scopecheck_model::kernel::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -87,12 +86,7 @@ fn search(ops: &[Vec<Op>], reduction: bool, budget: u64) -> Found {
         true
     });
     let ops = ops.to_vec();
-    let report = Checker::new(Dfs {
-        max_executions: budget,
-        reduction,
-    })
-    .all_failures()
-    .check(&k, move |t| {
+    let body = Arc::new(move |t: &ThreadCtx| {
         let i = t.tid() as usize;
         for (j, &op) in ops[i].iter().enumerate() {
             let mine = |k: usize| i * SLOTS + k;
@@ -120,7 +114,7 @@ fn search(ops: &[Vec<Op>], reduction: bool, budget: u64) -> Found {
         t.cp_async_wait_group(0);
         t.bulk_wait();
     });
-    Found::of(&report, &sink)
+    dfs_found(&k, body, &sink, reduction, budget)
 }
 
 /// The unreduced search's budget. A program whose unreduced search does not finish within it is
@@ -141,21 +135,7 @@ fn pipelined_groups_reach_the_same_outcomes() {
             continue;
         }
         let por = search(&ops, true, UNREDUCED_BUDGET);
-        assert!(por.complete, "seed {seed}: {ops:?}");
-        assert_eq!(
-            por.states, unreduced.states,
-            "seed {seed}: final states differ: {ops:?}"
-        );
-        assert_eq!(
-            por.failures, unreduced.failures,
-            "seed {seed}: failures differ: {ops:?}"
-        );
-        assert!(
-            por.executions <= unreduced.executions,
-            "seed {seed}: the reduction explored more ({} > {}): {ops:?}",
-            por.executions,
-            unreduced.executions
-        );
+        assert_same_outcomes(&format!("seed {seed}: {ops:?}"), &por, &unreduced);
         let older = |op: &Op| matches!(op, Op::Wait(1) | Op::BulkWait { n: 1, .. });
         if ops.iter().flatten().any(older) {
             waits_for_older += 1;
