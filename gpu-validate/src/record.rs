@@ -55,7 +55,7 @@ pub fn now_utc() -> String {
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -123,34 +123,4 @@ pub fn write_violation(dir: &Path, record: &TestRecord) -> io::Result<PathBuf> {
     );
     let json = serde_json::to_string_pretty(record).map_err(io::Error::other)?;
     write_new(dir, &stem, &json)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_convert() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_414), (2025, 11, 22));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
-    }
-
-    #[test]
-    fn write_new_never_overwrites() {
-        let dir =
-            std::env::temp_dir().join(format!("scopecheck-gpu-record-{}", std::process::id()));
-        let a = write_new(&dir, "t", "one").unwrap();
-        let b = write_new(&dir, "t", "two").unwrap();
-        assert_ne!(a, b);
-        assert_eq!(std::fs::read_to_string(&a).unwrap(), "one");
-        assert_eq!(std::fs::read_to_string(&b).unwrap(), "two");
-        let leftovers: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(Result::ok)
-            .collect();
-        assert_eq!(leftovers.len(), 2, "temp files are removed");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }

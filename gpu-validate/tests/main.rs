@@ -12,3 +12,5 @@ mod campaign_shapes;
 mod codegen_golden;
 mod host_thread;
 mod shapes_model;
+/// The library's own module tests (they were `#[cfg(test)]` modules in `src/`).
+mod unit;

@@ -96,5 +96,7 @@ mod shared_skip;
 #[cfg(feature = "shuttle")]
 mod spin_polling;
 mod tile_ir_tokens;
+/// The library's own module tests (they were `#[cfg(test)]` modules in `src/`).
+mod unit;
 #[cfg(feature = "shuttle")]
 mod urw;

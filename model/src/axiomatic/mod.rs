@@ -132,25 +132,27 @@ fn next_choice<T>(choice: &mut [usize], per_thread: &[Vec<T>]) -> bool {
     false
 }
 
-/// How [`explore`] goes through the candidate executions.
-struct How {
+/// How [`explore`] goes through the candidate executions (public for the tests that compare
+/// the pruned search with the exhaustive reference).
+pub struct How {
     /// Count every consistent execution, or only find the final states.
-    count_executions: bool,
+    pub count_executions: bool,
     /// The search of one combination of traces (the pruned one, or in tests the exhaustive
     /// reference).
-    search: enumerate::SearchFn,
+    pub search: enumerate::SearchFn,
     /// Judge every valuation, also those whose values flow in a cycle through reads-from,
     /// under models that forbid them too (the reference for tests).
-    every_valuation: bool,
+    pub every_valuation: bool,
     /// Finding final states only: the only ones asked about.
-    wanted: Option<wanted::Wanted>,
+    pub wanted: Option<wanted::Wanted>,
     /// Valuations are checked while they are chosen ([`enumerate::Prefix`]) when their reads
     /// may choose sources in more than this many ways (tests compare with and without).
-    prefix_breadth: u64,
+    pub prefix_breadth: u64,
 }
 
 impl How {
-    fn counting(search: enumerate::SearchFn) -> How {
+    /// Count every consistent execution found by `search`, with the default prefix breadth.
+    pub fn counting(search: enumerate::SearchFn) -> How {
         How {
             count_executions: true,
             search,
@@ -161,7 +163,13 @@ impl How {
     }
 }
 
-fn explore(p: &Program, model: Model, opts: &Options, how: How) -> Result<Analysis, AnalysisError> {
+/// Goes through `p`'s candidate executions under `model` as `how` says.
+pub fn explore(
+    p: &Program,
+    model: Model,
+    opts: &Options,
+    how: How,
+) -> Result<Analysis, AnalysisError> {
     let How {
         count_executions,
         search,
@@ -423,6 +431,3 @@ fn barriers_fixed(paths: &[&events::Path]) -> bool {
             _ => true,
         })
 }
-
-#[cfg(test)]
-mod tests;

@@ -57,7 +57,7 @@
 
 pub mod checker;
 pub mod compile;
-mod env;
+pub mod env;
 pub mod eval;
 pub mod registry;
 pub mod syntax;
@@ -502,6 +502,3 @@ fn find_cause(m: &Compiled) -> Option<CauseForm> {
     }
     None
 }
-
-#[cfg(test)]
-mod tests;

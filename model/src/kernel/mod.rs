@@ -22,7 +22,7 @@
 
 #![warn(missing_docs)]
 
-mod atomics;
+pub mod atomics;
 mod buffer;
 mod checker;
 mod cluster;

@@ -339,21 +339,3 @@ pub fn to_generic(space: Space, addr: u64) -> u64 {
         Space::Global | Space::Generic => addr,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn windows_round_trip() {
-        for space in [Space::Shared, Space::Local, Space::Const] {
-            let g = to_generic(space, 0x40);
-            assert_eq!(from_generic(g), (space, 0x40));
-        }
-        assert_eq!(
-            from_generic(GLOBAL_BASE + 8),
-            (Space::Global, GLOBAL_BASE + 8)
-        );
-        assert_eq!(to_generic(Space::Global, GLOBAL_BASE), GLOBAL_BASE);
-    }
-}

@@ -7,7 +7,7 @@
 
 pub mod ast;
 mod error;
-mod lex;
+pub mod lex;
 mod parse;
 pub mod print;
 

@@ -441,27 +441,3 @@ pub fn fnv1a(bytes: &[u8], mut hash: u32) -> u32 {
 
 /// FNV-1a's 32-bit offset basis: the `hash` to start [`fnv1a`] from.
 pub const FNV_SEED: u32 = 0x811c_9dc5;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_round_trip() {
-        let token = Token {
-            fingerprint: 0xdead_beef,
-            decisions: vec![
-                Decision::Run(0),
-                Decision::Pick(1),
-                Decision::Run(27),
-                Decision::Pick(12),
-                Decision::Run(3),
-            ],
-        };
-        let text = token.to_string();
-        assert_eq!(text, "sc1-deadbeef-a1(27)[12]d");
-        assert_eq!(text.parse::<Token>().unwrap(), token);
-        assert!("sc2-00-a".parse::<Token>().is_err());
-        assert!("sc1-00-a!".parse::<Token>().is_err());
-    }
-}

@@ -188,7 +188,6 @@ impl Search<'_> {
     /// How many candidates [`Self::exhaustive`] judges, at most: every reads-from choice, times
     /// every order of each location's writes, times every fence order and barrier matching.
     /// Tests use it to leave out programs the reference search would take minutes over.
-    #[cfg(test)]
     pub fn exhaustive_size(&self) -> f64 {
         let reads_from: f64 = self
             .candidates
@@ -211,7 +210,6 @@ impl Search<'_> {
     /// morally strong pairs, the last write, the pairs causality requires): the executions the
     /// pruned search lists. The final states of all consistent candidates must be those of
     /// the counted ones (checked here).
-    #[cfg(test)]
     pub fn exhaustive(&self, tally: &mut Tally) {
         let ev = self.ev;
         let mut choice = vec![0usize; self.candidates.len()];
@@ -251,8 +249,7 @@ impl Search<'_> {
     /// `base`: the pairs every coherence chosen so far must have (initial write first, last
     /// write last); `every_last`: the final memories (as last writes) of every consistent
     /// candidate.
-    #[cfg(test)]
-    pub(super) fn every_coherence(
+    fn every_coherence(
         &self,
         places: &[Place],
         rf: &Rel,

@@ -1,8 +1,8 @@
 //! Values along reads-from: stored operands computed from loaded values, and thin-air cycles.
 
 use super::build::*;
-use crate::axiomatic::*;
-use crate::litmus::*;
+use scopecheck_model::axiomatic::*;
+use scopecheck_model::litmus::*;
 
 #[test]
 fn values_follow_reads_from_into_stored_operands() {
@@ -33,9 +33,10 @@ forall ((P0:r0 == 0 /\\ x == 1) \\/ (P0:r0 == 1 /\\ x == 2))
 /// `tile-ir.cat` without its `withoutthinair` option: a cycle of reads-from and data flow may
 /// justify any value (as in Vulkan and OpenCL, whose models have no No-Thin-Air axiom).
 fn tile_ir_with_thin_air() -> Model {
-    let text = crate::cat::builtin_text("tile-ir").expect("built in");
+    let text = scopecheck_model::cat::builtin_text("tile-ir").expect("built in");
     let text = text.replacen(" withoutthinair", "", 1);
-    let m = crate::cat::CatModel::parse("tile-ir-thin-air.cat", &text).expect("it compiles");
+    let m =
+        scopecheck_model::cat::CatModel::parse("tile-ir-thin-air.cat", &text).expect("it compiles");
     assert!(m.thin_air_values());
     Model::Cat(std::sync::Arc::new(m))
 }

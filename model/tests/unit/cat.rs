@@ -1,9 +1,10 @@
-use super::*;
-use crate::axiomatic::events::paths;
-use crate::axiomatic::execution::Events;
-use crate::axiomatic::models::{Checker, Dynamic};
-use crate::axiomatic::rel::Rel;
-use crate::litmus::parse;
+use scopecheck_model::axiomatic::events::paths;
+use scopecheck_model::axiomatic::execution::Events;
+use scopecheck_model::axiomatic::models::{Checker, Dynamic};
+use scopecheck_model::axiomatic::rel::Rel;
+use scopecheck_model::cat::*;
+use scopecheck_model::litmus::parse;
+use std::sync::Arc;
 
 const SB: &str = "PTX SB
 { x = 0; y = 0; }
@@ -22,25 +23,31 @@ fn sb_events() -> Events {
     let combo: Vec<_> = paths.per_thread.iter().map(|ps| &ps[0]).collect();
     let traces: Vec<_> = combo
         .iter()
-        .map(|path| crate::axiomatic::events::Trace {
+        .map(|path| scopecheck_model::axiomatic::events::Trace {
             events: path
                 .events
                 .iter()
-                .map(|e| crate::axiomatic::events::ThreadEvent {
+                .map(|e| scopecheck_model::axiomatic::events::ThreadEvent {
                     stmt: e.stmt,
                     copy_until: e.copy_until,
                     kind: match &e.kind {
-                        crate::axiomatic::events::Kind::Read {
-                            loc, access, rmw, ..
-                        } => crate::axiomatic::events::Kind::Read {
+                        scopecheck_model::axiomatic::events::Kind::Read {
+                            loc,
+                            access,
+                            rmw,
+                            ..
+                        } => scopecheck_model::axiomatic::events::Kind::Read {
                             loc: *loc,
                             access: *access,
                             value: 0,
                             rmw: *rmw,
                         },
-                        crate::axiomatic::events::Kind::Write {
-                            loc, access, rmw, ..
-                        } => crate::axiomatic::events::Kind::Write {
+                        scopecheck_model::axiomatic::events::Kind::Write {
+                            loc,
+                            access,
+                            rmw,
+                            ..
+                        } => scopecheck_model::axiomatic::events::Kind::Write {
                             loc: *loc,
                             access: *access,
                             value: 1,

@@ -1,13 +1,14 @@
 //! The search's shortcuts against the exhaustive search: pruning, grounded valuations, reads-from
 //! checks while valuing, deciding the condition only, allowed-among, budgets.
 
-use crate::axiomatic::*;
-use crate::litmus::*;
+use scopecheck_model::axiomatic::*;
+use scopecheck_model::litmus::*;
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 #[test]
 fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     // Without cluster barriers: the unpruned search enumerates every execution, and some
     // generated cluster-barrier programs take it minutes (the engine differential and
     // litmus_async cover cluster barriers with the pruned search).
@@ -58,7 +59,7 @@ fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
                 summary(&fast),
                 summary(&slow),
                 "seed {seed}, {model}:\n{}",
-                crate::litmus::print(&p)
+                scopecheck_model::litmus::print(&p)
             );
         }
     }
@@ -70,7 +71,7 @@ fn pruned_search_agrees_with_the_exhaustive_one_on_generated_programs() {
 
 #[test]
 fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation() {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     let opts = Options::default();
     // RMW chains (a CAS writing what an earlier one read) are where the two differ most.
     let full_shape = Limits {
@@ -93,7 +94,7 @@ fn valuations_without_data_flow_cycles_give_the_same_analysis_as_every_valuation
                     summary(false).map_err(|e| e.message),
                     every,
                     "seed {seed}, {model}:\n{}",
-                    crate::litmus::print(&p)
+                    scopecheck_model::litmus::print(&p)
                 );
             }
         }
@@ -119,7 +120,7 @@ fn outcome(a: Analysis) -> (Vec<(FinalState, u64)>, bool, bool, u64, u64) {
 /// alone (250,390 executions; the others have at most 4,800), which took 97% of both tests'
 /// time (measured 2026-11-28).
 fn larger_programs() -> impl Iterator<Item = (u64, Program)> {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     let limits = Limits {
         max_events: 10,
         max_instrs: 5,
@@ -154,7 +155,7 @@ fn checking_reads_from_while_valuing_reads_changes_no_analysis() {
                 summary(0).map_err(|e| e.message),
                 summary(u64::MAX).map_err(|e| e.message),
                 "seed {seed}, {model}:\n{}",
-                crate::litmus::print(&p)
+                scopecheck_model::litmus::print(&p)
             );
         }
     }
@@ -179,13 +180,13 @@ fn deciding_the_condition_only_agrees_with_every_state_on_larger_programs() {
                 decided.map_err(|e| e.message),
                 every.map_err(|e| e.message),
                 "seed {seed}, {model}:\n{}",
-                crate::litmus::print(&p)
+                scopecheck_model::litmus::print(&p)
             );
             assert_eq!(
                 states.map_err(|e| e.message),
                 every_state.map_err(|e| e.message),
                 "states only, seed {seed}, {model}:\n{}",
-                crate::litmus::print(&p)
+                scopecheck_model::litmus::print(&p)
             );
         }
     }
@@ -193,7 +194,7 @@ fn deciding_the_condition_only_agrees_with_every_state_on_larger_programs() {
 
 #[test]
 fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     let opts = Options::default();
     let mut asked_forbidden = 0;
     for seed in 0..400 {
@@ -228,7 +229,12 @@ fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
         let expected: BTreeSet<FinalState> = allowed.intersection(&wanted).cloned().collect();
         asked_forbidden += wanted.len() - expected.len();
         let got = allowed_among(&p, Model::PtxV75, &opts, &wanted).expect("it analyses");
-        assert_eq!(got, expected, "seed {seed}:\n{}", crate::litmus::print(&p));
+        assert_eq!(
+            got,
+            expected,
+            "seed {seed}:\n{}",
+            scopecheck_model::litmus::print(&p)
+        );
     }
     assert!(
         asked_forbidden > 400,
@@ -238,7 +244,7 @@ fn allowed_among_is_the_allowed_states_intersected_with_those_asked_about() {
 
 #[test]
 fn deciding_the_condition_only_agrees_with_every_state() {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     let full = Options::default();
     let decide = Options {
         condition_only: true,
@@ -253,7 +259,7 @@ fn deciding_the_condition_only_agrees_with_every_state() {
                 decided.map_err(|e| e.message),
                 every.map_err(|e| e.message),
                 "seed {seed}, {model}:\n{}",
-                crate::litmus::print(&p)
+                scopecheck_model::litmus::print(&p)
             );
         }
     }
@@ -261,7 +267,7 @@ fn deciding_the_condition_only_agrees_with_every_state() {
 
 #[test]
 fn budgets_stop_the_search_with_a_bounded_answer() {
-    use crate::litmus::arbitrary::{from_seed_with, Limits};
+    use scopecheck_model::litmus::arbitrary::{from_seed_with, Limits};
     let p = (0..200)
         .map(|seed| from_seed_with(seed, &Limits::differential()))
         .find(|p| analyze(p, Model::PtxV75, &Options::default()).is_ok_and(|a| a.executions > 3))

@@ -2,9 +2,9 @@
 //! atomicity, coherence, barriers, loops, witnesses, executions past 128 events.
 
 use super::build::*;
-use crate::axiomatic::*;
-use crate::litmus::*;
-use crate::scope::{Order, Scope};
+use scopecheck_model::axiomatic::*;
+use scopecheck_model::litmus::*;
+use scopecheck_model::scope::{Order, Scope};
 
 #[test]
 fn message_passing_needs_release_and_acquire_in_scope() {
@@ -246,7 +246,7 @@ exists (P1:r5 == 0 /\\ P2:r6 == 0)
         )
     };
     let run = |q| {
-        let p = crate::litmus::parse(&src(q), "quorum.litmus").unwrap();
+        let p = scopecheck_model::litmus::parse(&src(q), "quorum.litmus").unwrap();
         analyze(&p, Model::PtxV75, &Options::default()).unwrap()
     };
     assert!(
@@ -297,7 +297,7 @@ fn padded_message_passing(n: usize, scope: &str) -> Program {
         text.push_str(&format!(" {a} | {b} ;\n"));
     }
     text.push_str("exists (P1:r0 == 1 /\\ P1:r1 == 0)\n");
-    crate::litmus::parse(&text, "padded-mp.litmus").unwrap_or_else(|e| panic!("{e}"))
+    scopecheck_model::litmus::parse(&text, "padded-mp.litmus").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Executions past 128 events: the sets and relations grow with the test (the spec's verdicts

@@ -1,9 +1,9 @@
 //! Programs built by hand for the engine's tests: accesses, instructions, conditions, and a
 //! program of threads in given CTAs.
 
-use crate::axiomatic::*;
-use crate::litmus::*;
-use crate::scope::{Order, Placement, Scope};
+use scopecheck_model::axiomatic::*;
+use scopecheck_model::litmus::*;
+use scopecheck_model::scope::{Order, Placement, Scope};
 
 pub(super) fn at(line: u32) -> Span {
     Span { line, col: 1 }
@@ -123,5 +123,5 @@ pub(super) fn both_models(p: &Program) -> Vec<Analysis> {
 }
 
 pub(super) fn parsed(src: &str) -> Program {
-    crate::litmus::parse(src, "values.litmus").unwrap_or_else(|e| panic!("{e}"))
+    scopecheck_model::litmus::parse(src, "values.litmus").unwrap_or_else(|e| panic!("{e}"))
 }

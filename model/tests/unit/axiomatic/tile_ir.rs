@@ -1,10 +1,10 @@
 //! Tile IR: tests in litmus syntax with `[waits-for -> produces]` token annotations.
 
-use crate::axiomatic::*;
+use scopecheck_model::axiomatic::*;
 
 /// Tile IR: tests in litmus syntax with `[waits-for -> produces]` token annotations.
 fn tile(src: &str) -> Analysis {
-    let p = crate::litmus::parse(src, "tile.litmus").unwrap_or_else(|e| panic!("{e}"));
+    let p = scopecheck_model::litmus::parse(src, "tile.litmus").unwrap_or_else(|e| panic!("{e}"));
     analyze(&p, Model::TileIr, &Options::default()).unwrap()
 }
 
@@ -60,7 +60,7 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)
     assert!(a.racy_executions > 0, "the weak accesses to x race");
 
     // The same text under PTX: program order does order them.
-    let p = crate::litmus::parse(&no_tokens, "mp.litmus").unwrap();
+    let p = scopecheck_model::litmus::parse(&no_tokens, "mp.litmus").unwrap();
     assert!(
         !analyze(&p, Model::PtxV75, &Options::default())
             .unwrap()
@@ -95,7 +95,7 @@ fn tile_ir_tokens_print_and_parse_back() {
         .replace("RELEASE", "[t0 ->]")
         .replace("READER", "[-> t1]")
         .replace("AFTER", "[t1, t1 -> t2]");
-    let p = crate::litmus::parse(&src, "t.litmus").unwrap();
+    let p = scopecheck_model::litmus::parse(&src, "t.litmus").unwrap();
     // A token names a value of its own tile block's program: the reader waits on its own `t1`
     // (twice, to print and parse a list); the writer's `t0` is not its to name.
     assert_eq!(
@@ -103,15 +103,19 @@ fn tile_ir_tokens_print_and_parse_back() {
         vec!["t1".to_string(), "t1".to_string()]
     );
     let foreign =
-        crate::litmus::parse(&src.replace("[t1, t1 -> t2]", "[t0 -> t2]"), "f.litmus").unwrap_err();
+        scopecheck_model::litmus::parse(&src.replace("[t1, t1 -> t2]", "[t0 -> t2]"), "f.litmus")
+            .unwrap_err();
     assert!(
         foreign
             .message
             .contains("earlier instruction of this thread"),
         "{foreign}"
     );
-    let again = crate::litmus::parse(&crate::litmus::print(&p), "again.litmus").unwrap();
+    let again =
+        scopecheck_model::litmus::parse(&scopecheck_model::litmus::print(&p), "again.litmus")
+            .unwrap();
     assert_eq!(again, p);
-    let bad = crate::litmus::parse(&src.replace("[-> t0]", "[t0]"), "bad.litmus").unwrap_err();
+    let bad =
+        scopecheck_model::litmus::parse(&src.replace("[-> t0]", "[t0]"), "bad.litmus").unwrap_err();
     assert!(bad.message.contains("->"), "{bad}");
 }
