@@ -77,3 +77,78 @@ fn every_test_file_is_declared() {
         "test files no binary declares (add `mod NAME;` to that crate's tests/main.rs): {undeclared:?}"
     );
 }
+
+/// A folder of test modules (`model/tests/unit/`, a `mod.rs` beside its files) declares every
+/// file in it: `autotests = false` means nothing else would notice a file left out.
+#[test]
+fn every_test_module_folder_declares_its_files() {
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut undeclared = Vec::new();
+    let mut files = Vec::new();
+    for root in ["tests", "model/tests", "gpu-validate/tests"] {
+        files_under(&workspace.join(root), &mut files);
+    }
+    for entry in files.iter().filter(|p| p.ends_with("mod.rs")) {
+        let dir = entry.parent().unwrap();
+        let text = std::fs::read_to_string(entry).unwrap();
+        for file in std::fs::read_dir(dir).unwrap() {
+            let path = file.unwrap().path();
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let module = if path.is_dir() && path.join("mod.rs").exists() {
+                stem
+            } else if path.extension().and_then(|s| s.to_str()) == Some("rs") && stem != "mod" {
+                stem
+            } else {
+                continue;
+            };
+            if !text.lines().any(|l| l.trim() == format!("mod {module};")) {
+                undeclared.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "test modules their folder's mod.rs does not declare: {undeclared:?}"
+    );
+}
+
+/// The libraries have no `#[cfg(test)]` modules: their `[lib] test = false` (one compile of each
+/// library in `cargo test`, issue 33) means such a module would never run. Module tests go in
+/// `model/tests/unit/` or `gpu-validate/tests/unit/`, one file per module.
+#[test]
+fn the_libraries_hold_no_unit_tests() {
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for root in ["model/src", "gpu-validate/src"] {
+        let mut files = Vec::new();
+        files_under(&workspace.join(root), &mut files);
+        for path in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        {
+            let text = std::fs::read_to_string(path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line == "#[test]" || line.starts_with("#[cfg(test)]") {
+                    found.push(format!("{}:{}", path.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unit tests in a library that runs none (move them to its tests/unit/): {found:?}"
+    );
+}
+
+/// Every file under `dir`, recursively (the sources hold no symbolic links).
+fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
