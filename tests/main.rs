@@ -94,14 +94,12 @@ fn every_test_module_folder_declares_its_files() {
         for file in std::fs::read_dir(dir).unwrap() {
             let path = file.unwrap().path();
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-            let module = if path.is_dir() && path.join("mod.rs").exists() {
-                stem
-            } else if path.extension().and_then(|s| s.to_str()) == Some("rs") && stem != "mod" {
-                stem
-            } else {
+            let folder = path.is_dir() && path.join("mod.rs").exists();
+            let file = path.extension().and_then(|s| s.to_str()) == Some("rs") && stem != "mod";
+            if !(folder || file) {
                 continue;
-            };
-            if !text.lines().any(|l| l.trim() == format!("mod {module};")) {
+            }
+            if !text.lines().any(|l| l.trim() == format!("mod {stem};")) {
                 undeclared.push(path.display().to_string());
             }
         }
