@@ -3,7 +3,7 @@
 //! allows is *live*; the GPU *kills* it by showing the now-allowed weak outcome. The share of live
 //! mutants killed within a fixed budget measures how well the harness provokes weak behaviour.
 
-use scopecheck_model::litmus::{Access, Fence, Instr, Program, Stmt};
+use scopecheck_model::litmus::{Access, AsyncOp, Fence, Instr, Operand, Program, ProxyFence, Stmt};
 use scopecheck_model::scope::{Order, Scope};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -23,16 +23,25 @@ pub enum Operator {
     ScToAcqRel,
     /// A relaxed (morally strong) access made weak: the plain access where an atomic was meant.
     RelaxedToWeak,
+    /// An `mbarrier.try_wait.parity` waiting for the other parity: the pipeline phase bug of a
+    /// reused stage (a wait that returns at once for a phase completed long ago).
+    StaleParity,
+    /// An asynchronous-completion wait that waits for less: `cp.async.bulk.wait_group n` or
+    /// `cp.async.wait_group n` as `n + 1` (the `wait_group 1` for `0` of a double buffer), or a
+    /// bulk wait that gains `.read` (it then waits only for the copies' source reads).
+    LooserAsyncWait,
 }
 
 impl Operator {
     /// Every operator, in table order.
-    pub const ALL: [Operator; 5] = [
+    pub const ALL: [Operator; 7] = [
         Operator::NarrowScope,
         Operator::DropFence,
         Operator::RelaxReleaseAcquire,
         Operator::ScToAcqRel,
         Operator::RelaxedToWeak,
+        Operator::StaleParity,
+        Operator::LooserAsyncWait,
     ];
 
     /// Short name for tables and JSON.
@@ -43,6 +52,8 @@ impl Operator {
             Operator::RelaxReleaseAcquire => "relax-release-acquire",
             Operator::ScToAcqRel => "fence-sc-to-acq_rel",
             Operator::RelaxedToWeak => "relaxed-to-weak",
+            Operator::StaleParity => "stale-parity",
+            Operator::LooserAsyncWait => "looser-async-wait",
         }
     }
 }
@@ -135,6 +146,14 @@ pub fn mutants(p: &Program) -> Vec<Mutant> {
 }
 
 /// One-step weakenings of an instruction; `None` deletes it (fences only).
+///
+/// The asynchronous ones (issue 32: the async surface) weaken what the PTX ISA makes the
+/// synchronisation of a Hopper pipeline: a dropped `fence.proxy.async*` ("Accessing the same
+/// memory location across multiple proxies needs a cross-proxy fence") or
+/// `fence.mbarrier_init`; an mbarrier arrive or wait, or a cluster arrive, that is `.relaxed`
+/// instead of `.release`/`.acquire`, or `.cta` instead of `.cluster` (the CUTLASS bug of a
+/// cross-CTA arrive/wait at CTA scope); a wait for the wrong parity; and a bulk or `cp.async`
+/// wait that leaves one more group pending, or waits only for the reads.
 fn weakenings(i: &Instr) -> Vec<(Operator, String, Option<Instr>)> {
     let mut out = Vec::new();
     let with_access = |a: Access| -> Instr {
@@ -217,9 +236,150 @@ fn weakenings(i: &Instr) -> Vec<(Operator, String, Option<Instr>)> {
                 ));
             }
         }
+        Instr::Fence(Fence::Proxy(kind)) if is_async_proxy(*kind) => {
+            out.push((
+                Operator::DropFence,
+                format!("fence.proxy.{} removed", kind.name()),
+                None,
+            ));
+        }
+        Instr::Async(op) => async_weakenings(op, &mut out),
+        Instr::CpAsyncWait { n, all } => out.push((
+            Operator::LooserAsyncWait,
+            format!(
+                "{}->cp.async.wait_group {}",
+                if *all {
+                    "cp.async.wait_all".to_string()
+                } else {
+                    format!("cp.async.wait_group {n}")
+                },
+                n + 1
+            ),
+            Some(Instr::CpAsyncWait {
+                n: n + 1,
+                all: false,
+            }),
+        )),
         _ => {}
     }
     out
+}
+
+/// The proxy fences that order the generic proxy with the async proxy.
+fn is_async_proxy(kind: ProxyFence) -> bool {
+    matches!(
+        kind,
+        ProxyFence::Async
+            | ProxyFence::AsyncGlobal
+            | ProxyFence::AsyncSharedCta
+            | ProxyFence::AsyncSharedCluster
+    )
+}
+
+/// The one-step weakenings of an mbarrier, bulk-copy or cluster-barrier instruction.
+fn async_weakenings(op: &AsyncOp, out: &mut Vec<(Operator, String, Option<Instr>)>) {
+    let with = |op: AsyncOp| Some(Instr::Async(op));
+    match op {
+        AsyncOp::MbarrierArrive { order, scope, .. } => {
+            if *order == Order::Release {
+                let mut m = op.clone();
+                if let AsyncOp::MbarrierArrive { order, .. } = &mut m {
+                    *order = Order::Relaxed;
+                }
+                out.push((
+                    Operator::RelaxReleaseAcquire,
+                    "mbarrier.arrive.release->relaxed".into(),
+                    with(m),
+                ));
+            }
+            if *scope == Scope::Cluster {
+                let mut m = op.clone();
+                if let AsyncOp::MbarrierArrive { scope, .. } = &mut m {
+                    *scope = Scope::Cta;
+                }
+                out.push((
+                    Operator::NarrowScope,
+                    "mbarrier.arrive.cluster->cta".into(),
+                    with(m),
+                ));
+            }
+        }
+        AsyncOp::MbarrierTryWait {
+            order,
+            scope,
+            parity,
+            ..
+        } => {
+            if *order == Order::Acquire {
+                let mut m = op.clone();
+                if let AsyncOp::MbarrierTryWait { order, .. } = &mut m {
+                    *order = Order::Relaxed;
+                }
+                out.push((
+                    Operator::RelaxReleaseAcquire,
+                    "mbarrier.try_wait.acquire->relaxed".into(),
+                    with(m),
+                ));
+            }
+            if *scope == Scope::Cluster {
+                let mut m = op.clone();
+                if let AsyncOp::MbarrierTryWait { scope, .. } = &mut m {
+                    *scope = Scope::Cta;
+                }
+                out.push((
+                    Operator::NarrowScope,
+                    "mbarrier.try_wait.cluster->cta".into(),
+                    with(m),
+                ));
+            }
+            if let Operand::Imm(p @ (0 | 1)) = parity {
+                let mut m = op.clone();
+                if let AsyncOp::MbarrierTryWait { parity, .. } = &mut m {
+                    *parity = Operand::Imm(1 - *p);
+                }
+                out.push((
+                    Operator::StaleParity,
+                    format!("try_wait.parity {p}->{}", 1 - *p),
+                    with(m),
+                ));
+            }
+        }
+        AsyncOp::BulkWaitGroup { pending, read } => {
+            out.push((
+                Operator::LooserAsyncWait,
+                format!("bulk wait_group {pending}->{}", pending + 1),
+                with(AsyncOp::BulkWaitGroup {
+                    pending: pending + 1,
+                    read: *read,
+                }),
+            ));
+            if !*read {
+                out.push((
+                    Operator::LooserAsyncWait,
+                    format!("bulk wait_group {pending}->wait_group.read {pending}"),
+                    with(AsyncOp::BulkWaitGroup {
+                        pending: *pending,
+                        read: true,
+                    }),
+                ));
+            }
+        }
+        AsyncOp::FenceMbarrierInit => out.push((
+            Operator::DropFence,
+            "fence.mbarrier_init removed".into(),
+            None,
+        )),
+        AsyncOp::ClusterArrive {
+            order: Order::Release,
+        } => out.push((
+            Operator::RelaxReleaseAcquire,
+            "barrier.cluster.arrive.release->relaxed".into(),
+            with(AsyncOp::ClusterArrive {
+                order: Order::Relaxed,
+            }),
+        )),
+        _ => {}
+    }
 }
 
 /// One step down the order lattice. RMWs have no weak form.

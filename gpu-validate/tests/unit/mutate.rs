@@ -66,3 +66,78 @@ fn fences_are_weakened_narrowed_or_removed() {
         "other threads untouched"
     );
 }
+
+/// The corpus test `corpus/litmus/async/NAME.litmus`.
+fn async_test(name: &str) -> scopecheck_model::litmus::Program {
+    let path = format!(
+        "{}/../corpus/litmus/async/{name}.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    scopecheck_model::litmus::parse(&text, &path).expect("parses")
+}
+
+/// Whether ptx-v8 allows the program's weak outcome (its `exists` condition).
+fn weak_allowed(p: &scopecheck_model::litmus::Program) -> bool {
+    let model = scopecheck_model::axiomatic::Model::from_name("ptx-v8").expect("registered");
+    scopecheck_model::axiomatic::analyze(p, model, &Default::default())
+        .expect("analyses")
+        .holds
+}
+
+#[test]
+fn the_async_surface_has_the_issues_five_mutations_and_each_is_live() {
+    // (test, mutation, operator): the issue's list — drop a fence.proxy.async, narrow .cluster
+    // to .cta on a remote arrive / wait, a stale parity, wait_group 1 for 0, drop a
+    // fence.mbarrier_init — on forbidden corpus tests; ptx-v8 allows each mutant's outcome.
+    let cases = [
+        (
+            "TMA-generic-write-fence-async",
+            "P0#1 fence.proxy.async removed",
+            Operator::DropFence,
+        ),
+        (
+            "MP-mbarrier-remote-arrive-cluster",
+            "P0#1 mbarrier.arrive.cluster->cta",
+            Operator::NarrowScope,
+        ),
+        (
+            "MP-mbarrier-remote-arrive-cluster",
+            "P1#0 mbarrier.try_wait.cluster->cta",
+            Operator::NarrowScope,
+        ),
+        (
+            "MP-mbarrier-remote-arrive-cluster",
+            "P0#1 mbarrier.arrive.release->relaxed",
+            Operator::RelaxReleaseAcquire,
+        ),
+        (
+            "MP-mbarrier-cta",
+            "P1#0 try_wait.parity 0->1",
+            Operator::StaleParity,
+        ),
+        (
+            "TMA-store-wait",
+            "P0#4 bulk wait_group 0->1",
+            Operator::LooserAsyncWait,
+        ),
+        (
+            "mbarrier-init-fence-cluster",
+            "P0#1 fence.mbarrier_init removed",
+            Operator::DropFence,
+        ),
+    ];
+    for (test, what, operator) in cases {
+        let p = async_test(test);
+        assert!(!weak_allowed(&p), "{test}: the corpus says forbidden");
+        let ms = mutants(&p);
+        let m = ms.iter().find(|m| m.what == what).unwrap_or_else(|| {
+            panic!(
+                "{test}: no `{what}` among {:?}",
+                ms.iter().map(|m| &m.what).collect::<Vec<_>>()
+            )
+        });
+        assert_eq!(m.operator, operator, "{test}: {what}");
+        assert!(weak_allowed(&m.program), "{test}: `{what}` is not live");
+    }
+}
