@@ -167,6 +167,11 @@ fn ordered_comparisons_in_the_final_condition() {
     assert_eq!(parse(&print(&p), "printed").unwrap(), p, "{}", print(&p));
     let a = analyze(&p, Model::PtxV75, &Options::default()).unwrap();
     assert!(a.holds, "x = -1 is read in some execution");
+    // herd's atoms test equality only: an ordered one prints with its C operator.
+    assert_eq!(
+        scopecheck_model::herd::condition(&p),
+        "exists (0:r1<0 /\\ 0:r0<=-1 /\\ not (0:r1>=0) /\\ not (0:r1>-1))"
+    );
     let never = src.replace("P0:r1 < 0 /\\", "P0:r1 < -1 /\\");
     let p = parse(&never, "t").unwrap();
     assert!(

@@ -6,10 +6,6 @@
 use scopecheck_model::litmus::{AluOp, Cmp};
 
 /// The C++ expression of `a op b`, `a` and `b` being side-effect-free C++ operands.
-///
-/// ```ignore
-/// assert_eq!(alu(AluOp::Add, "r_a", "(1)"), "(int)((u32)(int)r_a + (u32)(int)(1))");
-/// ```
 pub(super) fn alu(op: AluOp, a: &str, b: &str) -> String {
     // The IR takes each operand modulo 2^32 as an `int`.
     let (a, b) = (format!("(int){a}"), format!("(int){b}"));
