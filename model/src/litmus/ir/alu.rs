@@ -102,7 +102,7 @@ impl AluOp {
     /// assert_eq!(AluOp::Rem.apply(-7, 2), -1);
     /// assert_eq!(AluOp::Div.apply(5, 0), -1);
     /// assert_eq!(AluOp::Shr.apply(-8, 40), -1);
-    /// assert_eq!(AluOp::Add.apply(i32::MAX.into(), 1), i32::MIN.into());
+    /// assert_eq!(AluOp::Add.apply(2_147_483_647, 1), -2_147_483_648);
     /// ```
     pub fn apply(self, a: Value, b: Value) -> Value {
         // C11 6.3.1.3p3 leaves converting an out-of-range value to `int` implementation-
