@@ -19,7 +19,7 @@
 //! that mapping; Rust's compiler and the x86-64 hardware only ever narrow the set of outcomes.
 
 use crate::codegen::layout::STEP_LIMIT;
-use scopecheck_model::litmus::{Cmp, Fence, Instr, Operand, Program, Reg, ThreadId};
+use scopecheck_model::litmus::{Fence, Instr, Operand, Program, Reg, ThreadId};
 use scopecheck_model::scope::Order;
 use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU32, Ordering};
@@ -243,15 +243,16 @@ impl HostThread {
                     let v = val(&r, src);
                     r[reg(&self.regs, dst)] = v;
                 }
-                Instr::Add { dst, a, b } => {
-                    let v = (val(&r, a) as i32).wrapping_add(val(&r, b) as i32);
-                    r[reg(&self.regs, dst)] = v as i64;
+                Instr::Alu { op, dst, a, b } => {
+                    r[reg(&self.regs, dst)] = op.apply(val(&r, a), val(&r, b));
+                }
+                Instr::Setp { cmp, dst, a, b } => {
+                    r[reg(&self.regs, dst)] = i64::from(cmp.holds(val(&r, a), val(&r, b)));
                 }
                 Instr::Branch { cond, target } => {
                     let taken = match cond {
                         None => true,
-                        Some((Cmp::Eq, a, b)) => val(&r, a) == val(&r, b),
-                        Some((Cmp::Ne, a, b)) => val(&r, a) != val(&r, b),
+                        Some((cmp, a, b)) => cmp.holds(val(&r, a), val(&r, b)),
                     };
                     if taken {
                         steps += 1;

@@ -2,7 +2,7 @@
 //! observables (one byte per value, a tag byte on top).
 
 use crate::codegen::{value_bits, Observable, TAG_SPIN, TAG_STATE, TAG_TIMEOUT, TAG_WIDE};
-use scopecheck_model::litmus::{Cmp, Program, Prop, Term, Value};
+use scopecheck_model::litmus::{Program, Prop, Term, Value};
 use std::collections::BTreeMap;
 
 /// What one device key stands for.
@@ -85,8 +85,7 @@ pub fn satisfies(
     };
     match prop {
         Prop::True => true,
-        Prop::Cmp(Cmp::Eq, a, b) => term(a) == term(b),
-        Prop::Cmp(Cmp::Ne, a, b) => term(a) != term(b),
+        Prop::Cmp(cmp, a, b) => cmp.holds(term(a), term(b)),
         Prop::Not(a) => !satisfies(program, observables, values, a),
         Prop::And(a, b) => {
             satisfies(program, observables, values, a) && satisfies(program, observables, values, b)

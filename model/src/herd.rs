@@ -242,6 +242,16 @@ fn herd_prop(p: &Program, prop: &Prop, above: Op) -> String {
         Prop::True => "true".into(),
         Prop::Cmp(Cmp::Eq, a, b) => atom(a, b),
         Prop::Cmp(Cmp::Ne, a, b) => format!("not ({})", atom(a, b)),
+        // herd's atoms test equality only; an ordered comparison (Dat3M's assertions have
+        // them) prints with its C operator, which herd's tools do not read back.
+        Prop::Cmp(cmp, a, b) => {
+            let side = |t: &Term| match (loc_of(p, t), t) {
+                (_, Term::Const(v)) => v.to_string(),
+                (Some(l), _) => l.to_string(),
+                (None, _) => unreachable!("a term is a location or a constant"),
+            };
+            format!("{}{}{}", side(a), cmp.symbol(), side(b))
+        }
         Prop::Not(q) => format!("not ({})", herd_prop(p, q, Op::Top)),
         Prop::And(..) | Prop::Or(..) => {
             let and = matches!(prop, Prop::And(..));

@@ -73,6 +73,8 @@ mod kernel_verified;
 mod kernel_warp_intrinsics;
 #[cfg(feature = "shuttle")]
 mod kernel_warps;
+#[cfg(feature = "shuttle")]
+mod litmus_alu;
 mod litmus_async;
 mod litmus_dialects;
 #[allow(dead_code)]

@@ -1,5 +1,6 @@
 //! The CUDA C++ text of the two kernels: one `asm volatile` per litmus instruction.
 
+use super::alu::{alu, cmp};
 use super::gen::{ident, Gen};
 use super::harness::Observable;
 use super::layout::{
@@ -11,7 +12,7 @@ use super::unsupported::unsupported;
 use super::unsupported::Unsupported;
 use scopecheck_model::litmus::warp::{VoteMode, WarpOp, WarpPart};
 use scopecheck_model::litmus::{
-    Access, BarrierOp, Cmp, Fence, Instr, LocId, Operand, Reg, RmwOp, ThreadId,
+    Access, BarrierOp, Fence, Instr, LocId, Operand, Reg, RmwOp, ThreadId,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -551,8 +552,11 @@ impl Gen<'_> {
                 "asm volatile(\"bar.warp.sync %0;\" :: \"r\"({mask:#x}u << lane_base) : \"memory\");"
             ),
             Instr::Mov { dst, src } => format!("r_{} = {};", ident(&dst.0), self.operand(src)),
-            Instr::Add { dst, a, b } => {
-                format!("r_{} = (int)((u32){} + (u32){});", ident(&dst.0), self.operand(a), self.operand(b))
+            Instr::Alu { op, dst, a, b } => {
+                format!("r_{} = {};", ident(&dst.0), alu(*op, &self.operand(a), &self.operand(b)))
+            }
+            Instr::Setp { cmp: c, dst, a, b } => {
+                format!("r_{} = {};", ident(&dst.0), cmp(*c, &self.operand(a), &self.operand(b)))
             }
             Instr::Label(l) => format!("P{tid}_{}: ;", ident(l)),
             Instr::Branch { cond, target } => {
@@ -561,10 +565,7 @@ impl Gen<'_> {
                 }
                 let guard = match cond {
                     None => "true".to_string(),
-                    Some((c, a, b)) => {
-                        let op = if *c == Cmp::Eq { "==" } else { "!=" };
-                        format!("{} {op} {}", self.operand(a), self.operand(b))
-                    }
+                    Some((c, a, b)) => cmp(*c, &self.operand(a), &self.operand(b)),
                 };
                 format!(
                     "if ({guard}) {{ if (++steps > STEP_LIMIT) goto P{tid}_done; goto P{tid}_{}; }}",

@@ -1,7 +1,7 @@
 //! The final condition and the filter, evaluated on one final state.
 
 use super::state::FinalState;
-use crate::litmus::{Cmp, Program, Prop, Term, Value};
+use crate::litmus::{Program, Prop, Term, Value};
 
 /// Evaluates the final condition's proposition on one state.
 pub fn condition_holds_on(p: &Program, s: &FinalState) -> bool {
@@ -19,10 +19,7 @@ fn eval(p: &Program, prop: &Prop, s: &FinalState) -> bool {
         Prop::True => true,
         Prop::Cmp(cmp, a, b) => {
             let (a, b) = (term(p, a, s), term(p, b, s));
-            match cmp {
-                Cmp::Eq => a == b,
-                Cmp::Ne => a != b,
-            }
+            cmp.holds(a, b)
         }
         Prop::Not(q) => !eval(p, q, s),
         Prop::And(a, b) => eval(p, a, s) && eval(p, b, s),

@@ -153,8 +153,9 @@ fn step(p: &Program, layout: &Layout, t: usize, instr: &Instr, s: &mut State) {
         // Under SC the copy happens at its issue (one of the orders the axioms allow it).
         Instr::CpAsync { dst, src } => s[layout.mem(p, *dst)] = s[layout.mem(p, *src)],
         Instr::Mov { dst, src } => s[layout.reg(t, dst)] = val(s, src),
-        Instr::Add { dst, a, b } => {
-            s[layout.reg(t, dst)] = val(s, a).wrapping_add(val(s, b));
+        Instr::Alu { op, dst, a, b } => s[layout.reg(t, dst)] = op.apply(val(s, a), val(s, b)),
+        Instr::Setp { cmp, dst, a, b } => {
+            s[layout.reg(t, dst)] = Value::from(cmp.holds(val(s, a), val(s, b)));
         }
         Instr::Fence(_)
         | Instr::CpAsyncCommit

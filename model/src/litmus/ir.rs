@@ -4,12 +4,13 @@
 //! read and write [`Program`]. Source positions ride along in [`Span`]s but never take part in
 //! equality, so `parse(print(p)) == p` compares meaning, not layout.
 //!
-//! The IR imports only its leaves ([`span`], [`operand`], [`rmw`], the plain data of PTX's
+//! The IR imports only its leaves ([`span`], [`operand`], [`alu`], [`rmw`], the plain data of PTX's
 //! asynchronous and warp instructions, [`async_op`] and [`warp_op`], and [`front`], what a front
 //! end other than PTX's adds as plain data) and knows no dialect: the modules that parse, print
 //! and lower a dialect (`async_ops`, `warp`, `parse`, `print`, and each other dialect's front
 //! end beside them in `litmus`) import the IR, never the other way round.
 
+pub mod alu;
 pub mod async_op;
 pub mod front;
 pub mod operand;
@@ -17,6 +18,7 @@ pub mod rmw;
 pub mod span;
 pub mod warp_op;
 
+pub use alu::{AluOp, Cmp};
 pub use async_op::{AsyncOp, SharedOf};
 pub use front::{Front, Groups, Qualifiers, Source, SourceData, ThreadRelations};
 pub use operand::{LocId, Operand, Reg, ThreadId, Value};
@@ -188,15 +190,6 @@ pub enum BarrierOp {
     Arrive,
 }
 
-/// A comparison of two values (branches, the final condition).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Cmp {
-    /// `==` (`beq`).
-    Eq,
-    /// `!=` (`bne`).
-    Ne,
-}
-
 /// One memory access's addressing: the location named and the proxy used to reach it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Access {
@@ -311,20 +304,34 @@ pub enum Instr {
         /// The value it receives.
         src: Operand,
     },
-    /// `add dst, a, b` on registers.
-    Add {
+    /// `add`, `sub`, `mul`, ... `dst, a, b`: `dst := a op b` ([`AluOp::apply`]).
+    Alu {
+        /// The operation.
+        op: AluOp,
         /// The register written.
         dst: Reg,
-        /// The first addend.
+        /// The left operand.
         a: Operand,
-        /// The second addend.
+        /// The right operand.
+        b: Operand,
+    },
+    /// `setp.<cmp> dst, a, b`: `dst := 1` when `a cmp b` holds, else `0` (a comparison as a
+    /// value, as C's relational and equality operators yield an `int` 1 or 0).
+    Setp {
+        /// The comparison.
+        cmp: Cmp,
+        /// The register written.
+        dst: Reg,
+        /// The left operand.
+        a: Operand,
+        /// The right operand.
         b: Operand,
     },
     /// An mbarrier, bulk-copy or cluster instruction (Hopper; see [`AsyncOp`]).
     Async(AsyncOp),
     /// `L:`: a branch target; it does nothing when executed.
     Label(String),
-    /// `beq a, b, L` / `bne a, b, L`, or `goto L` when `cond` is `None`.
+    /// `beq a, b, L`, `bne`, `blt`, `ble`, `bgt`, `bge`, or `goto L` when `cond` is `None`.
     Branch {
         /// The comparison and its operands; the branch is taken when it holds.
         cond: Option<(Cmp, Operand, Operand)>,
@@ -370,8 +377,9 @@ impl Instr {
     /// The value operands an instruction reads (immediates and registers), in operand order.
     ///
     /// ```
-    /// use scopecheck_model::litmus::{Instr, Operand, Reg};
-    /// let add = Instr::Add {
+    /// use scopecheck_model::litmus::{AluOp, Instr, Operand, Reg};
+    /// let add = Instr::Alu {
+    ///     op: AluOp::Add,
     ///     dst: Reg("r1".into()),
     ///     a: Operand::Reg(Reg("r0".into())),
     ///     b: Operand::Imm(1),
@@ -390,7 +398,7 @@ impl Instr {
             Instr::Red { operand, .. } => vec![operand],
             Instr::Barrier { id, quorum, .. } => id.iter().chain(quorum.as_ref()).collect(),
             Instr::Mov { src, .. } => vec![src],
-            Instr::Add { a, b, .. } => vec![a, b],
+            Instr::Alu { a, b, .. } | Instr::Setp { a, b, .. } => vec![a, b],
             Instr::Async(op) => op.operands(),
             Instr::Branch {
                 cond: Some((_, a, b)),
@@ -432,7 +440,8 @@ impl Instr {
             Instr::Load { dst, .. }
             | Instr::Atom { dst, .. }
             | Instr::Mov { dst, .. }
-            | Instr::Add { dst, .. } => Some(dst),
+            | Instr::Alu { dst, .. }
+            | Instr::Setp { dst, .. } => Some(dst),
             Instr::Async(op) => op.written_reg(),
             _ => None,
         }
@@ -512,7 +521,7 @@ pub enum Term {
 pub enum Prop {
     /// `true`: holds in every state.
     True,
-    /// `a == b` / `a != b`.
+    /// `a == b`, `a != b`, `a < b`, ... (signed, [`Cmp::holds`]).
     Cmp(Cmp, Term, Term),
     /// `~p`.
     Not(Box<Prop>),

@@ -248,15 +248,15 @@ pub fn instr(p: &Program, i: &Instr) -> String {
         Instr::CpAsyncWait { all: true, .. } => "cp.async.wait_all".to_string(),
         Instr::CpAsyncWait { n, all: false } => format!("cp.async.wait_group {n}"),
         Instr::Mov { dst, src } => format!("mov {dst}, {src}"),
-        Instr::Add { dst, a, b } => format!("add {dst}, {a}, {b}"),
+        Instr::Alu { op, dst, a, b } => format!("{} {dst}, {a}, {b}", op.name()),
+        Instr::Setp { cmp, dst, a, b } => format!("setp.{} {dst}, {a}, {b}", cmp.name()),
         Instr::Label(l) => format!("{l}:"),
         Instr::Branch { cond: None, target } => format!("goto {target}"),
         Instr::Branch {
             cond: Some((cmp, a, b)),
             target,
         } => {
-            let op = if *cmp == Cmp::Eq { "beq" } else { "bne" };
-            format!("{op} {a}, {b}, {target}")
+            format!("b{} {a}, {b}, {target}", cmp.name())
         }
     }
 }
@@ -327,8 +327,7 @@ pub fn prop(p: &Program, q: &Prop, at: Level) -> String {
     match q {
         Prop::True => "true".into(),
         Prop::Cmp(cmp, a, b) => {
-            let op = if *cmp == Cmp::Eq { "==" } else { "!=" };
-            format!("{} {op} {}", term(p, a), term(p, b))
+            format!("{} {} {}", term(p, a), cmp.symbol(), term(p, b))
         }
         Prop::Not(inner) => format!("~{}", prop(p, inner, Level::Atom)),
         Prop::And(a, b) => wrap(

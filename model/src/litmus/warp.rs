@@ -500,7 +500,8 @@ fn matching(
             loc: own,
             value: Operand::Imm(0),
         },
-        Instr::Add {
+        Instr::Alu {
+            op: AluOp::Add,
             dst: dst.clone(),
             a: Operand::Reg(dst.clone()),
             b: Operand::Imm(1 << lane),
@@ -510,10 +511,12 @@ fn matching(
         let keep = format!("{label}.all");
         out.extend([
             Instr::Branch {
+                // The sum is an `add`, a 32-bit `int` ([`AluOp::apply`]): lane 31's bit is
+                // its sign bit.
                 cond: Some((
                     Cmp::Eq,
                     Operand::Reg(dst.clone()),
-                    Operand::Imm(*mask as Value),
+                    Operand::Imm(Value::from(*mask as i32)),
                 )),
                 target: keep.clone(),
             },

@@ -14,6 +14,10 @@ pub enum Expr {
     Add(Box<Expr>, Box<Expr>),
     /// The wrapping difference of two values (PTX `sub`).
     Sub(Box<Expr>, Box<Expr>),
+    /// `a op b` of register arithmetic ([`AluOp::apply`]: 32-bit `int`s).
+    Alu(AluOp, Box<Expr>, Box<Expr>),
+    /// 1 when `a cmp b` holds, else 0 (`setp`).
+    Setp(Cmp, Box<Expr>, Box<Expr>),
     /// The value an `atom`/`red` of this operation writes, from the old value and the operand
     /// ([`RmwOp::apply`]; never `Cas`, whose write is its `new` operand).
     Rmw(RmwOp, Box<Expr>, Box<Expr>),
@@ -44,6 +48,22 @@ impl Expr {
         }
     }
 
+    /// `a op b` ([`AluOp::apply`]), folded when both are constants.
+    pub(super) fn alu(op: AluOp, a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Const(x), Expr::Const(y)) => Expr::Const(op.apply(*x, *y)),
+            _ => Expr::Alu(op, Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// 1 when `a cmp b` holds, else 0, folded when both are constants.
+    pub(super) fn setp(cmp: Cmp, a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Const(x), Expr::Const(y)) => Expr::Const(Value::from(cmp.holds(*x, *y))),
+            _ => Expr::Setp(cmp, Box::new(a), Box::new(b)),
+        }
+    }
+
     /// What an RMW of `op` writes over `old` with operand `arg`, folded when both are constants.
     pub(super) fn rmw(op: RmwOp, old: Expr, arg: Expr) -> Expr {
         match (op, &old, &arg) {
@@ -62,7 +82,12 @@ impl Expr {
         match self {
             Expr::Const(_) => {}
             Expr::Read(i) => out.push(*i),
-            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Rmw(_, a, b) | Expr::MbarDone(a, b) => {
+            Expr::Add(a, b)
+            | Expr::Sub(a, b)
+            | Expr::Alu(_, a, b)
+            | Expr::Setp(_, a, b)
+            | Expr::Rmw(_, a, b)
+            | Expr::MbarDone(a, b) => {
                 a.reads(out);
                 b.reads(out);
             }
@@ -78,6 +103,8 @@ impl Expr {
             Expr::Read(i) => read(*i),
             Expr::Add(a, b) => Some(a.eval(read)?.wrapping_add(b.eval(read)?)),
             Expr::Sub(a, b) => Some(a.eval(read)?.wrapping_sub(b.eval(read)?)),
+            Expr::Alu(op, a, b) => Some(op.apply(a.eval(read)?, b.eval(read)?)),
+            Expr::Setp(cmp, a, b) => Some(Value::from(cmp.holds(a.eval(read)?, b.eval(read)?))),
             Expr::Rmw(op, a, b) => op.apply(a.eval(read)?, b.eval(read)?, 0),
             Expr::MbarInit(count) => Some(MbarrierState::init(count.eval(read)?)),
             Expr::MbarUpdate(args) => {

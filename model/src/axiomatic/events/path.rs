@@ -24,10 +24,7 @@ impl Assumption {
     /// `Some(false)` once the values show the path impossible; `None` while undecided.
     pub fn holds(&self, read: &impl Fn(usize) -> Option<Value>) -> Option<bool> {
         let (a, b) = (self.a.eval(read)?, self.b.eval(read)?);
-        Some(match self.cmp {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-        })
+        Some(self.cmp.holds(a, b))
     }
 }
 

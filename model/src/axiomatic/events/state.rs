@@ -193,16 +193,9 @@ impl State {
 /// constants leave possible.
 pub(super) fn sides(s: State, cmp: Cmp, a: &Tainted, b: &Tainted) -> Vec<(bool, State)> {
     if let (Expr::Const(x), Expr::Const(y)) = (&a.value, &b.value) {
-        let holds = match cmp {
-            Cmp::Eq => x == y,
-            Cmp::Ne => x != y,
-        };
-        return vec![(holds, s)];
+        return vec![(cmp.holds(*x, *y), s)];
     }
-    let negated = match cmp {
-        Cmp::Eq => Cmp::Ne,
-        Cmp::Ne => Cmp::Eq,
-    };
+    let negated = cmp.negate();
     let mut other = s.clone();
     let mut yes = s;
     for (state, cmp) in [(&mut yes, cmp), (&mut other, negated)] {

@@ -195,10 +195,16 @@ pub(super) fn thread_paths(
                 s.regs.insert(dst.clone(), v);
                 stack.push(s);
             }
-            Instr::Add { dst, a, b } => {
+            Instr::Alu { op, dst, a, b } => {
                 let (a, b) = (s.operand(a), s.operand(b));
-                let sum = a.combine(&b, Expr::add(a.value.clone(), b.value.clone()));
-                s.regs.insert(dst.clone(), sum);
+                let v = a.combine(&b, Expr::alu(*op, a.value.clone(), b.value.clone()));
+                s.regs.insert(dst.clone(), v);
+                stack.push(s);
+            }
+            Instr::Setp { cmp, dst, a, b } => {
+                let (a, b) = (s.operand(a), s.operand(b));
+                let v = a.combine(&b, Expr::setp(*cmp, a.value.clone(), b.value.clone()));
+                s.regs.insert(dst.clone(), v);
                 stack.push(s);
             }
             Instr::Async(op) => stack.extend(s.async_op(here, op)),

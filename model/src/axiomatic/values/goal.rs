@@ -4,7 +4,7 @@
 use super::valuations::{Valuations, Values};
 use crate::axiomatic::events::{Expr, Kind};
 use crate::axiomatic::wanted::ForRegisters;
-use crate::litmus::{Cmp, Program, Prop, Term, Value};
+use crate::litmus::{Program, Prop, Term, Value};
 use std::rc::Rc;
 
 impl<'a> Valuations<'a> {
@@ -197,10 +197,7 @@ fn three_valued(prop: &Prop, term: &dyn Fn(&Term) -> Option<Value>) -> Option<bo
         Prop::True => Some(true),
         Prop::Cmp(cmp, a, b) => {
             let (a, b) = (term(a)?, term(b)?);
-            Some(match cmp {
-                Cmp::Eq => a == b,
-                Cmp::Ne => a != b,
-            })
+            Some(cmp.holds(a, b))
         }
         Prop::Not(q) => three_valued(q, term).map(|v| !v),
         Prop::And(a, b) => match (three_valued(a, term), three_valued(b, term)) {

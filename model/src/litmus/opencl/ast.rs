@@ -3,6 +3,7 @@
 //! Each type names the grammar rule it stands for.
 
 use super::{OpenClScope, Region};
+use crate::litmus::ir::alu::{AluOp, Cmp};
 use crate::litmus::ir::operand::{LocId, Reg, ThreadId, Value};
 use crate::litmus::ir::rmw::RmwOp;
 use crate::litmus::ir::span::Span;
@@ -272,10 +273,16 @@ pub enum BinOp {
     Mul,
     /// `/`.
     Div,
+    /// `%`.
+    Rem,
     /// `+`.
     Add,
     /// `-`.
     Sub,
+    /// `<<`.
+    Shl,
+    /// `>>`.
+    Shr,
     /// `<`.
     Lt,
     /// `<=`.
@@ -302,12 +309,16 @@ pub enum BinOp {
 
 impl BinOp {
     /// Every operator with its spelling and C precedence (higher binds tighter; C11 6.5.5 to
-    /// 6.5.14: multiplicative, additive, relational, equality, `&`, `^`, `|`, `&&`, `||`).
-    pub const ALL: [(BinOp, &'static str, u8); 15] = [
-        (BinOp::Mul, "*", 9),
-        (BinOp::Div, "/", 9),
-        (BinOp::Add, "+", 8),
-        (BinOp::Sub, "-", 8),
+    /// 6.5.14: multiplicative, additive, shift, relational, equality, `&`, `^`, `|`, `&&`,
+    /// `||`). A longer spelling comes before its prefix (`<<` and `<=` before `<`).
+    pub const ALL: [(BinOp, &'static str, u8); 18] = [
+        (BinOp::Mul, "*", 10),
+        (BinOp::Div, "/", 10),
+        (BinOp::Rem, "%", 10),
+        (BinOp::Add, "+", 9),
+        (BinOp::Sub, "-", 9),
+        (BinOp::Shl, "<<", 8),
+        (BinOp::Shr, ">>", 8),
         (BinOp::Le, "<=", 7),
         (BinOp::Ge, ">=", 7),
         (BinOp::Lt, "<", 7),
@@ -327,6 +338,38 @@ impl BinOp {
             .iter()
             .find(|(o, ..)| *o == self)
             .map_or("+", |(_, s, _)| s)
+    }
+
+    /// The IR operation of an arithmetic or bitwise operator (`*` is `mul`, `&` is `and`,
+    /// ...); `None` for the comparisons and the logical `&&`, `||`.
+    pub fn alu(self) -> Option<AluOp> {
+        Some(match self {
+            BinOp::Mul => AluOp::Mul,
+            BinOp::Div => AluOp::Div,
+            BinOp::Rem => AluOp::Rem,
+            BinOp::Add => AluOp::Add,
+            BinOp::Sub => AluOp::Sub,
+            BinOp::Shl => AluOp::Shl,
+            BinOp::Shr => AluOp::Shr,
+            BinOp::BitAnd => AluOp::And,
+            BinOp::Xor => AluOp::Xor,
+            BinOp::BitOr => AluOp::Or,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => return None,
+            BinOp::And | BinOp::Or => return None,
+        })
+    }
+
+    /// The comparison of a relational or equality operator; `None` for the others.
+    pub fn cmp(self) -> Option<Cmp> {
+        Some(match self {
+            BinOp::Lt => Cmp::Lt,
+            BinOp::Le => Cmp::Le,
+            BinOp::Gt => Cmp::Gt,
+            BinOp::Ge => Cmp::Ge,
+            BinOp::Eq => Cmp::Eq,
+            BinOp::Ne => Cmp::Ne,
+            _ => return None,
+        })
     }
 
     /// The precedence (see [`BinOp::ALL`]).

@@ -16,9 +16,11 @@
 //!   work-items in a work-group executing the kernel on a processor must execute this
 //!   function before any are allowed to continue execution beyond the barrier").
 //!
-//! The IR's arithmetic is addition (and subtraction of a constant) and its branches compare
-//! for equality: `*`, `/`, `&`, `|`, `^`, `<`, `<=`, `>`, `>=` and subtracting a register are
-//! refused with an error at their statement.
+//! - `+`, `-`, `*`, `/`, `%`, `&`, `|`, `^`, `<<`, `>>` on `int` are the IR's register
+//!   arithmetic ([`AluOp::apply`] gives the C11 sentences each rests on, and the value the IR
+//!   defines where C leaves it undefined); a shift amount is first taken modulo 32 (OpenCL C
+//!   6.3.j, see `assign`). `<`, `<=`, `>`, `>=`, `==`, `!=` are the IR's signed comparisons:
+//!   a branch where they decide control, a `setp` (1 or 0) where they are values.
 
 use super::ast::*;
 use super::{OpenClOp, OpenClScope, Region};
@@ -289,11 +291,10 @@ impl<'a> Lower<'a> {
                     Ok(())
                 }
             }
-            CExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            CExpr::Binary(op, a, b) if op.cmp().is_some() => {
                 let (a, b) = (self.operand(a)?, self.operand(b)?);
-                let equal_jumps = (*op == BinOp::Eq) == when;
-                let cmp = if equal_jumps { Cmp::Eq } else { Cmp::Ne };
-                self.branch(cmp, a, b, target);
+                let cmp = op.cmp().expect("matched above");
+                self.branch(if when { cmp } else { cmp.negate() }, a, b, target);
                 Ok(())
             }
             e => {
@@ -337,36 +338,45 @@ impl<'a> Lower<'a> {
             // C11 6.3.1.3: converting a value to another integer type that can represent it
             // leaves it unchanged.
             CExpr::Paren(e) | CExpr::Cast(_, e) => self.assign(r, e)?,
-            CExpr::Binary(BinOp::Add, a, b) => {
-                let (a, b) = (self.operand(a)?, self.operand(b)?);
-                self.emit(Instr::Add { dst: r, a, b }, None)
-            }
-            CExpr::Binary(BinOp::Sub, a, b) => {
+            CExpr::Binary(op, a, b) if op.alu().is_some() => {
+                let alu = op.alu().expect("matched above");
                 let a = self.operand(a)?;
-                let b = match self.operand(b)? {
-                    Operand::Imm(k) => Operand::Imm(k.wrapping_neg()),
-                    Operand::Reg(_) => return self.fail(
-                        "subtracting a register is not supported (the IR adds; subtract constants)",
-                    ),
+                let b = match (alu, self.operand(b)?) {
+                    // OpenCL C 6.3.j: "The result of E1 << E2 is E1 left-shifted by log2(N)
+                    // least significant bits in E2 viewed as an unsigned integer value, where
+                    // N is the number of bits used to represent the data type of E1" (and so
+                    // for `>>`): the amount is taken modulo 32 here, where the IR's `shl` and
+                    // `shr` would clamp it (PTX's rule, [`AluOp::apply`]).
+                    (AluOp::Shl | AluOp::Shr, Operand::Imm(k)) => Operand::Imm(k & 31),
+                    (AluOp::Shl | AluOp::Shr, amount) => {
+                        let t = self.temp();
+                        let mask = Instr::Alu {
+                            op: AluOp::And,
+                            dst: t.clone(),
+                            a: amount,
+                            b: Operand::Imm(31),
+                        };
+                        self.emit(mask, None);
+                        Operand::Reg(t)
+                    }
+                    (_, b) => b,
                 };
-                self.emit(Instr::Add { dst: r, a, b }, None)
+                self.emit(
+                    Instr::Alu {
+                        op: alu,
+                        dst: r,
+                        a,
+                        b,
+                    },
+                    None,
+                )
             }
-            CExpr::Binary(
-                op @ (BinOp::Mul
-                | BinOp::Div
-                | BinOp::BitAnd
-                | BinOp::BitOr
-                | BinOp::Xor
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge),
-                ..,
-            ) => {
-                return self.fail(format!(
-                    "operator `{}` is not supported: the IR has addition and equality tests only",
-                    op.symbol()
-                ))
+            // C11 6.5.8p6 and 6.5.9p3: the relational and equality operators "shall yield 1 if
+            // the specified relation is true and 0 if it is false. The result has type int."
+            CExpr::Binary(op, a, b) if op.cmp().is_some() => {
+                let (a, b) = (self.operand(a)?, self.operand(b)?);
+                let cmp = op.cmp().expect("matched above");
+                self.emit(Instr::Setp { cmp, dst: r, a, b }, None)
             }
             // A truth value as an integer: 1 or 0.
             CExpr::Not(_) | CExpr::Binary(..) => {

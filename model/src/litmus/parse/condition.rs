@@ -110,9 +110,9 @@ impl<'a> Parser<'a> {
             let len = if c.is_whitespace() {
                 i += c.len_utf8();
                 continue;
-            } else if matches!(two, "/\\" | "\\/" | "==" | "!=") {
+            } else if matches!(two, "/\\" | "\\/" | "==" | "!=" | "<=" | ">=") {
                 2
-            } else if matches!(c, '(' | ')' | '~' | '=' | ';' | '[' | ']') {
+            } else if matches!(c, '(' | ')' | '~' | '=' | ';' | '[' | ']' | '<' | '>') {
                 1
             } else if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
                 let word_end = |from: usize| {
@@ -241,10 +241,23 @@ impl<'a> CondParser<'_, 'a> {
             None => self.p.err(self.here(), "condition ends too early"),
             Some(_) => {
                 let left = self.term()?;
+                // Dat3M's `LitmusAssertions` compares with `==` (or herd's `=`), `!=`, `<`,
+                // `<=`, `>`, `>=`, signed ([`Cmp::holds`]).
                 let cmp = match self.peek() {
-                    Some("==") | Some("=") => Cmp::Eq,
-                    Some("!=") => Cmp::Ne,
-                    _ => return self.p.err(self.here(), "expected `==` or `!=`"),
+                    Some("=") => Cmp::Eq,
+                    Some(op) => match Cmp::ALL.into_iter().find(|c| c.symbol() == op) {
+                        Some(cmp) => cmp,
+                        None => {
+                            return self
+                                .p
+                                .err(self.here(), "expected `==`, `!=`, `<`, `<=`, `>` or `>=`")
+                        }
+                    },
+                    None => {
+                        return self
+                            .p
+                            .err(self.here(), "expected `==`, `!=`, `<`, `<=`, `>` or `>=`")
+                    }
                 };
                 self.i += 1;
                 let right = self.term()?;

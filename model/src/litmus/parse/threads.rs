@@ -396,48 +396,53 @@ impl<'a> Parser<'a> {
                     src: ins.operand(1)?,
                 })
             }
-            "add" if parts.len() == 1 => {
+            // Register arithmetic (Dat3M's `localAdd`, `localSub`, `localMul`, `localDiv` of
+            // its PTX and Vulkan grammars, and PTX's `rem`, `and`, `or`, `xor`, `shl`, `shr`):
+            // `op dst, a, b`, `mul` also written as PTX's `mul.lo`.
+            name if AluOp::from_name(name).is_some()
+                && (parts.len() == 1 || parts[..] == ["mul", "lo"]) =>
+            {
                 ins.arity(3)?;
-                Ok(Instr::Add {
+                Ok(Instr::Alu {
+                    op: AluOp::from_name(name).expect("matched above"),
                     dst: ins.reg(0)?,
                     a: ins.operand(1)?,
                     b: ins.operand(2)?,
                 })
             }
-            // Vulkan's `localSub : Sub register Comma value Comma value`, for a constant
-            // subtrahend: an addition of its negation.
-            "sub" if parts.len() == 1 && self.vulkan => {
-                ins.arity(3)?;
-                let b = match ins.operand(2)? {
-                    Operand::Imm(k) => Operand::Imm(k.wrapping_neg()),
-                    Operand::Reg(_) => return self.err(
-                        args[2].at,
-                        "subtracting a register is not supported (the IR adds; subtract constants)",
-                    ),
+            // `setp.<cmp> dst, a, b`: 1 when `a cmp b` holds, else 0.
+            "setp" if parts.len() == 2 => {
+                let Some(cmp) = Cmp::from_name(parts[1]) else {
+                    return self.err(
+                        mnemonic.at,
+                        format!(
+                            "unknown comparison `{}` (expected eq, ne, lt, le, gt or ge)",
+                            parts[1]
+                        ),
+                    );
                 };
-                Ok(Instr::Add {
+                ins.arity(3)?;
+                Ok(Instr::Setp {
+                    cmp,
                     dst: ins.reg(0)?,
                     a: ins.operand(1)?,
-                    b,
+                    b: ins.operand(2)?,
                 })
             }
-            "mul" | "div" if parts.len() == 1 && self.vulkan => self.err(
-                mnemonic.at,
-                format!("`{}` is not supported: the IR has addition only", parts[0]),
-            ),
-            "bge" | "ble" | "bgt" | "blt" if parts.len() == 1 && self.vulkan => self.err(
-                mnemonic.at,
-                format!(
-                    "`{}` is not supported: the IR's branches test equality (`beq`, `bne`)",
-                    parts[0]
-                ),
-            ),
-            "beq" | "bne" if parts.len() == 1 => {
+            // The grammars' `branchCond : cond register Comma value Comma Label`, `cond` one
+            // of `beq`, `bne`, `blt`, `ble`, `bgt`, `bge` (signed comparisons).
+            name if parts.len() == 1
+                && name.strip_prefix('b').and_then(Cmp::from_name).is_some() =>
+            {
                 ins.arity(3)?;
-                let cmp = if parts[0] == "beq" { Cmp::Eq } else { Cmp::Ne };
+                let cmp = name.strip_prefix('b').and_then(Cmp::from_name);
                 let target = self.identifier(args[2], "label")?;
                 Ok(Instr::Branch {
-                    cond: Some((cmp, ins.operand(0)?, ins.operand(1)?)),
+                    cond: Some((
+                        cmp.expect("matched above"),
+                        ins.operand(0)?,
+                        ins.operand(1)?,
+                    )),
                     target,
                 })
             }

@@ -90,7 +90,8 @@ pub(super) fn elect(op: &WarpOp, lane: u32, word: LocId) -> Vec<Instr> {
             dst: dst.clone(),
             loc: word,
         },
-        Instr::Add {
+        Instr::Alu {
+            op: AluOp::Add,
             dst: dst.clone(),
             a: Operand::Reg(dst.clone()),
             b: Operand::Imm(-1),

@@ -9,7 +9,7 @@ use super::{barrier_id, LitmusModel};
 use crate::engine::Point;
 use crate::litmus::async_ops::{Arrival, BulkCompletion, MbarrierState};
 use crate::litmus::warp::WARP_EXCHANGE;
-use crate::litmus::{AsyncOp, BarrierOp, Cmp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
+use crate::litmus::{AsyncOp, BarrierOp, Fence, Instr, Operand, Proxy, Reg, RmwOp, Value};
 use crate::runtime::async_copy::Completion;
 use crate::runtime::cluster::cluster_barrier;
 use crate::runtime::machine::{BarrierKey, Halt, Machine};
@@ -132,9 +132,13 @@ impl ThreadRun {
                     let v = self.val(model, t, src);
                     self.set(model, t, dst, v);
                 }
-                Instr::Add { dst, a, b } => {
-                    let v = self.val(model, t, a).wrapping_add(self.val(model, t, b));
+                Instr::Alu { op, dst, a, b } => {
+                    let v = op.apply(self.val(model, t, a), self.val(model, t, b));
                     self.set(model, t, dst, v);
+                }
+                Instr::Setp { cmp, dst, a, b } => {
+                    let holds = cmp.holds(self.val(model, t, a), self.val(model, t, b));
+                    self.set(model, t, dst, Value::from(holds));
                 }
                 // Proxies other than the async one are not modelled: every other access already
                 // uses the generic path.
@@ -143,8 +147,9 @@ impl ThreadRun {
                 Instr::Branch { cond, .. } => {
                     let taken = match cond {
                         None => true,
-                        Some((Cmp::Eq, a, b)) => self.val(model, t, a) == self.val(model, t, b),
-                        Some((Cmp::Ne, a, b)) => self.val(model, t, a) != self.val(model, t, b),
+                        Some((cmp, a, b)) => {
+                            cmp.holds(self.val(model, t, a), self.val(model, t, b))
+                        }
                     };
                     if taken {
                         let Some(target) = step.target else {

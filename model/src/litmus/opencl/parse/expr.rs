@@ -1,8 +1,9 @@
 //! Expressions (`re`), addresses and the calls of OpenCL C's atomic functions.
 //!
 //! `re` lists its binary forms (`reOpBool`, `reOpCompare`, `reOpArith`) without precedence;
-//! they bind as in C (C11 6.5.5 to 6.5.14, [`BinOp::ALL`]): `*` `/`, then `+` `-`, the
-//! relations, the equalities, `&`, `^`, `|`, `&&`, `||`, each left to right.
+//! they bind as in C (C11 6.5.5 to 6.5.14, [`BinOp::ALL`]): `*` `/` `%`, then `+` `-`, the
+//! shifts `<<` `>>`, the relations, the equalities, `&`, `^`, `|`, `&&`, `||`, each left to
+//! right.
 
 use super::lex::Tok;
 use super::{Result, MAX_OPERATORS, P};
