@@ -18,7 +18,7 @@
 //! - A second kernel classifies each instance on the device (one hash-table counter per distinct
 //!   final state of the condition's observables) and resets the locations for the next launch, so
 //!   the host copies back only counters.
-mod alu;
+pub mod alu;
 mod asyncops;
 pub mod ctabar;
 mod emit;

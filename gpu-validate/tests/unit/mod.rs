@@ -2,6 +2,7 @@
 //! `nvrtc::cache`). They were `#[cfg(test)]` modules inside the library; here they compile into
 //! the one test binary instead of a second, test-configured build of the library (issue 33).
 
+mod codegen_alu;
 mod confidence;
 mod diff;
 mod host;

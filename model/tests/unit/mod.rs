@@ -18,6 +18,7 @@ mod kernel_shape;
 #[cfg(feature = "arbitrary")]
 mod litmus_arbitrary;
 mod litmus_dialect;
+mod litmus_ir_alu;
 mod litmus_ir_front;
 mod litmus_lines;
 mod litmus_opencl;
