@@ -114,7 +114,7 @@ fn rmw_branches_and_unsupported_features() {
     has(&s, "atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;");
     has(
         &s,
-        "if (r_r1 == (0)) { if (++steps > STEP_LIMIT) goto P1_done; goto P1_LC; }",
+        "if (((int)r_r1 == (int)(0))) { if (++steps > STEP_LIMIT) goto P1_done; goto P1_LC; }",
     );
 
     // A CTA barrier both threads reach runs (see `ctabar`); one that one thread never reaches
