@@ -66,6 +66,8 @@ mod kernel_replay;
 #[cfg(feature = "shuttle")]
 mod kernel_shared_memory;
 #[cfg(feature = "shuttle")]
+mod kernel_tensor_map;
+#[cfg(feature = "shuttle")]
 mod kernel_tokens;
 #[cfg(feature = "shuttle")]
 mod kernel_verified;

@@ -72,6 +72,23 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         let block = self.setup.threads[t].block as usize;
+        let src = src.into_iter().map(Some).collect();
+        self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
+    }
+
+    /// Queue a tensor-map copy (`cp.async.bulk.tensor`) on the agent of the issuer's block:
+    /// `src[i]` is `None` for an element outside the tensor, which the copy writes as zero
+    /// without reading anything ([`Copy::src`]).
+    pub fn tensor_copy(
+        &mut self,
+        t: usize,
+        src: Vec<Option<usize>>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) -> Result<(), Halt> {
+        let block = self.setup.threads[t].block as usize;
         self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
     }
 
@@ -81,7 +98,7 @@ impl Machine {
         &mut self,
         t: usize,
         slot: usize,
-        src: Vec<usize>,
+        src: Vec<Option<usize>>,
         dst: Vec<usize>,
         bytes: u64,
         completion: Completion,
@@ -108,10 +125,16 @@ impl Machine {
                 format!("complete_tx on {}", self.setup.locs[bar].name),
             ),
         };
+        let read: Vec<usize> = src.iter().flatten().copied().collect();
+        let zeros = src.len() - read.len();
+        let fill = match zeros {
+            0 => String::new(),
+            n => format!(", {n} out-of-bounds elements zero-filled"),
+        };
         let text = format!(
-            "{what} {} <- {}, {bytes} bytes ({then})",
+            "{what} {} <- {}, {bytes} bytes ({then}{fill})",
             name(&dst),
-            name(&src)
+            name(&read)
         );
         let event = self.event(t, site, EventKind::Note(text));
         let Some(&agent) = self.setup.agents.get(slot) else {
@@ -388,16 +411,21 @@ impl Machine {
     fn agent_read(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
-        let src = copy.src[i];
-        let value = self.locs[src].stores.last().expect("initial store").value;
-        let s = &self.setup.locs[src];
-        let text = format!(
-            "bulk copy reads {} = {} (async proxy)",
-            s.name,
-            s.kind.format(value)
-        );
-        let event = self.event(a, copy.site, EventKind::Note(text));
-        self.async_race_check(a, src, false, epoch, event, copy)?;
+        let value = match copy.src[i] {
+            Some(src) => {
+                let value = self.locs[src].stores.last().expect("initial store").value;
+                let s = &self.setup.locs[src];
+                let text = format!(
+                    "bulk copy reads {} = {} (async proxy)",
+                    s.name,
+                    s.kind.format(value)
+                );
+                let event = self.event(a, copy.site, EventKind::Note(text));
+                self.async_race_check(a, src, false, epoch, event, copy)?;
+                value
+            }
+            None => 0,
+        };
         copy.read_values.push(value);
         if i + 1 == copy.dst.len() {
             self.bulk_read_complete(a, copy);
@@ -409,13 +437,13 @@ impl Machine {
     fn agent_write(&mut self, a: usize, copy: &Copy, j: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
-        let (src, dst, value) = (copy.src[j], copy.dst[j], copy.read_values[j]);
-        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        let (dst, value) = (copy.dst[j], copy.read_values[j]);
+        let d = &self.setup.locs[dst];
         let text = format!(
-            "bulk copy writes {} = {} (async proxy, from {})",
+            "bulk copy writes {} = {} (async proxy, {})",
             d.name,
             d.kind.format(value),
-            s.name
+            self.source_name(copy.src[j])
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, dst, true, epoch, event, copy)?;
@@ -431,20 +459,25 @@ impl Machine {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let (src, dst) = (copy.src[i], copy.dst[i]);
-        let value = self.locs[src].stores.last().expect("initial store").value;
-        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        // An out-of-bounds element of a tensor-map load reads nothing and writes zero.
+        let value = src.map_or(0, |s| {
+            self.locs[s].stores.last().expect("initial store").value
+        });
+        let d = &self.setup.locs[dst];
         let (what, proxy) = match copy.completion {
             Completion::CpAsyncGroup(_) => ("cp.async", "generic proxy"),
             _ => ("bulk copy", "async proxy"),
         };
         let text = format!(
-            "{what} writes {} = {} ({proxy}, from {})",
+            "{what} writes {} = {} ({proxy}, {})",
             d.name,
             d.kind.format(value),
-            s.name
+            self.source_name(src)
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
-        self.async_race_check(a, src, false, epoch, event, copy)?;
+        if let Some(src) = src {
+            self.async_race_check(a, src, false, epoch, event, copy)?;
+        }
         // A one-element `.bulk_group` copy's source read completes its reading (what
         // `cp.async.bulk.wait_group.read` waits for): its issuer may learn of the read alone,
         // so the write comes at the agent's next epoch.
@@ -486,6 +519,14 @@ impl Machine {
             *floor = (*floor).max(latest);
         }
         Ok(())
+    }
+
+    /// How a trace names where an element's value comes from.
+    fn source_name(&self, src: Option<usize>) -> String {
+        match src {
+            Some(s) => format!("from {}", self.setup.locs[s].name),
+            None => "zero fill: outside the tensor".to_string(),
+        }
     }
 
     /// Race check for an access of a copy (the agent's `a`): an earlier conflicting access
@@ -707,6 +748,21 @@ impl Ctx {
         let point = self.step(|m| Ok(m.block_issue_point(self.thread, completion)));
         self.sched.point(self.thread, point);
         self.step(|m| m.bulk_copy(self.thread, src, dst, bytes, completion, site))
+    }
+
+    /// Issue a tensor-map copy ([`Machine::tensor_copy`]): as [`Ctx::bulk_copy`], with the
+    /// out-of-bounds elements of a load as `None` sources.
+    pub fn tensor_copy(
+        &self,
+        src: Vec<Option<usize>>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) {
+        let point = self.step(|m| Ok(m.block_issue_point(self.thread, completion)));
+        self.sched.point(self.thread, point);
+        self.step(|m| m.tensor_copy(self.thread, src, dst, bytes, completion, site))
     }
 
     /// `fence.proxy.async` ([`Machine::fence_proxy_async`]).
