@@ -92,8 +92,12 @@ mod parallel_dfs;
 mod ptx_async;
 #[cfg(feature = "shuttle")]
 mod ptx_exec;
+#[cfg(feature = "shuttle")]
+mod ptx_half;
 #[path = "ptx_parse/main.rs"]
 mod ptx_parse;
+#[cfg(feature = "shuttle")]
+mod ptx_tensor;
 mod shared_skip;
 #[cfg(feature = "shuttle")]
 mod spin_polling;

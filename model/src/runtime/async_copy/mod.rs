@@ -73,7 +73,7 @@ impl Machine {
     ) -> Result<(), Halt> {
         let block = self.setup.threads[t].block as usize;
         let src = src.into_iter().map(Some).collect();
-        self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
+        self.bulk_copy_on(t, block, (src, dst, false), bytes, completion, site)
     }
 
     /// Queue a tensor-map copy (`cp.async.bulk.tensor`) on the agent of the issuer's block:
@@ -89,17 +89,16 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         let block = self.setup.threads[t].block as usize;
-        self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
+        self.bulk_copy_on(t, block, (src, dst, true), bytes, completion, site)
     }
 
-    /// Queue a copy on the agent `setup.agents[slot]`.
-    #[allow(clippy::too_many_arguments)]
+    /// Queue a copy of `src` to `dst` on the agent `setup.agents[slot]`; `tensor`: a
+    /// `cp.async.bulk.tensor` (as the trace names it).
     pub fn bulk_copy_on(
         &mut self,
         t: usize,
         slot: usize,
-        src: Vec<Option<usize>>,
-        dst: Vec<usize>,
+        (src, dst, tensor): (Vec<Option<usize>>, Vec<usize>, bool),
         bytes: u64,
         completion: Completion,
         site: Site,
@@ -114,6 +113,14 @@ impl Machine {
             _ => "(nothing)".to_string(),
         };
         let (what, then) = match completion {
+            Completion::MBarrier(bar) if tensor => (
+                "cp.async.bulk.tensor.shared.global",
+                format!("complete_tx on {}", self.setup.mbarriers[bar].name),
+            ),
+            Completion::BulkGroup if tensor => (
+                "cp.async.bulk.tensor.global.shared",
+                "bulk group".to_string(),
+            ),
             Completion::MBarrier(bar) => (
                 "cp.async.bulk.shared.global",
                 format!("complete_tx on {}", self.setup.mbarriers[bar].name),

@@ -285,8 +285,7 @@ impl ThreadRun {
                 m.bulk_copy_on(
                     t,
                     slot,
-                    vec![Some(src)],
-                    vec![dst],
+                    (vec![Some(src)], vec![dst], false),
                     *size as u64,
                     done,
                     site,
@@ -306,8 +305,7 @@ impl ThreadRun {
                 m.bulk_copy_on(
                     t,
                     slot,
-                    vec![Some(src)],
-                    vec![dst],
+                    (vec![Some(src)], vec![dst], false),
                     *size as u64,
                     done,
                     site,
