@@ -386,6 +386,10 @@ fn malformed_tensor_instructions_are_refused_with_the_reason() {
             "fence.proxy.tensormap::generic;".into(),
             "fence.proxy.tensormap",
         ),
+        (
+            "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [tile], 16;".into(),
+            "cp.reduce.async.bulk is not supported",
+        ),
     ];
     for (instr, why) in cases {
         refused(&flags, &with(&instr), why);

@@ -1,10 +1,9 @@
 //! Hopper's and Ampere's asynchronous instructions as typed operations: `mbarrier.*`,
 //! `cp.async*`, `cp.async.bulk*`, and the cluster addressing that goes with them (`mapa`,
 //! `getctarank`). Each production of the PTX ISA's syntax is quoted above the code that reads
-//! it (the tensor-map forms in [`super::tensor`]); a form the runtime has no object for
-//! (`st.async`, `red.async`,
-//! `mbarrier.complete_tx` by a thread, `cp.async`'s zero-filling `src-size`) is refused with
-//! the reason.
+//! it (the tensor-map forms are decoded beside it, in `decode/tensor.rs`); a form the runtime
+//! has no object for (`st.async`, `red.async`, `mbarrier.complete_tx` by a thread, `cp.async`'s
+//! zero-filling `src-size`) is refused with the reason.
 
 use super::operand::{Addr, Dst, Names, Src};
 use super::space::Space;
@@ -486,8 +485,6 @@ fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<AsyncOp, Strin
             },
             _ => return Err("cp.async.bulk.wait_group takes N".into()),
         },
-        ["tensor", more @ ..] => return super::tensor::bulk_tensor(more, ops, names),
-        ["prefetch", more @ ..] => return super::tensor::bulk_prefetch(more, ops, names),
         // "cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dstMem], [srcMem],
         //  size{, cache-policy};"
         ["global", src, "bulk_group", more @ ..] if Space::parse(src) == Some(Space::Shared) => {

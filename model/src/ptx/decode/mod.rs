@@ -394,7 +394,16 @@ pub fn decode(i: &Instruction, names: &mut Names) -> Result<Op, String> {
         "membar" | "fence" | "bar" | "barrier" | "shfl" | "vote" | "match" | "activemask"
         | "redux" | "elect" | "nanosleep" => sync::decode(&i.opcode, &m, ops, names),
         "mbarrier" => asynchronous::mbarrier(&m, ops, names).map(Op::Async),
-        "cp" => asynchronous::cp(&m, ops, names).map(Op::Async),
+        // The tensor-map forms (and the prefetches) have their own module.
+        "cp" => match m.as_slice() {
+            ["async", "bulk", "tensor", more @ ..] => tensor::bulk_tensor(more, ops, names),
+            ["async", "bulk", "prefetch", more @ ..] => tensor::bulk_prefetch(more, ops, names),
+            ["reduce", ..] => Err("cp.reduce.async.bulk is not supported (the model has no \
+                                   reducing bulk copy)"
+                .into()),
+            _ => asynchronous::cp(&m, ops, names),
+        }
+        .map(Op::Async),
         "mapa" | "getctarank" => {
             asynchronous::cluster_address(&i.opcode, &m, ops, names).map(Op::Async)
         }
