@@ -66,6 +66,8 @@ mod kernel_replay;
 #[cfg(feature = "shuttle")]
 mod kernel_shared_memory;
 #[cfg(feature = "shuttle")]
+mod kernel_tensor_map;
+#[cfg(feature = "shuttle")]
 mod kernel_tokens;
 #[cfg(feature = "shuttle")]
 mod kernel_verified;
@@ -92,8 +94,12 @@ mod parallel_dfs;
 mod ptx_async;
 #[cfg(feature = "shuttle")]
 mod ptx_exec;
+#[cfg(feature = "shuttle")]
+mod ptx_half;
 #[path = "ptx_parse/main.rs"]
 mod ptx_parse;
+#[cfg(feature = "shuttle")]
+mod ptx_tensor;
 mod shared_skip;
 #[cfg(feature = "shuttle")]
 mod spin_polling;

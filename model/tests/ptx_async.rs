@@ -614,12 +614,12 @@ fn forms_without_a_runtime_object_are_refused_with_the_reason() {
         )
     };
     let flags = "--arg g=u32[4]";
-    // The tensor form's `[tensorMap, {coordinates}]` operand is not parsed: refused at its
-    // line and column before decoding.
+    // A tensor copy whose map is no kernel parameter bound with --tensor-map (`ptx_tensor`
+    // has the bound ones).
     refused(
         flags,
         &with("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [bar], [%rd1, {%r1}], [bar];"),
-        "test.ptx:10:",
+        "--tensor-map",
     );
     refused(
         flags,

@@ -24,6 +24,14 @@ pub struct Args {
     /// A kernel argument: `NAME=TYPE[N][=v,v,...]` (a global buffer) or `NAME=VALUE`.
     #[arg(long = "arg")]
     pub args: Vec<String>,
+    /// A tiled tensor map (`CUtensorMap`) for a tensor-map parameter:
+    /// `NAME=BUFFER:TYPE:DIMS:BOX[:STRIDES]`. NAME: the PTX parameter (else the next 128-byte
+    /// `.b8` parameter); BUFFER: an `--arg` buffer the tensor starts at; TYPE: its element type;
+    /// DIMS `D0[xD1]` and BOX `B0[xB1]`: the tensor's and the box's sizes in elements, dimension
+    /// 0 (contiguous) first; STRIDES: the row stride in elements (default D0). Example:
+    /// `--arg a=f32[256] --tensor-map tmap=a:f32:16x16:8x4`.
+    #[arg(long = "tensor-map")]
+    pub tensor_maps: Vec<String>,
     /// Dynamic shared memory per block, in bytes.
     #[arg(long = "dynamic-smem")]
     pub dynamic_smem: Option<String>,
@@ -98,6 +106,9 @@ fn check(args: &Args) -> Result<(scopecheck_model::kernel::Report, String), Stri
     }
     for a in &args.args {
         launch.set("arg", a)?;
+    }
+    for m in &args.tensor_maps {
+        launch.set("tensor-map", m)?;
     }
     let checker = checker(args)?;
     let report = check_ptx(&source, &args.file, &launch, &set, checker)?;

@@ -257,6 +257,11 @@ impl MBarrier {
         self.index(t)
     }
 
+    /// The runtime index of block `block`'s instance (a multicast copy's destinations).
+    pub(super) fn peer_index(&self, block: u32) -> usize {
+        self.declared * self.blocks as usize + block as usize
+    }
+
     /// This barrier in the shared memory of the block of rank `rank` in the caller's cluster
     /// (CUDA `cluster.map_shared_rank(&bar, rank)`), for remote arrives.
     #[track_caller]

@@ -37,6 +37,7 @@ mod order;
 mod setup;
 mod shape;
 mod sync;
+mod tensor_map;
 mod thread;
 mod tile;
 mod tokens;
@@ -54,6 +55,7 @@ pub use self::mbarrier::{
 };
 pub use self::model::{Final, Kernel};
 pub use self::order::{MemoryOrder, MemoryScope};
+pub use self::tensor_map::{TensorMap, TensorMapLayout, MAX_TENSOR_RANK};
 pub use self::thread::ThreadCtx;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;

@@ -74,6 +74,10 @@ pub enum AluOp {
     Sqrt,
     /// `rcp` (floats): `1 / a`.
     Rcp,
+    /// `min.NaN` (`.f16`): a NaN operand gives the canonical NaN.
+    MinNan,
+    /// `max.NaN` (`.f16`).
+    MaxNan,
 }
 
 /// `op` applied to `args` in type `ty` (`MulWide`/`MadWide`: `ty` is the operands' type, the
@@ -153,10 +157,11 @@ pub fn eval(op: AluOp, ty: Ty, args: &[u64]) -> u64 {
         }
         AluOp::Neg => a.wrapping_neg(),
         AluOp::Abs => sa.unsigned_abs(),
-        AluOp::Min if ty.signed() => sa.min(sb) as u64,
-        AluOp::Max if ty.signed() => sa.max(sb) as u64,
-        AluOp::Min => ua.min(ub),
-        AluOp::Max => ua.max(ub),
+        // `.NaN` is a float modifier: on integers it is plain min/max.
+        AluOp::Min | AluOp::MinNan if ty.signed() => sa.min(sb) as u64,
+        AluOp::Max | AluOp::MaxNan if ty.signed() => sa.max(sb) as u64,
+        AluOp::Min | AluOp::MinNan => ua.min(ub),
+        AluOp::Max | AluOp::MaxNan => ua.max(ub),
         AluOp::Popc => return ua.count_ones() as u64,
         AluOp::Clz => return (ua.leading_zeros() - (64 - n)) as u64,
         AluOp::Brev => ua.reverse_bits() >> (64 - n),
@@ -340,9 +345,44 @@ fn prmt(a: u32, b: u32, c: u32) -> u32 {
     d
 }
 
+/// `op` on each half of `.f16x2` operands: "the operation is performed on the upper and lower
+/// halves" independently (PTX ISA, *Half Precision Floating-Point Instructions*), each an
+/// `.f16` operation.
+pub fn eval_x2(op: AluOp, args: &[u64]) -> u64 {
+    let half = |shift: u32| -> u64 {
+        let h: Vec<u64> = args.iter().map(|a| (a >> shift) & 0xFFFF).collect();
+        eval(op, Ty::F(16), &h)
+    };
+    half(0) | half(16) << 16
+}
+
+/// `.f16` operations ([`super::half`]): exact, rounded once to nearest even.
+fn half_op(op: AluOp, a: u64, b: u64, c: u64) -> u64 {
+    use super::half;
+    let (a, b, c) = (a as u16, b as u16, c as u16);
+    let r = match op {
+        AluOp::Add { .. } => half::add(a, b),
+        AluOp::Sub { .. } => half::sub(a, b),
+        AluOp::MulLo => half::mul(a, b),
+        AluOp::MadLo => half::fma(a, b, c),
+        AluOp::Neg => half::neg(a),
+        AluOp::Abs => half::abs(a),
+        AluOp::Min => half::min(a, b, false),
+        AluOp::Max => half::max(a, b, false),
+        AluOp::MinNan => half::min(a, b, true),
+        AluOp::MaxNan => half::max(a, b, true),
+        // The decoder admits no other operation on `.f16`.
+        _ => unreachable!("{op:?} on .f16"),
+    };
+    r as u64
+}
+
 /// Floating-point operations, computed in `f64` and rounded to the type (round to nearest even,
 /// the default rounding `.rn`).
 fn float(op: AluOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    if ty.bits() == 16 {
+        return half_op(op, a, b, c);
+    }
     let (x, y, z) = (ty.as_f64(a), ty.as_f64(b), ty.as_f64(c));
     let r = match op {
         AluOp::Add { .. } => x + y,

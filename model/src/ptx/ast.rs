@@ -324,6 +324,15 @@ pub enum Operand {
     },
     /// `[…]`: an address operand.
     Address(Address),
+    /// `[tensorMap, tensorCoords]`: a tensor map's address and the coordinates of a box in the
+    /// tensor (PTX ISA, *cp.async.bulk.tensor*: "`[tensorMap, tensorCoords]`", the coordinates
+    /// "a vector of .s32 type" in `{…}`).
+    TensorAddress {
+        /// The tensor map's address (`[tmap]`'s base and offset).
+        tensor_map: Address,
+        /// The coordinates, dimension 0 first (the vector's items).
+        coords: Vec<Operand>,
+    },
     /// `{a, b, …}`: a vector operand (`ld.v4`, `mov.b64 {lo, hi}`, `shfl`'s `{d, p}`).
     Vector(Vec<Operand>),
     /// `(a, b, …)`: a `call`'s return or argument list.

@@ -11,12 +11,15 @@
 //! `N` elements of `TYPE` (`u8 … u64`, `s8 … s64`, `f32`, `f64`), zero-initialised or
 //! `=v,v,…` (one value for all, or one per element); `--arg NAME=VALUE` a scalar. `NAME` is
 //! the PTX parameter's name; when it names none (CUDA names are not in the PTX), the arguments
-//! bind the parameters in order and `NAME` only names the buffer in reports.
+//! bind the parameters in order and `NAME` only names the buffer in reports. `--tensor-map
+//! NAME=BUFFER:TYPE:DIMS:BOX[:STRIDES]` gives a `CUtensorMap` parameter a tiled tensor map over a
+//! `--arg` buffer ([`super::tensor_arg`], which says how it binds).
 
 use super::decode::Space;
 use super::exec;
-use super::layout::{Layout, Region, GLOBAL_BASE, WINDOW};
-use super::program::Program;
+use super::layout::{BoundTensorMap, Layout, Region, GLOBAL_BASE, WINDOW};
+use super::program::{ParamSlot, Program};
+use super::tensor_arg::{parse_tensor_map, TensorMapArg};
 use super::value::Ty;
 use crate::kernel::{Checker, Dim3, Grid, Kernel, Report};
 use crate::runtime::memory::ElemKind;
@@ -68,6 +71,8 @@ pub struct Launch {
     pub cluster: Option<u32>,
     /// `--arg …`, in order.
     pub args: Vec<Arg>,
+    /// `--tensor-map …`, in order.
+    pub tensor_maps: Vec<TensorMapArg>,
     /// `--dynamic-smem BYTES`.
     pub dynamic_smem: u64,
     /// `--entry NAME`.
@@ -84,6 +89,7 @@ impl Default for Launch {
             block: Dim3::x(1),
             cluster: None,
             args: Vec::new(),
+            tensor_maps: Vec::new(),
             dynamic_smem: 0,
             entry: None,
             timeout: None,
@@ -196,6 +202,11 @@ impl Launch {
                 self.args.retain(|a| a.name() != arg.name());
                 self.args.push(arg);
             }
+            "tensor-map" => {
+                let map = parse_tensor_map(value)?;
+                self.tensor_maps.retain(|m| m.name != map.name);
+                self.tensor_maps.push(map);
+            }
             "dynamic-smem" => {
                 self.dynamic_smem = value
                     .parse()
@@ -233,7 +244,9 @@ impl Launch {
                 .strip_prefix("--")
                 .ok_or_else(|| format!("line 1: `{}` is not a --flag", words[i]))?;
             let (name, value) = match w.split_once('=') {
-                Some((n, v)) if !matches!(n, "arg") || v.contains('=') => (n, v.to_string()),
+                Some((n, v)) if !matches!(n, "arg" | "tensor-map") || v.contains('=') => {
+                    (n, v.to_string())
+                }
                 _ => {
                     i += 1;
                     let v = words
@@ -267,6 +280,10 @@ impl Launch {
         for a in &over.args {
             self.args.retain(|x| x.name() != a.name());
             self.args.push(a.clone());
+        }
+        for m in &over.tensor_maps {
+            self.tensor_maps.retain(|x| x.name != m.name);
+            self.tensor_maps.push(m.clone());
         }
         self
     }
@@ -323,8 +340,14 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
             ));
         }
     }
-    // Bind arguments to parameters: by PTX name, else in order.
-    let params = &func.params[..func.n_params];
+    // Bind tensor maps first (see `tensor_arg`), then arguments to the other parameters: by
+    // PTX name, else in order.
+    let all = &func.params[..func.n_params];
+    let maps = bind_tensor_maps(all, &launch.tensor_maps).map_err(|e| format!("{path}: {e}"))?;
+    let params: Vec<&ParamSlot> = (all.iter().enumerate())
+        .filter(|(i, _)| maps.iter().all(|(p, _)| p != i))
+        .map(|(_, p)| p)
+        .collect();
     let by_name = launch
         .args
         .iter()
@@ -338,7 +361,7 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
     } else {
         if launch.args.len() > params.len() {
             return Err(format!(
-                "{path}: kernel `{}` has {} parameters, {} --arg given",
+                "{path}: kernel `{}` has {} parameters besides its tensor maps, {} --arg given",
                 func.name,
                 params.len(),
                 launch.args.len()
@@ -349,13 +372,14 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
         }
     }
     let mut regions = Vec::new();
-    let mut bytes = Vec::new();
-    for (p, a) in params.iter().zip(&bound) {
+    let mut bytes = vec![Vec::new(); all.len()];
+    let slots = (0..all.len()).filter(|i| maps.iter().all(|(p, _)| p != i));
+    for ((slot, p), a) in slots.zip(&params).zip(&bound) {
         let value = match a {
             None => {
                 return Err(format!(
                     "{path}: kernel parameter `{}` ({} bytes) has no --arg (give a buffer, \
-                     NAME=TYPE[N], or a value, NAME=VALUE)",
+                     NAME=TYPE[N], or a value, NAME=VALUE; a CUtensorMap, --tensor-map)",
                     p.name, p.size
                 ))
             }
@@ -407,9 +431,17 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
                 _ => *value,
             },
         };
-        bytes.push(value.to_le_bytes()[..p.size.min(8) as usize].to_vec());
+        bytes[slot] = value.to_le_bytes()[..p.size.min(8) as usize].to_vec();
+    }
+    // A tensor map's parameter holds the opaque 128-byte object; the copies find the map by the
+    // parameter's address, its bytes read as zeros.
+    let mut tensor_maps = Vec::new();
+    for &(slot, m) in &maps {
+        bytes[slot] = vec![0; all[slot].size as usize];
+        tensor_maps.push(tensor_map_region(&regions, slot, m).map_err(|e| format!("{path}: {e}"))?);
     }
     let mut layout = Layout::new(&program, regions, launch.dynamic_smem);
+    layout.tensor_maps = tensor_maps;
     let name = format!("{} ({path})", func.name);
     let mut kernel = Kernel::new(&name, grid);
     for r in &mut layout.regions {
@@ -452,6 +484,79 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
     Ok(Prepared {
         kernel,
         shared: Arc::new((program, layout, entry, bytes)),
+    })
+}
+
+/// The parameter slot each `--tensor-map` binds: the parameter of its name, else the next
+/// 128-byte `.b8` parameter (`CUtensorMap` is "a 128-byte opaque object") not yet bound.
+fn bind_tensor_maps<'a>(
+    params: &[ParamSlot],
+    maps: &'a [TensorMapArg],
+) -> Result<Vec<(usize, &'a TensorMapArg)>, String> {
+    let mut bound: Vec<(usize, &TensorMapArg)> = Vec::new();
+    let is_map = |p: &ParamSlot| p.size == 128 && p.ty.is_none();
+    for m in maps {
+        let slot = match params.iter().position(|p| p.name == m.name) {
+            Some(i) => i,
+            None => (0..params.len())
+                .find(|&i| is_map(&params[i]) && bound.iter().all(|(b, _)| *b != i))
+                .ok_or_else(|| {
+                    format!(
+                        "--tensor-map {}: no parameter of that name, and no other 128-byte                          CUtensorMap parameter (.param .align 64 .b8 p[128]) left",
+                        m.name
+                    )
+                })?,
+        };
+        if !is_map(&params[slot]) {
+            return Err(format!(
+                "--tensor-map {}: parameter `{}` is {} bytes, not a 128-byte CUtensorMap",
+                m.name, params[slot].name, params[slot].size
+            ));
+        }
+        if bound.iter().any(|(b, _)| *b == slot) {
+            return Err(format!(
+                "--tensor-map {}: parameter `{}` already has a tensor map",
+                m.name, params[slot].name
+            ));
+        }
+        bound.push((slot, m));
+    }
+    Ok(bound)
+}
+
+/// The tensor map `m` bound to `slot`, over its `--arg` buffer among `regions`.
+fn tensor_map_region(
+    regions: &[Region],
+    slot: usize,
+    m: &TensorMapArg,
+) -> Result<BoundTensorMap, String> {
+    let region = regions
+        .iter()
+        .position(|r| r.name == m.buffer && r.space == Space::Global)
+        .ok_or_else(|| format!("--tensor-map {}: no --arg buffer `{}`", m.name, m.buffer))?;
+    let r = &regions[region];
+    if r.granule != m.ty.bytes() {
+        return Err(format!(
+            "--tensor-map {}: {}-byte elements over buffer `{}` of {}-byte elements",
+            m.name,
+            m.ty.bytes(),
+            m.buffer,
+            r.granule
+        ));
+    }
+    if m.layout.span() > r.elements() as u64 {
+        return Err(format!(
+            "--tensor-map {}: the tensor spans {} elements, buffer `{}` has {}",
+            m.name,
+            m.layout.span(),
+            m.buffer,
+            r.elements()
+        ));
+    }
+    Ok(BoundTensorMap {
+        param: slot,
+        region,
+        layout: m.layout.clone(),
     })
 }
 

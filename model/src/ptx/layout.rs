@@ -110,6 +110,20 @@ pub struct Layout {
     /// The shared regions that hold mbarriers ([`Layout::mbarrier_slots`]): region index and
     /// the slot of its first 8-byte word.
     pub mbarrier_regions: Vec<(usize, usize)>,
+    /// The tensor maps bound to the entry's parameters (`--tensor-map`).
+    pub tensor_maps: Vec<BoundTensorMap>,
+}
+
+/// A tensor map (`CUtensorMap`) bound to a kernel parameter: the parameter's address is the
+/// map's address, and the map describes a tensor in a global region.
+#[derive(Clone, Debug)]
+pub struct BoundTensorMap {
+    /// The entry's parameter slot holding the map (`.param .align 64 .b8 tmap[128]`).
+    pub param: usize,
+    /// The global region (a `--arg` buffer) the tensor lies in, from its first element.
+    pub region: usize,
+    /// The map's geometry, in the region's elements.
+    pub layout: crate::kernel::TensorMapLayout,
 }
 
 /// The granule of a variable's region: its type's size, or for byte arrays their alignment up
@@ -234,6 +248,7 @@ impl Layout {
             shared_size: dyn_start + dynamic_smem,
             dynamic_smem,
             mbarrier_regions: Vec::new(),
+            tensor_maps: Vec::new(),
         }
     }
 

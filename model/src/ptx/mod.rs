@@ -21,10 +21,14 @@ pub mod decode;
 #[cfg(feature = "shuttle")]
 pub mod exec;
 #[cfg(feature = "shuttle")]
+pub mod half;
+#[cfg(feature = "shuttle")]
 pub mod launch;
 #[cfg(feature = "shuttle")]
 pub mod layout;
 #[cfg(feature = "shuttle")]
 pub mod program;
+#[cfg(feature = "shuttle")]
+pub mod tensor_arg;
 #[cfg(feature = "shuttle")]
 pub mod value;

@@ -285,6 +285,10 @@ impl Display for Operand {
                 write_offset(f, *offset)
             }
             Operand::Address(a) => write!(f, "{a}"),
+            Operand::TensorAddress { tensor_map, coords } => {
+                let a = tensor_map.to_string();
+                write!(f, "{}, {{{}}}]", &a[..a.len() - 1], join(coords, ", "))
+            }
             Operand::Vector(items) => write!(f, "{{{}}}", join(items, ", ")),
             Operand::List(items) => write!(f, "({})", join(items, ", ")),
             Operand::Pair(a, b) => write!(f, "{a}|{b}"),

@@ -185,8 +185,12 @@ impl Program {
                 | A::MbarWait { .. }
                 | A::MbarInval { .. }
                 | A::CpAsyncMbarArrive { .. } => mbarriers = true,
-                A::BulkToShared { .. } => (mbarriers, copies) = (true, true),
-                A::CpAsync { .. } | A::BulkToGlobal { .. } => copies = true,
+                A::BulkToShared { .. } | A::TensorToShared { .. } => {
+                    (mbarriers, copies) = (true, true)
+                }
+                A::CpAsync { .. } | A::BulkToGlobal { .. } | A::TensorToGlobal { .. } => {
+                    copies = true
+                }
                 _ => {}
             }
         }

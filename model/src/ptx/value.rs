@@ -16,7 +16,8 @@ pub enum Ty {
     U(u32),
     /// `.sN`: two's-complement signed integer.
     S(u32),
-    /// `.fN`: IEEE 754 binary floating point (`.f32`, `.f64`; `.f16` only moves as bits).
+    /// `.fN`: IEEE 754 binary floating point (`.f16`, `.f32`, `.f64`; `.f16x2`'s halves are
+    /// `.f16`, see [`super::half`]).
     F(u32),
     /// `.pred`: a predicate (0 or 1).
     Pred,
@@ -87,17 +88,19 @@ impl Ty {
         }
     }
 
-    /// `v`'s low bits as a float (`.f32` or `.f64`).
+    /// `v`'s low bits as a float (`.f16`, `.f32` or `.f64`), exactly.
     pub fn as_f64(self, v: u64) -> f64 {
         match self.bits() {
+            16 => super::half::to_f64(v as u16),
             32 => f32::from_bits(v as u32) as f64,
             _ => f64::from_bits(v),
         }
     }
 
-    /// The bits of `x` in this float type (rounded to nearest for `.f32`).
+    /// The bits of `x` in this float type (rounded to nearest even for `.f16` and `.f32`).
     pub fn from_f64(self, x: f64) -> u64 {
         match self.bits() {
+            16 => super::half::from_f64(x) as u64,
             32 => (x as f32).to_bits() as u64,
             _ => x.to_bits(),
         }

@@ -102,7 +102,7 @@ impl Machine {
         }
         let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
         if copy.reads_first() && i < n {
-            f.read = Some(copy.src[i]);
+            f.read = copy.src[i];
             if i + 1 == n {
                 // The last read completes the copy's reading.
                 f.group = group;
@@ -110,7 +110,7 @@ impl Machine {
         } else if copy.reads_first() && i < 2 * n {
             f.write = Some(copy.dst[i - n]);
         } else if i < n {
-            f.read = Some(copy.src[i]);
+            f.read = copy.src[i];
             f.write = Some(copy.dst[i]);
             if i + 1 == n && copy.completion == Completion::BulkGroup {
                 // A one-element `.bulk_group` copy's read completes its reading.

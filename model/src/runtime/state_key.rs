@@ -78,7 +78,9 @@ fn optional_view(key: &mut Vec<u64>, v: Option<&View>) {
 fn copy(key: &mut Vec<u64>, c: &Copy) {
     key.push(c.issuer as u64);
     key.push(c.src.len() as u64);
-    key.extend(c.src.iter().chain(&c.dst).map(|&l| l as u64));
+    // An out-of-bounds (zero-filled) source is `u64::MAX`, no location's index.
+    key.extend(c.src.iter().map(|l| l.map_or(u64::MAX, |l| l as u64)));
+    key.extend(c.dst.iter().map(|&l| l as u64));
     key.push(c.bytes);
     match c.completion {
         Completion::MBarrier(bar) => key.extend([0, bar as u64]),

@@ -199,3 +199,53 @@ fn vector_list_pair_and_sink_operands() {
         Operand::Sink
     );
 }
+
+/// PTX ISA, *cp.async.bulk.tensor*: "[tensorMap, tensorCoords]", the coordinates a vector
+/// operand: the map's address (any address form) and the coordinate operands.
+#[test]
+fn tensor_address_operands() {
+    let map = |base: AddrBase, offset: i64| Address { base, offset };
+    assert_eq!(
+        operands("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r1, -2}], [%r2];")
+            [0],
+        Operand::TensorAddress {
+            tensor_map: map(AddrBase::Reg("%rd1".into()), 0),
+            coords: vec![reg("%r1"), Operand::Int(-2)],
+        }
+    );
+    assert_eq!(
+        operands("cp.async.bulk.prefetch.tensor.1d.L2.global [tmap+8, {0}];")[0],
+        Operand::TensorAddress {
+            tensor_map: map(AddrBase::Symbol("tmap".into()), 8),
+            coords: vec![Operand::Int(0)],
+        }
+    );
+    for text in [
+        "[%rd1, {%r1, %r2}]",
+        "[tmap+8, {0}]",
+        "[16, {%r1}]",
+        "[%rd1-4, {}]",
+    ] {
+        round_trip(
+            &format!(
+                ".entry k()\n{{\n.reg .b32 %r<3>;\n.reg .b64 %rd1;\n\
+                 cp.async.bulk.prefetch.tensor.2d.L2.global {text};\n}}\n"
+            ),
+            "t",
+        );
+    }
+    let at = |ops: &str| {
+        format!(
+            ".entry k()\n{{\ncp.async.bulk.tensor.1d.global.shared::cta.bulk_group {ops};\n}}\n"
+        )
+    };
+    // Line 3, the operand starting at column 55.
+    fails_at(
+        &at("[tmap, 0], [s]"),
+        3,
+        62,
+        "`{` opening the tensor coordinates",
+    );
+    fails_at(&at("[tmap, {0], [s]"), 3, 64, "or `}`");
+    fails_at(&at("[tmap, {0}, [s]"), 3, 65, "closing the tensor address");
+}

@@ -1,9 +1,9 @@
 //! Hopper's and Ampere's asynchronous instructions as typed operations: `mbarrier.*`,
 //! `cp.async*`, `cp.async.bulk*`, and the cluster addressing that goes with them (`mapa`,
 //! `getctarank`). Each production of the PTX ISA's syntax is quoted above the code that reads
-//! it; a form the runtime has no object for (`cp.async.bulk.tensor`, `st.async`, `red.async`,
-//! `mbarrier.complete_tx` by a thread, `cp.async`'s zero-filling `src-size`) is refused with
-//! the reason.
+//! it (the tensor-map forms are decoded beside it, in `decode/tensor.rs`); a form the runtime
+//! has no object for (`st.async`, `red.async`, `mbarrier.complete_tx` by a thread, `cp.async`'s
+//! zero-filling `src-size`) is refused with the reason.
 
 use super::operand::{Addr, Dst, Names, Src};
 use super::space::Space;
@@ -136,6 +136,31 @@ pub enum AsyncOp {
         /// `size` in bytes.
         size: Src,
     },
+    /// `cp.async.bulk.tensor.{1d,2d}.shared::{cluster,cta}.global{.tile}
+    /// .mbarrier::complete_tx::bytes{.multicast::cluster} [dstMem], [tensorMap, tensorCoords],
+    /// [mbar]{, ctaMask}`.
+    TensorToShared {
+        /// `dstMem` (a `.shared::cluster` address).
+        dst: Addr,
+        /// `tensorMap`: the address of the tensor map (a kernel parameter).
+        tensor_map: Addr,
+        /// `tensorCoords` (`.s32`), dimension 0 first.
+        coords: Vec<Src>,
+        /// `mbar` (a `.shared::cluster` address in the destination CTA).
+        bar: Addr,
+        /// `.multicast::cluster`'s `ctaMask`.
+        multicast: Option<Src>,
+    },
+    /// `cp.async.bulk.tensor.{1d,2d}.global.shared::cta{.tile}.bulk_group [tensorMap,
+    /// tensorCoords], [srcMem]`.
+    TensorToGlobal {
+        /// `tensorMap`.
+        tensor_map: Addr,
+        /// `tensorCoords` (`.s32`), dimension 0 first.
+        coords: Vec<Src>,
+        /// `srcMem` (`.shared::cta`).
+        src: Addr,
+    },
     /// `cp.async.bulk.commit_group`.
     BulkCommit,
     /// `cp.async.bulk.wait_group{.read} N`.
@@ -149,7 +174,8 @@ pub enum AsyncOp {
     FenceProxyAsync(Option<Space>),
     /// `fence.mbarrier_init.release.cluster`.
     FenceMbarrierInit,
-    /// `cp.async.bulk.prefetch.L2.global [srcMem], size`: a hint to bring global memory into
+    /// `cp.async.bulk.prefetch{.tensor.dim}.L2.global [srcMem], size` (or `[tensorMap,
+    /// tensorCoords]`): a hint to bring global memory into
     /// the L2 cache, no effect on what the model checks.
     BulkPrefetch,
     /// `mapa{.shared::cluster}.type d, a, b`.
@@ -459,14 +485,6 @@ fn bulk(m: &[&str], ops: &[Operand], names: &mut Names) -> Result<AsyncOp, Strin
             },
             _ => return Err("cp.async.bulk.wait_group takes N".into()),
         },
-        ["tensor", ..] => {
-            return Err(
-                "cp.async.bulk.tensor needs a tensor map (CUtensorMap), and none can be \
-                        given on the command line: copy with cp.async.bulk instead"
-                    .into(),
-            )
-        }
-        ["prefetch", ..] => AsyncOp::BulkPrefetch,
         // "cp.async.bulk.global.shared::cta.bulk_group{.L2::cache_hint} [dstMem], [srcMem],
         //  size{, cache-policy};"
         ["global", src, "bulk_group", more @ ..] if Space::parse(src) == Some(Space::Shared) => {

@@ -6,10 +6,12 @@
 //! Nothing is skipped silently.
 
 mod asynchronous;
+mod half;
 mod memory;
 mod operand;
 mod space;
 mod sync;
+mod tensor;
 
 pub use self::operand::{Addr, AddrBase, Dst, LaneCmp, Names, Special, Src};
 pub use self::space::Space;
@@ -123,6 +125,16 @@ pub enum Op {
         op: AluOp,
         /// The instruction type (the operands' for `.wide`).
         ty: Ty,
+        /// The destination.
+        d: Dst,
+        /// The sources.
+        a: Vec<Src>,
+    },
+    /// An `.f16x2` operation: `op` on the low halves and on the high halves, each an `.f16`
+    /// operation ([`crate::ptx::alu::eval_x2`]).
+    AluX2 {
+        /// The operation.
+        op: AluOp,
         /// The destination.
         d: Dst,
         /// The sources.
@@ -382,7 +394,16 @@ pub fn decode(i: &Instruction, names: &mut Names) -> Result<Op, String> {
         "membar" | "fence" | "bar" | "barrier" | "shfl" | "vote" | "match" | "activemask"
         | "redux" | "elect" | "nanosleep" => sync::decode(&i.opcode, &m, ops, names),
         "mbarrier" => asynchronous::mbarrier(&m, ops, names).map(Op::Async),
-        "cp" => asynchronous::cp(&m, ops, names).map(Op::Async),
+        // The tensor-map forms (and the prefetches) have their own module.
+        "cp" => match m.as_slice() {
+            ["async", "bulk", "tensor", more @ ..] => tensor::bulk_tensor(more, ops, names),
+            ["async", "bulk", "prefetch", more @ ..] => tensor::bulk_prefetch(more, ops, names),
+            ["reduce", ..] => Err("cp.reduce.async.bulk is not supported (the model has no \
+                                   reducing bulk copy)"
+                .into()),
+            _ => asynchronous::cp(&m, ops, names),
+        }
+        .map(Op::Async),
         "mapa" | "getctarank" => {
             asynchronous::cluster_address(&i.opcode, &m, ops, names).map(Op::Async)
         }
@@ -452,6 +473,15 @@ fn arith(
     ops: &[super::ast::Operand],
     names: &mut Names,
 ) -> Result<Op, String> {
+    if let Some(op) = half::decode(opcode, m, ops, names) {
+        return op;
+    }
+    if m.last() == Some(&"f16x2") {
+        return Err(format!(
+            "{opcode}.f16x2 is not supported (the .f16x2 arithmetic is add, sub, mul, fma, neg, \
+             abs, min, max)"
+        ));
+    }
     let ty = ty_of(m);
     let srcs = |names: &mut Names, from: usize| -> Result<Vec<Src>, String> {
         ops[from.min(ops.len())..]
@@ -496,7 +526,8 @@ fn arith(
             return Err(format!("{opcode} is not defined on .{}", m[m.len() - 1]));
         }
         if ty.float() && ty.bits() == 16 {
-            return Err("half-precision arithmetic is not supported".into());
+            // `half::decode` took every half-precision form PTX has.
+            return Err(format!("{opcode} is not defined on .f16"));
         }
         Ok(Op::Alu {
             op,
@@ -679,14 +710,21 @@ fn cvt(m: &[&str], ops: &[super::ast::Operand], names: &mut Names) -> Result<Op,
     {
         return Err(format!("modifier `.{x}` is not supported here"));
     }
-    if dty.bits() == 16 && dty.float() || sty.bits() == 16 && sty.float() {
-        return Err("half-precision conversions are not supported".into());
+    // PTX ISA, *cvt*: "For float-to-float conversions with destination type smaller than source
+    // type, the .rn, .rz, .rm, .rp rounding modifiers are" required; `.rn` (nearest even) is the
+    // one modelled. Widening `.f16` is exact.
+    if dty.float() && sty.float() && dty.bits() < sty.bits() && rnd != Rnd::Nearest {
+        return Err(format!(
+            "cvt.f{}.f{}: narrowing needs a rounding modifier, and only `.rn` is supported",
+            dty.bits(),
+            sty.bits()
+        ));
+    }
+    if dty == Ty::F(16) && !sty.float() && !matches!(rnd, Rnd::Nearest) {
+        return Err("cvt to .f16 from an integer: only `.rn` is supported".into());
     }
     if sty.float() && !dty.float() && rnd == Rnd::None {
         return Err("cvt from float to integer needs a rounding modifier (.rni/.rzi/…)".into());
-    }
-    if dty.float() && sty.bits() == 64 && dty.bits() == 32 && !matches!(rnd, Rnd::Nearest) {
-        return Err("cvt to a narrower float: only `.rn` is supported".into());
     }
     let [d, a] = ops else {
         return Err("cvt takes 2 operands".into());

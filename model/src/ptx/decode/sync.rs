@@ -16,7 +16,7 @@ pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> R
                 ["gl"] => Scope::Gpu,
                 ["sys"] => Scope::Sys,
                 // "membar.proxy" is the older spelling of "fence.proxy".
-                ["proxy", ..] => return fence(m),
+                ["proxy", ..] => return fence(m, ops),
                 _ => return Err("membar: expected .cta, .gl or .sys".into()),
             };
             Ok(Op::Fence {
@@ -24,7 +24,7 @@ pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> R
                 scope,
             })
         }
-        "fence" => fence(m),
+        "fence" => fence(m, ops),
         "bar" | "barrier" => bar(m, ops, names),
         "shfl" => {
             let mode = match m {
@@ -153,17 +153,19 @@ fn pair(o: &Operand, names: &mut Names) -> Result<(super::Dst, Option<super::Dst
 /// `fence{.sem}.scope` (`.sem` is `.sc` or `.acq_rel`, the default `.acq_rel`),
 /// `fence.proxy.*`, `fence.mbarrier_init.release.cluster`. "fence.acq_rel is a light-weight
 /// fence … fence.sc is a slower fence that can restore sequential consistency".
-fn fence(m: &[&str]) -> Result<Op, String> {
+fn fence(m: &[&str], ops: &[Operand]) -> Result<Op, String> {
     if let Some(op) = super::asynchronous::fence(m) {
         return op.map(Op::Async);
     }
     match m {
         // The async proxy's fences are decoded above. No other operation of an interpreted
         // kernel is in another proxy than the generic one (texture, surface and constant-cache
-        // aliasing, tensor maps are refused), so the other proxy fences order nothing the model
-        // tracks.
+        // aliasing are refused), so the other proxy fences order nothing the model tracks; the
+        // tensor-map proxy fence: see `tensor::fence_tensormap`.
         ["proxy", "alias"] => Ok(Op::Nop),
-        ["proxy", kind, ..] if kind.starts_with("tensormap") => Ok(Op::Nop),
+        ["proxy", "tensormap::generic", rest @ ..] => {
+            super::tensor::fence_tensormap(rest, ops).map(|()| Op::Nop)
+        }
         ["proxy", ..] => Err(format!("unknown proxy fence `.{}`", m[1..].join("."))),
         [sem, scope]
         | [sem, scope, "sync_restrict::shared::cta" | "sync_restrict::shared::cluster"]

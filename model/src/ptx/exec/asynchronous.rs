@@ -30,13 +30,13 @@ pub(super) struct FailedWait {
 }
 
 impl Thread<'_> {
-    fn misuse(&self, site: Site, what: String) -> ! {
+    pub(super) fn misuse(&self, site: Site, what: String) -> ! {
         self.fail(FailureKind::MBarrierMisuse, site, what)
     }
 
     /// The runtime mbarrier at `addr` of `space`. `cta_only`: the instruction takes only the
     /// executing CTA's barriers (`init`, `inval`, the waits: "the .shared::cta address").
-    fn mbarrier(&self, space: Space, addr: u64, cta_only: bool, site: Site) -> usize {
+    pub(super) fn mbarrier(&self, space: Space, addr: u64, cta_only: bool, site: Site) -> usize {
         let (space, addr) = match space {
             Space::Generic => from_generic(addr),
             s => (s, addr),
@@ -72,7 +72,13 @@ impl Thread<'_> {
     }
 
     /// The locations of `bytes` bytes at `addr` of `space`, for a copy.
-    fn copy_locations(&self, space: Space, addr: u64, bytes: u64, site: Site) -> Vec<usize> {
+    pub(super) fn copy_locations(
+        &self,
+        space: Space,
+        addr: u64,
+        bytes: u64,
+        site: Site,
+    ) -> Vec<usize> {
         match self.target(space, addr, bytes, site) {
             Target::Model(r, off, block) => {
                 let region = &self.layout.regions[r];
@@ -238,6 +244,9 @@ impl Thread<'_> {
                 let src = self.copy_locations(Space::Shared, s, bytes, site);
                 self.same_elements(&src, &dst, site);
                 rt.bulk_copy(src, dst, bytes, Completion::BulkGroup, site);
+            }
+            AsyncOp::TensorToShared { .. } | AsyncOp::TensorToGlobal { .. } => {
+                self.exec_tensor(op, site)
             }
             AsyncOp::BulkCommit => rt.bulk_commit_group(site),
             AsyncOp::BulkWait { n, read } => rt.bulk_wait_group(*n, *read, site),

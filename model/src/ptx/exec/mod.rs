@@ -31,6 +31,7 @@
 mod asynchronous;
 mod cluster;
 mod memory;
+mod tensor;
 mod warp;
 
 use super::alu::{self, convert};
@@ -288,6 +289,10 @@ impl Thread<'_> {
                 let args: Vec<u64> = a.iter().map(|s| self.src(s)).collect();
                 let v = alu::eval(*op, *ty, &args);
                 self.set(d, v);
+            }
+            Op::AluX2 { op, d, a } => {
+                let args: Vec<u64> = a.iter().map(|s| self.src(s)).collect();
+                self.set(d, alu::eval_x2(*op, &args));
             }
             Op::Setp {
                 cmp,

@@ -91,6 +91,20 @@ impl<'a> Parser<'a> {
             Tok::Punct('[') => {
                 self.next();
                 let a = self.address()?;
+                // PTX ISA, *cp.async.bulk.tensor*: "[tensorMap, tensorCoords]", the coordinates
+                // a vector operand `{c0, …}`.
+                if self.eat(Tok::Punct(',')) {
+                    let open = self.peek();
+                    self.expect_punct('{', "opening the tensor coordinates `{c0, …}`")?;
+                    self.enter(open.pos, "operand lists")?;
+                    let coords = self.operand_list('}');
+                    self.leave();
+                    self.expect_punct(']', "closing the tensor address")?;
+                    return Ok(Operand::TensorAddress {
+                        tensor_map: a,
+                        coords: coords?,
+                    });
+                }
                 self.expect_punct(']', "closing the address")?;
                 Ok(Operand::Address(a))
             }

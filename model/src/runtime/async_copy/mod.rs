@@ -47,7 +47,6 @@ use super::memory::AccessRec;
 use super::panics::HaltSignal;
 use super::race::Race;
 use super::report::{EventKind, FailureKind, Site};
-use super::sched::Point;
 use super::sync::Head;
 use super::view::{Observed, View, ALL_LEVELS};
 use crate::litmus::async_ops::MbarrierState;
@@ -55,6 +54,7 @@ use crate::scope::{Order, Scope};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+mod issue;
 pub mod state;
 
 use self::state::same_cta;
@@ -72,17 +72,33 @@ impl Machine {
         site: Site,
     ) -> Result<(), Halt> {
         let block = self.setup.threads[t].block as usize;
-        self.bulk_copy_on(t, block, src, dst, bytes, completion, site)
+        let src = src.into_iter().map(Some).collect();
+        self.bulk_copy_on(t, block, (src, dst, false), bytes, completion, site)
     }
 
-    /// Queue a copy on the agent `setup.agents[slot]`.
-    #[allow(clippy::too_many_arguments)]
+    /// Queue a tensor-map copy (`cp.async.bulk.tensor`) on the agent of the issuer's block:
+    /// `src[i]` is `None` for an element outside the tensor, which the copy writes as zero
+    /// without reading anything ([`Copy::src`]).
+    pub fn tensor_copy(
+        &mut self,
+        t: usize,
+        src: Vec<Option<usize>>,
+        dst: Vec<usize>,
+        bytes: u64,
+        completion: Completion,
+        site: Site,
+    ) -> Result<(), Halt> {
+        let block = self.setup.threads[t].block as usize;
+        self.bulk_copy_on(t, block, (src, dst, true), bytes, completion, site)
+    }
+
+    /// Queue a copy of `src` to `dst` on the agent `setup.agents[slot]`; `tensor`: a
+    /// `cp.async.bulk.tensor` (as the trace names it).
     pub fn bulk_copy_on(
         &mut self,
         t: usize,
         slot: usize,
-        src: Vec<usize>,
-        dst: Vec<usize>,
+        (src, dst, tensor): (Vec<Option<usize>>, Vec<usize>, bool),
         bytes: u64,
         completion: Completion,
         site: Site,
@@ -97,6 +113,14 @@ impl Machine {
             _ => "(nothing)".to_string(),
         };
         let (what, then) = match completion {
+            Completion::MBarrier(bar) if tensor => (
+                "cp.async.bulk.tensor.shared.global",
+                format!("complete_tx on {}", self.setup.mbarriers[bar].name),
+            ),
+            Completion::BulkGroup if tensor => (
+                "cp.async.bulk.tensor.global.shared",
+                "bulk group".to_string(),
+            ),
             Completion::MBarrier(bar) => (
                 "cp.async.bulk.shared.global",
                 format!("complete_tx on {}", self.setup.mbarriers[bar].name),
@@ -108,10 +132,16 @@ impl Machine {
                 format!("complete_tx on {}", self.setup.locs[bar].name),
             ),
         };
+        let read: Vec<usize> = src.iter().flatten().copied().collect();
+        let zeros = src.len() - read.len();
+        let fill = match zeros {
+            0 => String::new(),
+            n => format!(", {n} out-of-bounds elements zero-filled"),
+        };
         let text = format!(
-            "{what} {} <- {}, {bytes} bytes ({then})",
+            "{what} {} <- {}, {bytes} bytes ({then}{fill})",
             name(&dst),
-            name(&src)
+            name(&read)
         );
         let event = self.event(t, site, EventKind::Note(text));
         let Some(&agent) = self.setup.agents.get(slot) else {
@@ -388,16 +418,21 @@ impl Machine {
     fn agent_read(&mut self, a: usize, copy: &mut Copy, i: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
-        let src = copy.src[i];
-        let value = self.locs[src].stores.last().expect("initial store").value;
-        let s = &self.setup.locs[src];
-        let text = format!(
-            "bulk copy reads {} = {} (async proxy)",
-            s.name,
-            s.kind.format(value)
-        );
-        let event = self.event(a, copy.site, EventKind::Note(text));
-        self.async_race_check(a, src, false, epoch, event, copy)?;
+        let value = match copy.src[i] {
+            Some(src) => {
+                let value = self.locs[src].stores.last().expect("initial store").value;
+                let s = &self.setup.locs[src];
+                let text = format!(
+                    "bulk copy reads {} = {} (async proxy)",
+                    s.name,
+                    s.kind.format(value)
+                );
+                let event = self.event(a, copy.site, EventKind::Note(text));
+                self.async_race_check(a, src, false, epoch, event, copy)?;
+                value
+            }
+            None => 0,
+        };
         copy.read_values.push(value);
         if i + 1 == copy.dst.len() {
             self.bulk_read_complete(a, copy);
@@ -409,13 +444,13 @@ impl Machine {
     fn agent_write(&mut self, a: usize, copy: &Copy, j: usize) -> Result<(), Halt> {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
-        let (src, dst, value) = (copy.src[j], copy.dst[j], copy.read_values[j]);
-        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        let (dst, value) = (copy.dst[j], copy.read_values[j]);
+        let d = &self.setup.locs[dst];
         let text = format!(
-            "bulk copy writes {} = {} (async proxy, from {})",
+            "bulk copy writes {} = {} (async proxy, {})",
             d.name,
             d.kind.format(value),
-            s.name
+            self.source_name(copy.src[j])
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
         self.async_race_check(a, dst, true, epoch, event, copy)?;
@@ -431,20 +466,25 @@ impl Machine {
         self.begin(a)?;
         let epoch = Arc::make_mut(&mut self.threads[a]).view.tick(a);
         let (src, dst) = (copy.src[i], copy.dst[i]);
-        let value = self.locs[src].stores.last().expect("initial store").value;
-        let (s, d) = (&self.setup.locs[src], &self.setup.locs[dst]);
+        // An out-of-bounds element of a tensor-map load reads nothing and writes zero.
+        let value = src.map_or(0, |s| {
+            self.locs[s].stores.last().expect("initial store").value
+        });
+        let d = &self.setup.locs[dst];
         let (what, proxy) = match copy.completion {
             Completion::CpAsyncGroup(_) => ("cp.async", "generic proxy"),
             _ => ("bulk copy", "async proxy"),
         };
         let text = format!(
-            "{what} writes {} = {} ({proxy}, from {})",
+            "{what} writes {} = {} ({proxy}, {})",
             d.name,
             d.kind.format(value),
-            s.name
+            self.source_name(src)
         );
         let event = self.event(a, copy.site, EventKind::Note(text));
-        self.async_race_check(a, src, false, epoch, event, copy)?;
+        if let Some(src) = src {
+            self.async_race_check(a, src, false, epoch, event, copy)?;
+        }
         // A one-element `.bulk_group` copy's source read completes its reading (what
         // `cp.async.bulk.wait_group.read` waits for): its issuer may learn of the read alone,
         // so the write comes at the agent's next epoch.
@@ -486,6 +526,14 @@ impl Machine {
             *floor = (*floor).max(latest);
         }
         Ok(())
+    }
+
+    /// How a trace names where an element's value comes from.
+    fn source_name(&self, src: Option<usize>) -> String {
+        match src {
+            Some(s) => format!("from {}", self.setup.locs[s].name),
+            None => "zero fill: outside the tensor".to_string(),
+        }
     }
 
     /// Race check for an access of a copy (the agent's `a`): an earlier conflicting access
@@ -689,56 +737,6 @@ impl Ctx {
                     self.step(|m| m.agent_step(self.thread));
                 }
             }
-        }
-    }
-}
-
-impl Ctx {
-    /// Issue a bulk copy of `src` into `dst` ([`Machine::bulk_copy`]): a scheduling point, then
-    /// the copy joins its block's agent's queue.
-    pub fn bulk_copy(
-        &self,
-        src: Vec<usize>,
-        dst: Vec<usize>,
-        bytes: u64,
-        completion: Completion,
-        site: Site,
-    ) {
-        let point = self.step(|m| Ok(m.block_issue_point(self.thread, completion)));
-        self.sched.point(self.thread, point);
-        self.step(|m| m.bulk_copy(self.thread, src, dst, bytes, completion, site))
-    }
-
-    /// `fence.proxy.async` ([`Machine::fence_proxy_async`]).
-    pub fn fence_proxy_async(&self, site: Site) {
-        self.sched.point(self.thread, Point::Local);
-        self.step(|m| m.fence_proxy_async(self.thread, site))
-    }
-
-    /// `cp.async.bulk.commit_group; cp.async.bulk.wait_group 0` ([`Machine::bulk_wait`]):
-    /// blocks until every bulk copy the thread issued is complete.
-    pub fn bulk_wait(&self, site: Site) {
-        let point = self.step(|m| Ok(m.groups_point(self.thread, true, None)));
-        self.sched.point(self.thread, point);
-        if self.step(|m| m.bulk_wait(self.thread, site)) {
-            self.wait();
-        }
-    }
-
-    /// `cp.async.bulk.commit_group` ([`Machine::bulk_commit`]).
-    pub fn bulk_commit_group(&self, site: Site) {
-        self.sched.point(self.thread, Point::Local);
-        self.step(|m| m.bulk_commit(self.thread, site))
-    }
-
-    /// `cp.async.bulk.wait_group{.read} n` ([`Machine::bulk_wait_group`]): blocks until every
-    /// committed bulk async-group but the `n` most recent is complete (with `read`: has read
-    /// its sources).
-    pub fn bulk_wait_group(&self, n: usize, read: bool, site: Site) {
-        let point = self.step(|m| Ok(m.groups_point(self.thread, true, Some(n))));
-        self.sched.point(self.thread, point);
-        if self.step(|m| m.bulk_wait_group(self.thread, n, read, site)) {
-            self.wait();
         }
     }
 }

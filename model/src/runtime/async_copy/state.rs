@@ -79,8 +79,11 @@ pub(crate) fn same_cta(a: &Placement, b: &Placement) -> bool {
 pub struct Copy {
     /// The thread that issued the copy.
     pub issuer: usize,
-    /// Element locations, pairwise.
-    pub src: Vec<usize>,
+    /// Source element locations, pairwise with `dst`; `None` for an element a tensor-map load
+    /// fills with zero because its coordinates are outside the tensor (PTX ISA, *Tensor* /
+    /// *Bounding Box*: in tile mode the out-of-bound elements of the box are zero-filled), which
+    /// reads nothing.
+    pub src: Vec<Option<usize>>,
     /// Destination element locations, `dst[i]` receiving `src[i]`.
     pub dst: Vec<usize>,
     /// The copy's size in bytes (what a `complete_tx` on its mbarrier counts).
@@ -117,13 +120,13 @@ pub struct AgentWork {
 pub enum AgentNext {
     /// Copy the next element: read `src`, write `dst`.
     Element {
-        /// The source element's location.
-        src: usize,
+        /// The source element's location (`None`: zero-filled, see [`Copy::src`]).
+        src: Option<usize>,
         /// The destination element's location.
         dst: usize,
     },
     /// Read the next element of a copy that reads all before writing ([`Copy::reads_first`]).
-    Read(usize),
+    Read(Option<usize>),
     /// Write the next element of such a copy.
     Write(usize),
     /// Complete the current copy (every element is done): its mbarrier's `complete_tx`, or

@@ -287,7 +287,14 @@ impl ThreadRun {
                 let slot = step.agent.expect("every bulk copy has an agent");
                 let (src, dst, bar) = (model.loc_of[*src], model.loc_of[*dst], model.loc_of[*bar]);
                 let done = Completion::MbarrierAt(bar);
-                m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
+                m.bulk_copy_on(
+                    t,
+                    slot,
+                    (vec![Some(src)], vec![dst], false),
+                    *size as u64,
+                    done,
+                    site,
+                )?;
             }
             Instr::Async(AsyncOp::BulkCopy {
                 dst,
@@ -300,7 +307,14 @@ impl ThreadRun {
                 let slot = step.agent.expect("every bulk copy has an agent");
                 let (src, dst) = (model.loc_of[*src], model.loc_of[*dst]);
                 let done = Completion::BulkGroup;
-                m.bulk_copy_on(t, slot, vec![src], vec![dst], *size as u64, done, site)?;
+                m.bulk_copy_on(
+                    t,
+                    slot,
+                    (vec![Some(src)], vec![dst], false),
+                    *size as u64,
+                    done,
+                    site,
+                )?;
             }
             Instr::Async(AsyncOp::BulkCommitGroup) => m.bulk_commit(t, site)?,
             Instr::Async(AsyncOp::BulkWaitGroup { pending, read }) => {
