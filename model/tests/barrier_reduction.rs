@@ -215,6 +215,16 @@ enum PtxOp {
     Spin(u32),
     /// One `mbarrier.try_wait.parity` whose result the thread observes.
     Test(u32),
+    /// A spin as `nvcc` compiles `while (!done) done = try_wait(...)`: the wait's predicate
+    /// goes through `selp` and `setp` into the branch's, so a failed round changes registers
+    /// the next round writes again (an await).
+    SpinCompiled(u32),
+    /// A spin whose failed round leaves a mark (`mov %r8, 1` before branching back) that the
+    /// thread reads after the loop: the rounds it fails are not an await.
+    SpinMarked(u32),
+    /// `mbarrier.arrive` keeping the state, whose pending count the thread observes
+    /// (`mbarrier.pending_count`).
+    ArriveObserved,
     /// `ld.shared.u32 [data + 4k]`, observed.
     Load(usize),
 }
@@ -239,11 +249,14 @@ fn generate_ptx(seed: u64) -> PtxProgram {
         .map(|t| {
             let n = 1 + g.below(3) as usize;
             let mut ops: Vec<PtxOp> = (0..n)
-                .map(|_| match g.below(8) {
+                .map(|_| match g.below(12) {
                     0 | 1 => PtxOp::Store(g.below(2) as usize),
                     2 | 3 => PtxOp::Arrive,
                     4 | 5 => PtxOp::Spin(u32::from(g.below(4) == 0)),
                     6 => PtxOp::Test(g.below(2) as u32),
+                    7 | 8 => PtxOp::SpinCompiled(u32::from(g.below(4) == 0)),
+                    9 => PtxOp::SpinMarked(u32::from(g.below(4) == 0)),
+                    10 => PtxOp::ArriveObserved,
                     _ => PtxOp::Load(g.below(2) as usize),
                 })
                 .collect();
@@ -294,6 +307,20 @@ fn ptx(p: &PtxProgram) -> String {
                      mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\
                      @!%p2 bra $W{t}_{j};\n"
                 ),
+                PtxOp::SpinCompiled(parity) => format!(
+                    "$W{t}_{j}:\nmov.u32 %r6, {parity};\n\
+                     mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], %r6;\n\
+                     selp.u32 %r8, 1, 0, %p3;\nsetp.eq.s32 %p2, %r8, 0;\n@%p2 bra $W{t}_{j};\n"
+                ),
+                PtxOp::SpinMarked(parity) => format!(
+                    "mov.u32 %r6, {parity};\nmov.u32 %r8, 0;\n$W{t}_{j}:\n\
+                     mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\
+                     @%p2 bra $D{t}_{j};\nmov.u32 %r8, 1;\nbra $W{t}_{j};\n$D{t}_{j}:\n\
+                     mad.lo.u32 %r9, %r9, 4, %r8;\n"
+                ),
+                PtxOp::ArriveObserved => "mbarrier.arrive.shared::cta.b64 %rd2, [%r2];\n\
+                     mbarrier.pending_count.b64 %r7, %rd2;\nmad.lo.u32 %r9, %r9, 4, %r7;\n"
+                    .into(),
                 PtxOp::Test(parity) => format!(
                     "mov.u32 %r6, {parity};\n\
                      mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\

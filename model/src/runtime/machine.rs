@@ -201,6 +201,10 @@ pub struct Machine {
     /// Discard every failed spin-loop iteration that the same execution without it covers (see
     /// the spin module); set for engines that explore that execution ([`Engine::prunes_spins`]).
     pub(crate) prune_spins: bool,
+    /// What the current step did to an mbarrier, if it changed one: the thread that ran it and
+    /// the step, which [`super::Ctx`] reports to the engine after the step
+    /// ([`super::sched::Sched::mbarrier_step`]).
+    pub(crate) mbarrier_step: Option<(usize, super::sched::MBarrierStep)>,
     /// The failure that ended the execution, if one did.
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
@@ -325,6 +329,7 @@ impl Machine {
             trace: true,
             spin_loops: true,
             prune_spins: false,
+            mbarrier_step: None,
             failure: None,
             halted: false,
             infeasible: false,
