@@ -408,3 +408,30 @@ fn generated_ptx_mbarrier_spins_reach_the_same_outcomes() {
         );
     }
 }
+
+/// Rules 2 and 3 on two fixed kernels: thread 0 spins while thread 1 arrives (count 1). A spin whose
+/// failed round only changes registers the next round writes again (`SpinCompiled`) is one
+/// blocking wait: one outcome, fewer executions than the unreduced search's rounds. A spin whose
+/// failed round leaves a mark the thread reads after the loop (`SpinMarked`) is not: both
+/// outcomes (the wait succeeds at once, or after a failed round) stay, as unreduced, which also
+/// needs the failed wait to conflict with the arrival that completes the phase.
+#[test]
+fn a_failed_round_is_dropped_only_when_nothing_reads_what_it_left() {
+    for (spin, outcomes) in [(PtxOp::SpinCompiled(0), 1), (PtxOp::SpinMarked(0), 2)] {
+        let p = PtxProgram {
+            threads: 2,
+            count: 1,
+            ops: vec![vec![spin], vec![PtxOp::Arrive]],
+        };
+        let (unreduced, n_full, complete) = search_ptx(&p, false, 5_000);
+        let (por, n_por, por_complete) = search_ptx(&p, true, 5_000);
+        println!("{spin:?}: {n_por} executions reduced, {n_full} unreduced; {por:?}");
+        assert!(complete && por_complete, "{spin:?}");
+        assert_eq!(por, unreduced, "{spin:?}: failures differ\n{}", ptx(&p));
+        assert_eq!(por.len(), outcomes, "{spin:?}: {por:?}");
+        assert!(
+            n_por < n_full,
+            "{spin:?}: {n_por} executions, {n_full} unreduced"
+        );
+    }
+}
