@@ -215,6 +215,16 @@ enum PtxOp {
     Spin(u32),
     /// One `mbarrier.try_wait.parity` whose result the thread observes.
     Test(u32),
+    /// A spin as `nvcc` compiles `while (!done) done = try_wait(...)`: the wait's predicate
+    /// goes through `selp` and `setp` into the branch's, so a failed round changes registers
+    /// the next round writes again (an await).
+    SpinCompiled(u32),
+    /// A spin whose failed round leaves a mark (`mov %r8, 1` before branching back) that the
+    /// thread reads after the loop: the rounds it fails are not an await.
+    SpinMarked(u32),
+    /// `mbarrier.arrive` keeping the state, whose pending count the thread observes
+    /// (`mbarrier.pending_count`).
+    ArriveObserved,
     /// `ld.shared.u32 [data + 4k]`, observed.
     Load(usize),
 }
@@ -239,11 +249,14 @@ fn generate_ptx(seed: u64) -> PtxProgram {
         .map(|t| {
             let n = 1 + g.below(3) as usize;
             let mut ops: Vec<PtxOp> = (0..n)
-                .map(|_| match g.below(8) {
+                .map(|_| match g.below(12) {
                     0 | 1 => PtxOp::Store(g.below(2) as usize),
                     2 | 3 => PtxOp::Arrive,
                     4 | 5 => PtxOp::Spin(u32::from(g.below(4) == 0)),
                     6 => PtxOp::Test(g.below(2) as u32),
+                    7 | 8 => PtxOp::SpinCompiled(u32::from(g.below(4) == 0)),
+                    9 => PtxOp::SpinMarked(u32::from(g.below(4) == 0)),
+                    10 => PtxOp::ArriveObserved,
                     _ => PtxOp::Load(g.below(2) as usize),
                 })
                 .collect();
@@ -294,6 +307,20 @@ fn ptx(p: &PtxProgram) -> String {
                      mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\
                      @!%p2 bra $W{t}_{j};\n"
                 ),
+                PtxOp::SpinCompiled(parity) => format!(
+                    "$W{t}_{j}:\nmov.u32 %r6, {parity};\n\
+                     mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], %r6;\n\
+                     selp.u32 %r8, 1, 0, %p3;\nsetp.eq.s32 %p2, %r8, 0;\n@%p2 bra $W{t}_{j};\n"
+                ),
+                PtxOp::SpinMarked(parity) => format!(
+                    "mov.u32 %r6, {parity};\nmov.u32 %r8, 0;\n$W{t}_{j}:\n\
+                     mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\
+                     @%p2 bra $D{t}_{j};\nmov.u32 %r8, 1;\nbra $W{t}_{j};\n$D{t}_{j}:\n\
+                     mad.lo.u32 %r9, %r9, 4, %r8;\n"
+                ),
+                PtxOp::ArriveObserved => "mbarrier.arrive.shared::cta.b64 %rd2, [%r2];\n\
+                     mbarrier.pending_count.b64 %r7, %rd2;\nmad.lo.u32 %r9, %r9, 4, %r7;\n"
+                    .into(),
                 PtxOp::Test(parity) => format!(
                     "mov.u32 %r6, {parity};\n\
                      mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r6;\n\
@@ -378,6 +405,33 @@ fn generated_ptx_mbarrier_spins_reach_the_same_outcomes() {
         assert!(
             seen.contains(kind),
             "no program failed with {kind}: {seen:?}"
+        );
+    }
+}
+
+/// Rules 2 and 3 on two fixed kernels: thread 0 spins while thread 1 arrives (count 1). A spin whose
+/// failed round only changes registers the next round writes again (`SpinCompiled`) is one
+/// blocking wait: one outcome, fewer executions than the unreduced search's rounds. A spin whose
+/// failed round leaves a mark the thread reads after the loop (`SpinMarked`) is not: both
+/// outcomes (the wait succeeds at once, or after a failed round) stay, as unreduced, which also
+/// needs the failed wait to conflict with the arrival that completes the phase.
+#[test]
+fn a_failed_round_is_dropped_only_when_nothing_reads_what_it_left() {
+    for (spin, outcomes) in [(PtxOp::SpinCompiled(0), 1), (PtxOp::SpinMarked(0), 2)] {
+        let p = PtxProgram {
+            threads: 2,
+            count: 1,
+            ops: vec![vec![spin], vec![PtxOp::Arrive]],
+        };
+        let (unreduced, n_full, complete) = search_ptx(&p, false, 5_000);
+        let (por, n_por, por_complete) = search_ptx(&p, true, 5_000);
+        println!("{spin:?}: {n_por} executions reduced, {n_full} unreduced; {por:?}");
+        assert!(complete && por_complete, "{spin:?}");
+        assert_eq!(por, unreduced, "{spin:?}: failures differ\n{}", ptx(&p));
+        assert_eq!(por.len(), outcomes, "{spin:?}: {por:?}");
+        assert!(
+            n_por < n_full,
+            "{spin:?}: {n_por} executions, {n_full} unreduced"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! Which operations of different threads commute: the dependence relation the DFS's partial-order
 //! reduction (and its sleep sets) rest on, with the argument for each kind of scheduling point.
 
-use crate::runtime::sched::{Point, ACTIVEMASK};
+use crate::runtime::sched::{MBarrierEffect, MBarrierStep, Point, ACTIVEMASK};
 
 /// May swapping two adjacent operations of different threads change what happens?
 ///
@@ -58,10 +58,111 @@ use crate::runtime::sched::{Point, ACTIVEMASK};
 ///   try_wait test for the completion of the current or the immediately preceding phase"), so
 ///   two waits commute, and a wait meets every other operation on its mbarrier (an arrival, a
 ///   `complete_tx`, an init may complete or start the phase it tests); a wait that blocks stays
-///   blocked until an operation that changes the mbarrier wakes it, which the wake-up orders;
+///   blocked until an operation that changes the mbarrier wakes it, which the wake-up orders
+///   ([`dependent_known`] lets arrivals of one phase, and waits with the operations that
+///   complete no phase, commute, by what each operation did there);
 ///   release/acquire fences ([`Point::Local`]) touch their own thread only; anything else
 ///   ([`Point::Other`]) conflicts with everything.
 pub fn dependent(a: Point, b: Point) -> bool {
+    mbarrier_conflict(a, None, b, None) || dependent_but_on_mbarriers(a, b)
+}
+
+/// The mbarriers an operation touches: `None` for any.
+fn mbarriers(p: Point) -> Option<Vec<usize>> {
+    match p {
+        Point::MBarrier(m) | Point::MBarrierWait(m) => Some(vec![m]),
+        Point::Async(f) if f.any_mbarrier => None,
+        Point::Async(f) => Some(f.mbarriers().collect()),
+        _ => Some(Vec::new()),
+    }
+}
+
+/// Whether an operation touches an mbarrier at all.
+pub fn on_mbarrier(p: Point) -> bool {
+    match p {
+        Point::MBarrier(_) | Point::MBarrierWait(_) => true,
+        Point::Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
+        _ => false,
+    }
+}
+
+/// Whether two operations conflict on an mbarrier they both touch, given what each did there
+/// when known ([`MBarrierStep`], reported by the runtime once the operation ran; `None`: not
+/// known, or a wait).
+///
+/// The state an operation other than a wait changes is the current phase of its mbarrier:
+/// its pending arrival count, its tx-count and what the phase released so far; "the current
+/// phase is completed when the pending arrival count reaches zero and the tx-count reaches
+/// zero" (PTX ISA, *mbarrier*, *Phase Completion*), and only then does the phase number
+/// change, the counts reset and the waiters wake. A wait reads the phase number (PTX ISA,
+/// *mbarrier.test_wait/try_wait*: they "test for the completion of the current or the
+/// immediately preceding phase") and, once the phase completed, what it released; it changes
+/// nothing another thread reads. Hence, for two operations on one mbarrier:
+/// - two waits commute;
+/// - a wait and an operation that completed no phase commute: swapped, the wait sees the same
+///   phase number, and the operation finds the same counts (a wait changes none). An operation
+///   that completes a phase, or of which nothing is known, conflicts with every wait;
+/// - two arrive-on operations of one phase that complete nothing commute: "the pending count
+///   is decremented" by each (*mbarrier.arrive*), an addition, as is the tx-count an
+///   `.expect_tx` adds ("increases the tx-count ... prior to the arrive-on operation"), and
+///   the views they release are joined, so either order reaches the same counts and the same
+///   release. Neither completes the phase in the swapped order either: the one moved first
+///   leaves at least the other's arrivals pending (each counts at least one), and the second
+///   reaches the counts it reached before. Each returns the phase number, the same in either
+///   order (an arrival whose thread keeps the pending count as well is not an
+///   [`MBarrierEffect::Arrival`]: that count depends on the order);
+/// - the issue of a bulk copy that completes on the mbarrier ([`MBarrierEffect::InFlight`])
+///   commutes with every operation whose effect is known: it only counts a copy in flight,
+///   which nothing but an init reads (and a `complete_tx` decrements, an addition again: the
+///   copy it completes was counted before);
+/// - any other two operations conflict: the arrival that completes a phase (swapped with
+///   another arrival of the phase, the other completes it), an operation of another phase, an
+///   `expect_tx` or a `complete_tx` (the tx-count is signed, "complete-tx ... may occur before
+///   the expect-tx" (*Tracking asynchronous operations by the mbarrier object*): an arrival that
+///   left a negative tx-count behind one may complete the phase if the two are swapped), an
+///   init or an inval.
+///
+/// The relation stays what it is under the swaps it allows: the only operations that trade
+/// places are non-completing arrivals of one phase, which stay non-completing and in that phase.
+pub fn mbarrier_conflict(
+    a: Point,
+    ka: Option<MBarrierStep>,
+    b: Point,
+    kb: Option<MBarrierStep>,
+) -> bool {
+    if !on_mbarrier(a) || !on_mbarrier(b) {
+        return false;
+    }
+    if let (Some(x), Some(y)) = (mbarriers(a), mbarriers(b)) {
+        if !x.iter().any(|m| y.contains(m)) {
+            return false;
+        }
+    }
+    // What an operation did, when it is known for the one mbarrier its point names.
+    let step = |p: Point, k: Option<MBarrierStep>| {
+        k.filter(|s| mbarriers(p).is_some_and(|m| m == [s.bar]))
+    };
+    let wait = |p: Point| matches!(p, Point::MBarrierWait(_));
+    let completes_nothing = |s: Option<MBarrierStep>| s.is_some_and(|s| !s.completes);
+    match (wait(a), wait(b)) {
+        (true, true) => false,
+        (true, false) => !completes_nothing(step(b, kb)),
+        (false, true) => !completes_nothing(step(a, ka)),
+        (false, false) => match (step(a, ka), step(b, kb)) {
+            (Some(x), Some(y)) => {
+                let quiet = |s: MBarrierStep| s.effect == MBarrierEffect::Arrival && !s.completes;
+                let in_flight =
+                    |s: MBarrierStep| s.effect == MBarrierEffect::InFlight && !s.completes;
+                let arrivals = quiet(x) && quiet(y) && x.bar == y.bar && x.phase == y.phase;
+                !(arrivals || in_flight(x) || in_flight(y))
+            }
+            _ => true,
+        },
+    }
+}
+
+/// [`dependent`] but for what the two operations touch on mbarriers ([`mbarrier_conflict`]).
+fn dependent_but_on_mbarriers(a: Point, b: Point) -> bool {
     use Point::*;
     /// The location an operation reads and the one it writes, if any.
     fn access(p: Point) -> (Option<usize>, Option<usize>) {
@@ -70,23 +171,6 @@ pub fn dependent(a: Point, b: Point) -> bool {
             Write(x) => (Some(x), Some(x)),
             Async(f) => (f.read, f.write),
             _ => (None, None),
-        }
-    }
-    /// The mbarriers an operation touches: `None` for any.
-    fn mbarriers(p: Point) -> Option<Vec<usize>> {
-        match p {
-            MBarrier(m) | MBarrierWait(m) => Some(vec![m]),
-            Async(f) if f.any_mbarrier => None,
-            Async(f) => Some(f.mbarriers().collect()),
-            _ => Some(Vec::new()),
-        }
-    }
-    /// Whether an operation touches an mbarrier at all.
-    fn on_mbarrier(p: Point) -> bool {
-        match p {
-            MBarrier(_) | MBarrierWait(_) => true,
-            Async(f) => f.any_mbarrier || f.mbarriers().next().is_some(),
-            _ => false,
         }
     }
     match (a, b) {
@@ -99,13 +183,6 @@ pub fn dependent(a: Point, b: Point) -> bool {
         |w: Option<usize>, r: Option<usize>, w2: Option<usize>| w.is_some() && (w == r || w == w2);
     if hits(wa, rb, wb) || hits(wb, ra, wa) {
         return true;
-    }
-    let both_wait = matches!((a, b), (MBarrierWait(_), MBarrierWait(_)));
-    if on_mbarrier(a) && on_mbarrier(b) && !both_wait {
-        match (mbarriers(a), mbarriers(b)) {
-            (Some(x), Some(y)) if !x.iter().any(|m| y.contains(m)) => {}
-            _ => return true,
-        }
     }
     match (a, b) {
         (Async(f), Async(g)) => {
@@ -191,6 +268,34 @@ pub struct Joined {
 /// [`dependent`] (a count mismatch is misuse; an instance without a count reads the other
 /// threads' states).
 pub fn dependent_in(a: Point, ja: Option<Joined>, b: Point, jb: Option<Joined>) -> bool {
+    let known = |joined| Known {
+        joined,
+        mbarrier: None,
+    };
+    dependent_known(a, known(ja), b, known(jb))
+}
+
+/// What the engine knows of an operation beyond its scheduling point: for an operation of the
+/// executed trace (and, for a counted named-barrier arrival, for the one about to run), where
+/// a counted named-barrier arrival stands and what an operation on an mbarrier did there.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Where a counted named-barrier arrival stands ([`dependent_in`]).
+    pub joined: Option<Joined>,
+    /// What an operation that changed an mbarrier did there ([`mbarrier_conflict`]).
+    pub mbarrier: Option<MBarrierStep>,
+}
+
+/// [`dependent`], refined by what is known of each operation: arrivals of one counted
+/// named-barrier instance commute ([`dependent_in`]), and so do the arrivals of one mbarrier
+/// phase that complete nothing, and a wait with the operations that complete no phase
+/// ([`mbarrier_conflict`]).
+pub fn dependent_known(a: Point, ka: Known, b: Point, kb: Known) -> bool {
+    let (ja, jb) = (ka.joined, kb.joined);
+    if on_mbarrier(a) && on_mbarrier(b) {
+        return mbarrier_conflict(a, ka.mbarrier, b, kb.mbarrier)
+            || dependent_but_on_mbarriers(a, b);
+    }
     match (a, b) {
         (
             Point::NamedBarrier {

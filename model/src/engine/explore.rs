@@ -13,7 +13,7 @@
 use super::tree::Tree;
 use super::walk::Walk;
 use crate::runtime::report::Decision;
-use crate::runtime::sched::{Exploration, Flow, Point, RunOne, Sched, Shape};
+use crate::runtime::sched::{Exploration, Flow, MBarrierStep, Point, RunOne, Sched, Shape};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -301,6 +301,12 @@ impl Sched for ShuttleSched {
     fn halted(&self, thread: usize) {
         if let Mode::Dfs(tree) = &mut self.log.lock().unwrap().mode {
             tree.halted(thread);
+        }
+    }
+
+    fn mbarrier_step(&self, thread: usize, step: MBarrierStep) {
+        if let Mode::Dfs(tree) = &mut self.log.lock().unwrap().mode {
+            tree.mbarrier_step(thread, step);
         }
     }
 

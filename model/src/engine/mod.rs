@@ -21,6 +21,7 @@ pub mod loom;
 pub mod parallel;
 mod pct;
 pub mod shuttle;
+mod trace;
 pub mod tree;
 mod urw;
 mod walk;

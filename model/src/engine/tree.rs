@@ -18,8 +18,11 @@
 //! different threads and may not commute: [`super::dependence::dependent`] says which do, with
 //! the argument for each case (locations, asynchronous copies by their
 //! [`crate::runtime::sched::Footprint`], barriers, warp operations, mbarriers, `fence.sc`), and
-//! [`dependent_in`] refines it for the arrivals at a counted named barrier by the instance each
-//! joins, which the trace knows (`Trace::joining`).
+//! [`super::dependence::dependent_known`] refines it by what the trace knows of each operation:
+//! the instance an arrival at a counted named barrier joins (`Trace::joining`), and what an
+//! operation on an mbarrier did there (whether it completed the phase, whether it is an arrival),
+//! which the runtime reports right after the operation ran ([`Tree::mbarrier_step`]): such an
+//! operation is analysed and recorded only then (`Tree::settle`).
 //! Happens-before is the program
 //! order of each thread, dependence between executed operations, and wake-ups (an operation that
 //! unblocks a thread precedes everything that thread does next).
@@ -35,14 +38,9 @@
 //! operations — is still explored, so the same final states, races, deadlocks and assertion
 //! failures are reached.
 
-use super::clock::{get, join, Clock};
-use super::dependence::{dependent_in, Joined};
-use crate::runtime::sched::{GroupKey, Point};
-
-/// Does operation `a` happen before operation `b` (or is it `b`)?
-fn happens_before(a: &Event, b: &Event) -> bool {
-    get(&b.clock, a.thread) >= get(&a.clock, a.thread)
-}
+use super::dependence::{dependent_known, on_mbarrier, Known};
+use super::trace::{happens_before, Event, Trace};
+use crate::runtime::sched::{MBarrierStep, Point};
 
 #[derive(Clone, Debug)]
 enum Node {
@@ -60,313 +58,6 @@ enum Node {
         /// branch and commutes with everything run since.
         sleep: Vec<(usize, Point)>,
     },
-}
-
-/// One operation of the current execution.
-struct Event {
-    thread: usize,
-    point: Point,
-    /// The scheduling node it was chosen at (`None` when it was the only enabled thread).
-    node: Option<usize>,
-    /// For an arrival at a counted named barrier, the instance it joined
-    /// ([`Trace::joining`]).
-    joined: Option<Joined>,
-    /// Its happens-before clock.
-    clock: Clock,
-}
-
-/// The current execution's happens-before bookkeeping.
-#[derive(Default)]
-struct Trace {
-    events: Vec<Event>,
-    /// Per thread, the clock of its latest operation joined with the wake-ups it received.
-    thread: Vec<Clock>,
-    /// Per location, the join of its writes' clocks and of its reads' clocks.
-    writes: Vec<Clock>,
-    reads: Vec<Clock>,
-    /// Per block, the join of its barrier arrivals' clocks; per mbarrier, of the operations
-    /// that change it, and of its waits.
-    barriers: Vec<Clock>,
-    mbarriers: Vec<Clock>,
-    mbarrier_waits: Vec<Clock>,
-    /// Per thread, the join of the clocks of the asynchronous steps that touched its bookkeeping
-    /// ([`crate::runtime::sched::Footprint::queues`]); the join of the clocks of the steps that may
-    /// touch any mbarrier ([`crate::runtime::sched::Footprint::any_mbarrier`]).
-    queues: Vec<Clock>,
-    any_mbarrier: Clock,
-    /// Per copy ([`crate::runtime::sched::Footprint::copy`]), the clock of its issue and first
-    /// agent step; per async-group, the join of the clocks of the steps that marked it
-    /// ([`crate::runtime::sched::Footprint::group`]) or read it
-    /// ([`crate::runtime::sched::Footprint::waits`], by the groups below which they read).
-    copies: Vec<((usize, u32), Clock)>,
-    groups: Vec<(GroupKey, Clock)>,
-    waits: Vec<(GroupKey, Clock)>,
-    /// The join of the `fence.sc`s' clocks.
-    sc_fences: Clock,
-    /// Per instance of a counted named barrier (block, id, count, instance), the join of its
-    /// arrivals' clocks; per thread, that of the instance its latest operation completed, which
-    /// every thread it woke then learns ([`Trace::wake`]).
-    instances: Vec<((usize, i64, u32, u32), Clock)>,
-    completed: Vec<Option<Clock>>,
-    /// The join of every operation's clock, and of every `Other` operation's clock.
-    all: Clock,
-    other: Clock,
-}
-
-impl Trace {
-    fn slot(v: &mut Vec<Clock>, i: usize) -> &mut Clock {
-        if v.len() <= i {
-            v.resize(i + 1, Clock::new());
-        }
-        &mut v[i]
-    }
-
-    /// Join `clock` into the clock kept for `key`.
-    fn keyed<K: PartialEq>(v: &mut Vec<(K, Clock)>, key: K, clock: &Clock) {
-        match v.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, c)) => join(c, clock),
-            None => v.push((key, clock.clone())),
-        }
-    }
-
-    fn knows(&self, t: usize, e: &Event) -> bool {
-        self.thread
-            .get(t)
-            .is_some_and(|c| get(c, e.thread) >= get(&e.clock, e.thread))
-    }
-
-    /// Where an arrival at a counted named barrier would stand if it ran now: its barrier's
-    /// arrivals in the trace so far fill its instances `count` at a time ([`Joined`]).
-    fn joining(&self, point: Point) -> Option<Joined> {
-        let Point::NamedBarrier {
-            block,
-            id,
-            count: Some(count),
-            ..
-        } = point
-        else {
-            return None;
-        };
-        if count == 0 {
-            return None;
-        }
-        let before = self
-            .events
-            .iter()
-            .filter(|e| {
-                matches!(e.point, Point::NamedBarrier { block: b, id: i, count: Some(c), .. }
-                    if b == block && i == id && c == count)
-            })
-            .count() as u32;
-        Some(Joined {
-            instance: before / count,
-            completes: (before + 1).is_multiple_of(count),
-        })
-    }
-
-    /// The join of the clocks of the earlier operations `point` conflicts with (`joined`: where
-    /// it stands at its barrier, for a counted named-barrier arrival).
-    fn depends_on(&mut self, point: Point, joined: Option<Joined>, clock: &mut Clock) {
-        match point {
-            Point::Read(x) => join(clock, Trace::slot(&mut self.writes, x)),
-            Point::Write(x) => {
-                join(clock, Trace::slot(&mut self.writes, x));
-                join(clock, Trace::slot(&mut self.reads, x));
-            }
-            Point::Async(f) => {
-                if let Some(x) = f.read {
-                    join(clock, Trace::slot(&mut self.writes, x));
-                }
-                if let Some(x) = f.write {
-                    join(clock, Trace::slot(&mut self.writes, x));
-                    join(clock, Trace::slot(&mut self.reads, x));
-                }
-                for q in f.queues() {
-                    join(clock, Trace::slot(&mut self.queues, q));
-                }
-                for (c, k) in &self.copies {
-                    if f.copy == Some(*c) {
-                        join(clock, k);
-                    }
-                }
-                for (g, k) in &self.groups {
-                    if f.group == Some(*g) || f.waits.is_some_and(|w| w.covers(*g)) {
-                        join(clock, k);
-                    }
-                }
-                for (w, k) in &self.waits {
-                    if f.group.is_some_and(|g| w.covers(g)) {
-                        join(clock, k);
-                    }
-                }
-                if f.any_mbarrier {
-                    for m in self.mbarriers.iter().chain(&self.mbarrier_waits) {
-                        join(clock, m);
-                    }
-                }
-                for m in f.mbarriers() {
-                    join(clock, Trace::slot(&mut self.mbarriers, m));
-                    join(clock, Trace::slot(&mut self.mbarrier_waits, m));
-                }
-                if f.any_mbarrier || f.mbarriers().next().is_some() {
-                    join(clock, &self.any_mbarrier);
-                }
-            }
-            // A `syncthreads` arrival commutes with the earlier ones, but what the thread does
-            // after it (once the instance completes) happens after every arrival.
-            Point::Barrier(b) => join(clock, Trace::slot(&mut self.barriers, b)),
-            // Named-barrier and warp arrivals conflict with some arrivals of their block only
-            // ([`dependent_in`]): they are rare, so they look the earlier ones up.
-            Point::NamedBarrier { .. } | Point::Warp { .. } => {
-                self.join_dependent(point, joined, clock)
-            }
-            Point::MBarrier(b) => {
-                join(clock, Trace::slot(&mut self.mbarriers, b));
-                join(clock, Trace::slot(&mut self.mbarrier_waits, b));
-                join(clock, &self.any_mbarrier);
-            }
-            // A wait reads the mbarrier: it follows the operations that changed it, not the
-            // other waits.
-            Point::MBarrierWait(b) => {
-                join(clock, Trace::slot(&mut self.mbarriers, b));
-                join(clock, &self.any_mbarrier);
-            }
-            Point::ScFence => join(clock, &self.sc_fences),
-            Point::Local => {}
-            Point::Other => join(clock, &self.all),
-        }
-    }
-
-    /// Join the clocks of the earlier barrier and warp arrivals `point` conflicts with, and,
-    /// for a warp arrival, of every earlier arrival of its warp: like a `syncthreads` arrival,
-    /// what a lane does after a warp-synchronous operation happens after every arrival of the
-    /// instance (it completes only once all of them arrived), and an arrival at a later
-    /// instance after those of the earlier one. Arrivals of one counted named-barrier instance
-    /// do not join each other's clocks (they commute, [`dependent_in`]): what a waiting arrival
-    /// does once the instance completes follows all of them through the wake-up
-    /// ([`Trace::wake`], [`Trace::push`]).
-    fn join_dependent(&self, point: Point, joined: Option<Joined>, clock: &mut Clock) {
-        for e in &self.events {
-            let joins = match (e.point, point) {
-                (Point::Warp { warp: v, .. }, Point::Warp { warp: w, .. }) => v == w,
-                (Point::Barrier(_) | Point::NamedBarrier { .. } | Point::Warp { .. }, _) => {
-                    dependent_in(e.point, e.joined, point, joined)
-                }
-                _ => false,
-            };
-            if joins {
-                join(clock, &e.clock);
-            }
-        }
-    }
-
-    /// Record `thread`'s operation `point`, chosen at `node`. A counted named-barrier arrival
-    /// also joins its instance's clock; the one that completes the instance passes that clock
-    /// to the threads it wakes ([`Trace::wake`]) and, when it waits (`bar.sync`), to its own
-    /// next operations: a waiting arrival goes on only once every arrival of its instance ran,
-    /// in every execution equivalent to this one. A `bar.arrive` goes on at once, after its
-    /// own arrival only.
-    fn push(&mut self, thread: usize, point: Point, node: Option<usize>) {
-        let mut clock = Trace::slot(&mut self.thread, thread).clone();
-        let joined = self.joining(point);
-        // What the operation depends on: the earlier operations it conflicts with.
-        self.depends_on(point, joined, &mut clock);
-        if !matches!(point, Point::Local) {
-            join(&mut clock, &self.other);
-        }
-        let own = get(&clock, thread) + 1;
-        if clock.len() <= thread {
-            clock.resize(thread + 1, 0);
-        }
-        clock[thread] = own;
-        *Trace::slot(&mut self.thread, thread) = clock.clone();
-        join(&mut self.all, &clock);
-        if self.completed.len() <= thread {
-            self.completed.resize(thread + 1, None);
-        }
-        self.completed[thread] = None;
-        if let (
-            Point::NamedBarrier {
-                block,
-                id,
-                count: Some(count),
-                wait,
-            },
-            Some(j),
-        ) = (point, joined)
-        {
-            let key = (block, id, count, j.instance);
-            Trace::keyed(&mut self.instances, key, &clock);
-            if j.completes {
-                let (_, all) = (self.instances.iter())
-                    .find(|(k, _)| *k == key)
-                    .expect("the instance was just joined");
-                let all = all.clone();
-                if wait {
-                    join(Trace::slot(&mut self.thread, thread), &all);
-                }
-                self.completed[thread] = Some(all);
-            }
-        }
-        match point {
-            Point::Read(x) => join(Trace::slot(&mut self.reads, x), &clock),
-            Point::Write(x) => join(Trace::slot(&mut self.writes, x), &clock),
-            Point::Async(f) => {
-                if let Some(x) = f.read {
-                    join(Trace::slot(&mut self.reads, x), &clock);
-                }
-                if let Some(x) = f.write {
-                    join(Trace::slot(&mut self.writes, x), &clock);
-                }
-                for q in f.queues() {
-                    join(Trace::slot(&mut self.queues, q), &clock);
-                }
-                if let Some(c) = f.copy {
-                    Trace::keyed(&mut self.copies, c, &clock);
-                }
-                if let Some(g) = f.group {
-                    Trace::keyed(&mut self.groups, g, &clock);
-                }
-                if let Some(w) = f.waits {
-                    Trace::keyed(&mut self.waits, w, &clock);
-                }
-                for m in f.mbarriers() {
-                    join(Trace::slot(&mut self.mbarriers, m), &clock);
-                }
-                if f.any_mbarrier {
-                    join(&mut self.any_mbarrier, &clock);
-                }
-            }
-            // A `syncthreads` arrival joins the earlier arrivals of its block, named ones
-            // included (they conflict); a named arrival looks the earlier arrivals up.
-            Point::Barrier(b) | Point::NamedBarrier { block: b, .. } => {
-                join(Trace::slot(&mut self.barriers, b), &clock)
-            }
-            Point::Warp { .. } => {}
-            Point::MBarrier(b) => join(Trace::slot(&mut self.mbarriers, b), &clock),
-            Point::MBarrierWait(b) => join(Trace::slot(&mut self.mbarrier_waits, b), &clock),
-            Point::ScFence => join(&mut self.sc_fences, &clock),
-            Point::Local => {}
-            Point::Other => join(&mut self.other, &clock),
-        }
-        self.events.push(Event {
-            thread,
-            point,
-            node,
-            joined,
-            clock,
-        });
-    }
-
-    /// `woken` was unblocked by `by`'s latest operation: it learns that operation and, if it
-    /// completed a named-barrier instance, every arrival of the instance.
-    fn wake(&mut self, by: usize, woken: usize) {
-        let mut c = Trace::slot(&mut self.thread, by).clone();
-        if let Some(Some(all)) = self.completed.get(by) {
-            join(&mut c, all);
-        }
-        join(Trace::slot(&mut self.thread, woken), &c);
-    }
 }
 
 /// Answer one race at a scheduling node: unless its backtrack set already holds one of the
@@ -455,6 +146,19 @@ pub struct Tree {
     sink: Option<(std::sync::Arc<dyn RootSink>, usize)>,
     /// Branch 0 of a parallel search reported the root.
     published: bool,
+    /// The operation chosen last, when it changes an mbarrier: its analysis and its place in
+    /// the trace wait for what it did there ([`Tree::mbarrier_step`]).
+    unsettled: Option<Unsettled>,
+}
+
+/// An operation chosen at a scheduling point and not analysed yet ([`Tree::settle`]).
+struct Unsettled {
+    thread: usize,
+    point: Point,
+    /// Its scheduling node.
+    node: Option<usize>,
+    /// It is new in this execution (its races were not analysed by an earlier one).
+    fresh: bool,
 }
 
 impl Tree {
@@ -474,6 +178,7 @@ impl Tree {
             frozen: 0,
             sink: None,
             published: false,
+            unsettled: None,
         }
     }
 
@@ -522,6 +227,7 @@ impl Tree {
 
     /// Prepare the next execution; `false` when every path has been run.
     pub fn next_execution(&mut self) -> bool {
+        self.settle(None);
         self.pos = 0;
         self.trace = Trace::default();
         self.sleep.clear();
@@ -588,13 +294,18 @@ impl Tree {
 
     /// A scheduling decision: which of `enabled` (thread, next operation) runs. Returns its index.
     pub fn schedule(&mut self, enabled: &[(usize, Point)]) -> usize {
+        self.settle(None);
         if self.halted {
             // The execution is over: the remaining threads only unwind, in any order. The
             // operations they were about to perform never happen, but each of them races with
             // the one that ended the execution (see [`Tree::halted`]).
             if self.reduce {
                 for &(thread, op) in enabled {
-                    self.analyse(thread, op);
+                    let known = Known {
+                        joined: self.trace.joining(op),
+                        mbarrier: None,
+                    };
+                    self.analyse(thread, op, known);
                 }
             }
             return 0;
@@ -675,31 +386,70 @@ impl Tree {
             .expect("the chosen thread is enabled");
         let op = enabled[index].1;
         if self.reduce {
-            if fresh {
-                self.analyse(thread, op);
-            }
-            // What sleeps here and commutes with the chosen operation sleeps on (a sleeping
-            // arrival's instance is not known: see `dependent_in`).
-            let joined = self.trace.joining(op);
             self.sleep.extend(passed);
-            self.sleep
-                .retain(|&(t, other)| t != thread && !dependent_in(other, None, op, joined));
         }
-        self.trace.push(thread, op, node);
+        self.unsettled = Some(Unsettled {
+            thread,
+            point: op,
+            node,
+            fresh,
+        });
+        // An operation on an mbarrier that may change it waits for what it did there.
+        if !on_mbarrier(op) || matches!(op, Point::MBarrierWait(_)) {
+            self.settle(None);
+        }
         index
+    }
+
+    /// `thread`'s operation chosen last did `step` on its mbarrier (see
+    /// [`crate::runtime::sched::Sched::mbarrier_step`]): analyse and record it knowing that.
+    pub fn mbarrier_step(&mut self, thread: usize, step: MBarrierStep) {
+        if self.unsettled.as_ref().is_some_and(|u| u.thread == thread) {
+            self.settle(Some(step));
+        }
+    }
+
+    /// Analyse the races of the operation chosen last and record it in the trace, with what it
+    /// did to its mbarrier if that is known (`None`: it conflicts with every operation on its
+    /// mbarrier). Every other entry point of the tree settles it first, before it reads the
+    /// trace: nothing but that operation's own step runs in between.
+    fn settle(&mut self, step: Option<MBarrierStep>) {
+        let Some(Unsettled {
+            thread,
+            point: op,
+            node,
+            fresh,
+        }) = self.unsettled.take()
+        else {
+            return;
+        };
+        let known = Known {
+            joined: self.trace.joining(op),
+            mbarrier: step,
+        };
+        if self.reduce {
+            if fresh {
+                self.analyse(thread, op, known);
+            }
+            // What sleeps here and commutes with the chosen operation sleeps on (what a sleeping
+            // operation would do is not known: see `dependent_in`).
+            self.sleep.retain(|&(t, other)| {
+                t != thread && !dependent_known(other, Known::default(), op, known)
+            });
+        }
+        self.trace.push(thread, op, node, known);
     }
 
     /// Source-set DPOR's race reversal for operation `next` of thread `p`, about to run after
     /// the current trace.
-    fn analyse(&mut self, p: usize, next: Point) {
-        let joined = self.trace.joining(next);
+    fn analyse(&mut self, p: usize, next: Point, known: Known) {
         let events = &self.trace.events;
         // Earlier operations `next` depends on and that `p` does not know of yet.
         let candidates: Vec<usize> = (0..events.len())
             .filter(|&i| {
                 let e = &events[i];
                 e.thread != p
-                    && dependent_in(e.point, e.joined, next, joined)
+                    && dependent_known(e.point, e.known, next, known)
                     && !self.trace.knows(p, e)
             })
             .collect();
@@ -731,7 +481,7 @@ impl Tree {
             }
             if !seen.contains(&p)
                 && v.iter().all(|u| {
-                    !self.trace.knows(p, u) && !dependent_in(u.point, u.joined, next, joined)
+                    !self.trace.knows(p, u) && !dependent_known(u.point, u.known, next, known)
                 })
             {
                 initials.push(p);
@@ -763,6 +513,7 @@ impl Tree {
     /// Nothing sleeps past it, and the order in which the other threads then unwind decides
     /// nothing.
     pub fn halted(&mut self, thread: usize) {
+        self.settle(None);
         self.sleep.clear();
         self.halted = true;
         if let Some(e) = self
@@ -773,12 +524,13 @@ impl Tree {
             .find(|e| e.thread == thread)
         {
             e.point = Point::Other;
-            e.joined = None;
+            e.known = Known::default();
         }
     }
 
     /// Thread `woken` was unblocked by thread `by`'s latest operation.
     pub fn woke(&mut self, by: usize, woken: usize) {
+        self.settle(None);
         if by != woken {
             self.trace.wake(by, woken);
         }

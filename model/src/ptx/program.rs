@@ -52,6 +52,9 @@ pub struct Func {
     pub locals: Vec<usize>,
     /// Where the definition starts.
     pub site: Site,
+    /// Per instruction, whether a backward branch (`bra` to it from at or after it) targets it:
+    /// the head of a loop, where a round of the loop starts.
+    pub loop_heads: Vec<bool>,
 }
 
 /// A variable in addressable memory: module scope, or a function's `.local`/`.shared`.
@@ -143,6 +146,14 @@ impl Program {
             };
             b.declare(body)?;
             b.emit(body)?;
+            let mut loop_heads = vec![false; b.code.len()];
+            for (at, step) in b.code.iter().enumerate() {
+                if let super::decode::Op::Bra(target) = step.op {
+                    if target <= at && target < loop_heads.len() {
+                        loop_heads[target] = true;
+                    }
+                }
+            }
             funcs.push(Func {
                 name: f.name.clone(),
                 kind: f.kind,
@@ -153,6 +164,7 @@ impl Program {
                 code: b.code,
                 locals: b.locals,
                 site,
+                loop_heads,
             });
         }
         Ok(Program {

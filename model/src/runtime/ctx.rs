@@ -45,6 +45,10 @@ impl Ctx {
                 halt();
             }
             let r = f(&mut m);
+            // What the step did to an mbarrier, before the wake-ups it caused.
+            if let Some((thread, step)) = m.mbarrier_step.take() {
+                self.sched.mbarrier_step(thread, step);
+            }
             if m.halted {
                 // This step ended the execution: it conflicts with every other thread's next
                 // operation (which will now never happen).

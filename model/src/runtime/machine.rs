@@ -14,6 +14,7 @@ use super::describe::describe_event;
 use super::memory::{Bits, LocState};
 pub use super::report::BarrierKey;
 use super::report::{Decision, Event, EventKind, Failure, FailureKind, Site};
+use super::sched::MBarrierStep;
 pub use super::setup::{Setup, ThreadInfo};
 use super::sync::{Actor, Head, Heads, PendingAcquire, ScFence};
 use super::view::View;
@@ -201,6 +202,10 @@ pub struct Machine {
     /// Discard every failed spin-loop iteration that the same execution without it covers (see
     /// the spin module); set for engines that explore that execution ([`Engine::prunes_spins`]).
     pub(crate) prune_spins: bool,
+    /// What the current step did to an mbarrier, if it changed one: the thread that ran it and
+    /// the step, which `Ctx::step` reports to the engine after the step
+    /// (`Sched::mbarrier_step`).
+    pub(crate) mbarrier_step: Option<(usize, MBarrierStep)>,
     /// The failure that ended the execution, if one did.
     pub failure: Option<Failure>,
     /// Every thread unwinds at its next step.
@@ -325,6 +330,7 @@ impl Machine {
             trace: true,
             spin_loops: true,
             prune_spins: false,
+            mbarrier_step: None,
             failure: None,
             halted: false,
             infeasible: false,

@@ -170,6 +170,45 @@ pub trait Sched: Send + Sync {
     /// a bound, a discarded execution. Engines that reason about independence must treat that
     /// operation as conflicting with everything.
     fn halted(&self, _thread: usize) {}
+    /// `thread`'s latest operation, at a [`Point::MBarrier`] or a [`Point::Async`] on one
+    /// mbarrier, turned out to do `step` (reported right after the step, before the threads it
+    /// woke are unparked). An engine that reasons about independence may use it; without it the
+    /// operation conflicts with every operation on its mbarrier.
+    fn mbarrier_step(&self, _thread: usize, _step: MBarrierStep) {}
+}
+
+/// What one operation that changes an mbarrier did in the current phase, as the runtime saw it
+/// when the operation ran: the DFS's partial-order reduction lets such operations commute by it
+/// (the engine's `dependent_in` has the argument), the way a counted named-barrier arrival is
+/// placed in its instance.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MBarrierStep {
+    /// The mbarrier.
+    pub bar: usize,
+    /// Its current phase when the operation ran.
+    pub phase: u32,
+    /// What it changed there.
+    pub effect: MBarrierEffect,
+    /// The operation completed the phase (PTX ISA, *mbarrier*: "the current phase is completed
+    /// when the pending arrival count reaches zero and the tx-count reaches zero").
+    pub completes: bool,
+}
+
+/// What an operation changed on an mbarrier ([`MBarrierStep`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MBarrierEffect {
+    /// An arrive-on operation of at least one arrival (with the tx-count an `.expect_tx` adds
+    /// first) whose result the thread keeps only as the phase (PTX ISA, *mbarrier.arrive*: the
+    /// returned `state` is opaque; a thread that keeps it whole can read the pending count
+    /// from it, which the order of the arrivals changes: that arrive is a [`Self::Count`]).
+    Arrival,
+    /// Any other change of the phase's counts: an `expect_tx`, a `complete_tx`, an arrive whose
+    /// state the thread keeps.
+    Count,
+    /// Only a copy in flight counted on it (the issue of a bulk copy that completes on it),
+    /// which nothing but an `mbarrier.init` reads (a re-init while copies are in flight is
+    /// misuse).
+    InFlight,
 }
 
 /// Whether the engine should go on after an execution.

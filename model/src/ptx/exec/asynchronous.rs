@@ -13,7 +13,7 @@
 
 use super::memory::Target;
 use super::Thread;
-use crate::ptx::decode::{Addr, AsyncOp, Space};
+use crate::ptx::decode::{Addr, AsyncOp, Dst, Space};
 use crate::ptx::layout::{from_generic, shared_cluster, shared_cta};
 use crate::runtime::async_copy::Completion;
 use crate::runtime::mbarrier::{Arrive, WaitOn, WaitSem};
@@ -148,8 +148,14 @@ impl Thread<'_> {
                     scope: *scope,
                     no_complete: *no_complete,
                 };
-                let (phase, pending) = rt.mbar_arrive_state(bar, arrive, site);
-                self.set(state, u64::from(phase) << 32 | u64::from(pending));
+                // `_` keeps nothing of the opaque state; a register keeps its pending count too
+                // (`mbarrier.pending_count`), which depends on the order of the arrivals.
+                if *state == Dst::Sink {
+                    rt.mbar_arrive(bar, arrive, site);
+                } else {
+                    let (phase, pending) = rt.mbar_arrive_state(bar, arrive, site);
+                    self.set(state, u64::from(phase) << 32 | u64::from(pending));
+                }
             }
             // "mbarrier.expect_tx … increases the tx-count of the mbarrier object by txCount".
             AsyncOp::MbarExpectTx { addr, space, tx } => {
@@ -179,7 +185,13 @@ impl Thread<'_> {
                     acquire: *acquire,
                     scope: *scope,
                 };
-                let done = rt.mbar_wait(bar, on, sem, false, site);
+                // A wait whose failure would only start the same round again is the loop's
+                // one blocking wait (the awaits module).
+                let at = self.frame().pc - 1;
+                let done = match self.awaits(at, p) {
+                    true => rt.mbar_await(bar, on, sem, site),
+                    false => rt.mbar_wait(bar, on, sem, false, site),
+                };
                 if !done {
                     self.failed_wait = Some(FailedWait { bar, on, sem });
                 }

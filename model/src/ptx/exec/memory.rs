@@ -113,7 +113,7 @@ impl Thread<'_> {
     /// The address an operand names, in the instruction's space.
     pub(super) fn address(&self, a: &Addr) -> u64 {
         let base = match a.base {
-            AddrBase::Reg(r) => self.frame().regs[r as usize],
+            AddrBase::Reg(r) => self.read_reg(r),
             AddrBase::Var(v) => self.src(&Src::Var(v, 0)),
             AddrBase::Param(p) => self.src(&Src::Param(p, 0)),
             AddrBase::Abs => 0,

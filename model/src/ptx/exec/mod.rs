@@ -29,6 +29,7 @@
 //! instead (its reads may be what ends it: it runs to the step bound).
 
 mod asynchronous;
+mod awaits;
 mod cluster;
 mod memory;
 mod tensor;
@@ -84,6 +85,12 @@ pub struct Thread<'a> {
     failed_wait: Option<asynchronous::FailedWait>,
     /// The current iteration read model memory.
     loaded: bool,
+    /// The latest loop head reached, with the state the round starting there began in.
+    head: Option<(usize, Private)>,
+    /// Operations on the machine since then.
+    round_ops: u32,
+    /// The registers the await check tracks through a simulated round (the awaits module).
+    tracked: std::cell::RefCell<Option<awaits::Tracked>>,
 }
 
 /// Run `entry` for the calling thread with the kernel parameters' bytes `params`.
@@ -110,6 +117,9 @@ pub fn run(prog: &Program, layout: &Layout, entry: usize, params: &[Vec<u8>], t:
         cluster_arrival: None,
         failed_wait: None,
         loaded: false,
+        head: None,
+        round_ops: 0,
+        tracked: std::cell::RefCell::new(None),
     };
     th.push_frame(entry, slots, vec![]);
     th.run_loop();
@@ -181,12 +191,14 @@ impl Thread<'_> {
                 continue;
             };
             let (op, guard, site) = (step.op.clone(), step.guard, step.site);
+            self.round_head(pc);
             self.frame_mut().pc += 1;
             if let Some((p, negated)) = guard {
-                if (self.frame().regs[p as usize] & 1 == 1) == negated {
+                if (self.read_reg(p) & 1 == 1) == negated {
                     continue;
                 }
             }
+            self.round_op(&op);
             if self.exec(&op, site) {
                 return;
             }
@@ -215,8 +227,8 @@ impl Thread<'_> {
     /// The value of a source operand.
     fn src(&self, s: &Src) -> u64 {
         match *s {
-            Src::Reg(r) => self.frame().regs[r as usize],
-            Src::NotReg(r) => (self.frame().regs[r as usize] & 1) ^ 1,
+            Src::Reg(r) => self.read_reg(r),
+            Src::NotReg(r) => (self.read_reg(r) & 1) ^ 1,
             Src::Imm(v) => v,
             Src::Special(sp) => self.special(sp),
             Src::Var(v, off) => {
@@ -234,6 +246,7 @@ impl Thread<'_> {
     fn set(&mut self, d: &Dst, v: u64) {
         if let Dst::Reg(r) = *d {
             self.frame_mut().regs[r as usize] = v;
+            self.wrote_reg(r);
         }
     }
 

@@ -47,6 +47,7 @@ use super::memory::AccessRec;
 use super::panics::HaltSignal;
 use super::race::Race;
 use super::report::{EventKind, FailureKind, Site};
+use super::sched::MBarrierEffect;
 use super::sync::Head;
 use super::view::{Observed, View, ALL_LEVELS};
 use crate::litmus::async_ops::MbarrierState;
@@ -154,6 +155,9 @@ impl Machine {
             Completion::MBarrier(bar) => {
                 self.mbar_check_init(t, bar, event)?;
                 self.mbars[bar].in_flight += 1;
+                // A copy in flight changes neither the phase nor its counts.
+                let phase = self.mbars[bar].phase;
+                self.note_mbarrier_step(t, bar, phase, MBarrierEffect::InFlight);
             }
             Completion::BulkGroup => group = Arc::make_mut(&mut self.threads[t]).bulk.issue(true),
             Completion::CpAsyncGroup(g) => self.cp_async_issued(t, g),

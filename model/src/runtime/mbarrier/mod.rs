@@ -34,6 +34,7 @@
 use super::async_copy::state::same_cta;
 use super::machine::{Halt, Machine, Status};
 use super::report::{EventKind, FailureKind, Site};
+use super::sched::{MBarrierEffect, MBarrierStep};
 use super::view::{View, ALL_LEVELS};
 use crate::scope::Scope;
 use std::sync::Arc;
@@ -77,6 +78,7 @@ impl Machine {
         let who = self.setup.threads[t].name.clone();
         let epoch = self.threads[t].view.clock(0)[t];
         let n = self.setup.threads.len();
+        let visible = self.init_visible(t, bar);
         let b = &mut self.mbars[bar];
         b.uses.resize(n, 0);
         b.uses[t] = epoch;
@@ -94,12 +96,7 @@ impl Machine {
                 format!("{who} uses mbarrier {name} before any init"),
                 vec![format!("#{event} {}", self.describe(event))],
             )),
-            Some(init)
-                if init.thread != t
-                    && init.thread != usize::MAX
-                    && !self.threads[t].view.knows(0, init.thread, init.epoch)
-                    && !self.cluster.init_known(t, init.thread, init.epoch) =>
-            {
+            Some(init) if !visible => {
                 let initer = self.setup.threads[init.thread].name.clone();
                 let headline = if b.inits > 1 {
                     format!("{who} uses mbarrier {name} while {initer} re-initialises it (the init does not happen before this use)")
@@ -117,6 +114,19 @@ impl Machine {
                 ))
             }
             Some(_) => Ok(()),
+        }
+    }
+
+    /// Whether `bar`'s latest init, if any, happens before `t`'s next use of it.
+    fn init_visible(&self, t: usize, bar: usize) -> bool {
+        match self.mbars[bar].init {
+            Some(init) => {
+                init.thread == t
+                    || init.thread == usize::MAX
+                    || self.threads[t].view.knows(0, init.thread, init.epoch)
+                    || self.cluster.init_known(t, init.thread, init.epoch)
+            }
+            None => true,
         }
     }
 
@@ -188,7 +198,7 @@ impl Machine {
         arrive: Arrive,
         site: Site,
     ) -> Result<u32, Halt> {
-        self.mbar_arrive_state(t, bar, arrive, site)
+        self.arrive_on(t, bar, arrive, site, false)
             .map(|(phase, _)| phase)
     }
 
@@ -200,6 +210,40 @@ impl Machine {
         bar: usize,
         arrive: Arrive,
         site: Site,
+    ) -> Result<(u32, u32), Halt> {
+        self.arrive_on(t, bar, arrive, site, true)
+    }
+
+    /// Tell the engine what an operation of `t` on `bar`, begun in `phase`, did: what it
+    /// changed, and whether it completed the phase ([`MBarrierStep`]). A step that operates
+    /// twice (on one or two mbarriers) is told as completing its mbarrier's phase, which
+    /// conflicts with every operation on it.
+    pub(crate) fn note_mbarrier_step(
+        &mut self,
+        t: usize,
+        bar: usize,
+        phase: u32,
+        effect: MBarrierEffect,
+    ) {
+        let completes = self.mbars[bar].phase != phase || self.mbarrier_step.is_some();
+        let step = MBarrierStep {
+            bar,
+            phase,
+            effect,
+            completes,
+        };
+        self.mbarrier_step = Some((t, step));
+    }
+
+    /// An arrive-on operation; `keeps_state`: the thread keeps the opaque state whole (its
+    /// pending count), not only the phase.
+    fn arrive_on(
+        &mut self,
+        t: usize,
+        bar: usize,
+        arrive: Arrive,
+        site: Site,
+        keeps_state: bool,
     ) -> Result<(u32, u32), Halt> {
         self.begin(t)?;
         Arc::make_mut(&mut self.threads[t]).view.tick(t);
@@ -294,6 +338,12 @@ impl Machine {
             self.mbar_release(bar, inits);
         }
         self.mbar_settle(bar, Some(event));
+        // Only the phase of the result says nothing of the order of the phase's arrivals.
+        let effect = match arrive.count > 0 && !keeps_state {
+            true => MBarrierEffect::Arrival,
+            false => MBarrierEffect::Count,
+        };
+        self.note_mbarrier_step(t, bar, phase, effect);
         Ok((phase, pending))
     }
 
@@ -335,6 +385,7 @@ impl Machine {
         self.mbar_check_init(t, bar, event)?;
         self.mbars[bar].tx += bytes as i64;
         self.mbar_settle(bar, Some(event));
+        self.note_mbarrier_step(t, bar, phase, MBarrierEffect::Count);
         Ok(())
     }
 
@@ -361,6 +412,7 @@ impl Machine {
         let view = self.threads[a].view.clone();
         self.mbar_release(bar, view);
         self.mbar_settle(bar, Some(event));
+        self.note_mbarrier_step(a, bar, phase, MBarrierEffect::Count);
         Ok(())
     }
 
@@ -449,6 +501,34 @@ impl Machine {
         }
         self.mbars[bar].covered.push(t);
         Ok(result)
+    }
+
+    /// Before an awaiting wait of `t` (a spin the PTX interpreter proved to be one blocking
+    /// wait; [`super::Ctx::mbar_await`]): `true` when the wait can run now — the awaited phase
+    /// completed, or the wait is misuse, which the wait itself reports. Otherwise `t` blocks
+    /// until the barrier's phase changes, without an operation: it is not offered to the
+    /// scheduler before (a wait that never can succeed is a hang, as for a blocking wait).
+    pub fn mbar_await_ready(&mut self, t: usize, bar: usize, on: WaitOn) -> Result<bool, Halt> {
+        let b = &self.mbars[bar];
+        let current = b.phase;
+        // PTX ISA, mbarrier.test_wait/try_wait: `waitComplete` is true when "the phase
+        // indicated by the operand phaseParity" (the current phase's parity is the other one)
+        // or by the state (a phase before the current one) has completed.
+        let ready = b.init.is_none()
+            || !self.init_visible(t, bar)
+            || match on {
+                WaitOn::Parity(p) => current % 2 != p % 2,
+                WaitOn::Token(k) => k < current,
+            };
+        if ready {
+            return Ok(true);
+        }
+        Arc::make_mut(&mut self.threads[t]).status = Status::MBarWait {
+            bar,
+            phase: current,
+        };
+        self.check_hang()?;
+        Ok(false)
     }
 
     /// `try_wait`/`test_wait`: is the awaited phase complete? If so, an acquiring wait acquires
@@ -576,7 +656,9 @@ impl super::Ctx {
     /// `mbarrier.arrive` on `bar`: returns the phase arrived on (the first half of what
     /// [`Machine::mbar_arrive_state`] returns, the opaque `state` of PTX).
     pub fn mbar_arrive(&self, bar: usize, arrive: Arrive, site: Site) -> u32 {
-        self.mbar_arrive_state(bar, arrive, site).0
+        self.sched
+            .point(self.thread, super::sched::Point::MBarrier(bar));
+        self.step(|m| m.mbar_arrive(self.thread, bar, arrive, site))
     }
 
     /// An arrive that also returns the arrivals pending right after it.
@@ -610,6 +692,20 @@ impl super::Ctx {
             self.wait();
             self.mbar_wait(bar, on, sem, true, site);
         }
+    }
+
+    /// A wait the PTX interpreter proved to be a whole spin loop (its awaits module): a search
+    /// that prunes spins waits until the awaited phase completed without offering the thread
+    /// to the scheduler ([`Machine::mbar_await_ready`]), then waits once, which succeeds
+    /// (returns `true`); any other engine tests the barrier once, a round of the loop.
+    pub fn mbar_await(&self, bar: usize, on: WaitOn, sem: WaitSem, site: Site) -> bool {
+        if !self.step(|m| Ok(m.prune_spins)) {
+            return self.mbar_wait(bar, on, sem, false, site);
+        }
+        while !self.step(|m| m.mbar_await_ready(self.thread, bar, on)) {
+            self.wait();
+        }
+        self.mbar_wait(bar, on, sem, true, site)
     }
 
     /// Test the barrier once (`block == false`), or until the awaited phase completes.
