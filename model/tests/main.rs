@@ -66,6 +66,8 @@ mod kernel_replay;
 #[cfg(feature = "shuttle")]
 mod kernel_shared_memory;
 #[cfg(feature = "shuttle")]
+mod kernel_st_async;
+#[cfg(feature = "shuttle")]
 mod kernel_tokens;
 #[cfg(feature = "shuttle")]
 mod kernel_verified;
@@ -92,6 +94,8 @@ mod ptx_async;
 mod ptx_exec;
 #[path = "ptx_parse/main.rs"]
 mod ptx_parse;
+#[cfg(feature = "shuttle")]
+mod ptx_st_async;
 mod shared_skip;
 #[cfg(feature = "shuttle")]
 mod spin_polling;

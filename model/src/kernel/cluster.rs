@@ -19,14 +19,45 @@
 //! assert!(report.passed(), "{report}");
 //! ```
 //!
-//! Semantics live in [`crate::runtime::cluster`] and [`crate::runtime::mbarrier`].
+//! A block stores into a peer's shared memory asynchronously with [`ThreadCtx::st_async`] (or
+//! reduces with [`ThreadCtx::red_async`]); the store signals the peer's mbarrier, and the peer
+//! sees the data once its wait on that mbarrier, at `.cluster` scope, observes the phase:
+//!
+//! ```
+//! use scopecheck_model::kernel::*;
+//! let mut k = Kernel::new("st.async", Grid::new(2, 1).with_clusters(2));
+//! let slot = k.shared::<u32>("slot", 1);
+//! let full = k.mbarriers("full", 1);
+//! let report = Checker::dfs().check(&k, move |t| {
+//!     let bar = full.at(0);
+//!     if t.cluster_ctarank() == 0 {
+//!         bar.init(t, 1);
+//!         bar.arrive_expect_tx(t, 4); // one arrival, and 4 bytes to come
+//!     }
+//!     t.cluster_sync(); // the peer's barrier is initialised before block 1 signals it
+//!     if t.cluster_ctarank() == 1 {
+//!         let peer_bar = bar.map_shared_rank(t, 0);
+//!         t.st_async(&slot.map_shared_rank(t, 0), 0, 42, &peer_bar);
+//!     } else {
+//!         bar.wait_parity_scoped(t, 0, MemoryOrder::Acquire, MemoryScope::Cluster);
+//!         scopecheck_model::check!(t.load(&slot, 0) == 42);
+//!     }
+//! });
+//! assert!(report.passed(), "{report}");
+//! ```
+//!
+//! Semantics live in [`crate::runtime::cluster`], [`crate::runtime::mbarrier`] and
+//! [`crate::runtime::async_copy`] (`st.async` in its `store` module).
 
 use super::buffer::{Buffer, Shared};
 use super::elem::Elem;
 use super::grid::Grid;
+use super::mbarrier::PeerMBarrier;
 use super::thread::ThreadCtx;
+use crate::runtime::async_copy::{AsyncStore, RedAsync, RedAsyncOp, RedAsyncType};
 use crate::runtime::cluster::ClusterArrival;
 use crate::runtime::mbarrier::MBarInfo;
+use crate::runtime::memory::ElemKind;
 use std::marker::PhantomData;
 
 type Loc = crate::runtime::report::Site;
@@ -165,5 +196,111 @@ impl ThreadCtx<'_> {
     #[track_caller]
     pub fn fence_mbarrier_init(&self) {
         self.rt.fence_mbarrier_init(Loc::caller())
+    }
+}
+
+impl ThreadCtx<'_> {
+    /// `st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.type [a], b, [mbar]` (CUDA
+    /// `cuda::ptx::st_async`): store `value` into `dst[index]`, a block of the cluster's shared
+    /// memory, asynchronously; once done, the store performs `complete_tx` of its size on `bar`,
+    /// an mbarrier of that same block, with `.release` semantics at `.cluster` scope. The store
+    /// is weak: it races with every access of the element that is not ordered with it, and a
+    /// reader is ordered after it by a wait on `bar` that observes the phase, at `.cluster`
+    /// scope when the reader's block is not the issuer's
+    /// ([`super::MBarrier::wait_parity_scoped`]). PTX ISA, *st.async*: `.type = { .b32, .b64,
+    /// .u32, .u64, .s32, .s64, .f32, .f64 }`; other element types fail the kernel.
+    #[track_caller]
+    pub fn st_async<T: Elem>(
+        &self,
+        dst: &PeerShared<T>,
+        index: usize,
+        value: T,
+        bar: &PeerMBarrier,
+    ) {
+        self.st_async_vec(dst, index, &[value], bar)
+    }
+
+    /// `st.async…{.v2|.v4}.type [a], {b0, b1, …}, [mbar]`: [`ThreadCtx::st_async`] of
+    /// `values.len()` consecutive elements from `dst[index]` (1, 2 or 4 of them, at most 16
+    /// bytes), one complete-tx of their total size.
+    #[track_caller]
+    pub fn st_async_vec<T: Elem>(
+        &self,
+        dst: &PeerShared<T>,
+        index: usize,
+        values: &[T],
+        bar: &PeerMBarrier,
+    ) {
+        let site = Loc::caller();
+        if T::BYTES != 4 && T::BYTES != 8 {
+            self.rt.fail(format!(
+                "st.async at {site} stores {}-byte elements: PTX ISA, st.async: .type is one of \
+                 .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64",
+                T::BYTES
+            ));
+        }
+        let n = values.len();
+        if !matches!(n, 1 | 2 | 4) || n as u64 * T::BYTES > 16 {
+            self.rt.fail(format!(
+                "st.async at {site} stores {n} elements of {} bytes: PTX ISA, st.async: one \
+                 element, or a .v2 or .v4 vector of at most 16 bytes",
+                T::BYTES
+            ));
+        }
+        let locs = (index..index + n).map(|i| self.loc(dst, i)).collect();
+        let bits = values.iter().map(|v| v.to_bits()).collect();
+        let bytes = n as u64 * T::BYTES;
+        (self.rt).async_store(
+            locs,
+            AsyncStore::Values(bits),
+            bar.runtime_index(),
+            bytes,
+            site,
+        )
+    }
+
+    /// `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b,
+    /// [mbar]` (CUDA `cuda::ptx::red_async`): reduce `dst[index]` with `value` asynchronously
+    /// (a relaxed atomic at `.cluster` scope), then `complete_tx` of the element's size on
+    /// `bar`, as [`ThreadCtx::st_async`]. PTX ISA, *red.async*: `.inc`/`.dec` take `u32`,
+    /// `.min`/`.max` `u32` or `i32`, `.and`/`.or`/`.xor` 32-bit integers (`.b32`), `.add`
+    /// `u32`, `i32` or `u64`; other pairs fail the kernel.
+    #[track_caller]
+    pub fn red_async<T: Elem>(
+        &self,
+        dst: &PeerShared<T>,
+        index: usize,
+        op: RedAsyncOp,
+        value: T,
+        bar: &PeerMBarrier,
+    ) {
+        let site = Loc::caller();
+        let bitwise = matches!(op, RedAsyncOp::And | RedAsyncOp::Or | RedAsyncOp::Xor);
+        let ty = match (T::KIND, bitwise) {
+            (ElemKind::U32 | ElemKind::I32, true) => Some(RedAsyncType::B32),
+            (ElemKind::U32, false) => Some(RedAsyncType::U32),
+            (ElemKind::I32, false) => Some(RedAsyncType::S32),
+            (ElemKind::U64, false) => Some(RedAsyncType::U64),
+            _ => None,
+        };
+        let red = match ty.map(|ty| RedAsync::new(op, ty, value.to_bits())) {
+            Some(Ok(red)) => red,
+            Some(Err(why)) => self.rt.fail(format!("{why} (at {site})")),
+            None => self.rt.fail(format!(
+                "red.async.{} at {site} on {:?} elements: PTX ISA, red.async takes .u32, .s32, \
+                 .u64 or .b32",
+                op.name(),
+                T::KIND
+            )),
+        };
+        let loc = self.loc(dst, index);
+        let bytes = red.ty.bytes();
+        (self.rt).async_store(
+            vec![loc],
+            AsyncStore::Reduce(red),
+            bar.runtime_index(),
+            bytes,
+            site,
+        )
     }
 }

@@ -9,6 +9,7 @@ mod asynchronous;
 mod memory;
 mod operand;
 mod space;
+mod st_async;
 mod sync;
 
 pub use self::operand::{Addr, AddrBase, Dst, LaneCmp, Names, Special, Src};
