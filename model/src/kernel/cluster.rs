@@ -113,15 +113,14 @@ pub(crate) fn cluster_barriers(g: &Grid) -> Vec<MBarInfo> {
     let Some(size) = g.cluster_size else {
         return Vec::new();
     };
-    let clusters = g.blocks.div_ceil(size);
-    // The last cluster may be partial.
+    let clusters = g.clusters();
     let mut bars =
         crate::runtime::cluster::cluster_barriers(clusters, size * g.threads_per_block, |c| {
-            c * size
+            g.cluster_block(c, 0)
         });
-    if let Some(last) = bars.last_mut() {
-        let blocks = g.blocks - (clusters - 1) * size;
-        last.launch_count = Some(blocks * g.threads_per_block);
+    // The last cluster of `Grid::with_clusters` may be partial.
+    for (c, bar) in bars.iter_mut().enumerate() {
+        bar.launch_count = Some(g.cluster_blocks(c as u32) * g.threads_per_block);
     }
     bars
 }
@@ -133,25 +132,50 @@ impl ThreadCtx<'_> {
     }
 
     /// The calling block's rank in its cluster (`%cluster_ctarank`, CUDA
-    /// `cluster.block_rank()`).
+    /// `cluster.block_rank()`): the x-major index of [`ThreadCtx::cluster_ctaid`].
     pub fn cluster_ctarank(&self) -> u32 {
-        self.bid() % self.cluster_nctarank()
+        self.grid.cluster_rank(self.bid())
     }
 
-    /// The calling block's cluster (`%clusterid`).
+    /// The calling block's cluster (`%clusterid`, linear over the grid of clusters).
     pub fn cluster_id(&self) -> u32 {
-        self.bid() / self.cluster_nctarank()
+        self.grid.cluster_of(self.bid())
+    }
+
+    /// The calling block's position in its cluster (`%cluster_ctaid.{x,y,z}`, CUDA
+    /// `cluster.block_index()`).
+    ///
+    /// ```
+    /// use scopecheck_model::kernel::*;
+    /// // A 4x2 grid of 2x2 clusters: each block records its rank and position.
+    /// let mut k = Kernel::new("2-D clusters", Grid::shaped((4, 2), 1).with_cluster_dims((2, 2)));
+    /// let out = k.global::<u32>("out", 8);
+    /// k.postcondition("block (3, 1) is rank 3 at (1, 1)", move |f| f.get(&out, 7) == 311);
+    /// let report = Checker::dfs().check(&k, move |t| {
+    ///     let id = t.cluster_ctaid();
+    ///     t.store(&out, t.bid() as usize, t.cluster_ctarank() * 100 + id.x * 10 + id.y);
+    /// });
+    /// assert!(report.passed(), "{report}");
+    /// ```
+    pub fn cluster_ctaid(&self) -> super::dim3::Dim3 {
+        self.grid.cluster_ctaid(self.bid())
+    }
+
+    /// The cluster's shape in blocks (`%cluster_nctaid.{x,y,z}`, CUDA `cluster.dim_blocks()`).
+    pub fn cluster_nctaid(&self) -> super::dim3::Dim3 {
+        self.grid.cluster_shape
     }
 
     /// The block of rank `rank` in the caller's cluster; a rank outside it fails the kernel.
     pub(crate) fn peer_block(&self, rank: u32, site: Loc) -> u32 {
         let size = self.cluster_nctarank();
-        let block = self.cluster_id() * size + rank;
+        let cluster = self.cluster_id();
+        let block = self.grid.cluster_block(cluster, rank);
         if rank >= size || block >= self.grid.blocks {
             self.rt.fail(format!(
                 "{} maps rank {rank} of its cluster at {site}, but the cluster has ranks 0..{}",
                 self.rt.info().name,
-                size.min(self.grid.blocks - self.cluster_id() * size)
+                self.grid.cluster_blocks(cluster)
             ));
         }
         block
@@ -207,8 +231,9 @@ impl ThreadCtx<'_> {
     /// is weak: it races with every access of the element that is not ordered with it, and a
     /// reader is ordered after it by a wait on `bar` that observes the phase, at `.cluster`
     /// scope when the reader's block is not the issuer's
-    /// ([`super::MBarrier::wait_parity_scoped`]). PTX ISA, *st.async*: `.type = { .b32, .b64,
-    /// .u32, .u64, .s32, .s64, .f32, .f64 }`; other element types fail the kernel.
+    /// ([`MBarrier::wait_parity_scoped`](super::mbarrier::MBarrier::wait_parity_scoped)).
+    /// PTX ISA, *st.async*: `.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }`;
+    /// other element types fail the kernel.
     #[track_caller]
     pub fn st_async<T: Elem>(
         &self,
