@@ -35,6 +35,10 @@ const PTX_LAP: &str = "no public report located for this pattern in this corpus;
 const PTX_STORE_READ: &str = "no public report located for this pattern in this corpus; PTX ISA \
                               8.x, cp.async.bulk.wait_group: .read waits only until the copies \
                               'have completed reading from their source locations'";
+const CUDA_2D: &str = "no public report located for this pattern in this corpus; CUDA C++ \
+                       Programming Guide, Thread Block Clusters (__cluster_dims__, \
+                       cluster.block_rank()); PTX ISA 8.x, Special Registers: \
+                       %cluster_ctaid, %cluster_ctarank";
 const PTX_TX: &str = "no public report located for this pattern in this corpus; PTX ISA 8.x, \
                       mbarrier: tx-count and phase completion";
 
@@ -230,6 +234,35 @@ fn leader_arrives_early(leader_frees: bool) -> (Kernel, Body) {
             if !leader_frees {
                 empty.arrive(t);
             }
+        }
+    });
+    (k, body)
+}
+
+/// A 2x2 grid of 1x2 clusters (one per column: blocks 0 and 2, blocks 1 and 3): block 2, CTA
+/// (0, 1) of its cluster, writes into the `cell` of its cluster's other CTA, block 0, before
+/// the cluster barrier after which block 0 checks its cell; the second column's CTAs exit at
+/// once. `by_rank`: the peer is `block_rank() ^ 1`; else the peer's rank is computed from the
+/// linear block id as if clusters were consecutive ids, `(bid ^ 1) % cluster size`, which is
+/// block 2's own rank.
+fn column_cluster_peer(by_rank: bool) -> (Kernel, Body) {
+    let grid = Grid::shaped((2, 2), 1).with_cluster_dims((1, 2));
+    let mut k = Kernel::new("2-D cluster peer", grid);
+    let cell = k.shared::<u32>("cell", 1);
+    let body = threads(move |t| {
+        if t.cluster_id() == 1 {
+            return;
+        }
+        if t.bid() == 2 {
+            let peer = match by_rank {
+                true => t.cluster_ctarank() ^ 1,
+                false => (t.bid() ^ 1) % t.cluster_nctarank(),
+            };
+            t.store(&cell.map_shared_rank(t, peer), 0, 7);
+        }
+        t.cluster_sync();
+        if t.bid() == 0 {
+            check!(t.load(&cell, 0) == 7);
         }
     });
     (k, body)
@@ -474,6 +507,25 @@ pub fn cases() -> Vec<BugCase> {
             expect: Expect::Verdict(Verdict::Pass),
             explore: Explore::Dfs,
             build: || expect_tx_cluster_size(2),
+        },
+        BugCase {
+            name: "hopper/2d-cluster-peer-by-linear-block-id",
+            source: CUDA_2D,
+            about: "With __cluster_dims__(1, 2) a cluster is a column of the grid, blocks 0 and \
+                    2, not consecutive block ids: the peer's rank computed from the linear \
+                    block id as (bid ^ 1) % cluster size names the writer's own rank, and block \
+                    0 reads its cell unwritten.",
+            expect: Expect::FailsWith(&[FailureKind::UninitializedRead, FailureKind::Assertion]),
+            explore: Explore::Dfs,
+            build: || column_cluster_peer(false),
+        },
+        BugCase {
+            name: "hopper/2d-cluster-peer-by-rank",
+            source: CUDA_2D,
+            about: "The fix: the peer's rank from cluster.block_rank() (%cluster_ctarank).",
+            expect: Expect::Verdict(Verdict::Pass),
+            explore: Explore::Dfs,
+            build: || column_cluster_peer(true),
         },
     ]
 }

@@ -14,6 +14,7 @@ mod hopper;
 mod kernel_api;
 mod liveness;
 pub mod mbarrier;
+mod st_async;
 mod tile_ir;
 mod warp_intrinsics;
 mod warp_semantics;
@@ -172,6 +173,7 @@ pub fn all() -> Vec<BugCase> {
         warp_semantics::cases(),
         warp_intrinsics::cases(),
         async_proxy::cases(),
+        st_async::cases(),
     ]
     .into_iter()
     .flatten()

@@ -169,3 +169,105 @@ fn a_relaxed_cluster_arrive_orders_no_data() {
         "{report}"
     );
 }
+
+/// Every block of a grid cut into clusters of `dims` has one cluster and one rank, the ranks of
+/// a cluster are 0..volume, and `cluster_block` inverts the pair (CUDA: the cluster of
+/// `blockIdx` is `blockIdx / dims`; `%cluster_ctarank` is x-major over `%cluster_ctaid`).
+#[test]
+fn two_and_three_dimensional_clusters_number_their_blocks_x_major() {
+    for (grid, dims) in [
+        (Dim3::new(4, 2, 1), Dim3::new(2, 2, 1)),
+        (Dim3::new(2, 4, 2), Dim3::new(1, 2, 2)),
+        (Dim3::new(6, 2, 1), Dim3::new(3, 1, 1)),
+        (Dim3::new(4, 4, 1), Dim3::new(2, 4, 1)),
+    ] {
+        let g = Grid::shaped(grid, 1).with_cluster_dims(dims);
+        assert_eq!(g.cluster_shape_error(), None);
+        assert_eq!(g.clusters() * dims.volume(), g.blocks);
+        let mut seen = std::collections::HashSet::new();
+        for b in 0..g.blocks {
+            let (c, r) = (g.cluster_of(b), g.cluster_rank(b));
+            let (at, id) = (grid.index_of(b), g.cluster_ctaid(b));
+            assert_eq!(
+                (id.x, id.y, id.z),
+                (at.x % dims.x, at.y % dims.y, at.z % dims.z)
+            );
+            assert_eq!(r, id.x + id.y * dims.x + id.z * dims.x * dims.y);
+            let cl = g.cluster_grid().index_of(c);
+            assert_eq!(
+                (cl.x, cl.y, cl.z),
+                (at.x / dims.x, at.y / dims.y, at.z / dims.z)
+            );
+            assert_eq!(g.cluster_block(c, r), b, "{grid:?} / {dims:?}: block {b}");
+            assert!(seen.insert((c, r)));
+        }
+    }
+    let g = Grid::shaped((3, 2), 1).with_cluster_dims((2, 2));
+    let why = g
+        .cluster_shape_error()
+        .expect("3x2 blocks do not divide into 2x2 clusters");
+    assert!(why.contains("multiple of the cluster size"), "{why}");
+}
+
+/// Message passing at `.cluster` scope between block 0 and block `reader` of a 4x2 grid of 2x2
+/// clusters: cluster 0 holds blocks 0, 1, 4 and 5 (linear ids), cluster 1 blocks 2, 3, 6, 7.
+fn cluster_scope_mp(reader: u32) -> Report {
+    let grid = Grid::shaped((4, 2), 1).with_cluster_dims((2, 2));
+    let mut k = Kernel::new("2-D cluster scope", grid);
+    let data = k.global::<u32>("data", 1);
+    let flag = k.global::<u32>("flag", 1);
+    Checker::dfs().check(&k, move |t| {
+        if t.bid() == 0 {
+            t.store(&data, 0, 1);
+            t.atomic_store(&flag, 0, 1, MemoryOrder::Release, MemoryScope::Cluster);
+        } else if t.bid() == reader
+            && t.atomic_load(&flag, 0, MemoryOrder::Acquire, MemoryScope::Cluster) == 1
+        {
+            check!(t.load(&data, 0) == 1);
+        }
+    })
+}
+
+#[test]
+fn cluster_scope_reaches_the_blocks_of_a_two_dimensional_cluster_only() {
+    // Block 4 is (0, 1): the same 2x2 cluster as block 0.
+    let same = cluster_scope_mp(4);
+    assert!(same.passed(), "{same}");
+    // Block 2 is (2, 0): the next cluster, outside .cluster scope.
+    let other = cluster_scope_mp(2);
+    assert!(
+        matches!(
+            other.verdict(),
+            Verdict::Fail(FailureKind::ScopedRace { .. })
+        ),
+        "{other}"
+    );
+}
+
+#[test]
+fn a_multicast_mask_names_ranks_of_a_two_dimensional_cluster() {
+    // Rank 0 multicasts one tile to the CTAs of its row, ranks 0 and 1 (mask 0b0011), which
+    // initialise a barrier and wait; the other row's CTAs, ranks 2 and 3, exit at once (the
+    // cluster barrier waits for non-exited threads only). A mask naming a CTA of the other row
+    // would signal a barrier that CTA never initialised.
+    let grid = Grid::shaped((2, 2), 1).with_cluster_dims((2, 2));
+    let mut k = Kernel::new("2-D multicast", grid);
+    let src = k.global_from::<u32>("src", &[9, 9, 9, 9]);
+    let tile = k.shared::<u32>("tile", 4);
+    let full = k.mbarriers("full", 1);
+    let report = Checker::dfs().check(&k, move |t| {
+        if t.cluster_ctaid().y == 1 {
+            return;
+        }
+        let bar = full.at(0);
+        bar.init(t, 1);
+        bar.arrive_expect_tx(t, 16);
+        t.cluster_sync();
+        if t.cluster_ctarank() == 0 {
+            t.bulk_copy_global_to_shared_multicast(&tile, 0, &src, 0, 16, &bar, 0b0011);
+        }
+        bar.wait_parity(t, 0);
+        check!(t.load(&tile, 3) == 9);
+    });
+    assert!(report.passed(), "{report}");
+}

@@ -66,6 +66,8 @@ mod kernel_replay;
 #[cfg(feature = "shuttle")]
 mod kernel_shared_memory;
 #[cfg(feature = "shuttle")]
+mod kernel_st_async;
+#[cfg(feature = "shuttle")]
 mod kernel_tensor_map;
 #[cfg(feature = "shuttle")]
 mod kernel_tokens;
@@ -98,6 +100,8 @@ mod ptx_exec;
 mod ptx_half;
 #[path = "ptx_parse/main.rs"]
 mod ptx_parse;
+#[cfg(feature = "shuttle")]
+mod ptx_st_async;
 #[cfg(feature = "shuttle")]
 mod ptx_tensor;
 mod shared_skip;

@@ -678,3 +678,57 @@ fn a_loop_without_memory_operations_is_a_bounded_possible_hang() {
     let v = verdict("", body);
     assert_eq!(v, Verdict::Fail(FailureKind::PossibleHang));
 }
+
+/// `--cluster 2,2` on a 4x2 grid: each CTA checks `%cluster_ctaid`, `%cluster_nctaid`,
+/// `%clusterid`, `%nclusterid` and `%cluster_ctarank` against its `%ctaid` (PTX ISA, *Special
+/// Registers*; the cluster of `%ctaid` is `%ctaid / %cluster_nctaid`, the rank x-major).
+#[test]
+fn two_dimensional_cluster_special_registers() {
+    let body = r#"
+.visible .entry k()
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<24>;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ctaid.y;
+    mov.u32 %r3, %cluster_ctaid.x;
+    mov.u32 %r4, %cluster_ctaid.y;
+    mov.u32 %r5, %cluster_nctaid.x;
+    mov.u32 %r6, %cluster_nctaid.y;
+    mov.u32 %r7, %clusterid.x;
+    mov.u32 %r8, %clusterid.y;
+    mov.u32 %r9, %nclusterid.x;
+    mov.u32 %r10, %nclusterid.y;
+    mov.u32 %r11, %cluster_ctarank;
+    mov.u32 %r12, %cluster_nctarank;
+    rem.u32 %r13, %r1, 2;
+    setp.ne.u32 %p1, %r3, %r13;
+    @%p1 trap;
+    rem.u32 %r13, %r2, 2;
+    setp.ne.u32 %p1, %r4, %r13;
+    @%p1 trap;
+    div.u32 %r13, %r1, 2;
+    setp.ne.u32 %p1, %r7, %r13;
+    @%p1 trap;
+    div.u32 %r13, %r2, 2;
+    setp.ne.u32 %p1, %r8, %r13;
+    @%p1 trap;
+    mad.lo.u32 %r13, %r4, %r5, %r3;
+    setp.ne.u32 %p1, %r11, %r13;
+    @%p1 trap;
+    mul.lo.u32 %r14, %r5, %r6;
+    setp.ne.u32 %p1, %r12, %r14;
+    @%p1 trap;
+    setp.ne.u32 %p1, %r9, 2;
+    @%p1 trap;
+    setp.ne.u32 %p1, %r10, 1;
+    @%p1 trap;
+    ret;
+}
+"#;
+    let r = check("--grid 4,2 --cluster 2,2", body).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed() && r.complete, "{r}");
+    // A grid that is not a multiple of the cluster's shape is a launch error.
+    let e = check("--grid 3,2 --cluster 2,2", body).expect_err("3x2 into 2x2");
+    assert!(e.contains("--cluster") && e.contains("multiple"), "{e}");
+}

@@ -528,6 +528,11 @@ impl MBarrier {
 }
 
 impl PeerMBarrier {
+    /// The runtime index of the peer's instance.
+    pub(super) fn runtime_index(&self) -> usize {
+        self.index
+    }
+
     /// `mbarrier.arrive{.sem}{.scope}{.expect_tx}.shared::cluster [bar]{, count}` on the peer's
     /// barrier with every qualifier spelled out ([`MbarrierArrive`]; a remote arrive returns no
     /// state). Only a `.release.cluster` arrive synchronizes with the peer's waits, and only

@@ -60,6 +60,7 @@ pub use self::thread::ThreadCtx;
 pub use self::tile::TileCtx;
 pub use self::tokens::Token;
 pub use self::warp::{ReduxInt, FULL_MASK};
+pub use crate::runtime::async_copy::RedAsyncOp;
 pub use crate::runtime::bank::BankConflict;
 pub use crate::runtime::cluster::ClusterArrival;
 pub use crate::runtime::report::FailureKind;

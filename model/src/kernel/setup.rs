@@ -78,9 +78,13 @@ fn starts_after(g: &Grid) -> Vec<Option<usize>> {
         return Vec::new();
     }
     (0..g.blocks)
-        .map(|b| {
-            let first_of_cluster = g.cluster_size.is_some_and(|c| b % c == 0);
-            (b > 0 && !first_of_cluster).then(|| b as usize - 1)
+        .map(|b| match g.cluster_size {
+            // The block of the rank before it, in its cluster.
+            Some(_) => {
+                let rank = g.cluster_rank(b);
+                (rank > 0).then(|| g.cluster_block(g.cluster_of(b), rank - 1) as usize)
+            }
+            None => (b > 0).then(|| b as usize - 1),
         })
         .collect()
 }

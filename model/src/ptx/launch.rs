@@ -5,7 +5,8 @@
 //!
 //! Grids and blocks of up to three dimensions are flattened onto the runtime's blocks × threads
 //! (`x` fastest, as CUDA numbers threads: `%tid.{x,y,z}` and `%ctaid.{x,y,z}` are computed from
-//! the linear ids); clusters group consecutive blocks ([`Grid::with_clusters`]).
+//! the linear ids); `--cluster X[,Y[,Z]]` cuts the grid into clusters of that shape, each block
+//! in the cluster `blockIdx / dims` ([`Grid::with_cluster_dims`]).
 //!
 //! Kernel parameters: `--arg NAME=TYPE[N]` gives a pointer parameter a fresh global buffer of
 //! `N` elements of `TYPE` (`u8 … u64`, `s8 … s64`, `f32`, `f64`), zero-initialised or
@@ -67,8 +68,8 @@ pub struct Launch {
     pub grid: Dim3,
     /// `--block X[,Y[,Z]]`.
     pub block: Dim3,
-    /// `--cluster X[,Y[,Z]]`: blocks per cluster (its volume).
-    pub cluster: Option<u32>,
+    /// `--cluster X[,Y[,Z]]`: the cluster's shape in blocks ([`Grid::with_cluster_dims`]).
+    pub cluster: Option<Dim3>,
     /// `--arg …`, in order.
     pub args: Vec<Arg>,
     /// `--tensor-map …`, in order.
@@ -194,9 +195,7 @@ impl Launch {
         match name {
             "grid" => self.grid = dim3(value).map_err(|e| format!("--grid {e}"))?,
             "block" => self.block = dim3(value).map_err(|e| format!("--block {e}"))?,
-            "cluster" => {
-                self.cluster = Some(dim3(value).map_err(|e| format!("--cluster {e}"))?.volume())
-            }
+            "cluster" => self.cluster = Some(dim3(value).map_err(|e| format!("--cluster {e}"))?),
             "arg" => {
                 let arg = parse_arg(value)?;
                 self.args.retain(|a| a.name() != arg.name());
@@ -292,7 +291,7 @@ impl Launch {
     pub fn runtime_grid(&self) -> Grid {
         let g = Grid::shaped(self.grid, self.block);
         match self.cluster {
-            Some(c) => g.with_clusters(c),
+            Some(c) => g.with_cluster_dims(c),
             None => g,
         }
     }
@@ -332,13 +331,8 @@ pub fn prepare(program: Program, launch: &Launch) -> Result<Prepared, String> {
     let entry = program.entry(launch.entry.as_deref())?;
     let func = &program.funcs[entry];
     let grid = launch.runtime_grid();
-    if let Some(c) = launch.cluster {
-        if !grid.blocks.is_multiple_of(c) {
-            return Err(format!(
-                "--cluster: {} blocks do not divide into clusters of {c}",
-                grid.blocks
-            ));
-        }
+    if let Some(why) = grid.cluster_shape_error() {
+        return Err(format!("--cluster: {why}"));
     }
     // Bind tensor maps first (see `tensor_arg`), then arguments to the other parameters: by
     // PTX name, else in order.

@@ -16,6 +16,9 @@
 //!   a copy or its reading (a `.bulk_group` copy's last read) marks its group and may wake its
 //!   issuer; a `complete_tx` operates on its mbarrier; a `cp.async` completion also performs
 //!   its issuer's `cp.async.mbarrier.arrive`s that waited for it, whichever mbarriers they name.
+//! - An `st.async` / `red.async` issue is an issue like a copy's; each of its agent steps
+//!   writes (and, for a reduction, reads) one destination element, and the last also operates
+//!   on its mbarrier (its complete-tx).
 //! - A `wait_group` (bulk or `cp.async`) reads the groups it waits for, which the agent's
 //!   completing steps mark; a `cp.async.mbarrier.arrive` reads all its thread's `cp.async`
 //!   groups and operates on its mbarrier.
@@ -32,7 +35,7 @@ impl Machine {
             return Point::Other;
         };
         let mbarrier = match completion {
-            Completion::MBarrier(bar) => Some(bar),
+            Completion::MBarrier(bar) | Completion::Release(bar) => Some(bar),
             Completion::BulkGroup | Completion::CpAsyncGroup(_) => None,
             // A litmus program's copy touches its mbarrier's location only at completion.
             Completion::MbarrierAt(_) => None,
@@ -56,7 +59,9 @@ impl Machine {
         let (bulk, number) = match copy.completion {
             Completion::BulkGroup => (true, copy.group),
             Completion::CpAsyncGroup(g) => (false, g),
-            Completion::MBarrier(_) | Completion::MbarrierAt(_) => return None,
+            Completion::MBarrier(_) | Completion::MbarrierAt(_) | Completion::Release(_) => {
+                return None
+            }
         };
         Some(GroupKey {
             thread: copy.issuer,
@@ -101,7 +106,15 @@ impl Machine {
             f.copy = Some((copy.issuer, copy.view.clock(0)[copy.issuer]));
         }
         let cp_async = matches!(copy.completion, Completion::CpAsyncGroup(_));
-        if copy.reads_first() && i < n {
+        if copy.store.is_some() {
+            // An `st.async` / `red.async` element: it writes (a reduction also reads) its
+            // destination; the last one performs the complete-tx on the mbarrier.
+            f.read = Some(copy.dst[i]);
+            f.write = Some(copy.dst[i]);
+            if let (true, Completion::Release(bar)) = (i + 1 == n, copy.completion) {
+                f.mbarriers[0] = Some(bar);
+            }
+        } else if copy.reads_first() && i < n {
             f.read = copy.src[i];
             if i + 1 == n {
                 // The last read completes the copy's reading.
@@ -123,7 +136,7 @@ impl Machine {
             }
         } else {
             match copy.completion {
-                Completion::MBarrier(bar) => f.mbarriers[0] = Some(bar),
+                Completion::MBarrier(bar) | Completion::Release(bar) => f.mbarriers[0] = Some(bar),
                 Completion::BulkGroup => f.group = group,
                 Completion::CpAsyncGroup(_) => {
                     f.group = group;

@@ -10,7 +10,7 @@
 //! each thread's latest arrival); the kernel runtime's Tile IR tokens, which litmus setups never
 //! have, are not part of it.
 
-use super::async_copy::{AgentWork, Completion, Copy};
+use super::async_copy::{AgentWork, AsyncStore, Completion, Copy};
 use super::machine::{BarrierKey, Machine, Status};
 use super::mbarrier::MBarState;
 use super::sync::{Actor, Head};
@@ -87,6 +87,17 @@ fn copy(key: &mut Vec<u64>, c: &Copy) {
         Completion::BulkGroup => key.extend([1, c.group as u64]),
         Completion::CpAsyncGroup(g) => key.extend([2, g as u64]),
         Completion::MbarrierAt(bar) => key.extend([3, bar as u64]),
+        Completion::Release(bar) => key.extend([4, bar as u64]),
+    }
+    match &c.store {
+        None => key.push(0),
+        Some(AsyncStore::Values(v)) => {
+            key.extend([1, v.len() as u64]);
+            key.extend(v.iter().copied());
+        }
+        Some(AsyncStore::Reduce(r)) => {
+            key.extend([2, r.op as u64, r.ty as u64, r.operand]);
+        }
     }
     view(key, &c.view);
     key.push(c.read_values.len() as u64);

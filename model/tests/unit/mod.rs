@@ -28,8 +28,12 @@ mod ptx_alu;
 #[cfg(feature = "shuttle")]
 mod ptx_decode_operand;
 #[cfg(feature = "shuttle")]
+mod ptx_half;
+#[cfg(feature = "shuttle")]
 mod ptx_layout;
 mod ptx_lex;
+#[cfg(feature = "shuttle")]
+mod ptx_tensor_arg;
 #[cfg(feature = "shuttle")]
 mod ptx_value;
 #[cfg(feature = "shuttle")]

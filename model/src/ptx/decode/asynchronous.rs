@@ -1,9 +1,10 @@
 //! Hopper's and Ampere's asynchronous instructions as typed operations: `mbarrier.*`,
 //! `cp.async*`, `cp.async.bulk*`, and the cluster addressing that goes with them (`mapa`,
 //! `getctarank`). Each production of the PTX ISA's syntax is quoted above the code that reads
-//! it (the tensor-map forms are decoded beside it, in `decode/tensor.rs`); a form the runtime
-//! has no object for (`st.async`, `red.async`, `mbarrier.complete_tx` by a thread, `cp.async`'s
-//! zero-filling `src-size`) is refused with the reason.
+//! it (the tensor-map forms are decoded beside it, in `decode/tensor.rs`, and `st.async` /
+//! `red.async` in `decode/st_async.rs`); a form the runtime has no object for
+//! (`mbarrier.complete_tx` by a thread, `cp.async`'s zero-filling `src-size`) is refused with the
+//! reason.
 
 use super::operand::{Addr, Dst, Names, Src};
 use super::space::Space;
@@ -188,6 +189,36 @@ pub enum AsyncOp {
         rank: Src,
         /// No `.shared::cluster`: `a` and `d` are generic addresses.
         generic: bool,
+    },
+    /// `st.async{.weak}{.cluster}{.shared::cluster}.mbarrier::complete_tx::bytes{.vec}.type
+    /// [a], b, [mbar]` (see the `st_async` module).
+    StAsync {
+        /// `a`, the destination (a `.shared::cluster` address, or generic).
+        addr: Addr,
+        /// `SharedCluster` or `Generic`.
+        space: Space,
+        /// `.type`.
+        ty: crate::ptx::value::Ty,
+        /// `b`, or the vector's elements.
+        v: Vec<Src>,
+        /// `mbar`, in the destination's CTA.
+        bar: Addr,
+    },
+    /// `red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type [a],
+    /// b, [mbar]`.
+    RedAsync {
+        /// `a`, the destination.
+        addr: Addr,
+        /// `SharedCluster` or `Generic`.
+        space: Space,
+        /// `.op`.
+        op: crate::runtime::async_copy::RedAsyncOp,
+        /// `.type`.
+        ty: crate::runtime::async_copy::RedAsyncType,
+        /// `b`.
+        b: Src,
+        /// `mbar`, in the destination's CTA.
+        bar: Addr,
     },
     /// `getctarank{.shared::cluster}.type d, a`.
     Getctarank {

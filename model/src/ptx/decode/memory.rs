@@ -28,6 +28,10 @@ fn scope_of(m: &str) -> Option<Scope> {
 /// Decode a memory instruction.
 pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
     match opcode {
+        // `st.async` / `red.async`: the asynchronous store to a cluster CTA's shared memory.
+        "st" | "red" if m.first() == Some(&"async") => {
+            super::st_async::decode(opcode == "red", m, ops, names).map(Op::Async)
+        }
         "ld" | "ldu" | "st" => access(opcode, m, ops, names),
         "atom" | "red" => atom(opcode == "red", m, ops, names),
         "cvta" => {
@@ -84,23 +88,9 @@ pub fn decode(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> R
     }
 }
 
-/// `st.async` / `red.async` (PTX ISA: "asynchronous store operation on shared memory of a
-/// peer CTA … signals the mbarrier … with complete-tx"): the runtime has no operation that is a
-/// thread's store completing a transaction on a peer's mbarrier, so they are refused.
-fn refuse_async(opcode: &str, m: &[&str]) -> Result<(), String> {
-    match m.contains(&"async") {
-        true => Err(format!(
-            "{opcode}.async (a remote store that completes on the peer CTA's mbarrier) is not \
-             supported: the runtime has no such operation (use cp.async.bulk)"
-        )),
-        false => Ok(()),
-    }
-}
-
 /// `ld{.weak|.volatile|.relaxed.scope|.acquire.scope}{.space}{.cop}{.nc}{.vec}.type` and the
 /// corresponding `st` (with `.release`).
 fn access(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
-    refuse_async(opcode, m)?;
     let load = opcode != "st";
     let mut sem = Sem::Weak;
     let mut space = Space::Generic;
@@ -193,7 +183,6 @@ fn access(opcode: &str, m: &[&str], ops: &[Operand], names: &mut Names) -> Resul
 /// *atom*): "If no scope is specified, the atomic operation is performed with .gpu scope"; "the
 /// optional .sem qualifier … if not specified, defaults to .relaxed".
 fn atom(red: bool, m: &[&str], ops: &[Operand], names: &mut Names) -> Result<Op, String> {
-    refuse_async(if red { "red" } else { "atom" }, m)?;
     let mut order = Order::Relaxed;
     let mut scope = Scope::Gpu;
     let mut space = Space::Generic;

@@ -10,6 +10,7 @@ mod half;
 mod memory;
 mod operand;
 mod space;
+mod st_async;
 mod sync;
 mod tensor;
 

@@ -15,7 +15,7 @@ use super::memory::Target;
 use super::Thread;
 use crate::ptx::decode::{Addr, AsyncOp, Dst, Space};
 use crate::ptx::layout::{from_generic, shared_cluster, shared_cta};
-use crate::runtime::async_copy::Completion;
+use crate::runtime::async_copy::{AsyncStore, Completion, RedAsync, RedAsyncType};
 use crate::runtime::mbarrier::{Arrive, WaitOn, WaitSem};
 use crate::runtime::report::{FailureKind, Site};
 
@@ -266,7 +266,77 @@ impl Thread<'_> {
             // "fence.mbarrier_init … applies to prior mbarrier.init operations".
             AsyncOp::FenceMbarrierInit => rt.fence_mbarrier_init(site),
             AsyncOp::BulkPrefetch => {}
+            AsyncOp::StAsync {
+                addr,
+                space,
+                ty,
+                v,
+                bar,
+            } => {
+                let values: Vec<u64> = v.iter().map(|s| ty.trunc(self.src(s))).collect();
+                let store = AsyncStore::Values(values);
+                let bytes = ty.bytes() * v.len() as u64;
+                self.async_store(("st.async", addr, *space, bar), store, bytes, v.len(), site);
+            }
+            AsyncOp::RedAsync {
+                addr,
+                space,
+                op,
+                ty,
+                b,
+                bar,
+            } => {
+                let operand = match ty {
+                    RedAsyncType::U64 => self.src(b),
+                    _ => self.src(b) & 0xffff_ffff,
+                };
+                let red = match RedAsync::new(*op, *ty, operand) {
+                    Ok(red) => red,
+                    Err(why) => self.fail(FailureKind::Unsupported, site, why),
+                };
+                let what = ("red.async", addr, *space, bar);
+                self.async_store(what, AsyncStore::Reduce(red), ty.bytes(), 1, site);
+            }
         }
+    }
+
+    /// `st.async` / `red.async` (PTX ISA 8.1): "the destination … in the .shared::cluster state
+    /// space" (a generic address must name shared memory), `n` elements of `bytes` in all, and
+    /// the mbarrier `mbar` that the runtime checks is in the destination's CTA.
+    fn async_store(
+        &self,
+        (what, addr, space, bar): (&str, &Addr, Space, &Addr),
+        store: AsyncStore,
+        bytes: u64,
+        n: usize,
+        site: Site,
+    ) {
+        let a = self.address(addr);
+        let resolved = match space {
+            Space::Generic => from_generic(a).0,
+            s => s,
+        };
+        if !matches!(resolved, Space::Shared | Space::SharedCluster) {
+            self.fail(
+                FailureKind::OutOfBounds,
+                site,
+                format!("{what} to {a:#x}: the destination must be .shared::cluster memory"),
+            );
+        }
+        let dst = self.copy_locations(space, a, bytes, site);
+        if dst.len() != n {
+            self.fail(
+                FailureKind::Unsupported,
+                site,
+                format!(
+                    "{what} of {n} element(s), {bytes} bytes, onto {} buffer elements: the model \
+                     stores whole elements of the destination buffer",
+                    dst.len()
+                ),
+            );
+        }
+        let bar = self.mbarrier_of(bar, Space::SharedCluster, false, site);
+        self.t.rt.async_store(dst, store, bar, bytes, site);
     }
 
     /// "size … specifies the amount of memory to be copied … a multiple of 16".

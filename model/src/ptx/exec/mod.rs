@@ -264,13 +264,13 @@ impl Thread<'_> {
             Special::Laneid => lane as u64,
             Special::Warpid => self.t.warp() as u64,
             Special::Nwarpid => g.warps_per_block() as u64,
-            // Clusters are consecutive block ids along x.
-            Special::Clusterid(0) => self.t.cluster_id() as u64,
-            Special::Nclusterid(0) => (g.blocks / self.t.cluster_nctarank()) as u64,
-            Special::ClusterCtaid(0) => self.t.cluster_ctarank() as u64,
-            Special::ClusterNctaid(0) => self.t.cluster_nctarank() as u64,
-            Special::Clusterid(_) | Special::ClusterCtaid(_) => 0,
-            Special::Nclusterid(_) | Special::ClusterNctaid(_) => 1,
+            // PTX ISA, *Special Registers*: %clusterid "a predefined, read-only identifier of
+            // the cluster within the grid", %cluster_ctaid "the CTA identifier within a
+            // cluster", %nclusterid and %cluster_nctaid their ranges, per dimension.
+            Special::Clusterid(c) => pick(g.cluster_grid().index_of(self.t.cluster_id()), c),
+            Special::Nclusterid(c) => pick(g.cluster_grid(), c),
+            Special::ClusterCtaid(c) => pick(self.t.cluster_ctaid(), c),
+            Special::ClusterNctaid(c) => pick(self.t.cluster_nctaid(), c),
             Special::ClusterCtarank => self.t.cluster_ctarank() as u64,
             Special::ClusterNctarank => self.t.cluster_nctarank() as u64,
             Special::IsExplicitCluster => g.cluster_size.is_some() as u64,

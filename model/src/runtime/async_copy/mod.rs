@@ -57,9 +57,13 @@ use std::sync::Arc;
 
 mod issue;
 pub mod state;
+mod store;
 
 use self::state::same_cta;
-pub use self::state::{AgentNext, AgentWork, Completion, Copy, ProxyFence};
+pub use self::state::{
+    AgentNext, AgentWork, AsyncStore, Completion, Copy, ProxyFence, RedAsync, RedAsyncOp,
+    RedAsyncType,
+};
 
 impl Machine {
     /// Queue a bulk copy on the agent of the issuer's block.
@@ -132,6 +136,10 @@ impl Machine {
                 "cp.async.bulk.shared.global",
                 format!("complete_tx on {}", self.setup.locs[bar].name),
             ),
+            Completion::Release(bar) => (
+                "st.async",
+                format!("complete_tx on {}", self.setup.mbarriers[bar].name),
+            ),
         };
         let read: Vec<usize> = src.iter().flatten().copied().collect();
         let zeros = src.len() - read.len();
@@ -145,14 +153,14 @@ impl Machine {
             name(&read)
         );
         let event = self.event(t, site, EventKind::Note(text));
-        let Some(&agent) = self.setup.agents.get(slot) else {
+        if self.setup.agents.get(slot).is_none() {
             let headline = "asynchronous copy in a kernel without a copy agent: declare an mbarrier (Kernel::mbarrier) or call Kernel::bulk_copies".to_string();
             self.fail(FailureKind::Assertion, headline, vec![]);
             return Err(Halt);
-        };
+        }
         let mut group = 0;
         match completion {
-            Completion::MBarrier(bar) => {
+            Completion::MBarrier(bar) | Completion::Release(bar) => {
                 self.mbar_check_init(t, bar, event)?;
                 self.mbars[bar].in_flight += 1;
                 // A copy in flight changes neither the phase nor its counts.
@@ -175,6 +183,17 @@ impl Machine {
             read_values: Vec::new(),
             written: None,
             started: 0,
+            store: None,
+        };
+        self.enqueue(slot, copy)
+    }
+
+    /// Put `copy` on the queue of agent `setup.agents[slot]`, waking it if idle.
+    fn enqueue(&mut self, slot: usize, copy: Copy) -> Result<(), Halt> {
+        let Some(&agent) = self.setup.agents.get(slot) else {
+            let headline = "asynchronous operation in a kernel without a copy agent: declare an mbarrier (Kernel::mbarriers) or call Kernel::bulk_copies".to_string();
+            self.fail(FailureKind::Assertion, headline, vec![]);
+            return Err(Halt);
         };
         self.agent_work[slot].queue.push_back(copy);
         if self.threads[agent].status == Status::AgentIdle {
@@ -310,6 +329,7 @@ impl Machine {
             }
         }
         match &self.agent_work[slot].current {
+            Some((copy, i)) if copy.store.is_some() => AgentNext::Write(copy.dst[*i]),
             Some((copy, i)) if copy.reads_first() && *i < copy.dst.len() => {
                 AgentNext::Read(copy.src[*i])
             }
@@ -370,6 +390,12 @@ impl Machine {
         if i == 0 {
             copy.started = self.threads[a].view.clock(0)[a] + 1;
         }
+        if copy.store.is_some() {
+            // An `st.async` / `red.async`: one step per element, the last completing it.
+            let result = self.agent_store(a, &mut copy, i);
+            self.agent_work[block].current = (i + 1 < copy.dst.len()).then_some((copy, i + 1));
+            return result;
+        }
         if copy.reads_first() && i < copy.steps() {
             let n = copy.dst.len();
             match i < n {
@@ -396,6 +422,7 @@ impl Machine {
         match copy.completion {
             Completion::MBarrier(bar) => self.mbar_complete_tx(a, bar, copy.bytes, copy.site),
             Completion::MbarrierAt(bar) => self.complete_tx_at(a, bar, copy.bytes, copy.site),
+            Completion::Release(_) => unreachable!("st.async completes with its last element"),
             Completion::CpAsyncGroup(g) => self.cp_async_complete(a, &copy, g),
             Completion::BulkGroup => {
                 self.begin(a)?;

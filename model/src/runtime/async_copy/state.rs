@@ -2,7 +2,8 @@
 //! a copy completes, and the `fence.proxy.async`s so far. Plain data: the operations live in the
 //! parent module.
 
-use crate::runtime::report::Site;
+use crate::runtime::memory::Bits;
+use crate::runtime::report::{RmwKind, Site};
 use crate::runtime::view::View;
 use crate::scope::Placement;
 use std::collections::VecDeque;
@@ -23,6 +24,203 @@ pub enum Completion {
     /// read-modify-write of the barrier's state, as the axioms have it (see
     /// `Machine::complete_tx_at`).
     MbarrierAt(usize),
+    /// `st.async` / `red.async`: `complete_tx(bytes)` on this mbarrier of the destination's CTA,
+    /// with `.release` semantics at `.cluster` scope (see the `store` module), carrying what
+    /// the issuer knew at the issue and the store itself.
+    Release(usize),
+}
+
+/// What an `st.async` or a `red.async` writes to its destination elements (PTX ISA 8.1,
+/// *Data Movement and Conversion Instructions: st.async*, *Parallel Synchronization and
+/// Communication Instructions: red.async*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AsyncStore {
+    /// `st.async{.vec}.type [a], b, [mbar]`: the value of each destination element, in order
+    /// (`b` or `{b0, b1, ...}`).
+    Values(Vec<Bits>),
+    /// `red.async.op.type [a], b, [mbar]`: one reduction of the single destination element.
+    Reduce(RedAsync),
+}
+
+/// The operation of a `red.async` (PTX ISA, *red.async*: `.op = { .inc, .dec }` with `.u32`;
+/// `{ .min, .max }` with `.u32, .s32`; `{ .and, .or, .xor }` with `.b32`; `.add` with `.u32,
+/// .s32, .u64`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RedAsyncOp {
+    /// `.add`: `old + b`, wrapping.
+    Add,
+    /// `.min`: the smaller of `old` and `b`, signed for `.s32`.
+    Min,
+    /// `.max`: the larger of `old` and `b`, signed for `.s32`.
+    Max,
+    /// `.inc`: `(old >= b) ? 0 : old + 1` (as `atom.inc`).
+    Inc,
+    /// `.dec`: `((old == 0) || (old > b)) ? b : old - 1` (as `atom.dec`).
+    Dec,
+    /// `.and`: bitwise and.
+    And,
+    /// `.or`: bitwise or.
+    Or,
+    /// `.xor`: bitwise exclusive or.
+    Xor,
+}
+
+/// The type of a `red.async`: `.u32`, `.s32`, `.u64` or `.b32`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RedAsyncType {
+    /// `.u32`.
+    U32,
+    /// `.s32`.
+    S32,
+    /// `.u64` (`.add` only).
+    U64,
+    /// `.b32` (the bitwise operations).
+    B32,
+}
+
+/// One `red.async.op.type`, with its operand `b`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RedAsync {
+    /// The operation.
+    pub op: RedAsyncOp,
+    /// The type.
+    pub ty: RedAsyncType,
+    /// The operand `b`, as the destination's bits.
+    pub operand: Bits,
+}
+
+impl RedAsyncOp {
+    /// Every operation, in the order the PTX ISA lists them.
+    pub const ALL: [RedAsyncOp; 8] = [
+        RedAsyncOp::Inc,
+        RedAsyncOp::Dec,
+        RedAsyncOp::Min,
+        RedAsyncOp::Max,
+        RedAsyncOp::And,
+        RedAsyncOp::Or,
+        RedAsyncOp::Xor,
+        RedAsyncOp::Add,
+    ];
+
+    /// The PTX qualifier (`add`, `inc`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            RedAsyncOp::Add => "add",
+            RedAsyncOp::Min => "min",
+            RedAsyncOp::Max => "max",
+            RedAsyncOp::Inc => "inc",
+            RedAsyncOp::Dec => "dec",
+            RedAsyncOp::And => "and",
+            RedAsyncOp::Or => "or",
+            RedAsyncOp::Xor => "xor",
+        }
+    }
+
+    /// The operation a PTX qualifier names.
+    pub fn from_name(name: &str) -> Option<RedAsyncOp> {
+        RedAsyncOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// The types the PTX ISA's syntax of `red.async` allows with this operation.
+    pub fn types(self) -> &'static [RedAsyncType] {
+        use RedAsyncType::*;
+        match self {
+            RedAsyncOp::Inc | RedAsyncOp::Dec => &[U32],
+            RedAsyncOp::Min | RedAsyncOp::Max => &[U32, S32],
+            RedAsyncOp::And | RedAsyncOp::Or | RedAsyncOp::Xor => &[B32],
+            RedAsyncOp::Add => &[U32, S32, U64],
+        }
+    }
+
+    /// The operation's kind in reports.
+    pub fn kind(self) -> RmwKind {
+        match self {
+            RedAsyncOp::Add => RmwKind::Add,
+            RedAsyncOp::Min => RmwKind::Min,
+            RedAsyncOp::Max => RmwKind::Max,
+            RedAsyncOp::Inc => RmwKind::Inc,
+            RedAsyncOp::Dec => RmwKind::Dec,
+            RedAsyncOp::And => RmwKind::And,
+            RedAsyncOp::Or => RmwKind::Or,
+            RedAsyncOp::Xor => RmwKind::Xor,
+        }
+    }
+}
+
+impl RedAsyncType {
+    /// The PTX type suffix (`u32`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            RedAsyncType::U32 => "u32",
+            RedAsyncType::S32 => "s32",
+            RedAsyncType::U64 => "u64",
+            RedAsyncType::B32 => "b32",
+        }
+    }
+
+    /// The type a PTX suffix names.
+    pub fn from_name(name: &str) -> Option<RedAsyncType> {
+        [
+            RedAsyncType::U32,
+            RedAsyncType::S32,
+            RedAsyncType::U64,
+            RedAsyncType::B32,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+
+    /// Its size in bytes (what the complete-tx counts).
+    pub fn bytes(self) -> u64 {
+        match self {
+            RedAsyncType::U64 => 8,
+            _ => 4,
+        }
+    }
+}
+
+impl RedAsync {
+    /// A `red.async`, if the PTX ISA allows `op` with `ty`; else the one-line reason.
+    pub fn new(op: RedAsyncOp, ty: RedAsyncType, operand: Bits) -> Result<RedAsync, String> {
+        match op.types().contains(&ty) {
+            true => Ok(RedAsync { op, ty, operand }),
+            false => Err(format!(
+                "red.async.{}.{} is not a PTX form: .{} takes {}",
+                op.name(),
+                ty.name(),
+                op.name(),
+                (op.types().iter())
+                    .map(|t| format!(".{}", t.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// The new value of a destination holding `old` (PTX ISA, *red.async*: "performs a
+    /// reduction operation with operand b and the value in location a, and stores the result of
+    /// the specified operation at location a"; `.inc`/`.dec` as `atom`'s).
+    pub fn apply(&self, old: Bits) -> Bits {
+        if self.ty == RedAsyncType::U64 {
+            return old.wrapping_add(self.operand);
+        }
+        let (a, b) = (old as u32, self.operand as u32);
+        let new = match self.op {
+            RedAsyncOp::Add => a.wrapping_add(b),
+            RedAsyncOp::Min if self.ty == RedAsyncType::S32 => (a as i32).min(b as i32) as u32,
+            RedAsyncOp::Max if self.ty == RedAsyncType::S32 => (a as i32).max(b as i32) as u32,
+            RedAsyncOp::Min => a.min(b),
+            RedAsyncOp::Max => a.max(b),
+            RedAsyncOp::Inc if a >= b => 0,
+            RedAsyncOp::Inc => a + 1,
+            RedAsyncOp::Dec if a == 0 || a > b => b,
+            RedAsyncOp::Dec => a - 1,
+            RedAsyncOp::And => a & b,
+            RedAsyncOp::Or => a | b,
+            RedAsyncOp::Xor => a ^ b,
+        };
+        new as Bits
+    }
 }
 
 /// One executed `fence.proxy.async` (PTX ISA, *membar/fence*: it "establishes ordering between
@@ -106,6 +304,8 @@ pub struct Copy {
     /// The agent's epoch at the copy's first step: the agent's accesses from this epoch on are
     /// the copy's own (the agent performs one copy at a time).
     pub started: u32,
+    /// An `st.async` / `red.async` (no source: `src` is empty): what it writes.
+    pub store: Option<AsyncStore>,
 }
 
 /// A block's agent: the copy in progress (and its next element), then the queue.
