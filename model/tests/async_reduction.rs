@@ -201,6 +201,12 @@ fn search(p: &Program, blocks: u32, reduction: bool, budget: u64) -> Found {
 /// compared (measured 2026-11-28), at a twelfth of the cost of 60,000 on each of the others.
 const UNREDUCED_BUDGET: u64 = 5_000;
 
+/// The unreduced search's budget for the generated mbarrier kernels. Measured over seeds 0..100
+/// at 5,000: 58 finish, 46 of them within 1,080 executions (7 of those at two blocks), the
+/// other 12 at 2,100 to 4,320; the 42 that do not finish spent 5,000 each in vain, most of the
+/// test's time. At 1,200 the 46 are compared (each failure kind still seen) in a third of it.
+const MBAR_UNREDUCED_BUDGET: u64 = 1_200;
+
 #[test]
 fn generated_async_kernels_reach_the_same_outcomes() {
     let (mut compared, mut reduced, mut full) = (0, 0, 0);
@@ -417,11 +423,11 @@ fn generated_mbarrier_kernels_reach_the_same_outcomes() {
     for seed in 0..100u64 {
         let p = generate_mbar(seed);
         let blocks = 1 + (seed % 3 == 2) as u32;
-        let unreduced = search_mbar(&p, blocks, false, UNREDUCED_BUDGET);
+        let unreduced = search_mbar(&p, blocks, false, MBAR_UNREDUCED_BUDGET);
         if !unreduced.complete {
             continue;
         }
-        let por = search_mbar(&p, blocks, true, UNREDUCED_BUDGET);
+        let por = search_mbar(&p, blocks, true, MBAR_UNREDUCED_BUDGET);
         let what = format!("seed {seed}, {blocks} block(s): {p:?}");
         assert_same_outcomes(&what, &por, &unreduced);
         kinds.extend(unreduced.failures.iter().cloned());
@@ -430,7 +436,7 @@ fn generated_mbarrier_kernels_reach_the_same_outcomes() {
         full += unreduced.executions;
     }
     println!("{compared} mbarrier programs: {reduced} executions reduced, {full} unreduced; failures seen: {kinds:?}");
-    assert!(compared >= 50, "only {compared} programs compared");
+    assert!(compared >= 45, "only {compared} programs compared");
     for kind in ["Hang", "MBarrierMisuse", "DataRace"] {
         assert!(
             kinds.contains(kind),

@@ -255,7 +255,9 @@ fn a_multicast_mask_names_ranks_of_a_two_dimensional_cluster() {
     let src = k.global_from::<u32>("src", &[9, 9, 9, 9]);
     let tile = k.shared::<u32>("tile", 4);
     let full = k.mbarriers("full", 1);
-    let report = Checker::dfs().check(&k, move |t| {
+    // A mask naming a CTA of the other row misuses the barrier in every execution, so a sample
+    // of schedules decides the test (the exhaustive DFS agrees, in 19 s instead of a fraction).
+    let report = Checker::random(100, 1).check(&k, move |t| {
         if t.cluster_ctaid().y == 1 {
             return;
         }

@@ -19,6 +19,9 @@ mod common_shared;
 #[path = "../../corpus/bugs/mod.rs"]
 #[allow(dead_code)]
 mod corpus;
+/// The header, check and verdict helpers of the PTX interpreter's test files.
+#[cfg(feature = "shuttle")]
+mod ptx_support;
 /// The generator and search outcome the generated-kernel proofs share.
 #[cfg(feature = "shuttle")]
 mod search_support;

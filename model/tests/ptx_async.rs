@@ -3,39 +3,9 @@
 //! proxy's fences, cluster addressing (`mapa`, `getctarank`, `isspacep`, remote arrives), and
 //! the forms the interpreter refuses. Timings are printed, never asserted.
 
-use scopecheck_model::kernel::{Checker, FailureKind, Report, Verdict};
+use crate::ptx_support::{check, verdict, verified, HEAD};
+use scopecheck_model::kernel::{Checker, FailureKind, Verdict};
 use scopecheck_model::ptx::launch::{check_ptx, Launch};
-use std::time::Instant;
-
-const HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-/// Check `body` (a module without its header) at the launch `flags`.
-fn check(flags: &str, body: &str) -> Result<Report, String> {
-    let src = format!("// scopecheck: {flags}\n{HEAD}{body}");
-    let start = Instant::now();
-    let r = check_ptx(&src, "test.ptx", &Launch::default(), &[], Checker::dfs());
-    if let Ok(r) = &r {
-        println!(
-            "{}: {} executions in {:.3} s",
-            r.kernel,
-            r.executions,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    r
-}
-
-fn verified(flags: &str, body: &str) {
-    let r = check(flags, body).unwrap_or_else(|e| panic!("unexpected error: {e}"));
-    assert!(r.passed() && r.complete, "{r}");
-}
-
-fn verdict(flags: &str, body: &str) -> Verdict {
-    match check(flags, body) {
-        Ok(r) => r.verdict(),
-        Err(e) => panic!("unexpected error: {e}"),
-    }
-}
 
 fn refused(flags: &str, body: &str, why: &str) {
     let e = check(flags, body).expect_err("refused");

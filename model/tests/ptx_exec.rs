@@ -1,38 +1,9 @@
 //! The PTX interpreter end to end: hand-written PTX kernels parsed, launched and checked on the
 //! runtime (`scopecheck_model::ptx::launch`). Timings are printed, never asserted.
 
-use scopecheck_model::kernel::{Checker, FailureKind, Report, Verdict};
-use scopecheck_model::ptx::launch::{check_ptx, Launch};
+use crate::ptx_support::{check, verdict};
+use scopecheck_model::kernel::{FailureKind, Verdict};
 use std::time::Instant;
-
-const HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-/// Check `body` (a module without its header; the first line may carry `// scopecheck:` flags).
-fn check(flags: &str, body: &str) -> Result<Report, String> {
-    check_with(flags, body, Checker::dfs())
-}
-
-fn check_with(flags: &str, body: &str, checker: Checker) -> Result<Report, String> {
-    let src = format!("// scopecheck: {flags}\n{HEAD}{body}");
-    let start = Instant::now();
-    let r = check_ptx(&src, "test.ptx", &Launch::default(), &[], checker);
-    if let Ok(r) = &r {
-        println!(
-            "{}: {} executions in {:.3} s",
-            r.kernel,
-            r.executions,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    r
-}
-
-fn verdict(flags: &str, body: &str) -> Verdict {
-    match check(flags, body) {
-        Ok(r) => r.verdict(),
-        Err(e) => panic!("unexpected error: {e}"),
-    }
-}
 
 /// Message passing between two blocks: block 0 writes data then the flag, block 1 reads the
 /// flag then the data. `FLAG_ST`/`FLAG_LD` are the flag's store and load.

@@ -4,36 +4,8 @@
 //! proxy fence a store needs), `cp.async.bulk.prefetch{.tensor}`, `fence.proxy.tensormap`, and
 //! every refusal with its reason. Timings are printed, never asserted.
 
-use scopecheck_model::kernel::{Checker, FailureKind, Report, Verdict};
-use scopecheck_model::ptx::launch::{check_ptx, Launch};
-use std::time::Instant;
-
-const HEAD: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-fn check(flags: &str, body: &str) -> Result<Report, String> {
-    let src = format!("// scopecheck: {flags}\n{HEAD}{body}");
-    let start = Instant::now();
-    let r = check_ptx(&src, "test.ptx", &Launch::default(), &[], Checker::dfs());
-    if let Ok(r) = &r {
-        println!(
-            "{}: {} executions in {:.3} s",
-            r.kernel,
-            r.executions,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    r
-}
-
-fn verified(flags: &str, body: &str) {
-    let r = check(flags, body).unwrap_or_else(|e| panic!("unexpected error: {e}"));
-    assert!(r.passed() && r.complete, "{r}");
-}
-
-fn fails(flags: &str, body: &str, kind: FailureKind) {
-    let r = check(flags, body).unwrap_or_else(|e| panic!("unexpected error: {e}"));
-    assert_eq!(r.verdict(), Verdict::Fail(kind), "{r}");
-}
+use crate::ptx_support::{check, fails, verified, HEAD};
+use scopecheck_model::kernel::FailureKind;
 
 fn refused(flags: &str, body: &str, why: &str) {
     let e = check(flags, body).expect_err("refused");
