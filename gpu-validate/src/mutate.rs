@@ -280,59 +280,32 @@ fn is_async_proxy(kind: ProxyFence) -> bool {
 fn async_weakenings(op: &AsyncOp, out: &mut Vec<(Operator, String, Option<Instr>)>) {
     let with = |op: AsyncOp| Some(Instr::Async(op));
     match op {
-        AsyncOp::MbarrierArrive { order, scope, .. } => {
-            if *order == Order::Release {
-                let mut m = op.clone();
-                if let AsyncOp::MbarrierArrive { order, .. } = &mut m {
-                    *order = Order::Relaxed;
-                }
+        AsyncOp::MbarrierArrive { order, scope, .. }
+        | AsyncOp::MbarrierTryWait { order, scope, .. } => {
+            // An arrive releases and a wait acquires by default (PTX ISA, mbarrier).
+            let (name, strong) = match op {
+                AsyncOp::MbarrierArrive { .. } => ("mbarrier.arrive", Order::Release),
+                _ => ("mbarrier.try_wait", Order::Acquire),
+            };
+            if *order == strong {
                 out.push((
                     Operator::RelaxReleaseAcquire,
-                    "mbarrier.arrive.release->relaxed".into(),
-                    with(m),
+                    format!("{name}.{strong}->relaxed"),
+                    with(with_order_scope(op, Order::Relaxed, *scope)),
                 ));
             }
             if *scope == Scope::Cluster {
-                let mut m = op.clone();
-                if let AsyncOp::MbarrierArrive { scope, .. } = &mut m {
-                    *scope = Scope::Cta;
-                }
                 out.push((
                     Operator::NarrowScope,
-                    "mbarrier.arrive.cluster->cta".into(),
-                    with(m),
+                    format!("{name}.cluster->cta"),
+                    with(with_order_scope(op, *order, Scope::Cta)),
                 ));
             }
-        }
-        AsyncOp::MbarrierTryWait {
-            order,
-            scope,
-            parity,
-            ..
-        } => {
-            if *order == Order::Acquire {
-                let mut m = op.clone();
-                if let AsyncOp::MbarrierTryWait { order, .. } = &mut m {
-                    *order = Order::Relaxed;
-                }
-                out.push((
-                    Operator::RelaxReleaseAcquire,
-                    "mbarrier.try_wait.acquire->relaxed".into(),
-                    with(m),
-                ));
-            }
-            if *scope == Scope::Cluster {
-                let mut m = op.clone();
-                if let AsyncOp::MbarrierTryWait { scope, .. } = &mut m {
-                    *scope = Scope::Cta;
-                }
-                out.push((
-                    Operator::NarrowScope,
-                    "mbarrier.try_wait.cluster->cta".into(),
-                    with(m),
-                ));
-            }
-            if let Operand::Imm(p @ (0 | 1)) = parity {
+            if let AsyncOp::MbarrierTryWait {
+                parity: Operand::Imm(p @ (0 | 1)),
+                ..
+            } = op
+            {
                 let mut m = op.clone();
                 if let AsyncOp::MbarrierTryWait { parity, .. } = &mut m {
                     *parity = Operand::Imm(1 - *p);
@@ -380,6 +353,21 @@ fn async_weakenings(op: &AsyncOp, out: &mut Vec<(Operator, String, Option<Instr>
         )),
         _ => {}
     }
+}
+
+/// An mbarrier arrive or wait with this order and scope (any other instruction unchanged).
+fn with_order_scope(op: &AsyncOp, order: Order, scope: Scope) -> AsyncOp {
+    let mut m = op.clone();
+    if let AsyncOp::MbarrierArrive {
+        order: o, scope: s, ..
+    }
+    | AsyncOp::MbarrierTryWait {
+        order: o, scope: s, ..
+    } = &mut m
+    {
+        (*o, *s) = (order, scope);
+    }
+    m
 }
 
 /// One step down the order lattice. RMWs have no weak form.
