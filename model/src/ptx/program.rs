@@ -52,8 +52,9 @@ pub struct Func {
     pub locals: Vec<usize>,
     /// Where the definition starts.
     pub site: Site,
-    /// Per instruction, whether a backward branch (`bra` to it from at or after it) targets it:
-    /// the head of a loop, where a round of the loop starts.
+    /// Per instruction, whether a backward branch (`bra` to it from at or after it) targets it
+    /// across an `mbarrier.try_wait`/`test_wait`: the head of a loop that may be one blocking
+    /// wait, where a round of the loop starts.
     pub loop_heads: Vec<bool>,
 }
 
@@ -146,10 +147,18 @@ impl Program {
             };
             b.declare(body)?;
             b.emit(body)?;
+            // Only a loop with an mbarrier wait in it can be one blocking wait (the await
+            // check, `exec::awaits`): the interpreter snapshots a thread's state at these heads
+            // alone, not at the head of every loop of every kernel.
+            let waits = |from: usize, to: usize| {
+                b.code[from..=to]
+                    .iter()
+                    .any(|s| matches!(s.op, Op::Async(decode::AsyncOp::MbarWait { .. })))
+            };
             let mut loop_heads = vec![false; b.code.len()];
             for (at, step) in b.code.iter().enumerate() {
-                if let super::decode::Op::Bra(target) = step.op {
-                    if target <= at && target < loop_heads.len() {
+                if let Op::Bra(target) = step.op {
+                    if target <= at && target < loop_heads.len() && waits(target, at) {
                         loop_heads[target] = true;
                     }
                 }

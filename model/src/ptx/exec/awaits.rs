@@ -3,7 +3,7 @@
 //! Awamoche): `L: mbarrier.try_wait p, [bar], parity; ...; @!p bra L` costs the search one
 //! execution per phase the loop can see completed, not one per failed round.
 //!
-//! A *round* runs from a loop head (the target of a backward branch,
+//! A *round* runs from a loop head (the target of a backward branch across an mbarrier wait,
 //! [`crate::ptx::program::Func::loop_heads`]) to the backward branch back to it. At a `try_wait`
 //! or `test_wait` that is the round's first operation on the machine, the interpreter checks,
 //! on a copy of the thread's private state and running only instructions that touch nothing
